@@ -1,0 +1,63 @@
+// Byte buffers and little-endian fixed-width / varint coding shared by every format.
+// Every integer stored by LevelDB and RocksDB is little-endian (leveldb util/coding.h,
+// rocksdb util/coding_lean.h); these helpers compose bytes explicitly, so they are correct on
+// any host.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace sstfilter {
+
+using Bytes = std::vector<uint8_t>;
+using ByteView = std::span<const uint8_t>;
+
+inline uint16_t DecodeFixed16(const uint8_t* p) {
+  return static_cast<uint16_t>(p[0] | (p[1] << 8));
+}
+
+inline uint32_t DecodeFixed32(const uint8_t* p) {
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
+}
+
+inline uint64_t DecodeFixed64(const uint8_t* p) {
+  return static_cast<uint64_t>(DecodeFixed32(p)) |
+         (static_cast<uint64_t>(DecodeFixed32(p + 4)) << 32);
+}
+
+inline void PutFixed32(Bytes* out, uint32_t v) {
+  for (int i = 0; i < 4; ++i) out->push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+inline void PutFixed64(Bytes* out, uint64_t v) {
+  for (int i = 0; i < 8; ++i) out->push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+
+inline void PutVarint64(Bytes* out, uint64_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<uint8_t>(v));
+}
+
+// Reads a varint of at most `max_bytes` bytes (5 for varint32, 10 for varint64) starting at
+// in[*pos]; advances *pos on success. Returns nullopt on truncation, on a value wider than 64 bits,
+// and, when max_bytes is 5, on a value wider than 32 bits.
+std::optional<uint64_t> GetVarint(ByteView in, size_t* pos, int max_bytes);
+
+inline std::optional<uint32_t> GetVarint32(ByteView in, size_t* pos) {
+  auto v = GetVarint(in, pos, 5);
+  if (!v) return std::nullopt;
+  return static_cast<uint32_t>(*v);
+}
+
+inline std::optional<uint64_t> GetVarint64(ByteView in, size_t* pos) {
+  return GetVarint(in, pos, 10);
+}
+
+}  // namespace sstfilter

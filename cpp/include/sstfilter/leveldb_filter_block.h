@@ -1,0 +1,58 @@
+// LevelDB's filter block (FORMATS.md 2.3; LevelDB table/filter_block.cc): one Bloom filter per
+// 2 KiB range of data-block start offsets, then the filters' offsets, the offset array's
+// position and log2 of the range size.
+#pragma once
+
+#include <cstdint>
+
+#include "sstfilter/bytes.h"
+#include "sstfilter/key_batch.h"
+#include "sstfilter/status.h"
+
+namespace sstfilter {
+
+// log2 of the data range one filter covers (kFilterBaseLg in table/filter_block.cc).
+inline constexpr int kLevelDbFilterBaseLg = 11;
+
+// Mirrors FilterBlockBuilder: StartBlock(offset of the data block about to be written), then that
+// block's keys (user keys: LevelDB's InternalFilterPolicy strips the 8-byte tag before hashing).
+class LevelDbFilterBlockBuilder {
+ public:
+  explicit LevelDbFilterBlockBuilder(int bits_per_key) : bits_per_key_(bits_per_key) {}
+
+  // Block offsets must not decrease. Offsets beyond what a LevelDB file can address are rejected
+  // (kResourceLimit) rather than materialising millions of empty filters.
+  Status StartBlock(uint64_t block_offset);
+  void AddKey(ByteView key);
+  Status Finish(Bytes* out);
+
+ private:
+  Status GenerateFilter();
+
+  int bits_per_key_;
+  Bytes result_;        // filters so far
+  Bytes pending_keys_;  // keys of the filter being gathered, concatenated
+  std::vector<uint32_t> pending_offsets_{0};
+  std::vector<uint32_t> filter_offsets_;
+};
+
+// Mirrors FilterBlockReader, including its answers for malformed contents: a block too short to
+// parse or with an offset array out of range matches every key; an empty filter matches none.
+class LevelDbFilterBlockReader {
+ public:
+  explicit LevelDbFilterBlockReader(Bytes contents);
+
+  bool KeyMayMatch(uint64_t block_offset, ByteView key) const;
+
+  // Number of filters the offset array announces (0 when the block is malformed).
+  size_t num_filters() const { return num_filters_; }
+  int base_lg() const { return base_lg_; }
+
+ private:
+  Bytes contents_;
+  size_t array_offset_ = 0;
+  size_t num_filters_ = 0;
+  int base_lg_ = 0;
+};
+
+}  // namespace sstfilter

@@ -1,0 +1,97 @@
+// Probe kernels for RocksDB's FastLocalBloom (FORMATS.md 2.7; RocksDB util/bloom_impl.h,
+// FastLocalBloomImpl), one file per kernel, plus the registry that picks one at run time.
+//
+// A kernel works on the 64-bit key hashes (Xxph3Hash64(key, 0)) rather than on keys, so hashing
+// stays in one place: the lower half of a hash picks a 64-byte block, the upper half generates the
+// probes. Every kernel answers exactly as the scalar reference (fast_local_bloom_scalar.cc); they
+// differ only in speed:
+//   "scalar"  portable C++, early-exit probe loop, the reference
+//   "avx2"    x86-64 with AVX2 (fast_local_bloom_avx2.cc): what RocksDB's own AVX2 build computes
+//   "simd128" the SIMD128 wasm module (fast_local_bloom_simd128.cc)
+//
+// Adding bits stays scalar for every kernel (FastLocalBloomAdd): each probe is a read-modify-write
+// of one byte at a data-dependent position, which SIMD cannot scatter; RocksDB's builder is scalar
+// too.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace sstfilter::simd {
+
+// Preconditions shared by every kernel function: `data` points at max(len_bytes, 64) readable
+// bytes, of which the first len_bytes are the bit array (only its first len_bytes / 64 whole
+// blocks are addressed; with len_bytes < 64 RocksDB addresses "block 0" = the first 64 bytes all
+// the same), and 1 <= num_probes <= 30, the counts RocksDB's reader accepts.
+struct FastLocalBloomKernel {
+  const char* name;
+  bool (*may_match)(uint64_t hash, int num_probes, const uint8_t* data, uint32_t len_bytes);
+  // out[i] = 1 when hashes[i] may be in the filter, else 0.
+  void (*may_match_batch)(const uint64_t* hashes, size_t n, int num_probes, const uint8_t* data,
+                          uint32_t len_bytes, uint8_t* out);
+};
+
+// The i-th probe of a key uses x_i = h2 * kFastLocalBloomPhi^i (mod 2^32); its top 9 bits address
+// a bit of the 512-bit block.
+inline constexpr uint32_t kFastLocalBloomPhi = 0x9e3779b9;
+
+// FastRange32(h1, len_bytes / 64) * 64: the byte offset of the block that a hash's lower half picks.
+// Always inlined because the AVX2 translation unit uses it too: an out-of-line copy compiled with
+// -mavx2 could otherwise be the one the linker keeps for every caller.
+[[gnu::always_inline]] inline uint32_t FastLocalBloomBlockOffset(uint32_t h1, uint32_t len_bytes) {
+  return static_cast<uint32_t>((uint64_t{h1} * (len_bytes >> 6)) >> 32) << 6;
+}
+
+// The batch shape of the native kernels, RocksDB's MultiGet path (FastLocalBloomBitsReader::
+// MayMatch(num_keys, ...)): locate and prefetch the blocks of a group of keys, then probe the
+// group, so that its cache misses overlap instead of queueing. kProbeBlock answers one key from the
+// upper half of its hash and its block.
+template <bool (*kProbeBlock)(uint32_t h2, int num_probes, const uint8_t* block)>
+[[gnu::always_inline]] inline void FastLocalBloomPrefetchedBatch(const uint64_t* hashes, size_t n,
+                                                                 int num_probes,
+                                                                 const uint8_t* data,
+                                                                 uint32_t len_bytes, uint8_t* out) {
+  constexpr size_t kGroup = 32;  // MultiGetContext::MAX_BATCH_SIZE
+  uint32_t offsets[kGroup];
+  for (size_t start = 0; start < n; start += kGroup) {
+    const size_t count = n - start < kGroup ? n - start : kGroup;
+    for (size_t i = 0; i < count; ++i) {
+      offsets[i] = FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[start + i]), len_bytes);
+      // Both ends: the block need not be 64-byte aligned in memory.
+      __builtin_prefetch(data + offsets[i], 0, 1);
+      __builtin_prefetch(data + offsets[i] + 63, 0, 1);
+    }
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t h2 = static_cast<uint32_t>(hashes[start + i] >> 32);
+      out[start + i] = kProbeBlock(h2, num_probes, data + offsets[i]) ? 1 : 0;
+    }
+  }
+}
+
+// Sets the bits of every hash (FastLocalBloomImpl::AddHash), prefetching a few entries ahead as
+// RocksDB's FastLocalBloomBitsBuilder::AddAllEntries does. Same preconditions as the kernels.
+void FastLocalBloomAdd(const uint64_t* hashes, size_t n, int num_probes, uint8_t* data,
+                       uint32_t len_bytes);
+
+// The kernels linked into this build. Each exists only where its translation unit is compiled.
+extern const FastLocalBloomKernel kFastLocalBloomScalar;
+#if defined(SSTFILTER_HAVE_AVX2)
+extern const FastLocalBloomKernel kFastLocalBloomAvx2;
+#endif
+#if defined(SSTFILTER_HAVE_SIMD128)
+extern const FastLocalBloomKernel kFastLocalBloomSimd128;
+#endif
+
+// The kernels this build has and the running CPU can execute, scalar first, fastest last.
+std::span<const FastLocalBloomKernel* const> AvailableFastLocalBloomKernels();
+
+// The kernel readers use: the fastest available unless SelectFastLocalBloomKernel chose another.
+const FastLocalBloomKernel& ActiveFastLocalBloomKernel();
+
+// Makes the available kernel called `name` the active one (tests and benchmarks run each).
+// Returns false, changing nothing, when no available kernel has that name.
+bool SelectFastLocalBloomKernel(std::string_view name);
+
+}  // namespace sstfilter::simd

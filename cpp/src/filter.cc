@@ -1,0 +1,99 @@
+#include "sstfilter/filter.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "sstfilter/leveldb_bloom.h"
+#include "sstfilter/rocksdb_bloom.h"
+
+namespace sstfilter {
+namespace {
+
+class ConstantFilterReader final : public FilterReader {
+ public:
+  explicit ConstantFilterReader(bool may_match) : may_match_(may_match) {}
+
+  FilterInfo info() const override {
+    FilterInfo info;
+    info.kind = may_match_ ? FilterKind::kAlwaysMatch : FilterKind::kNeverMatch;
+    return info;
+  }
+  bool MayMatch(ByteView) const override { return may_match_; }
+  void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const override {
+    std::fill(results, results + keys.size(), may_match_ ? 1 : 0);
+  }
+
+ private:
+  bool may_match_;
+};
+
+}  // namespace
+
+const char* FilterKindName(FilterKind kind) {
+  switch (kind) {
+    case FilterKind::kLevelDbBloom:
+      return "leveldb-bloom";
+    case FilterKind::kRocksDbLegacyBloom:
+      return "rocksdb-legacy-bloom";
+    case FilterKind::kRocksDbFastLocalBloom:
+      return "rocksdb-bloom";
+    case FilterKind::kRocksDbRibbon:
+      return "rocksdb-ribbon";
+    case FilterKind::kAlwaysMatch:
+      return "always-match";
+    case FilterKind::kNeverMatch:
+      return "never-match";
+  }
+  return "unknown";
+}
+
+void FilterReader::MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const {
+  for (size_t i = 0; i < keys.size(); ++i) results[i] = MayMatch(keys[i]) ? 1 : 0;
+}
+
+std::unique_ptr<FilterReader> MakeConstantFilterReader(bool may_match) {
+  return std::make_unique<ConstantFilterReader>(may_match);
+}
+
+Status ValidateBuildOptions(const BuildOptions& options) {
+  const double b = options.bits_per_key;
+  if (!std::isfinite(b) || b <= 0 || b > kMaxBitsPerKey) {
+    return Status::Error(ErrorCode::kBadOptions,
+                         "bitsPerKey must be a number above 0 and at most " +
+                             std::to_string(static_cast<int>(kMaxBitsPerKey)) + ", got " +
+                             std::to_string(b));
+  }
+  if (options.format == FilterFormat::kLevelDbBloom) {
+    if (b != std::floor(b)) {
+      return Status::Error(
+          ErrorCode::kBadOptions,
+          "LevelDB's NewBloomFilterPolicy takes whole bits per key, got " + std::to_string(b));
+    }
+  } else if (b < 0.5) {
+    return Status::Error(
+        ErrorCode::kBadOptions,
+        "RocksDB writes no filter below 0.5 bits per key, got " + std::to_string(b));
+  }
+  return Status::Ok();
+}
+
+Status BuildFilter(const KeyBatchView& keys, const BuildOptions& options, Bytes* out) {
+  if (Status s = ValidateBuildOptions(options); !s.ok()) return s;
+  if (Status s = keys.Validate(); !s.ok()) return s;
+  out->clear();
+  switch (options.format) {
+    case FilterFormat::kLevelDbBloom:
+      return AppendLevelDbBloomFilter(keys, static_cast<int>(options.bits_per_key), out);
+    case FilterFormat::kRocksDbLegacyBloom:
+      return BuildRocksDbLegacyBloom(keys, options.bits_per_key, out);
+    case FilterFormat::kRocksDbFastLocalBloom:
+      return BuildRocksDbFastLocalBloom(keys, options.bits_per_key, out);
+    case FilterFormat::kRocksDbRibbon:
+      return Status::Error(ErrorCode::kUnsupported,
+                           "building Standard128Ribbon filters is not implemented yet");
+  }
+  return Status::Error(ErrorCode::kBadOptions, "unknown filter format");
+}
+
+}  // namespace sstfilter

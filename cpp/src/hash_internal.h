@@ -1,0 +1,196 @@
+// Private building blocks shared by the hash implementations (hash32.cc, xxph3.cc, xxhash.cc):
+// xxHash primes, the XXH3 default secret, rotations, a 64x64->128 multiply and the parts of
+// XXH3 that are identical in the preview (RocksDB util/xxph3.h) and the final version (RocksDB
+// util/xxhash.h, xxHash 0.8.1). FORMATS.md sections 1.3-1.5 describe every formula used here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sstfilter/bytes.h"
+
+namespace sstfilter::hash_internal {
+
+inline constexpr uint32_t kPrime32_1 = 0x9E3779B1u;
+inline constexpr uint32_t kPrime32_2 = 0x85EBCA77u;
+inline constexpr uint32_t kPrime32_3 = 0xC2B2AE3Du;
+inline constexpr uint32_t kPrime32_4 = 0x27D4EB2Fu;
+inline constexpr uint32_t kPrime32_5 = 0x165667B1u;
+inline constexpr uint64_t kPrime64_1 = 0x9E3779B185EBCA87ull;
+inline constexpr uint64_t kPrime64_2 = 0xC2B2AE3D27D4EB4Full;
+inline constexpr uint64_t kPrime64_3 = 0x165667B19E3779F9ull;
+inline constexpr uint64_t kPrime64_4 = 0x85EBCA77C2B2AE63ull;
+inline constexpr uint64_t kPrime64_5 = 0x27D4EB2F165667C5ull;
+
+// XXH3's default secret (kSecret in util/xxph3.h, XXH3_kSecret in util/xxhash.h: same bytes).
+inline constexpr size_t kSecretSize = 192;
+inline constexpr uint8_t kDefaultSecret[kSecretSize] = {
+    0xb8, 0xfe, 0x6c, 0x39, 0x23, 0xa4, 0x4b, 0xbe, 0x7c, 0x01, 0x81, 0x2c, 0xf7, 0x21, 0xad, 0x1c,
+    0xde, 0xd4, 0x6d, 0xe9, 0x83, 0x90, 0x97, 0xdb, 0x72, 0x40, 0xa4, 0xa4, 0xb7, 0xb3, 0x67, 0x1f,
+    0xcb, 0x79, 0xe6, 0x4e, 0xcc, 0xc0, 0xe5, 0x78, 0x82, 0x5a, 0xd0, 0x7d, 0xcc, 0xff, 0x72, 0x21,
+    0xb8, 0x08, 0x46, 0x74, 0xf7, 0x43, 0x24, 0x8e, 0xe0, 0x35, 0x90, 0xe6, 0x81, 0x3a, 0x26, 0x4c,
+    0x3c, 0x28, 0x52, 0xbb, 0x91, 0xc3, 0x00, 0xcb, 0x88, 0xd0, 0x65, 0x8b, 0x1b, 0x53, 0x2e, 0xa3,
+    0x71, 0x64, 0x48, 0x97, 0xa2, 0x0d, 0xf9, 0x4e, 0x38, 0x19, 0xef, 0x46, 0xa9, 0xde, 0xac, 0xd8,
+    0xa8, 0xfa, 0x76, 0x3f, 0xe3, 0x9c, 0x34, 0x3f, 0xf9, 0xdc, 0xbb, 0xc7, 0xc7, 0x0b, 0x4f, 0x1d,
+    0x8a, 0x51, 0xe0, 0x4b, 0xcd, 0xb4, 0x59, 0x31, 0xc8, 0x9f, 0x7e, 0xc9, 0xd9, 0x78, 0x73, 0x64,
+    0xea, 0xc5, 0xac, 0x83, 0x34, 0xd3, 0xeb, 0xc3, 0xc5, 0x81, 0xa0, 0xff, 0xfa, 0x13, 0x63, 0xeb,
+    0x17, 0x0d, 0xdd, 0x51, 0xb7, 0xf0, 0xda, 0x49, 0xd3, 0x16, 0x55, 0x26, 0x29, 0xd4, 0x68, 0x9e,
+    0x2b, 0x16, 0xbe, 0x58, 0x7d, 0x47, 0xa1, 0xfc, 0x8f, 0xf8, 0xb8, 0xd1, 0x7a, 0xd0, 0x31, 0xce,
+    0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
+};
+// XXH3_SECRET_SIZE_MIN: the mid-size path reads its last 16 bytes of secret from here back.
+inline constexpr size_t kSecretSizeMin = 136;
+inline constexpr size_t kStripeLen = 64;
+inline constexpr size_t kAccumulators = kStripeLen / 8;
+// Stripes between two scrambles when the secret is the 192-byte default or a seed-derived one.
+inline constexpr size_t kStripesPerBlock = (kSecretSize - kStripeLen) / 8;
+inline constexpr size_t kBlockLen = kStripeLen * kStripesPerBlock;
+
+// Rotations; r is a compile-time constant in 1..31 (1..63), so neither shift is by the full width.
+constexpr uint32_t Rotl32(uint32_t x, int r) { return (x << r) | (x >> (32 - r)); }
+constexpr uint64_t Rotl64(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+
+constexpr uint32_t ByteSwap32(uint32_t x) {
+  return (x >> 24) | ((x >> 8) & 0x0000ff00u) | ((x << 8) & 0x00ff0000u) | (x << 24);
+}
+constexpr uint64_t ByteSwap64(uint64_t x) {
+  return (static_cast<uint64_t>(ByteSwap32(static_cast<uint32_t>(x))) << 32) |
+         ByteSwap32(static_cast<uint32_t>(x >> 32));
+}
+
+inline void EncodeFixed64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+struct Product128 {
+  uint64_t lo;
+  uint64_t hi;
+};
+
+// Full 64x64->128 product from four 32x32->64 partial products, for compilers without a 128-bit
+// integer type. Always compiled so that the tests can compare it with the native product.
+constexpr Product128 Multiply64to128Portable(uint64_t a, uint64_t b) {
+  const uint64_t a_lo = a & 0xffffffffu;
+  const uint64_t a_hi = a >> 32;
+  const uint64_t b_lo = b & 0xffffffffu;
+  const uint64_t b_hi = b >> 32;
+  const uint64_t lo_lo = a_lo * b_lo;
+  const uint64_t hi_lo = a_hi * b_lo;
+  const uint64_t lo_hi = a_lo * b_hi;
+  const uint64_t hi_hi = a_hi * b_hi;
+  // Sum of the bits 32..63 contributions; at most 3 * (2^32 - 1), so it cannot overflow.
+  const uint64_t middle = (lo_lo >> 32) + (hi_lo & 0xffffffffu) + lo_hi;
+  return {(middle << 32) | (lo_lo & 0xffffffffu), (hi_lo >> 32) + (middle >> 32) + hi_hi};
+}
+
+inline Product128 Multiply64to128(uint64_t a, uint64_t b) {
+#ifdef __SIZEOF_INT128__
+  // __extension__ keeps -Wpedantic quiet about the non-ISO type.
+  __extension__ typedef unsigned __int128 Uint128;
+  const Uint128 product = static_cast<Uint128>(a) * b;
+  return {static_cast<uint64_t>(product), static_cast<uint64_t>(product >> 64)};
+#else
+  return Multiply64to128Portable(a, b);
+#endif
+}
+
+// mul128_fold64 / XXH3_mul128_fold64.
+inline uint64_t Mul128Fold64(uint64_t a, uint64_t b) {
+  const Product128 p = Multiply64to128(a, b);
+  return p.lo ^ p.hi;
+}
+
+// XXH64_avalanche; also the final XXH3's avalanche for inputs of 0..3 bytes.
+constexpr uint64_t Xxh64Avalanche(uint64_t h) {
+  h ^= h >> 33;
+  h *= kPrime64_2;
+  h ^= h >> 29;
+  h *= kPrime64_3;
+  h ^= h >> 32;
+  return h;
+}
+
+// XXH3_mix16B: identical in the preview and the final XXH3.
+inline uint64_t Mix16B(const uint8_t* in, const uint8_t* secret, uint64_t seed) {
+  return Mul128Fold64(DecodeFixed64(in) ^ (DecodeFixed64(secret) + seed),
+                      DecodeFixed64(in + 8) ^ (DecodeFixed64(secret + 8) - seed));
+}
+
+// XXH3_len_17to128_64b. Both versions share it except for the avalanche (Avalanche).
+template <uint64_t (*Avalanche)(uint64_t)>
+inline uint64_t Len17To128(const uint8_t* in, size_t n, uint64_t seed) {
+  const uint8_t* s = kDefaultSecret;
+  uint64_t acc = n * kPrime64_1;
+  if (n > 32) {
+    if (n > 64) {
+      if (n > 96) {
+        acc += Mix16B(in + 48, s + 96, seed);
+        acc += Mix16B(in + n - 64, s + 112, seed);
+      }
+      acc += Mix16B(in + 32, s + 64, seed);
+      acc += Mix16B(in + n - 48, s + 80, seed);
+    }
+    acc += Mix16B(in + 16, s + 32, seed);
+    acc += Mix16B(in + n - 32, s + 48, seed);
+  }
+  acc += Mix16B(in, s, seed);
+  acc += Mix16B(in + n - 16, s + 16, seed);
+  return Avalanche(acc);
+}
+
+// XXH3_len_129to240_64b, shared like Len17To128.
+template <uint64_t (*Avalanche)(uint64_t)>
+inline uint64_t Len129To240(const uint8_t* in, size_t n, uint64_t seed) {
+  // XXH3_MIDSIZE_STARTOFFSET and XXH3_MIDSIZE_LASTOFFSET: secret offsets chosen upstream so
+  // that the later rounds do not reuse the first rounds' secret words.
+  constexpr size_t kStartOffset = 3;
+  constexpr size_t kLastOffset = 17;
+  const uint8_t* s = kDefaultSecret;
+  uint64_t acc = n * kPrime64_1;
+  for (size_t i = 0; i < 8; ++i) acc += Mix16B(in + 16 * i, s + 16 * i, seed);
+  acc = Avalanche(acc);
+  const size_t rounds = n / 16;
+  for (size_t i = 8; i < rounds; ++i) {
+    acc += Mix16B(in + 16 * i, s + 16 * (i - 8) + kStartOffset, seed);
+  }
+  acc += Mix16B(in + n - 16, s + kSecretSizeMin - kLastOffset, seed);
+  return Avalanche(acc);
+}
+
+// XXH3_initCustomSecret: long inputs with a non-zero seed use the default secret with the seed
+// added to its even words and subtracted from its odd words (same rule in both versions).
+inline void InitCustomSecret(uint8_t* secret, uint64_t seed) {
+  for (size_t i = 0; i < kSecretSize; i += 16) {
+    EncodeFixed64(secret + i, DecodeFixed64(kDefaultSecret + i) + seed);
+    EncodeFixed64(secret + i + 8, DecodeFixed64(kDefaultSecret + i + 8) - seed);
+  }
+}
+
+// Initial accumulators of the long-input loop (XXH3_INIT_ACC).
+inline constexpr uint64_t kInitAcc[kAccumulators] = {
+    kPrime32_3, kPrime64_1, kPrime64_2, kPrime64_3, kPrime64_4, kPrime32_2, kPrime64_5, kPrime32_1};
+
+// XXH3_scrambleAcc: identical in both versions.
+inline void ScrambleAcc(uint64_t* acc, const uint8_t* secret) {
+  for (size_t i = 0; i < kAccumulators; ++i) {
+    uint64_t a = acc[i];
+    a ^= a >> 47;
+    a ^= DecodeFixed64(secret + 8 * i);
+    a *= kPrime32_1;
+    acc[i] = a;
+  }
+}
+
+// XXH3_mergeAccs as used by the 64-bit long hash (secret offset XXH_SECRET_MERGEACCS_START = 11).
+template <uint64_t (*Avalanche)(uint64_t)>
+inline uint64_t MergeAccs(const uint64_t* acc, const uint8_t* secret, uint64_t start) {
+  constexpr size_t kMergeOffset = 11;
+  uint64_t result = start;
+  for (size_t i = 0; i < 4; ++i) {
+    const uint8_t* k = secret + kMergeOffset + 16 * i;
+    result += Mul128Fold64(acc[2 * i] ^ DecodeFixed64(k), acc[2 * i + 1] ^ DecodeFixed64(k + 8));
+  }
+  return Avalanche(result);
+}
+
+}  // namespace sstfilter::hash_internal

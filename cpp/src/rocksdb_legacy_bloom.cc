@@ -1,0 +1,183 @@
+// RocksDB's legacy full filter, the Bloom filter of table format_version < 5 (FORMATS.md 2.6;
+// RocksDB table/block_based/filter_policy.cc, LegacyBloomBitsBuilder / LegacyBloomBitsReader /
+// GetBuiltinFilterBitsReader, and util/bloom_impl.h, LegacyLocalityBloomImpl<false>).
+//
+// Each 32-bit key hash picks a cache line (h mod num_lines) and sets or tests k bits inside it by
+// double hashing. The probe is scalar: the modulo and the serial h += delta chain leave nothing
+// for SIMD lanes to share, so the batched path only prefetches lines ahead, as RocksDB's does.
+#include <algorithm>
+#include <bit>
+#include <string>
+#include <vector>
+
+#include "rocksdb_bloom_internal.h"
+#include "sstfilter/hash.h"
+#include "sstfilter/rocksdb_bloom.h"
+
+namespace sstfilter {
+namespace rocksdb_bloom {
+namespace {
+
+inline uint32_t KeyHash(ByteView key) { return RocksDbLegacyHash32(key, kBloomHashSeed); }
+
+// Where a hash's bits live: the line (h mod num_lines, no extra rotation: ExtraRotates = false is
+// the only variant ever written) and the mask of a bit position within it.
+struct LineGeometry {
+  uint32_t num_lines;
+  int log2_line_bytes;
+
+  size_t LineOffset(uint32_t h) const { return size_t{h % num_lines} << log2_line_bytes; }
+  // 8 * line bytes - 1; a line of 2^29 bytes or more has more bits than a 32-bit hash addresses,
+  // and then every hash bit is used.
+  uint32_t BitMask() const {
+    return static_cast<uint32_t>(std::min(uint64_t{8} << log2_line_bytes, uint64_t{1} << 32) - 1);
+  }
+};
+
+// Each probe after the first adds rotr32(h, 17) of the original hash.
+inline uint32_t ProbeDelta(uint32_t h) { return std::rotr(h, 17); }
+
+void AddHash(uint32_t h, int num_probes, const LineGeometry& geometry, uint8_t* data) {
+  uint8_t* line = data + geometry.LineOffset(h);
+  const uint32_t mask = geometry.BitMask();
+  const uint32_t delta = ProbeDelta(h);
+  for (int i = 0; i < num_probes; ++i, h += delta) {
+    const uint32_t bit = h & mask;
+    line[bit >> 3] = static_cast<uint8_t>(line[bit >> 3] | (1u << (bit & 7)));
+  }
+}
+
+bool ProbeLine(uint32_t h, int num_probes, uint32_t mask, const uint8_t* line) {
+  const uint32_t delta = ProbeDelta(h);
+  for (int i = 0; i < num_probes; ++i, h += delta) {
+    const uint32_t bit = h & mask;
+    if (((line[bit >> 3] >> (bit & 7)) & 1) == 0) return false;
+  }
+  return true;
+}
+
+class LegacyBloomReader final : public FilterReader {
+ public:
+  LegacyBloomReader(Bytes filter, int num_probes, LineGeometry geometry)
+      : filter_(std::move(filter)), num_probes_(num_probes), geometry_(geometry) {}
+
+  FilterInfo info() const override {
+    FilterInfo info;
+    info.kind = FilterKind::kRocksDbLegacyBloom;
+    info.num_probes = static_cast<uint32_t>(num_probes_);
+    info.data_bytes = static_cast<uint32_t>(filter_.size() - kMetadataLen);
+    info.block_bytes = uint32_t{1} << geometry_.log2_line_bytes;
+    return info;
+  }
+
+  bool MayMatch(ByteView key) const override {
+    const uint32_t h = KeyHash(key);
+    return ProbeLine(h, num_probes_, geometry_.BitMask(), filter_.data() + geometry_.LineOffset(h));
+  }
+
+  // RocksDB's MultiGet shape (LegacyBloomBitsReader::MayMatch(num_keys, ...)): hash a group of
+  // keys and prefetch their lines, then probe the group.
+  void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const override {
+    constexpr size_t kGroup = 32;  // MultiGetContext::MAX_BATCH_SIZE
+    const uint32_t mask = geometry_.BitMask();
+    const size_t last_byte = (size_t{1} << geometry_.log2_line_bytes) - 1;
+    uint32_t hashes[kGroup];
+    size_t offsets[kGroup];
+    for (size_t start = 0; start < keys.size(); start += kGroup) {
+      const size_t count = std::min(kGroup, keys.size() - start);
+      for (size_t i = 0; i < count; ++i) {
+        hashes[i] = KeyHash(keys[start + i]);
+        offsets[i] = geometry_.LineOffset(hashes[i]);
+        __builtin_prefetch(filter_.data() + offsets[i], 0, 1);
+        __builtin_prefetch(filter_.data() + offsets[i] + last_byte, 0, 1);
+      }
+      for (size_t i = 0; i < count; ++i) {
+        results[start + i] =
+            ProbeLine(hashes[i], num_probes_, mask, filter_.data() + offsets[i]) ? 1 : 0;
+      }
+    }
+  }
+
+ private:
+  Bytes filter_;
+  int num_probes_;
+  LineGeometry geometry_;
+};
+
+}  // namespace
+
+std::unique_ptr<FilterReader> OpenLegacyBloomReader(Bytes filter) {
+  const uint32_t len = static_cast<uint32_t>(filter.size() - kMetadataLen);
+  const int num_probes = filter[len];  // 1..127; 31..127 are never written but read as given
+  const uint32_t num_lines = DecodeFixed32(&filter[len + 1]);
+  // The line size is whatever the writer's CACHE_LINE_SIZE was: len / num_lines, which must be an
+  // exact power of two, else RocksDB answers "may match". (RocksDB first tries its own line size
+  // with a 32-bit product num_lines * 64 == len; a product that only matches modulo 2^32 would make
+  // it read past the filter. Requiring the exact quotient gives the same geometry for every
+  // filter RocksDB can read safely and "may match" for the rest.)
+  if (num_lines == 0 || len % num_lines != 0) return MakeConstantFilterReader(true);
+  const uint32_t line_bytes = len / num_lines;
+  if (!std::has_single_bit(line_bytes)) return MakeConstantFilterReader(true);
+  const LineGeometry geometry{num_lines, std::countr_zero(line_bytes)};
+  return std::make_unique<LegacyBloomReader>(std::move(filter), num_probes, geometry);
+}
+
+}  // namespace rocksdb_bloom
+
+Status BuildRocksDbLegacyBloom(const KeyBatchView& keys, double bits_per_key, Bytes* out,
+                               uint32_t cache_line_bytes) {
+  using rocksdb_bloom::kMetadataLen;
+  const RocksDbBloomParams params = SanitizeRocksDbBitsPerKey(bits_per_key);
+  if (params.millibits_per_key == 0) {
+    return Status::Error(ErrorCode::kBadOptions,
+                         "RocksDB writes no filter below 0.5 bits per key, got " +
+                             std::to_string(bits_per_key));
+  }
+  if (cache_line_bytes != 64 && cache_line_bytes != 128 && cache_line_bytes != 256) {
+    return Status::Error(ErrorCode::kBadOptions,
+                         "RocksDB's CACHE_LINE_SIZE is 64, 128 or 256 bytes, got " +
+                             std::to_string(cache_line_bytes));
+  }
+  const int bits = params.whole_bits_per_key;
+  const int num_probes = rocksdb_bloom::LegacyBloomNumProbes(bits);
+
+  // LegacyBloomBitsBuilder::AddKey: a hash equal to the previous one is not added again.
+  std::vector<uint32_t> hashes;
+  hashes.reserve(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const uint32_t h = rocksdb_bloom::KeyHash(keys[i]);
+    if (hashes.empty() || h != hashes.back()) hashes.push_back(h);
+  }
+
+  // LegacyBloomBitsBuilder::CalculateSpace. Finish passes the entry count through an int, so on
+  // RocksDB's 64-bit builds a count of 2^31 or more wraps (and, sign-extended, hits the cap below);
+  // the product then wraps modulo 2^64. Total bits are capped at 0xffff0000 so that the line
+  // arithmetic stays within 32 bits, rounded up to whole lines, and the line count is made odd so
+  // that more hash bits take part in choosing the line.
+  const uint64_t rocksdb_count =
+      static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(hashes.size())));
+  uint32_t total_bits = 0;
+  uint32_t num_lines = 0;
+  if (rocksdb_count != 0) {
+    const uint32_t line_bits = cache_line_bytes * 8;
+    const uint64_t wanted = std::min<uint64_t>(rocksdb_count * static_cast<uint64_t>(bits),
+                                               0xffff0000);
+    num_lines = static_cast<uint32_t>((wanted + line_bits - 1) / line_bits);
+    if (num_lines % 2 == 0) ++num_lines;
+    total_bits = num_lines * line_bits;
+  }
+
+  const size_t len = total_bits / 8;
+  out->assign(len + kMetadataLen, 0);
+  if (num_lines != 0) {
+    const rocksdb_bloom::LineGeometry geometry{num_lines, std::countr_zero(cache_line_bytes)};
+    for (const uint32_t h : hashes) rocksdb_bloom::AddHash(h, num_probes, geometry, out->data());
+  }
+  // Metadata: the probe count (the marker byte, 1..30), then num_lines as fixed32. Zero entries
+  // give the 5-byte filter k 00 00 00 00, read as "never matches".
+  (*out)[len] = static_cast<uint8_t>(num_probes);
+  for (int i = 0; i < 4; ++i) (*out)[len + 1 + i] = static_cast<uint8_t>(num_lines >> (8 * i));
+  return Status::Ok();
+}
+
+}  // namespace sstfilter

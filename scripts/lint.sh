@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Formatting and type checks; part of `npm test`. `--fix` rewrites files instead of checking.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cpp_files=$(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h')
+ts_files=$(git ls-files --cached --others --exclude-standard -- '*.ts' '*.mts' '*.mjs' '*.cjs' '*.json' \
+  ':!package-lock.json')
+if [ "${1:-}" = "--fix" ]; then
+  clang-format -i $cpp_files
+  npx prettier --log-level warn --write $ts_files
+  exit 0
+fi
+echo "lint: clang-format"
+clang-format --dry-run --Werror $cpp_files
+echo "lint: prettier"
+npx prettier --log-level warn --check $ts_files
+echo "lint: tsc --noEmit (strict)"
+npx tsc --noEmit -p tsconfig.json

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs what building and testing need on a fresh Debian 12 machine, and nothing that is
+# already there: Debian packages (toolchains, GoogleTest, Google Benchmark, Emscripten 3.1.6,
+# Chromium for the browser test) and the npm packages pinned in package-lock.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+debian_packages=(
+  cmake g++ make clang-format
+  libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
+  emscripten binaryen
+)
+
+missing=()
+for pkg in "${debian_packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "setup: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# npm packages: reinstall when package-lock.json changed since the last install.
+stamp=node_modules/.sstfilter-lock-stamp
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  echo "setup: npm ci"
+  npm ci --no-audit --no-fund
+  cp package-lock.json "$stamp"
+fi

@@ -1,0 +1,75 @@
+// Varints and block entries: the coding every table structure is made of.
+#include "sstfilter/bytes.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sstfilter/block.h"
+
+namespace sstfilter {
+namespace {
+
+TEST(Varint, RoundTripsAndRejectsOverlongOrTruncatedInput) {
+  for (uint64_t v :
+       {uint64_t{0}, uint64_t{127}, uint64_t{128}, uint64_t{300}, uint64_t{1} << 35, UINT64_MAX}) {
+    Bytes buf;
+    PutVarint64(&buf, v);
+    size_t pos = 0;
+    EXPECT_EQ(GetVarint64(buf, &pos), v);
+    EXPECT_EQ(pos, buf.size());
+    size_t short_pos = 0;
+    EXPECT_FALSE(GetVarint64(ByteView(buf).first(buf.size() - 1), &short_pos).has_value());
+    EXPECT_EQ(short_pos, 0u) << "a failed read must not advance";
+  }
+  Bytes too_wide_32;
+  PutVarint64(&too_wide_32, uint64_t{1} << 32);
+  size_t pos = 0;
+  EXPECT_FALSE(GetVarint32(too_wide_32, &pos).has_value());
+  const Bytes eleven_bytes(11, 0x80);
+  pos = 0;
+  EXPECT_FALSE(GetVarint64(eleven_bytes, &pos).has_value());
+}
+
+// Entries "apple"->"1", "apricot"->"2" (shared prefix 2), one restart at 0.
+Bytes TwoEntryBlock() {
+  Bytes b = {0, 5, 1, 'a', 'p', 'p', 'l', 'e', '1', 2, 5, 1, 'r', 'i', 'c', 'o', 't', '2'};
+  PutFixed32(&b, 0);
+  PutFixed32(&b, 1);
+  return b;
+}
+
+TEST(BlockEntries, RebuildsKeysFromSharedPrefixes) {
+  std::vector<std::string> seen;
+  const Status s = ForEachBlockEntry(TwoEntryBlock(), [&](ByteView key, ByteView value) {
+    std::string entry(key.begin(), key.end());
+    entry.push_back('=');
+    entry.append(value.begin(), value.end());
+    seen.push_back(std::move(entry));
+    return true;
+  });
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(seen, (std::vector<std::string>{"apple=1", "apricot=2"}));
+}
+
+TEST(BlockEntries, CorruptBlocksReportCorruptionWithOffset) {
+  auto count = [](const Bytes& block) {
+    int n = 0;
+    Status s = ForEachBlockEntry(block, [&](ByteView, ByteView) { return ++n, true; });
+    return s;
+  };
+  EXPECT_EQ(count({1, 2}).code(), ErrorCode::kCorrupt);
+  Bytes huge_restarts = TwoEntryBlock();
+  huge_restarts[huge_restarts.size() - 4] = 0xff;
+  EXPECT_EQ(count(huge_restarts).code(), ErrorCode::kCorrupt);
+  Bytes bad_shared = TwoEntryBlock();
+  bad_shared[9] = 9;  // the second entry claims more shared bytes than the first key has
+  const Status s = count(bad_shared);
+  EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(s.offset(), 9);
+}
+
+}  // namespace
+}  // namespace sstfilter

@@ -1,0 +1,156 @@
+import type { CoreModule } from "./core-module.js";
+import { SstFilterError } from "./errors.js";
+import { Filter, LevelDbFilterBlock } from "./filters.js";
+import { makeHashes, type Hashes } from "./hash.js";
+import { WasmHeap } from "./heap.js";
+import { packKeys, toKeyBatch, type Key, type KeyBatch } from "./keys.js";
+
+export type Backend = "wasm-simd128" | "wasm-scalar";
+
+export type BuildOptions =
+  | { format: "leveldb"; bitsPerKey: number } // leveldb.BuiltinBloomFilter2
+  | { format: "rocksdb-legacy-bloom"; bitsPerKey: number } // full filter, format_version < 5
+  | { format: "rocksdb-bloom"; bitsPerKey: number } // FastLocalBloom, format_version >= 5
+  | { format: "rocksdb-ribbon"; bitsPerKey: number }; // Standard128Ribbon
+
+export type FilterFormat = BuildOptions["format"];
+
+export interface OpenFilterOptions {
+  /** "rocksdb" (default) detects the kind from the metadata trailer as RocksDB does. */
+  format?: "leveldb" | "rocksdb";
+}
+
+/** One data block of a LevelDB table: its file offset and the user keys it holds. */
+export interface LevelDbDataBlock {
+  offset: number;
+  keys: Iterable<Key>;
+}
+
+// Numbering shared with wasm/bindings.cc (sstfilter::FilterFormat).
+const FORMAT_IDS: Record<FilterFormat, number> = {
+  leveldb: 0,
+  "rocksdb-legacy-bloom": 1,
+  "rocksdb-bloom": 2,
+  "rocksdb-ribbon": 3,
+};
+
+/** The loaded library: everything works synchronously once `init()` resolved. */
+export class SstFilter {
+  readonly backend: Backend;
+  readonly hash: Hashes;
+  private readonly heap: WasmHeap;
+
+  /** @internal */
+  constructor(module: CoreModule, backend: Backend) {
+    this.backend = backend;
+    this.heap = new WasmHeap(module);
+    this.hash = makeHashes(this.heap);
+  }
+
+  /** Packs keys into one KeyBatch (strings as UTF-8). */
+  packKeys(keys: Iterable<Key>): KeyBatch {
+    return packKeys(keys);
+  }
+
+  /** The exact bytes LevelDB / RocksDB store for these keys, added in this order. */
+  buildFilter(keys: Iterable<Key> | KeyBatch, opts: BuildOptions): Uint8Array {
+    if (opts === null || typeof opts !== "object") {
+      throw new SstFilterError("BAD_OPTIONS", "buildFilter needs options { format, bitsPerKey }");
+    }
+    const format = FORMAT_IDS[opts.format];
+    if (format === undefined || !Object.hasOwn(FORMAT_IDS, opts.format)) {
+      throw new SstFilterError(
+        "BAD_OPTIONS",
+        `format must be one of ${Object.keys(FORMAT_IDS).join(", ")}, got ${String(opts.format)}`,
+      );
+    }
+    if (typeof opts.bitsPerKey !== "number") {
+      throw new SstFilterError("BAD_OPTIONS", `bitsPerKey must be a number, got ${typeof opts.bitsPerKey}`);
+    }
+    const batch = toKeyBatch(keys);
+    const at = this.heap.putBatch(batch);
+    const out = this.heap.module.buildFilter(
+      format,
+      opts.bitsPerKey,
+      at.data,
+      batch.data.length,
+      at.offsets,
+      at.count,
+    );
+    if (out === null) throw this.heap.lastError();
+    return out;
+  }
+
+  /** Opens filter bytes for probing. The bytes are copied; the caller may reuse them. */
+  openFilter(bytes: Uint8Array, opts: OpenFilterOptions = {}): Filter {
+    if (!(bytes instanceof Uint8Array)) {
+      throw new SstFilterError("BAD_OPTIONS", "openFilter takes the filter bytes as a Uint8Array");
+    }
+    const format = opts.format ?? "rocksdb";
+    if (format !== "leveldb" && format !== "rocksdb") {
+      throw new SstFilterError("BAD_OPTIONS", `format must be "leveldb" or "rocksdb", got ${String(format)}`);
+    }
+    const handle = this.heap.module.openFilter(
+      format === "leveldb" ? 0 : 1,
+      this.heap.put(bytes),
+      bytes.length,
+    );
+    return new Filter(this.heap, handle);
+  }
+
+  /**
+   * A LevelDB filter block for these data blocks (in file order), exactly as LevelDB's
+   * FilterBlockBuilder writes it. Keys are user keys.
+   */
+  buildLevelDbFilterBlock(blocks: LevelDbDataBlock[], bitsPerKey: number): Uint8Array {
+    if (!Array.isArray(blocks)) {
+      throw new SstFilterError("BAD_OPTIONS", "buildLevelDbFilterBlock takes an array of { offset, keys }");
+    }
+    if (typeof bitsPerKey !== "number") {
+      throw new SstFilterError("BAD_OPTIONS", `bitsPerKey must be a number, got ${typeof bitsPerKey}`);
+    }
+    const offsets = new Float64Array(blocks.length);
+    const counts = new Uint32Array(blocks.length);
+    const allKeys: Key[] = [];
+    blocks.forEach((block, i) => {
+      if (block === null || typeof block !== "object" || typeof block.offset !== "number") {
+        throw new SstFilterError("BAD_OPTIONS", `block ${i} needs a numeric offset`);
+      }
+      offsets[i] = block.offset;
+      const before = allKeys.length;
+      for (const key of block.keys) allKeys.push(key);
+      counts[i] = allKeys.length - before;
+    });
+    const batch = packKeys(allKeys);
+    const offsetBytes = new Uint8Array(offsets.buffer);
+    const countBytes = new Uint8Array(counts.buffer);
+    // Layout in scratch: key batch | block offsets (f64, 8-aligned) | key counts (u32).
+    const batchBytes = batch.offsets.length * 4 + batch.data.length;
+    const offsetsAt = Math.ceil(batchBytes / 8) * 8;
+    const at = this.heap.putBatch(batch, offsetsAt - batchBytes + offsetBytes.length + countBytes.length);
+    const base = at.offsets;
+    this.heap.bytes.set(offsetBytes, base + offsetsAt);
+    this.heap.bytes.set(countBytes, base + offsetsAt + offsetBytes.length);
+    const out = this.heap.module.buildLevelDbFilterBlock(
+      bitsPerKey,
+      at.data,
+      batch.data.length,
+      at.offsets,
+      at.count,
+      base + offsetsAt,
+      base + offsetsAt + offsetBytes.length,
+      blocks.length,
+    );
+    if (out === null) throw this.heap.lastError();
+    return out;
+  }
+
+  /** Opens a LevelDB filter block (the whole block, as stored). */
+  openLevelDbFilterBlock(bytes: Uint8Array): LevelDbFilterBlock {
+    if (!(bytes instanceof Uint8Array)) {
+      throw new SstFilterError("BAD_OPTIONS", "openLevelDbFilterBlock takes the block bytes as a Uint8Array");
+    }
+    const handle = this.heap.module.openLevelDbFilterBlock(this.heap.put(bytes), bytes.length);
+    return new LevelDbFilterBlock(this.heap, handle);
+  }
+}

@@ -1,0 +1,24 @@
+/** Error codes an {@link SstFilterError} can carry. */
+export type SstFilterErrorCode =
+  | "BAD_OPTIONS" // an option is missing, out of range or of the wrong type
+  | "BAD_KEY" // a key is neither a string nor a Uint8Array, or a KeyBatch is malformed
+  | "TRUNCATED" // the input ends before a structure it announces
+  | "CORRUPT" // the input is structurally invalid
+  | "CHECKSUM_MISMATCH" // a stored checksum disagrees with the bytes
+  | "UNSUPPORTED" // valid input that uses a feature this version does not implement
+  | "RESOURCE_LIMIT" // the input asks for more memory than sstfilter allows
+  | "DISPOSED" // the object was used after dispose()
+  | "WASM_LOAD"; // the WebAssembly module could not be loaded
+
+/** Every error sstfilter throws on purpose. `offset` is the byte offset in the input, when known. */
+export class SstFilterError extends Error {
+  readonly code: SstFilterErrorCode;
+  readonly offset: number | undefined;
+
+  constructor(code: SstFilterErrorCode, message: string, offset?: number) {
+    super(offset === undefined ? message : `${message} (at byte ${offset})`);
+    this.name = "SstFilterError";
+    this.code = code;
+    this.offset = offset;
+  }
+}

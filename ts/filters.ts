@@ -1,0 +1,145 @@
+import type { FilterBlockHandle, FilterHandle } from "./core-module.js";
+import { SstFilterError } from "./errors.js";
+import type { WasmHeap } from "./heap.js";
+import { isKeyBatch, keyBytes, toKeyBatch, type Key, type KeyBatch } from "./keys.js";
+
+export type FilterKind =
+  | "leveldb-bloom"
+  | "rocksdb-legacy-bloom"
+  | "rocksdb-bloom"
+  | "rocksdb-ribbon"
+  | "always-match"
+  | "never-match";
+
+/** What the filter's own bytes say about it. */
+export interface FilterDetails {
+  kind: FilterKind;
+  /** Bloom kinds: probes per key; 0 otherwise. */
+  numProbes: number;
+  /** Bytes of bit array or Ribbon solution, without metadata. */
+  dataBytes: number;
+  /** RocksDB Bloom kinds: cache-line / block size in bytes; 0 otherwise. */
+  blockBytes: number;
+  /** Ribbon only: the seed and number of 128-slot blocks. */
+  ribbonSeed: number;
+  ribbonBlocks: number;
+}
+
+// Frees the wasm side of filters their owners forgot to dispose.
+const leaked = new FinalizationRegistry<{ delete(): void; isDeleted(): boolean }>((handle) => {
+  if (!handle.isDeleted()) handle.delete();
+});
+
+/** A filter opened from bytes. Dispose it (or let `using` do so) to free its wasm memory. */
+export class Filter {
+  readonly kind: FilterKind;
+  private handle: FilterHandle | null;
+
+  /** @internal */
+  constructor(
+    private readonly heap: WasmHeap,
+    handle: FilterHandle,
+  ) {
+    this.handle = handle;
+    this.kind = handle.kind() as FilterKind;
+    leaked.register(this, handle, this);
+    if (!handle.checkProbeSupport()) {
+      const error = heap.lastError();
+      this.dispose();
+      throw error;
+    }
+  }
+
+  /** Details decoded from the filter's metadata. */
+  get details(): FilterDetails {
+    return this.live().info() as FilterDetails;
+  }
+
+  /** false only when the key is definitely not in the set the filter was built from. */
+  mayContain(key: Key): boolean {
+    const handle = this.live();
+    const bytes = keyBytes(key);
+    return handle.mayMatch(this.heap.put(bytes), bytes.length);
+  }
+
+  /** One byte per key: 1 = may contain, 0 = definitely not. One call into wasm per batch. */
+  mayContainMany(keys: Key[] | KeyBatch): Uint8Array {
+    const handle = this.live();
+    if (!isKeyBatch(keys) && !Array.isArray(keys)) {
+      throw new SstFilterError("BAD_KEY", "mayContainMany takes an array of keys or a KeyBatch");
+    }
+    const batch = toKeyBatch(keys);
+    const count = batch.offsets.length - 1;
+    const at = this.heap.putBatch(batch, count);
+    if (!handle.mayMatchBatch(at.data, batch.data.length, at.offsets, count, at.extra)) {
+      throw this.heap.lastError();
+    }
+    return this.heap.bytes.slice(at.extra, at.extra + count);
+  }
+
+  /** Frees the filter's wasm memory. Further use throws SstFilterError code DISPOSED. */
+  dispose(): void {
+    if (this.handle === null) return;
+    leaked.unregister(this);
+    this.handle.delete();
+    this.handle = null;
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  private live(): FilterHandle {
+    if (this.handle === null) throw new SstFilterError("DISPOSED", "this filter was disposed");
+    return this.handle;
+  }
+}
+
+/** A LevelDB filter block: one Bloom filter per 2 KiB range of data-block offsets. */
+export class LevelDbFilterBlock {
+  private handle: FilterBlockHandle | null;
+
+  /** @internal */
+  constructor(
+    private readonly heap: WasmHeap,
+    handle: FilterBlockHandle,
+  ) {
+    this.handle = handle;
+    leaked.register(this, handle, this);
+  }
+
+  /** Number of filters the block's offset array holds (0 when the block is malformed). */
+  get numFilters(): number {
+    return this.live().numFilters();
+  }
+
+  /**
+   * What LevelDB's FilterBlockReader answers for `key` in the data block starting at
+   * `blockOffset`: malformed blocks and offsets past the last filter may match, empty filters
+   * match nothing.
+   */
+  mayContain(blockOffset: number, key: Key): boolean {
+    const handle = this.live();
+    if (!Number.isSafeInteger(blockOffset) || blockOffset < 0) {
+      throw new SstFilterError("BAD_OPTIONS", `blockOffset must be a whole number >= 0, got ${blockOffset}`);
+    }
+    const bytes = keyBytes(key);
+    return handle.keyMayMatch(blockOffset, this.heap.put(bytes), bytes.length);
+  }
+
+  dispose(): void {
+    if (this.handle === null) return;
+    leaked.unregister(this);
+    this.handle.delete();
+    this.handle = null;
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  private live(): FilterBlockHandle {
+    if (this.handle === null) throw new SstFilterError("DISPOSED", "this filter block was disposed");
+    return this.handle;
+  }
+}

@@ -1,0 +1,72 @@
+import type { CoreModule } from "./core-module.js";
+import { SstFilterError, type SstFilterErrorCode } from "./errors.js";
+import type { KeyBatch } from "./keys.js";
+
+/**
+ * Linear-memory bookkeeping for one module. A single scratch region, grown on demand, carries the
+ * inputs of each call; calls are synchronous, so it is never shared by two calls at once.
+ * HEAPU8 is read afresh after every allocation because memory growth replaces the buffer.
+ */
+export class WasmHeap {
+  private scratchPtr = 0;
+  private scratchSize = 0;
+
+  constructor(readonly module: CoreModule) {}
+
+  get bytes(): Uint8Array {
+    return this.module.HEAPU8;
+  }
+
+  /** A scratch region of at least `size` bytes, 8-byte aligned; valid until the next call. */
+  scratch(size: number): number {
+    if (size > this.scratchSize) {
+      const capacity = Math.max(size, 4096, Math.min(this.scratchSize * 2, 64 << 20));
+      if (this.scratchPtr !== 0) this.module._free(this.scratchPtr);
+      this.scratchPtr = 0;
+      this.scratchSize = 0;
+      const ptr = this.module._malloc(capacity);
+      if (ptr === 0) {
+        throw new SstFilterError("RESOURCE_LIMIT", `cannot allocate ${capacity} bytes of wasm memory`);
+      }
+      this.scratchPtr = ptr;
+      this.scratchSize = capacity;
+    }
+    return this.scratchPtr;
+  }
+
+  /** Copies bytes into scratch; returns their address. */
+  put(bytes: Uint8Array): number {
+    const ptr = this.scratch(bytes.length);
+    this.bytes.set(bytes, ptr);
+    return ptr;
+  }
+
+  /**
+   * Copies a KeyBatch into scratch, followed by `extra` bytes of room (for results).
+   * Layout: offsets (u32, aligned) | data | extra.
+   */
+  putBatch(batch: KeyBatch, extra = 0): { data: number; offsets: number; extra: number; count: number } {
+    const count = batch.offsets.length - 1;
+    const offsetsBytes = batch.offsets.length * 4;
+    const base = this.scratch(offsetsBytes + batch.data.length + extra);
+    const heap = this.bytes;
+    new Uint32Array(heap.buffer, heap.byteOffset + base, batch.offsets.length).set(batch.offsets);
+    heap.set(batch.data, base + offsetsBytes);
+    return {
+      offsets: base,
+      data: base + offsetsBytes,
+      extra: base + offsetsBytes + batch.data.length,
+      count,
+    };
+  }
+
+  /** The error the last failing core call left behind, as an SstFilterError. */
+  lastError(): SstFilterError {
+    const offset = this.module.lastErrorOffset();
+    return new SstFilterError(
+      this.module.lastErrorCode() as SstFilterErrorCode,
+      this.module.lastErrorMessage(),
+      offset >= 0 ? offset : undefined,
+    );
+  }
+}

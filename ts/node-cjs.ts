@@ -1,0 +1,25 @@
+// Node.js, CommonJS. The glue is the CommonJS build of the same module; the .wasm bytes are the
+// ones shipped beside the ES module build, read here and handed over as wasmBinary.
+import { readFile } from "node:fs/promises";
+import * as path from "node:path";
+
+import type { CoreModuleFactory } from "./core-module.js";
+import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "./init.js";
+import type { SstFilter } from "./api.js";
+
+export * from "./index.js";
+
+const wasmDir = path.join(__dirname, "..", "esm", "wasm");
+
+const runtime: Runtime = {
+  async load(variant: ModuleVariant) {
+    const factory = require(`./wasm/sstfilter-${variant}.cjs`) as CoreModuleFactory;
+    const wasmBinary = await readFile(path.join(wasmDir, `sstfilter-${variant}.wasm`));
+    return factory({ wasmBinary });
+  },
+};
+
+/** Loads the WebAssembly core; SIMD128 where the runtime supports it unless `simd: false`. */
+export function init(options?: InitOptions): Promise<SstFilter> {
+  return initWith(runtime, options);
+}

@@ -1,0 +1,249 @@
+// Embind surface of the wasm modules. The TypeScript layer (ts/) is the only caller: it copies
+// keys and filter bytes into linear memory and passes addresses, so one batch is one call.
+// Nothing here throws (the modules have no C++ exception support): a failing call returns a null
+// handle / empty result and leaves its Status in the last-error slot, which ts/errors.ts turns
+// into an SstFilterError.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "sstfilter/filter.h"
+#include "sstfilter/hash.h"
+#include "sstfilter/leveldb_filter_block.h"
+
+namespace sstfilter::wasm {
+namespace {
+
+using emscripten::val;
+
+Status last_error;
+
+// Handles alive on the wasm side: lets tests prove that dispose() and the FinalizationRegistry
+// free what they should.
+int live_handles = 0;
+int LiveHandles() { return live_handles; }
+
+const uint8_t* AsBytes(uintptr_t address) { return reinterpret_cast<const uint8_t*>(address); }
+
+ByteView View(uintptr_t address, size_t size) { return ByteView(AsBytes(address), size); }
+
+Bytes Copy(uintptr_t address, size_t size) {
+  return Bytes(AsBytes(address), AsBytes(address) + size);
+}
+
+KeyBatchView Batch(uintptr_t data, size_t data_size, uintptr_t offsets, size_t count) {
+  return KeyBatchView(AsBytes(data), data_size, reinterpret_cast<const uint32_t*>(offsets), count);
+}
+
+// A copy of `bytes` as a JavaScript Uint8Array owned by JavaScript.
+val ToUint8Array(const Bytes& bytes) {
+  return val::global("Uint8Array")
+      .new_(emscripten::typed_memory_view(bytes.size(), bytes.data()))
+      .call<val>("slice");
+}
+
+bool Fail(Status status) {
+  last_error = std::move(status);
+  return false;
+}
+
+// ---- errors ----
+std::string LastErrorCode() { return ErrorCodeName(last_error.code()); }
+std::string LastErrorMessage() { return last_error.message(); }
+double LastErrorOffset() { return static_cast<double>(last_error.offset()); }
+
+// ---- hashes ----
+uint32_t LevelDbHash(uintptr_t data, size_t size, uint32_t seed) {
+  return LevelDbHash32(View(data, size), seed);
+}
+uint32_t RocksDbHash(uintptr_t data, size_t size, uint32_t seed) {
+  return RocksDbLegacyHash32(View(data, size), seed);
+}
+uint64_t Xxph3(uintptr_t data, size_t size, uint64_t seed) {
+  return Xxph3Hash64(View(data, size), seed);
+}
+uint64_t Xxh3(uintptr_t data, size_t size, uint64_t seed) {
+  return Xxh3Hash64(View(data, size), seed);
+}
+uint64_t Xxh64Hash(uintptr_t data, size_t size, uint64_t seed) {
+  return Xxh64(View(data, size), seed);
+}
+uint32_t Xxh32Hash(uintptr_t data, size_t size, uint32_t seed) {
+  return Xxh32(View(data, size), seed);
+}
+uint32_t Crc32cHash(uintptr_t data, size_t size) { return Crc32c(View(data, size)); }
+
+// ---- filters ----
+val BuildFilterBytes(int format, double bits_per_key, uintptr_t data, size_t data_size,
+                     uintptr_t offsets, size_t count) {
+  BuildOptions options;
+  options.format = static_cast<FilterFormat>(format);
+  options.bits_per_key = bits_per_key;
+  Bytes out;
+  if (format < 0 || format > static_cast<int>(FilterFormat::kRocksDbRibbon)) {
+    Fail(Status::Error(ErrorCode::kBadOptions, "unknown filter format"));
+    return val::null();
+  }
+  if (Status s = BuildFilter(Batch(data, data_size, offsets, count), options, &out); !s.ok()) {
+    Fail(std::move(s));
+    return val::null();
+  }
+  return ToUint8Array(out);
+}
+
+class FilterHandle {
+ public:
+  explicit FilterHandle(std::unique_ptr<FilterReader> reader) : reader_(std::move(reader)) {
+    ++live_handles;
+  }
+  ~FilterHandle() { --live_handles; }
+  FilterHandle(const FilterHandle&) = delete;
+  FilterHandle& operator=(const FilterHandle&) = delete;
+
+  std::string Kind() const { return FilterKindName(reader_->kind()); }
+
+  val Info() const {
+    const FilterInfo info = reader_->info();
+    val out = val::object();
+    out.set("kind", std::string(FilterKindName(info.kind)));
+    out.set("numProbes", info.num_probes);
+    out.set("dataBytes", info.data_bytes);
+    out.set("blockBytes", info.block_bytes);
+    out.set("ribbonSeed", info.ribbon_seed);
+    out.set("ribbonBlocks", info.ribbon_blocks);
+    return out;
+  }
+
+  // Ok, or why this build cannot probe the filter (the caller throws it).
+  bool CheckProbeSupport() const {
+    Status s = reader_->ProbeSupport();
+    return s.ok() || Fail(std::move(s));
+  }
+
+  bool MayMatch(uintptr_t key, size_t size) const { return reader_->MayMatch(View(key, size)); }
+
+  bool MayMatchBatch(uintptr_t data, size_t data_size, uintptr_t offsets, size_t count,
+                     uintptr_t results) const {
+    const KeyBatchView keys = Batch(data, data_size, offsets, count);
+    if (Status s = keys.Validate(); !s.ok()) return Fail(std::move(s));
+    reader_->MayMatchBatch(keys, reinterpret_cast<uint8_t*>(results));
+    return true;
+  }
+
+ private:
+  std::unique_ptr<FilterReader> reader_;
+};
+
+// family 0 = LevelDB, 1 = RocksDB (ts/filters.ts keeps the same numbering).
+FilterHandle* OpenFilter(int family, uintptr_t data, size_t size) {
+  Bytes bytes = Copy(data, size);
+  auto reader =
+      family == 0 ? OpenLevelDbFilter(std::move(bytes)) : OpenRocksDbFilter(std::move(bytes));
+  return new FilterHandle(std::move(reader));
+}
+
+// ---- LevelDB filter blocks ----
+// block_offsets: Float64Array of data-block offsets (whole numbers below 2^53); key_counts:
+// Uint32Array, how many consecutive keys of the batch belong to each block.
+val BuildLevelDbFilterBlock(double bits_per_key, uintptr_t data, size_t data_size,
+                            uintptr_t offsets, size_t count, uintptr_t block_offsets,
+                            uintptr_t key_counts, size_t num_blocks) {
+  BuildOptions options;
+  options.format = FilterFormat::kLevelDbBloom;
+  options.bits_per_key = bits_per_key;
+  const KeyBatchView keys = Batch(data, data_size, offsets, count);
+  Status s = ValidateBuildOptions(options);
+  if (s.ok()) s = keys.Validate();
+  if (!s.ok()) {
+    Fail(std::move(s));
+    return val::null();
+  }
+  const double* block_offset = reinterpret_cast<const double*>(block_offsets);
+  const uint32_t* key_count = reinterpret_cast<const uint32_t*>(key_counts);
+  uint64_t total_keys = 0;
+  for (size_t b = 0; b < num_blocks; ++b) total_keys += key_count[b];
+  if (total_keys != count) {
+    Fail(Status::Error(ErrorCode::kBadKey, "block key counts do not add up to the batch size"));
+    return val::null();
+  }
+  LevelDbFilterBlockBuilder builder(static_cast<int>(bits_per_key));
+  size_t next_key = 0;
+  for (size_t b = 0; b < num_blocks; ++b) {
+    const double offset = block_offset[b];
+    if (!(offset >= 0 && offset <= 9007199254740991.0) || offset != std::floor(offset)) {
+      Fail(Status::Error(ErrorCode::kBadOptions,
+                         "block " + std::to_string(b) + ": offset must be a whole number >= 0"));
+      return val::null();
+    }
+    if (Status st = builder.StartBlock(static_cast<uint64_t>(offset)); !st.ok()) {
+      Fail(std::move(st));
+      return val::null();
+    }
+    for (uint32_t i = 0; i < key_count[b]; ++i) builder.AddKey(keys[next_key++]);
+  }
+  Bytes out;
+  if (Status st = builder.Finish(&out); !st.ok()) {
+    Fail(std::move(st));
+    return val::null();
+  }
+  return ToUint8Array(out);
+}
+
+class FilterBlockHandle {
+ public:
+  explicit FilterBlockHandle(Bytes contents) : reader_(std::move(contents)) { ++live_handles; }
+  ~FilterBlockHandle() { --live_handles; }
+  FilterBlockHandle(const FilterBlockHandle&) = delete;
+  FilterBlockHandle& operator=(const FilterBlockHandle&) = delete;
+  bool KeyMayMatch(double block_offset, uintptr_t key, size_t size) const {
+    // Offsets past 2^64 cannot occur; the TypeScript side validates that offsets are whole numbers.
+    return reader_.KeyMayMatch(static_cast<uint64_t>(block_offset), View(key, size));
+  }
+  size_t NumFilters() const { return reader_.num_filters(); }
+
+ private:
+  LevelDbFilterBlockReader reader_;
+};
+
+FilterBlockHandle* OpenLevelDbFilterBlock(uintptr_t data, size_t size) {
+  return new FilterBlockHandle(Copy(data, size));
+}
+
+}  // namespace
+}  // namespace sstfilter::wasm
+
+EMSCRIPTEN_BINDINGS(sstfilter) {
+  using namespace emscripten;
+  using namespace sstfilter::wasm;
+  function("lastErrorCode", &LastErrorCode);
+  function("lastErrorMessage", &LastErrorMessage);
+  function("lastErrorOffset", &LastErrorOffset);
+  function("liveHandles", &LiveHandles);
+
+  function("leveldbHash32", &LevelDbHash);
+  function("rocksdbHash32", &RocksDbHash);
+  function("xxph3Hash64", &Xxph3);
+  function("xxh3Hash64", &Xxh3);
+  function("xxh64", &Xxh64Hash);
+  function("xxh32", &Xxh32Hash);
+  function("crc32c", &Crc32cHash);
+
+  function("buildFilter", &BuildFilterBytes);
+  class_<FilterHandle>("FilterHandle")
+      .function("kind", &FilterHandle::Kind)
+      .function("info", &FilterHandle::Info)
+      .function("checkProbeSupport", &FilterHandle::CheckProbeSupport)
+      .function("mayMatch", &FilterHandle::MayMatch)
+      .function("mayMatchBatch", &FilterHandle::MayMatchBatch);
+  function("openFilter", &OpenFilter, allow_raw_pointers());
+
+  function("buildLevelDbFilterBlock", &BuildLevelDbFilterBlock);
+  class_<FilterBlockHandle>("FilterBlockHandle")
+      .function("keyMayMatch", &FilterBlockHandle::KeyMayMatch)
+      .function("numFilters", &FilterBlockHandle::NumFilters);
+  function("openLevelDbFilterBlock", &OpenLevelDbFilterBlock, allow_raw_pointers());
+}
