@@ -34,6 +34,8 @@ const leaked = new FinalizationRegistry<{ delete(): void; isDeleted(): boolean }
 export class Filter {
   readonly kind: FilterKind;
   private handle: FilterHandle | null;
+  // Why this build cannot probe the filter (a recognised format not implemented yet), or null.
+  private readonly probeError: SstFilterError | null;
 
   /** @internal */
   constructor(
@@ -42,12 +44,8 @@ export class Filter {
   ) {
     this.handle = handle;
     this.kind = handle.kind() as FilterKind;
+    this.probeError = handle.checkProbeSupport() ? null : heap.lastError();
     leaked.register(this, handle, this);
-    if (!handle.checkProbeSupport()) {
-      const error = heap.lastError();
-      this.dispose();
-      throw error;
-    }
   }
 
   /** Details decoded from the filter's metadata. */
@@ -57,14 +55,14 @@ export class Filter {
 
   /** false only when the key is definitely not in the set the filter was built from. */
   mayContain(key: Key): boolean {
-    const handle = this.live();
+    const handle = this.probeable();
     const bytes = keyBytes(key);
     return handle.mayMatch(this.heap.put(bytes), bytes.length);
   }
 
   /** One byte per key: 1 = may contain, 0 = definitely not. One call into wasm per batch. */
   mayContainMany(keys: Key[] | KeyBatch): Uint8Array {
-    const handle = this.live();
+    const handle = this.probeable();
     if (!isKeyBatch(keys) && !Array.isArray(keys)) {
       throw new SstFilterError("BAD_KEY", "mayContainMany takes an array of keys or a KeyBatch");
     }
@@ -92,6 +90,12 @@ export class Filter {
   private live(): FilterHandle {
     if (this.handle === null) throw new SstFilterError("DISPOSED", "this filter was disposed");
     return this.handle;
+  }
+
+  private probeable(): FilterHandle {
+    const handle = this.live();
+    if (this.probeError !== null) throw this.probeError;
+    return handle;
   }
 }
 

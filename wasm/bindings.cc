@@ -1,8 +1,6 @@
-// Embind surface of the wasm modules. The TypeScript layer (ts/) is the only caller: it copies
-// keys and filter bytes into linear memory and passes addresses, so one batch is one call.
-// Nothing here throws (the modules have no C++ exception support): a failing call returns a null
-// handle / empty result and leaves its Status in the last-error slot, which ts/errors.ts turns
-// into an SstFilterError.
+// Embind surface for hashes, filters and LevelDB filter blocks. The TypeScript layer (ts/) is the
+// only caller: it copies keys and filter bytes into linear memory and passes addresses, so one
+// batch is one call. Conventions in binding_support.h.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -11,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "binding_support.h"
 #include "sstfilter/filter.h"
 #include "sstfilter/hash.h"
 #include "sstfilter/leveldb_filter_block.h"
@@ -19,42 +18,6 @@ namespace sstfilter::wasm {
 namespace {
 
 using emscripten::val;
-
-Status last_error;
-
-// Handles alive on the wasm side: lets tests prove that dispose() and the FinalizationRegistry
-// free what they should.
-int live_handles = 0;
-int LiveHandles() { return live_handles; }
-
-const uint8_t* AsBytes(uintptr_t address) { return reinterpret_cast<const uint8_t*>(address); }
-
-ByteView View(uintptr_t address, size_t size) { return ByteView(AsBytes(address), size); }
-
-Bytes Copy(uintptr_t address, size_t size) {
-  return Bytes(AsBytes(address), AsBytes(address) + size);
-}
-
-KeyBatchView Batch(uintptr_t data, size_t data_size, uintptr_t offsets, size_t count) {
-  return KeyBatchView(AsBytes(data), data_size, reinterpret_cast<const uint32_t*>(offsets), count);
-}
-
-// A copy of `bytes` as a JavaScript Uint8Array owned by JavaScript.
-val ToUint8Array(const Bytes& bytes) {
-  return val::global("Uint8Array")
-      .new_(emscripten::typed_memory_view(bytes.size(), bytes.data()))
-      .call<val>("slice");
-}
-
-bool Fail(Status status) {
-  last_error = std::move(status);
-  return false;
-}
-
-// ---- errors ----
-std::string LastErrorCode() { return ErrorCodeName(last_error.code()); }
-std::string LastErrorMessage() { return last_error.message(); }
-double LastErrorOffset() { return static_cast<double>(last_error.offset()); }
 
 // ---- hashes ----
 uint32_t LevelDbHash(uintptr_t data, size_t size, uint32_t seed) {
@@ -97,12 +60,7 @@ val BuildFilterBytes(int format, double bits_per_key, uintptr_t data, size_t dat
 
 class FilterHandle {
  public:
-  explicit FilterHandle(std::unique_ptr<FilterReader> reader) : reader_(std::move(reader)) {
-    ++live_handles;
-  }
-  ~FilterHandle() { --live_handles; }
-  FilterHandle(const FilterHandle&) = delete;
-  FilterHandle& operator=(const FilterHandle&) = delete;
+  explicit FilterHandle(std::unique_ptr<FilterReader> reader) : reader_(std::move(reader)) {}
 
   std::string Kind() const { return FilterKindName(reader_->kind()); }
 
@@ -136,6 +94,7 @@ class FilterHandle {
 
  private:
   std::unique_ptr<FilterReader> reader_;
+  LiveHandleCount live_;
 };
 
 // family 0 = LevelDB, 1 = RocksDB (ts/filters.ts keeps the same numbering).
@@ -195,10 +154,7 @@ val BuildLevelDbFilterBlock(double bits_per_key, uintptr_t data, size_t data_siz
 
 class FilterBlockHandle {
  public:
-  explicit FilterBlockHandle(Bytes contents) : reader_(std::move(contents)) { ++live_handles; }
-  ~FilterBlockHandle() { --live_handles; }
-  FilterBlockHandle(const FilterBlockHandle&) = delete;
-  FilterBlockHandle& operator=(const FilterBlockHandle&) = delete;
+  explicit FilterBlockHandle(Bytes contents) : reader_(std::move(contents)) {}
   bool KeyMayMatch(double block_offset, uintptr_t key, size_t size) const {
     // Offsets past 2^64 cannot occur; the TypeScript side validates that offsets are whole numbers.
     return reader_.KeyMayMatch(static_cast<uint64_t>(block_offset), View(key, size));
@@ -207,6 +163,7 @@ class FilterBlockHandle {
 
  private:
   LevelDbFilterBlockReader reader_;
+  LiveHandleCount live_;
 };
 
 FilterBlockHandle* OpenLevelDbFilterBlock(uintptr_t data, size_t size) {
@@ -219,10 +176,6 @@ FilterBlockHandle* OpenLevelDbFilterBlock(uintptr_t data, size_t size) {
 EMSCRIPTEN_BINDINGS(sstfilter) {
   using namespace emscripten;
   using namespace sstfilter::wasm;
-  function("lastErrorCode", &LastErrorCode);
-  function("lastErrorMessage", &LastErrorMessage);
-  function("lastErrorOffset", &LastErrorOffset);
-  function("liveHandles", &LiveHandles);
 
   function("leveldbHash32", &LevelDbHash);
   function("rocksdbHash32", &RocksDbHash);

@@ -89,11 +89,9 @@ bool MayMatch(uint64_t hash, int num_probes, const uint8_t* data, uint32_t len_b
   return ProbeBlock(static_cast<uint32_t>(hash >> 32), PlanRounds(num_probes), data + offset);
 }
 
-// Equals the scalar batch key by key (ProbeBlock above). Four keys per iteration give the engine
-// four independent chains to interleave.
-void MayMatchBatch(const uint64_t* hashes, size_t n, int num_probes, const uint8_t* data,
-                   uint32_t len_bytes, uint8_t* out) {
-  const RoundPlan plan = PlanRounds(num_probes);
+// Probes n keys, four per iteration so that the engine has four independent chains to interleave.
+inline void ProbeKeys(const uint64_t* hashes, size_t n, const RoundPlan& plan, const uint8_t* data,
+                      uint32_t len_bytes, uint8_t* out) {
   auto probe = [&](size_t i) {
     const uint32_t offset = FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[i]), len_bytes);
     out[i] = ProbeBlock(static_cast<uint32_t>(hashes[i] >> 32), plan, data + offset) ? 1 : 0;
@@ -106,6 +104,36 @@ void MayMatchBatch(const uint64_t* hashes, size_t n, int num_probes, const uint8
     probe(i + 3);
   }
   for (; i < n; ++i) probe(i);
+}
+
+// Filters up to this size are assumed to stay in cache between probes, where touching ahead (below)
+// only costs time: a typical L2 cache.
+constexpr uint32_t kTouchAheadMinBytes = 512 * 1024;
+
+// Equals the scalar batch key by key (ProbeBlock above). Wasm has no prefetch instruction, so for a
+// large filter a group of keys first touches both ends of each block with plain byte loads: those
+// misses overlap one another, and the probes then hit the cache. (A load cannot retire before its
+// data arrives, so only a loop this short keeps many misses in flight; measured 1.5-2x faster for
+// filters larger than the last-level cache.)
+void MayMatchBatch(const uint64_t* hashes, size_t n, int num_probes, const uint8_t* data,
+                   uint32_t len_bytes, uint8_t* out) {
+  const RoundPlan plan = PlanRounds(num_probes);
+  if (len_bytes < kTouchAheadMinBytes) {
+    ProbeKeys(hashes, n, plan, data, len_bytes, out);
+    return;
+  }
+  constexpr size_t kGroup = 32;
+  for (size_t start = 0; start < n; start += kGroup) {
+    const size_t count = n - start < kGroup ? n - start : kGroup;
+    uint32_t touched = 0;
+    for (size_t i = start; i < start + count; ++i) {
+      const uint32_t offset = FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[i]), len_bytes);
+      touched += data[offset] + data[offset + 63];
+    }
+    // Keeps the compiler from dropping the touching loads, whose values are not needed.
+    __asm__ volatile("" : : "r"(touched));
+    ProbeKeys(hashes + start, count, plan, data, len_bytes, out + start);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,97 @@
+import type { FilterKind, SstFilter } from "sstfilter";
+
+import { BACKENDS, loadBackend } from "./backends";
+import { bytesEqual, firstDifference, readBytes, readJson, readKeys } from "./golden";
+
+interface RocksFilterCase {
+  id: string;
+  requested_impl: "fastlocalbloom" | "legacybloom" | "ribbon";
+  built_impl: "fastlocalbloom" | "legacybloom" | "ribbon" | "always_false" | "always_true";
+  policy: { bits_per_key?: number; bloom_equivalent_bits_per_key?: number };
+  keys: { path: string };
+  filter: { path: string };
+  probes: { path: string };
+  probe_results: string;
+}
+
+const cases = readJson<{ cases: RocksFilterCase[] }>("rocksdb-filter/manifest.json").cases;
+
+const KIND_OF_BUILT: Record<RocksFilterCase["built_impl"], FilterKind> = {
+  fastlocalbloom: "rocksdb-bloom",
+  legacybloom: "rocksdb-legacy-bloom",
+  ribbon: "rocksdb-ribbon",
+  always_false: "never-match",
+  always_true: "always-match",
+};
+
+describe.each(BACKENDS)("RocksDB Bloom filters on $name", ({ name, simd }) => {
+  let sf: SstFilter;
+  beforeAll(async () => {
+    sf = await loadBackend(simd);
+  });
+
+  test("every golden Bloom filter is built byte-identical", () => {
+    let built = 0;
+    for (const c of cases) {
+      if (c.requested_impl === "ribbon") continue;
+      const format = c.requested_impl === "fastlocalbloom" ? "rocksdb-bloom" : "rocksdb-legacy-bloom";
+      const keys = readKeys(c.keys.path);
+      const out = sf.buildFilter(keys, { format, bitsPerKey: c.policy.bits_per_key! });
+      const expected = readBytes(c.filter.path);
+      if (!bytesEqual(out, expected)) {
+        throw new Error(`${c.id}: differs from RocksDB's filter at byte ${firstDifference(out, expected)}`);
+      }
+      built++;
+    }
+    expect(built).toBe(122);
+    console.log(`[golden] ${name}: ${built} RocksDB Bloom filters built byte-identical`);
+  });
+
+  test("every golden filter RocksDB did not write as Ribbon: every answer identical", () => {
+    let checked = 0;
+    let probes = 0;
+    for (const c of cases) {
+      if (c.built_impl === "ribbon") continue;
+      using filter = sf.openFilter(readBytes(c.filter.path));
+      expect(filter.kind).toBe(KIND_OF_BUILT[c.built_impl]);
+      const probeKeys = readKeys(c.probes.path);
+      const answers = readBytes(c.probe_results);
+      const batched = filter.mayContainMany(sf.packKeys(probeKeys));
+      for (let i = 0; i < probeKeys.length; i++) {
+        const single = filter.mayContain(probeKeys[i]!) ? 1 : 0;
+        if (single !== answers[i] || batched[i] !== answers[i]) {
+          throw new Error(
+            `${c.id} probe ${i}: RocksDB says ${answers[i]}, single ${single}, batch ${batched[i]}`,
+          );
+        }
+      }
+      expect(filter.mayContainMany(readKeys(c.keys.path)).every((a) => a === 1)).toBe(true);
+      probes += probeKeys.length;
+      checked++;
+    }
+    expect(checked).toBe(157);
+    console.log(`[golden] ${name}: ${checked} RocksDB filters, ${probes} probes identical`);
+  });
+
+  test("Ribbon filters are recognised; probing them is UNSUPPORTED until Ribbon lands", () => {
+    const c = cases.find((x) => x.built_impl === "ribbon")!;
+    using filter = sf.openFilter(readBytes(c.filter.path));
+    expect(filter.kind).toBe("rocksdb-ribbon");
+    expect(() => filter.mayContain("a")).toThrow(expect.objectContaining({ code: "UNSUPPORTED" }));
+    expect(() => filter.mayContainMany(["a"])).toThrow(expect.objectContaining({ code: "UNSUPPORTED" }));
+  });
+
+  test("reserved and short encodings get RocksDB's conservative answers", () => {
+    const kindOf = (bytes: number[]): FilterKind => {
+      using f = sf.openFilter(new Uint8Array(bytes));
+      return f.kind;
+    };
+    expect(kindOf([])).toBe("never-match");
+    expect(kindOf([0xff, 0, 6, 0, 0])).toBe("never-match"); // 5 bytes: "no keys added"
+    expect(kindOf([0, 0, 0, 0, 0, 0])).toBe("always-match"); // FinishAlwaysTrue
+    expect(kindOf([...new Array<number>(64).fill(0), 0xfd, 0, 0, 0, 0])).toBe("always-match"); // reserved -3
+    expect(kindOf([...new Array<number>(64).fill(0), 0xff, 0, 31, 0, 0])).toBe("always-match"); // k = 31
+    expect(kindOf([...new Array<number>(64).fill(0), 0xff, 0, 6, 1, 0])).toBe("always-match"); // reserved bytes
+    expect(kindOf([...new Array<number>(64).fill(0), 0xff, 0, 6, 0, 0])).toBe("rocksdb-bloom");
+  });
+});

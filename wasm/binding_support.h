@@ -1,0 +1,48 @@
+// Shared by every Embind translation unit in wasm/: linear-memory views, the last-error slot and
+// the live-handle count. Nothing in the bindings throws (the modules have no C++ exception
+// support): a failing call returns a null handle / null result and leaves its Status in the
+// last-error slot, which ts/heap.ts turns into an SstFilterError.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <string>
+
+#include "sstfilter/bytes.h"
+#include "sstfilter/key_batch.h"
+#include "sstfilter/status.h"
+
+namespace sstfilter::wasm {
+
+inline const uint8_t* AsBytes(uintptr_t address) {
+  return reinterpret_cast<const uint8_t*>(address);
+}
+
+inline ByteView View(uintptr_t address, size_t size) { return ByteView(AsBytes(address), size); }
+
+inline Bytes Copy(uintptr_t address, size_t size) {
+  return Bytes(AsBytes(address), AsBytes(address) + size);
+}
+
+inline KeyBatchView Batch(uintptr_t data, size_t data_size, uintptr_t offsets, size_t count) {
+  return KeyBatchView(AsBytes(data), data_size, reinterpret_cast<const uint32_t*>(offsets), count);
+}
+
+// A copy of `bytes` as a JavaScript Uint8Array owned by JavaScript.
+emscripten::val ToUint8Array(ByteView bytes);
+
+// Stores `status` in the last-error slot; returns false so callers can `return Fail(...)`.
+bool Fail(Status status);
+
+// Counts handles alive on the wasm side, so tests can prove that dispose() and the
+// FinalizationRegistry free what they should. Every handle class holds one.
+class LiveHandleCount {
+ public:
+  LiveHandleCount();
+  ~LiveHandleCount();
+  LiveHandleCount(const LiveHandleCount&) = delete;
+  LiveHandleCount& operator=(const LiveHandleCount&) = delete;
+};
+
+}  // namespace sstfilter::wasm
