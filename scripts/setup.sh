@@ -28,10 +28,13 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# npm packages: reinstall when package-lock.json changed since the last install.
+# npm packages at the versions package-lock.json pins, reinstalled when it changed since the
+# last install. `npm install` rather than `npm ci`: npm 11 writes lock files without the other
+# platforms' optional packages (e.g. @unrs/resolver-binding-*) and then refuses them in `npm ci`;
+# with a complete lock for this platform `npm install` installs exactly the locked versions.
 stamp=node_modules/.sstfilter-lock-stamp
 if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
-  echo "setup: npm ci"
-  npm ci --no-audit --no-fund
+  echo "setup: npm install (versions from package-lock.json)"
+  npm install --no-audit --no-fund
   cp package-lock.json "$stamp"
 fi
