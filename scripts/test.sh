@@ -1,12 +1,24 @@
 #!/usr/bin/env bash
 # `npm test`: set up what is missing, lint, build native + wasm + package, run every C++ test
-# (CTest) and every TypeScript test (Jest) against ../shared/golden.
+# (CTest) and every TypeScript test (Jest) against ../shared/golden, then print one closing line
+# "total: N passed, N failed" over both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/lint.sh
 bash scripts/build.sh
+mkdir -p build/test-results
+
 echo "test: C++ (ctest)"
-ctest --test-dir build/native --output-on-failure -j"$(nproc)"
+ctest_status=0
+ctest --test-dir build/native --output-on-failure -j"$(nproc)" | tee build/test-results/ctest.log ||
+  ctest_status=$?
+
 echo "test: TypeScript (jest)"
-node --expose-gc node_modules/jest/bin/jest.js --ci
+jest_status=0
+# --expose-gc lets the FinalizationRegistry test force collections.
+node --expose-gc node_modules/jest/bin/jest.js --ci --json --outputFile=build/test-results/jest.json ||
+  jest_status=$?
+
+node scripts/test-summary.mjs build/test-results/ctest.log build/test-results/jest.json
+exit $((ctest_status || jest_status))
