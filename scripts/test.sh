@@ -14,11 +14,20 @@ ctest_status=0
 ctest --test-dir build/native --output-on-failure -j"$(nproc)" | tee build/test-results/ctest.log ||
   ctest_status=$?
 
+echo "test: C++ under AddressSanitizer + UndefinedBehaviorSanitizer (ctest)"
+cmake -S . -B build/native-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSSTFILTER_SANITIZE=ON \
+  -DSSTFILTER_BENCHMARKS=OFF >/dev/null
+cmake --build build/native-asan -j"$(nproc)"
+asan_status=0
+ctest --test-dir build/native-asan --output-on-failure -j"$(nproc)" | tee build/test-results/ctest-asan.log ||
+  asan_status=$?
+
 echo "test: TypeScript (jest)"
 jest_status=0
 # --expose-gc lets the FinalizationRegistry test force collections.
 node --expose-gc node_modules/jest/bin/jest.js --ci --json --outputFile=build/test-results/jest.json ||
   jest_status=$?
 
-node scripts/test-summary.mjs build/test-results/ctest.log build/test-results/jest.json
-exit $((ctest_status || jest_status))
+node scripts/test-summary.mjs build/test-results/ctest.log build/test-results/ctest-asan.log \
+  build/test-results/jest.json
+exit $((ctest_status || asan_status || jest_status))

@@ -4,6 +4,14 @@ import { Filter, LevelDbFilterBlock } from "./filters.js";
 import { makeHashes, type Hashes } from "./hash.js";
 import { WasmHeap } from "./heap.js";
 import { packKeys, toKeyBatch, type Key, type KeyBatch } from "./keys.js";
+import {
+  openTable,
+  openTableFrom,
+  type AsyncTable,
+  type ByteSource,
+  type OpenTableOptions,
+  type Table,
+} from "./table.js";
 
 export type Backend = "wasm-simd128" | "wasm-scalar";
 
@@ -14,6 +22,9 @@ export type BuildOptions =
   | { format: "rocksdb-ribbon"; bitsPerKey: number }; // Standard128Ribbon
 
 export type FilterFormat = BuildOptions["format"];
+
+export type KernelFamily = "fastLocalBloom" | "ribbon";
+export type KernelInfo = Record<KernelFamily, { available: string[]; active: string }>;
 
 export interface OpenFilterOptions {
   /** "rocksdb" (default) detects the kind from the metadata trailer as RocksDB does. */
@@ -38,13 +49,34 @@ const FORMAT_IDS: Record<FilterFormat, number> = {
 export class SstFilter {
   readonly backend: Backend;
   readonly hash: Hashes;
-  private readonly heap: WasmHeap;
+  /** @internal */
+  protected readonly heap: WasmHeap;
 
   /** @internal */
   constructor(module: CoreModule, backend: Backend) {
     this.backend = backend;
     this.heap = new WasmHeap(module);
     this.hash = makeHashes(this.heap);
+  }
+
+  /**
+   * The probe kernels this module has, per filter family, and the one in use. Meant for tests and
+   * benchmarks: selecting a kernel affects every filter of this module; all give the same answers.
+   */
+  kernels(): KernelInfo {
+    const m = this.heap.module;
+    return {
+      fastLocalBloom: { available: m.fastLocalBloomKernels(), active: m.activeFastLocalBloomKernel() },
+      ribbon: { available: m.ribbonKernels(), active: m.activeRibbonKernel() },
+    };
+  }
+
+  /** Makes `name` the active kernel of a family (see kernels()). */
+  selectKernel(family: KernelFamily, name: string): void {
+    const m = this.heap.module;
+    const ok = family === "fastLocalBloom" ? m.selectFastLocalBloomKernel(name) : m.selectRibbonKernel(name);
+    if (!ok)
+      throw new SstFilterError("BAD_OPTIONS", `no ${family} kernel named ${JSON.stringify(name)} here`);
   }
 
   /** Packs keys into one KeyBatch (strings as UTF-8). */
@@ -152,5 +184,18 @@ export class SstFilter {
     }
     const handle = this.heap.module.openLevelDbFilterBlock(this.heap.put(bytes), bytes.length);
     return new LevelDbFilterBlock(this.heap, handle);
+  }
+
+  /**
+   * Opens a LevelDB .ldb or RocksDB .sst file held in memory: footer, metaindex, properties, index
+   * and filter are read now, data blocks when keys() walks them.
+   */
+  openTable(bytes: Uint8Array, opts: OpenTableOptions = {}): Table {
+    return openTable(this.heap, bytes, opts);
+  }
+
+  /** Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily. */
+  openTableFrom(source: ByteSource | Blob, opts: OpenTableOptions = {}): Promise<AsyncTable> {
+    return openTableFrom(this.heap, source, opts);
   }
 }

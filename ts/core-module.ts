@@ -18,13 +18,47 @@ export interface FilterHandle extends EmbindHandle {
   kind(): string;
   info(): FilterInfoRaw;
   checkProbeSupport(): boolean;
-  mayMatch(key: number, size: number): boolean;
-  mayMatchBatch(data: number, dataSize: number, offsets: number, count: number, out: number): boolean;
+  /** Address of the C++ reader, for the direct probe exports. */
+  readerAddress(): number;
 }
 
 export interface FilterBlockHandle extends EmbindHandle {
-  keyMayMatch(blockOffset: number, key: number, size: number): boolean;
   numFilters(): number;
+  /** Address of the C++ reader, for the direct probe export. */
+  readerAddress(): number;
+}
+
+/** One resumable table operation (wasm/table_bindings.cc IoHandle). */
+export interface IoHandle extends EmbindHandle {
+  /** 0 = done, 1 = needs file bytes, 2 = needs a decompression, -1 = failed (last error). */
+  advance(): number;
+  needOffset(): number;
+  needLength(): number;
+  codec(): number;
+  payload(): Uint8Array;
+  /** -1 when the block does not record its uncompressed size. */
+  expectedSize(): number;
+  blockOffset(): number;
+  supply(ptr: number, size: number): boolean;
+}
+
+export interface KeyCursorHandle extends IoHandle {
+  atEnd(): boolean;
+  takeKeys(): { data: Uint8Array; offsets: Uint32Array };
+}
+
+export interface TableHandle extends IoHandle {
+  family(): string;
+  footer(): unknown;
+  metaindex(): unknown;
+  properties(): unknown;
+  filter(): unknown;
+  filterBytes(): Uint8Array[];
+  /** 1 = may match, 0 = no, -1 = failed (last error). */
+  mayContain(key: number, size: number): number;
+  prefixMayMatch(key: number, size: number): number;
+  mayContainBatch(data: number, dataSize: number, offsets: number, count: number, out: number): boolean;
+  keys(): KeyCursorHandle;
 }
 
 export interface CoreModule {
@@ -32,18 +66,30 @@ export interface CoreModule {
   _malloc(size: number): number;
   _free(ptr: number): void;
 
+  // Direct exports (wasm/fast_paths.cc): the per-key and per-batch calls, without Embind.
+  _sstfilter_leveldb_hash32(ptr: number, size: number, seed: number): number;
+  _sstfilter_rocksdb_hash32(ptr: number, size: number, seed: number): number;
+  _sstfilter_xxph3_64(ptr: number, size: number, seed: bigint): bigint;
+  _sstfilter_xxh3_64(ptr: number, size: number, seed: bigint): bigint;
+  _sstfilter_xxh64(ptr: number, size: number, seed: bigint): bigint;
+  _sstfilter_xxh32(ptr: number, size: number, seed: number): number;
+  _sstfilter_crc32c(ptr: number, size: number): number;
+  _sstfilter_may_match(reader: number, key: number, size: number): number;
+  _sstfilter_may_match_batch(
+    reader: number,
+    data: number,
+    dataSize: number,
+    offsets: number,
+    count: number,
+    out: number,
+  ): number;
+  _sstfilter_may_match_hashes(reader: number, hashes: number, count: number, out: number): number;
+  _sstfilter_filter_block_may_match(reader: number, blockOffset: number, key: number, size: number): number;
+
   lastErrorCode(): string;
   lastErrorMessage(): string;
   lastErrorOffset(): number;
   liveHandles(): number;
-
-  leveldbHash32(ptr: number, size: number, seed: number): number;
-  rocksdbHash32(ptr: number, size: number, seed: number): number;
-  xxph3Hash64(ptr: number, size: number, seed: bigint): bigint;
-  xxh3Hash64(ptr: number, size: number, seed: bigint): bigint;
-  xxh64(ptr: number, size: number, seed: bigint): bigint;
-  xxh32(ptr: number, size: number, seed: number): number;
-  crc32c(ptr: number, size: number): number;
 
   buildFilter(
     format: number,
@@ -66,6 +112,16 @@ export interface CoreModule {
     numBlocks: number,
   ): Uint8Array | null;
   openLevelDbFilterBlock(ptr: number, size: number): FilterBlockHandle;
+
+  fastLocalBloomKernels(): string[];
+  activeFastLocalBloomKernel(): string;
+  selectFastLocalBloomKernel(name: string): boolean;
+  ribbonKernels(): string[];
+  activeRibbonKernel(): string;
+  selectRibbonKernel(name: string): boolean;
+
+  createTable(fileSize: number, internalKeys: boolean): TableHandle;
+  maxBlockBytes(): number;
 }
 
 /** What Emscripten's MODULARIZE factory accepts here (see INCOMING_MODULE_JS_API in CMakeLists). */

@@ -1,7 +1,7 @@
 import type { FilterBlockHandle, FilterHandle } from "./core-module.js";
 import { SstFilterError } from "./errors.js";
 import type { WasmHeap } from "./heap.js";
-import { isKeyBatch, keyBytes, toKeyBatch, type Key, type KeyBatch } from "./keys.js";
+import { isKeyBatch, toKeyBatch, type Key, type KeyBatch } from "./keys.js";
 
 export type FilterKind =
   | "leveldb-bloom"
@@ -36,6 +36,7 @@ export class Filter {
   private handle: FilterHandle | null;
   // Why this build cannot probe the filter (a recognised format not implemented yet), or null.
   private readonly probeError: SstFilterError | null;
+  private readonly readerAddress: number;
 
   /** @internal */
   constructor(
@@ -45,6 +46,7 @@ export class Filter {
     this.handle = handle;
     this.kind = handle.kind() as FilterKind;
     this.probeError = handle.checkProbeSupport() ? null : heap.lastError();
+    this.readerAddress = handle.readerAddress();
     leaked.register(this, handle, this);
   }
 
@@ -55,24 +57,53 @@ export class Filter {
 
   /** false only when the key is definitely not in the set the filter was built from. */
   mayContain(key: Key): boolean {
-    const handle = this.probeable();
-    const bytes = keyBytes(key);
-    return handle.mayMatch(this.heap.put(bytes), bytes.length);
+    const reader = this.probeable();
+    const [ptr, size] = this.heap.putKey(key);
+    return this.heap.module._sstfilter_may_match(reader, ptr, size) !== 0;
   }
 
   /** One byte per key: 1 = may contain, 0 = definitely not. One call into wasm per batch. */
   mayContainMany(keys: Key[] | KeyBatch): Uint8Array {
-    const handle = this.probeable();
+    const reader = this.probeable();
     if (!isKeyBatch(keys) && !Array.isArray(keys)) {
       throw new SstFilterError("BAD_KEY", "mayContainMany takes an array of keys or a KeyBatch");
     }
     const batch = toKeyBatch(keys);
     const count = batch.offsets.length - 1;
     const at = this.heap.putBatch(batch, count);
-    if (!handle.mayMatchBatch(at.data, batch.data.length, at.offsets, count, at.extra)) {
+    if (
+      !this.heap.module._sstfilter_may_match_batch(
+        reader,
+        at.data,
+        batch.data.length,
+        at.offsets,
+        count,
+        at.extra,
+      )
+    ) {
       throw this.heap.lastError();
     }
     return this.heap.bytes.slice(at.extra, at.extra + count);
+  }
+
+  /**
+   * Answers from precomputed 64-bit key hashes (`sf.hash.xxph3_64(key)`), as RocksDB's
+   * HashMayMatch does: FastLocalBloom and Ribbon filters (and the constant kinds) only; filters
+   * keyed by a 32-bit hash throw UNSUPPORTED.
+   */
+  mayContainHashes(hashes: BigUint64Array): Uint8Array {
+    const reader = this.probeable();
+    if (!(hashes instanceof BigUint64Array)) {
+      throw new SstFilterError("BAD_KEY", "mayContainHashes takes a BigUint64Array");
+    }
+    const count = hashes.length;
+    const at = this.heap.scratch(count * 9);
+    const heap = this.heap.bytes;
+    new BigUint64Array(heap.buffer, heap.byteOffset + at, count).set(hashes);
+    if (!this.heap.module._sstfilter_may_match_hashes(reader, at, count, at + count * 8)) {
+      throw this.heap.lastError();
+    }
+    return this.heap.bytes.slice(at + count * 8, at + count * 9);
   }
 
   /** Frees the filter's wasm memory. Further use throws SstFilterError code DISPOSED. */
@@ -92,16 +123,18 @@ export class Filter {
     return this.handle;
   }
 
-  private probeable(): FilterHandle {
-    const handle = this.live();
+  /** The reader's address for the direct probe exports, once the filter is known probeable. */
+  private probeable(): number {
+    this.live();
     if (this.probeError !== null) throw this.probeError;
-    return handle;
+    return this.readerAddress;
   }
 }
 
 /** A LevelDB filter block: one Bloom filter per 2 KiB range of data-block offsets. */
 export class LevelDbFilterBlock {
   private handle: FilterBlockHandle | null;
+  private readonly readerAddress: number;
 
   /** @internal */
   constructor(
@@ -109,6 +142,7 @@ export class LevelDbFilterBlock {
     handle: FilterBlockHandle,
   ) {
     this.handle = handle;
+    this.readerAddress = handle.readerAddress();
     leaked.register(this, handle, this);
   }
 
@@ -123,12 +157,14 @@ export class LevelDbFilterBlock {
    * match nothing.
    */
   mayContain(blockOffset: number, key: Key): boolean {
-    const handle = this.live();
+    this.live();
     if (!Number.isSafeInteger(blockOffset) || blockOffset < 0) {
       throw new SstFilterError("BAD_OPTIONS", `blockOffset must be a whole number >= 0, got ${blockOffset}`);
     }
-    const bytes = keyBytes(key);
-    return handle.keyMayMatch(blockOffset, this.heap.put(bytes), bytes.length);
+    const [ptr, size] = this.heap.putKey(key);
+    return (
+      this.heap.module._sstfilter_filter_block_may_match(this.readerAddress, blockOffset, ptr, size) !== 0
+    );
   }
 
   dispose(): void {

@@ -1,6 +1,6 @@
 import type { WasmHeap } from "./heap.js";
 import { SstFilterError } from "./errors.js";
-import { keyBytes, type Key } from "./keys.js";
+import type { Key } from "./keys.js";
 
 /** Seed of LevelDB's and RocksDB's BloomHash. */
 export const BLOOM_HASH_SEED = 0xbc9f1d34;
@@ -52,21 +52,23 @@ function u32(value: number, name: string): number {
 
 export function makeHashes(heap: WasmHeap): Hashes {
   const m = heap.module;
+  // Direct wasm exports return i32 results as signed numbers: `>>> 0` makes them unsigned.
   // Embind hands 64-bit results over as signed BigInts; the API promises unsigned ones.
   const unsigned64 = (value: bigint): bigint => BigInt.asUintN(64, value);
   const withKey = <T>(key: Key, fn: (ptr: number, size: number) => T): T => {
-    const bytes = keyBytes(key);
-    return fn(heap.put(bytes), bytes.length);
+    const [ptr, size] = heap.putKey(key);
+    return fn(ptr, size);
   };
   return {
-    leveldb32: (key, seed) => withKey(key, (p, n) => m.leveldbHash32(p, n, seed32(seed, BLOOM_HASH_SEED))),
+    leveldb32: (key, seed) =>
+      withKey(key, (p, n) => m._sstfilter_leveldb_hash32(p, n, seed32(seed, BLOOM_HASH_SEED)) >>> 0),
     rocksdbLegacy32: (key, seed) =>
-      withKey(key, (p, n) => m.rocksdbHash32(p, n, seed32(seed, BLOOM_HASH_SEED))),
-    xxph3_64: (key, seed) => withKey(key, (p, n) => unsigned64(m.xxph3Hash64(p, n, seed64(seed)))),
-    xxh3_64: (key, seed) => withKey(key, (p, n) => unsigned64(m.xxh3Hash64(p, n, seed64(seed)))),
-    xxh64: (key, seed) => withKey(key, (p, n) => unsigned64(m.xxh64(p, n, seed64(seed)))),
-    xxh32: (key, seed) => withKey(key, (p, n) => m.xxh32(p, n, seed32(seed, 0))),
-    crc32c: (key) => withKey(key, (p, n) => m.crc32c(p, n)),
+      withKey(key, (p, n) => m._sstfilter_rocksdb_hash32(p, n, seed32(seed, BLOOM_HASH_SEED)) >>> 0),
+    xxph3_64: (key, seed) => withKey(key, (p, n) => unsigned64(m._sstfilter_xxph3_64(p, n, seed64(seed)))),
+    xxh3_64: (key, seed) => withKey(key, (p, n) => unsigned64(m._sstfilter_xxh3_64(p, n, seed64(seed)))),
+    xxh64: (key, seed) => withKey(key, (p, n) => unsigned64(m._sstfilter_xxh64(p, n, seed64(seed)))),
+    xxh32: (key, seed) => withKey(key, (p, n) => m._sstfilter_xxh32(p, n, seed32(seed, 0)) >>> 0),
+    crc32c: (key) => withKey(key, (p, n) => m._sstfilter_crc32c(p, n) >>> 0),
     crc32cMask: (crc) => {
       const c = u32(crc, "crc");
       return (((c >>> 15) | (c << 17)) + CRC32C_MASK_DELTA) >>> 0;

@@ -1,6 +1,8 @@
 import type { CoreModule } from "./core-module.js";
 import { SstFilterError, type SstFilterErrorCode } from "./errors.js";
-import type { KeyBatch } from "./keys.js";
+import { keyBytes, type Key, type KeyBatch } from "./keys.js";
+
+const utf8 = new TextEncoder();
 
 /**
  * Linear-memory bookkeeping for one module. A single scratch region, grown on demand, carries the
@@ -24,7 +26,8 @@ export class WasmHeap {
       if (this.scratchPtr !== 0) this.module._free(this.scratchPtr);
       this.scratchPtr = 0;
       this.scratchSize = 0;
-      const ptr = this.module._malloc(capacity);
+      // Addresses of 2 GiB and up come back from the i32 export as negative numbers.
+      const ptr = this.module._malloc(capacity) >>> 0;
       if (ptr === 0) {
         throw new SstFilterError("RESOURCE_LIMIT", `cannot allocate ${capacity} bytes of wasm memory`);
       }
@@ -32,6 +35,21 @@ export class WasmHeap {
       this.scratchSize = capacity;
     }
     return this.scratchPtr;
+  }
+
+  /**
+   * Puts one key into scratch (a string is UTF-8-encoded straight into wasm memory); returns its
+   * address and length. The per-key fast path: no intermediate allocation.
+   */
+  putKey(key: Key): [ptr: number, size: number] {
+    if (typeof key === "string") {
+      const capacity = key.length * 3;
+      const ptr = this.scratch(capacity);
+      const { written } = utf8.encodeInto(key, this.bytes.subarray(ptr, ptr + capacity));
+      return [ptr, written];
+    }
+    const bytes = keyBytes(key);
+    return [this.put(bytes), bytes.length];
   }
 
   /** Copies bytes into scratch; returns their address. */

@@ -1,6 +1,14 @@
 // What every entry point (Node ESM, Node CommonJS, browsers) exports besides its own `init`.
 export { SstFilter } from "./api.js";
-export type { Backend, BuildOptions, FilterFormat, LevelDbDataBlock, OpenFilterOptions } from "./api.js";
+export type {
+  Backend,
+  BuildOptions,
+  FilterFormat,
+  KernelFamily,
+  KernelInfo,
+  LevelDbDataBlock,
+  OpenFilterOptions,
+} from "./api.js";
 export { SstFilterError } from "./errors.js";
 export type { SstFilterErrorCode } from "./errors.js";
 export { Filter, LevelDbFilterBlock } from "./filters.js";
@@ -9,4 +17,13 @@ export { BLOOM_HASH_SEED } from "./hash.js";
 export type { Hashes } from "./hash.js";
 export type { Key, KeyBatch } from "./keys.js";
 export { simd128Supported } from "./init.js";
+export { AsyncTable, Table } from "./table.js";
+export type {
+  ByteSource,
+  OpenTableOptions,
+  TableFilterInfo,
+  TableFooter,
+  TableFormat,
+  TablePropertyValue,
+} from "./table.js";
 export type { InitOptions } from "./init.js";

@@ -34,8 +34,21 @@ export function simd128Supported(): boolean {
 
 const loaded = new WeakMap<Runtime, Map<ModuleVariant, Promise<CoreModule>>>();
 
+/** The class an entry point wraps a loaded module in (the Node entries add file access). */
+export type ApiClass<T extends SstFilter> = new (module: CoreModule, backend: Backend) => T;
+
 /** Loads (once per runtime and variant) and wraps a module. */
-export async function initWith(runtime: Runtime, options: InitOptions = {}): Promise<SstFilter> {
+export function initWith(runtime: Runtime, options?: InitOptions): Promise<SstFilter>;
+export function initWith<T extends SstFilter>(
+  runtime: Runtime,
+  options: InitOptions | undefined,
+  Api: ApiClass<T>,
+): Promise<T>;
+export async function initWith(
+  runtime: Runtime,
+  options: InitOptions = {},
+  Api: ApiClass<SstFilter> = SstFilter,
+): Promise<SstFilter> {
   if (options === null || typeof options !== "object") {
     throw new SstFilterError("BAD_OPTIONS", "init takes an options object");
   }
@@ -62,5 +75,5 @@ export async function initWith(runtime: Runtime, options: InitOptions = {}): Pro
     cache.set(variant, module);
   }
   const backend: Backend = variant === "simd" ? "wasm-simd128" : "wasm-scalar";
-  return new SstFilter(await module, backend);
+  return new Api(await module, backend);
 }

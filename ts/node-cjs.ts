@@ -5,9 +5,10 @@ import * as path from "node:path";
 
 import type { CoreModuleFactory } from "./core-module.js";
 import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "./init.js";
-import type { SstFilter } from "./api.js";
+import { NodeSstFilter } from "./node-files.js";
 
 export * from "./index.js";
+export { NodeSstFilter } from "./node-files.js";
 
 const wasmDir = path.join(__dirname, "..", "esm", "wasm");
 
@@ -20,6 +21,6 @@ const runtime: Runtime = {
 };
 
 /** Loads the WebAssembly core; SIMD128 where the runtime supports it unless `simd: false`. */
-export function init(options?: InitOptions): Promise<SstFilter> {
-  return initWith(runtime, options);
+export function init(options?: InitOptions): Promise<NodeSstFilter> {
+  return initWith(runtime, options, NodeSstFilter);
 }

@@ -1,4 +1,5 @@
-// Embind surface for hashes, filters and LevelDB filter blocks. The TypeScript layer (ts/) is the
+// Embind surface for building and opening filters and LevelDB filter blocks (the per-key probe and
+// hash calls bypass Embind: fast_paths.cc). The TypeScript layer (ts/) is the
 // only caller: it copies keys and filter bytes into linear memory and passes addresses, so one
 // batch is one call. Conventions in binding_support.h.
 #include <emscripten/bind.h>
@@ -11,34 +12,12 @@
 
 #include "binding_support.h"
 #include "sstfilter/filter.h"
-#include "sstfilter/hash.h"
 #include "sstfilter/leveldb_filter_block.h"
 
 namespace sstfilter::wasm {
 namespace {
 
 using emscripten::val;
-
-// ---- hashes ----
-uint32_t LevelDbHash(uintptr_t data, size_t size, uint32_t seed) {
-  return LevelDbHash32(View(data, size), seed);
-}
-uint32_t RocksDbHash(uintptr_t data, size_t size, uint32_t seed) {
-  return RocksDbLegacyHash32(View(data, size), seed);
-}
-uint64_t Xxph3(uintptr_t data, size_t size, uint64_t seed) {
-  return Xxph3Hash64(View(data, size), seed);
-}
-uint64_t Xxh3(uintptr_t data, size_t size, uint64_t seed) {
-  return Xxh3Hash64(View(data, size), seed);
-}
-uint64_t Xxh64Hash(uintptr_t data, size_t size, uint64_t seed) {
-  return Xxh64(View(data, size), seed);
-}
-uint32_t Xxh32Hash(uintptr_t data, size_t size, uint32_t seed) {
-  return Xxh32(View(data, size), seed);
-}
-uint32_t Crc32cHash(uintptr_t data, size_t size) { return Crc32c(View(data, size)); }
 
 // ---- filters ----
 val BuildFilterBytes(int format, double bits_per_key, uintptr_t data, size_t data_size,
@@ -82,15 +61,9 @@ class FilterHandle {
     return s.ok() || Fail(std::move(s));
   }
 
-  bool MayMatch(uintptr_t key, size_t size) const { return reader_->MayMatch(View(key, size)); }
-
-  bool MayMatchBatch(uintptr_t data, size_t data_size, uintptr_t offsets, size_t count,
-                     uintptr_t results) const {
-    const KeyBatchView keys = Batch(data, data_size, offsets, count);
-    if (Status s = keys.Validate(); !s.ok()) return Fail(std::move(s));
-    reader_->MayMatchBatch(keys, reinterpret_cast<uint8_t*>(results));
-    return true;
-  }
+  // The reader's address, for the direct probe exports in fast_paths.cc. Valid while the handle
+  // lives; the TypeScript Filter never uses it after dispose().
+  uintptr_t ReaderAddress() const { return reinterpret_cast<uintptr_t>(reader_.get()); }
 
  private:
   std::unique_ptr<FilterReader> reader_;
@@ -155,10 +128,8 @@ val BuildLevelDbFilterBlock(double bits_per_key, uintptr_t data, size_t data_siz
 class FilterBlockHandle {
  public:
   explicit FilterBlockHandle(Bytes contents) : reader_(std::move(contents)) {}
-  bool KeyMayMatch(double block_offset, uintptr_t key, size_t size) const {
-    // Offsets past 2^64 cannot occur; the TypeScript side validates that offsets are whole numbers.
-    return reader_.KeyMayMatch(static_cast<uint64_t>(block_offset), View(key, size));
-  }
+  // The reader's address, for the direct probe export in fast_paths.cc (see FilterHandle).
+  uintptr_t ReaderAddress() const { return reinterpret_cast<uintptr_t>(&reader_); }
   size_t NumFilters() const { return reader_.num_filters(); }
 
  private:
@@ -177,26 +148,17 @@ EMSCRIPTEN_BINDINGS(sstfilter) {
   using namespace emscripten;
   using namespace sstfilter::wasm;
 
-  function("leveldbHash32", &LevelDbHash);
-  function("rocksdbHash32", &RocksDbHash);
-  function("xxph3Hash64", &Xxph3);
-  function("xxh3Hash64", &Xxh3);
-  function("xxh64", &Xxh64Hash);
-  function("xxh32", &Xxh32Hash);
-  function("crc32c", &Crc32cHash);
-
   function("buildFilter", &BuildFilterBytes);
   class_<FilterHandle>("FilterHandle")
       .function("kind", &FilterHandle::Kind)
       .function("info", &FilterHandle::Info)
       .function("checkProbeSupport", &FilterHandle::CheckProbeSupport)
-      .function("mayMatch", &FilterHandle::MayMatch)
-      .function("mayMatchBatch", &FilterHandle::MayMatchBatch);
+      .function("readerAddress", &FilterHandle::ReaderAddress);
   function("openFilter", &OpenFilter, allow_raw_pointers());
 
   function("buildLevelDbFilterBlock", &BuildLevelDbFilterBlock);
   class_<FilterBlockHandle>("FilterBlockHandle")
-      .function("keyMayMatch", &FilterBlockHandle::KeyMayMatch)
+      .function("readerAddress", &FilterBlockHandle::ReaderAddress)
       .function("numFilters", &FilterBlockHandle::NumFilters);
   function("openLevelDbFilterBlock", &OpenLevelDbFilterBlock, allow_raw_pointers());
 }

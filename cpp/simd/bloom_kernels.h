@@ -37,9 +37,9 @@ struct FastLocalBloomKernel {
 // a bit of the 512-bit block.
 inline constexpr uint32_t kFastLocalBloomPhi = 0x9e3779b9;
 
-// FastRange32(h1, len_bytes / 64) * 64: the byte offset of the block that a hash's lower half picks.
-// Always inlined because the AVX2 translation unit uses it too: an out-of-line copy compiled with
-// -mavx2 could otherwise be the one the linker keeps for every caller.
+// FastRange32(h1, len_bytes / 64) * 64: the byte offset of the block that a hash's lower half
+// picks. Always inlined because the AVX2 translation unit uses it too: an out-of-line copy compiled
+// with -mavx2 could otherwise be the one the linker keeps for every caller.
 [[gnu::always_inline]] inline uint32_t FastLocalBloomBlockOffset(uint32_t h1, uint32_t len_bytes) {
   return static_cast<uint32_t>((uint64_t{h1} * (len_bytes >> 6)) >> 32) << 6;
 }

@@ -6,6 +6,7 @@
 
 #include "sstfilter/leveldb_bloom.h"
 #include "sstfilter/rocksdb_bloom.h"
+#include "sstfilter/rocksdb_ribbon.h"
 
 namespace sstfilter {
 namespace {
@@ -22,6 +23,10 @@ class ConstantFilterReader final : public FilterReader {
   bool MayMatch(ByteView) const override { return may_match_; }
   void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const override {
     std::fill(results, results + keys.size(), may_match_ ? 1 : 0);
+  }
+  bool MayMatchHashes(const uint64_t*, size_t n, uint8_t* results) const override {
+    std::fill(results, results + n, may_match_ ? 1 : 0);
+    return true;
   }
 
  private:
@@ -51,6 +56,8 @@ const char* FilterKindName(FilterKind kind) {
 void FilterReader::MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const {
   for (size_t i = 0; i < keys.size(); ++i) results[i] = MayMatch(keys[i]) ? 1 : 0;
 }
+
+bool FilterReader::MayMatchHashes(const uint64_t*, size_t, uint8_t*) const { return false; }
 
 std::unique_ptr<FilterReader> MakeConstantFilterReader(bool may_match) {
   return std::make_unique<ConstantFilterReader>(may_match);
@@ -90,8 +97,7 @@ Status BuildFilter(const KeyBatchView& keys, const BuildOptions& options, Bytes*
     case FilterFormat::kRocksDbFastLocalBloom:
       return BuildRocksDbFastLocalBloom(keys, options.bits_per_key, out);
     case FilterFormat::kRocksDbRibbon:
-      return Status::Error(ErrorCode::kUnsupported,
-                           "building Standard128Ribbon filters is not implemented yet");
+      return BuildRocksDbRibbon(keys, options.bits_per_key, out);
   }
   return Status::Error(ErrorCode::kBadOptions, "unknown filter format");
 }

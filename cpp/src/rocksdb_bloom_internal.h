@@ -5,9 +5,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/filter.h"
+#include "sstfilter/key_batch.h"
+#include "sstfilter/status.h"
 
 namespace sstfilter::rocksdb_bloom {
 
@@ -23,6 +26,24 @@ int FastLocalBloomNumProbes(int millibits_per_key);
 
 // LegacyNoLocalityBloomImpl::ChooseNumProbes (util/bloom_impl.h): 1..30 probes from whole bits.
 int LegacyBloomNumProbes(int whole_bits_per_key);
+
+// FastLocalBloomBitsBuilder::CalculateSpace without the metadata: ceil(n * millibits / 8000)
+// bytes, capped at 0xffffffc0 (the most its 32-bit block arithmetic supports), rounded up to whole
+// 64-byte blocks.
+uint64_t FastLocalBloomDataBytes(uint64_t num_entries, int millibits_per_key);
+
+// XXPH3FilterBitsBuilder::AddKey for each key in order: the 64-bit hashes (Xxph3Hash64, seed 0)
+// FastLocalBloom and Standard128Ribbon build from, a hash equal to the previous one skipped.
+std::vector<uint64_t> CollectFilterHashes(const KeyBatchView& keys);
+
+// FastLocalBloomBitsBuilder::Finish over collected hashes. Also Standard128Ribbon's Bloom
+// fallback, which hands its hashes to an embedded FastLocalBloom builder
+// (rocksdb_ribbon_builder.cc).
+Status FinishFastLocalBloom(const std::vector<uint64_t>& hashes, int millibits_per_key, Bytes* out);
+
+// LegacyBloomBitsBuilder::CalculateSpace: the number of cache lines (0 for no entries); the bit
+// array is num_lines * cache_line_bytes bytes.
+uint32_t LegacyBloomNumLines(size_t num_entries, int whole_bits_per_key, uint32_t cache_line_bytes);
 
 // Readers for filter bytes longer than kMetadataLen whose marker byte (filter[L - 5] as int8) is
 // 1..127 (the legacy Bloom's probe count) or -1 (a "new Bloom"). Each validates the rest of the

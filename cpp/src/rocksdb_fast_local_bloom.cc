@@ -60,6 +60,12 @@ class FastLocalBloomReader final : public FilterReader {
     }
   }
 
+  bool MayMatchHashes(const uint64_t* hashes, size_t n, uint8_t* results) const override {
+    simd::ActiveFastLocalBloomKernel().may_match_batch(hashes, n, num_probes_, filter_.data(),
+                                                       len_bytes_, results);
+    return true;
+  }
+
  private:
   Bytes filter_;
   uint32_t len_bytes_;
@@ -67,6 +73,11 @@ class FastLocalBloomReader final : public FilterReader {
 };
 
 }  // namespace
+
+uint64_t FastLocalBloomDataBytes(uint64_t num_entries, int millibits_per_key) {
+  const uint64_t target = (num_entries * static_cast<uint64_t>(millibits_per_key) + 7999) / 8000;
+  return (std::min<uint64_t>(target, 0xffffffc0) + 63) & ~uint64_t{63};
+}
 
 std::unique_ptr<FilterReader> OpenNewBloomReader(Bytes filter) {
   const size_t meta = filter.size() - kMetadataLen;
@@ -86,33 +97,22 @@ std::unique_ptr<FilterReader> OpenNewBloomReader(Bytes filter) {
   return std::make_unique<FastLocalBloomReader>(std::move(filter), num_probes);
 }
 
-}  // namespace rocksdb_bloom
-
-Status BuildRocksDbFastLocalBloom(const KeyBatchView& keys, double bits_per_key, Bytes* out) {
-  using rocksdb_bloom::kMetadataLen;
-  const RocksDbBloomParams params = SanitizeRocksDbBitsPerKey(bits_per_key);
-  if (params.millibits_per_key == 0) {
-    return Status::Error(
-        ErrorCode::kBadOptions,
-        "RocksDB writes no filter below 0.5 bits per key, got " + std::to_string(bits_per_key));
-  }
-  const int num_probes = rocksdb_bloom::FastLocalBloomNumProbes(params.millibits_per_key);
-
+std::vector<uint64_t> CollectFilterHashes(const KeyBatchView& keys) {
   // XXPH3FilterBitsBuilder::AddKey: a hash equal to the previous one is not added again.
   std::vector<uint64_t> hashes;
   hashes.reserve(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) {
-    const uint64_t h = rocksdb_bloom::KeyHash(keys[i]);
+    const uint64_t h = KeyHash(keys[i]);
     if (hashes.empty() || h != hashes.back()) hashes.push_back(h);
   }
+  return hashes;
+}
 
-  // FastLocalBloomBitsBuilder::CalculateSpace: ceil(n * millibits / 8000) bytes, capped at the
-  // 0xffffffc0 the 32-bit block arithmetic supports, rounded up to whole 64-byte blocks.
-  uint64_t len =
-      (uint64_t{hashes.size()} * static_cast<uint64_t>(params.millibits_per_key) + 7999) / 8000;
-  len = std::min<uint64_t>(len, 0xffffffc0);
-  len = (len + 63) & ~uint64_t{63};
-  if (len + kMetadataLen > rocksdb_bloom::kMaxFilterBytes) {
+Status FinishFastLocalBloom(const std::vector<uint64_t>& hashes, int millibits_per_key,
+                            Bytes* out) {
+  const int num_probes = FastLocalBloomNumProbes(millibits_per_key);
+  const uint64_t len = FastLocalBloomDataBytes(hashes.size(), millibits_per_key);
+  if (len + kMetadataLen > kMaxFilterBytes) {
     return Status::Error(ErrorCode::kResourceLimit, "a FastLocalBloom filter of " +
                                                         std::to_string(len + kMetadataLen) +
                                                         " bytes is larger than the 2 GiB limit");
@@ -125,10 +125,23 @@ Status BuildRocksDbFastLocalBloom(const KeyBatchView& keys, double bits_per_key,
   }
   // Zero entries give len 0 and the 5-byte filter FF 00 k 00 00, read as "never matches".
   uint8_t* meta = out->data() + len_bytes;
-  meta[0] = rocksdb_bloom::kNewBloomMarker;
-  meta[1] = rocksdb_bloom::kFastLocalSubImpl;
+  meta[0] = kNewBloomMarker;
+  meta[1] = kFastLocalSubImpl;
   meta[2] = static_cast<uint8_t>(num_probes);  // block size 64: top three bits 0
   return Status::Ok();
+}
+
+}  // namespace rocksdb_bloom
+
+Status BuildRocksDbFastLocalBloom(const KeyBatchView& keys, double bits_per_key, Bytes* out) {
+  const RocksDbBloomParams params = SanitizeRocksDbBitsPerKey(bits_per_key);
+  if (params.millibits_per_key == 0) {
+    return Status::Error(
+        ErrorCode::kBadOptions,
+        "RocksDB writes no filter below 0.5 bits per key, got " + std::to_string(bits_per_key));
+  }
+  return rocksdb_bloom::FinishFastLocalBloom(rocksdb_bloom::CollectFilterHashes(keys),
+                                             params.millibits_per_key, out);
 }
 
 }  // namespace sstfilter

@@ -106,6 +106,23 @@ class LegacyBloomReader final : public FilterReader {
 
 }  // namespace
 
+uint32_t LegacyBloomNumLines(size_t num_entries, int whole_bits_per_key,
+                             uint32_t cache_line_bytes) {
+  // Finish passes the entry count through an int, so on RocksDB's 64-bit builds a count of 2^31 or
+  // more wraps (and, sign-extended, meets the cap below), and the product wraps modulo 2^64.
+  const uint64_t count =
+      static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(num_entries)));
+  if (count == 0) return 0;
+  // Total bits are capped so that the line arithmetic stays within 32 bits, then rounded up to
+  // whole lines; the line count is made odd so that more hash bits take part in choosing a line.
+  const uint64_t bits =
+      std::min<uint64_t>(count * static_cast<uint64_t>(whole_bits_per_key), 0xffff0000);
+  const uint64_t line_bits = uint64_t{cache_line_bytes} * 8;
+  uint32_t num_lines = static_cast<uint32_t>((bits + line_bits - 1) / line_bits);
+  if (num_lines % 2 == 0) ++num_lines;
+  return num_lines;
+}
+
 std::unique_ptr<FilterReader> OpenLegacyBloomReader(Bytes filter) {
   const uint32_t len = static_cast<uint32_t>(filter.size() - kMetadataLen);
   const int num_probes = filter[len];  // 1..127; 31..127 are never written but read as given
@@ -129,9 +146,9 @@ Status BuildRocksDbLegacyBloom(const KeyBatchView& keys, double bits_per_key, By
   using rocksdb_bloom::kMetadataLen;
   const RocksDbBloomParams params = SanitizeRocksDbBitsPerKey(bits_per_key);
   if (params.millibits_per_key == 0) {
-    return Status::Error(ErrorCode::kBadOptions,
-                         "RocksDB writes no filter below 0.5 bits per key, got " +
-                             std::to_string(bits_per_key));
+    return Status::Error(
+        ErrorCode::kBadOptions,
+        "RocksDB writes no filter below 0.5 bits per key, got " + std::to_string(bits_per_key));
   }
   if (cache_line_bytes != 64 && cache_line_bytes != 128 && cache_line_bytes != 256) {
     return Status::Error(ErrorCode::kBadOptions,
@@ -149,25 +166,9 @@ Status BuildRocksDbLegacyBloom(const KeyBatchView& keys, double bits_per_key, By
     if (hashes.empty() || h != hashes.back()) hashes.push_back(h);
   }
 
-  // LegacyBloomBitsBuilder::CalculateSpace. Finish passes the entry count through an int, so on
-  // RocksDB's 64-bit builds a count of 2^31 or more wraps (and, sign-extended, hits the cap below);
-  // the product then wraps modulo 2^64. Total bits are capped at 0xffff0000 so that the line
-  // arithmetic stays within 32 bits, rounded up to whole lines, and the line count is made odd so
-  // that more hash bits take part in choosing the line.
-  const uint64_t rocksdb_count =
-      static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(hashes.size())));
-  uint32_t total_bits = 0;
-  uint32_t num_lines = 0;
-  if (rocksdb_count != 0) {
-    const uint32_t line_bits = cache_line_bytes * 8;
-    const uint64_t wanted = std::min<uint64_t>(rocksdb_count * static_cast<uint64_t>(bits),
-                                               0xffff0000);
-    num_lines = static_cast<uint32_t>((wanted + line_bits - 1) / line_bits);
-    if (num_lines % 2 == 0) ++num_lines;
-    total_bits = num_lines * line_bits;
-  }
-
-  const size_t len = total_bits / 8;
+  const uint32_t num_lines =
+      rocksdb_bloom::LegacyBloomNumLines(hashes.size(), bits, cache_line_bytes);
+  const size_t len = size_t{num_lines} * cache_line_bytes;
   out->assign(len + kMetadataLen, 0);
   if (num_lines != 0) {
     const rocksdb_bloom::LineGeometry geometry{num_lines, std::countr_zero(cache_line_bytes)};

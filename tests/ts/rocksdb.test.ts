@@ -8,6 +8,7 @@ interface RocksFilterCase {
   requested_impl: "fastlocalbloom" | "legacybloom" | "ribbon";
   built_impl: "fastlocalbloom" | "legacybloom" | "ribbon" | "always_false" | "always_true";
   policy: { bits_per_key?: number; bloom_equivalent_bits_per_key?: number };
+  filter_meta: { seed?: number; num_blocks?: number; data_len?: number };
   keys: { path: string };
   filter: { path: string };
   probes: { path: string };
@@ -24,7 +25,7 @@ const KIND_OF_BUILT: Record<RocksFilterCase["built_impl"], FilterKind> = {
   always_true: "always-match",
 };
 
-describe.each(BACKENDS)("RocksDB Bloom filters on $name", ({ name, simd }) => {
+describe.each(BACKENDS)("RocksDB Bloom and Ribbon filters on $name", ({ name, simd }) => {
   let sf: SstFilter;
   beforeAll(async () => {
     sf = await loadBackend(simd);
@@ -47,11 +48,29 @@ describe.each(BACKENDS)("RocksDB Bloom filters on $name", ({ name, simd }) => {
     console.log(`[golden] ${name}: ${built} RocksDB Bloom filters built byte-identical`);
   });
 
-  test("every golden filter RocksDB did not write as Ribbon: every answer identical", () => {
+  test("every golden Ribbon-policy filter is built byte-identical (Ribbon, Bloom fallback, empty)", () => {
+    let built = 0;
+    for (const c of cases) {
+      if (c.requested_impl !== "ribbon") continue;
+      const keys = readKeys(c.keys.path);
+      const out = sf.buildFilter(keys, {
+        format: "rocksdb-ribbon",
+        bitsPerKey: c.policy.bloom_equivalent_bits_per_key!,
+      });
+      const expected = readBytes(c.filter.path);
+      if (!bytesEqual(out, expected)) {
+        throw new Error(`${c.id}: differs from RocksDB's filter at byte ${firstDifference(out, expected)}`);
+      }
+      built++;
+    }
+    expect(built).toBe(61);
+    console.log(`[golden] ${name}: ${built} RocksDB Ribbon-policy filters built byte-identical`);
+  });
+
+  test("every golden filter: every answer identical", () => {
     let checked = 0;
     let probes = 0;
     for (const c of cases) {
-      if (c.built_impl === "ribbon") continue;
       using filter = sf.openFilter(readBytes(c.filter.path));
       expect(filter.kind).toBe(KIND_OF_BUILT[c.built_impl]);
       const probeKeys = readKeys(c.probes.path);
@@ -69,16 +88,24 @@ describe.each(BACKENDS)("RocksDB Bloom filters on $name", ({ name, simd }) => {
       probes += probeKeys.length;
       checked++;
     }
-    expect(checked).toBe(157);
+    expect(checked).toBe(183);
     console.log(`[golden] ${name}: ${checked} RocksDB filters, ${probes} probes identical`);
   });
 
-  test("Ribbon filters are recognised; probing them is UNSUPPORTED until Ribbon lands", () => {
-    const c = cases.find((x) => x.built_impl === "ribbon")!;
-    using filter = sf.openFilter(readBytes(c.filter.path));
-    expect(filter.kind).toBe("rocksdb-ribbon");
-    expect(() => filter.mayContain("a")).toThrow(expect.objectContaining({ code: "UNSUPPORTED" }));
-    expect(() => filter.mayContainMany(["a"])).toThrow(expect.objectContaining({ code: "UNSUPPORTED" }));
+  test("Ribbon filters report their metadata", () => {
+    let checked = 0;
+    for (const c of cases) {
+      if (c.built_impl !== "ribbon") continue;
+      using filter = sf.openFilter(readBytes(c.filter.path));
+      expect(filter.details).toMatchObject({
+        kind: "rocksdb-ribbon",
+        ribbonSeed: c.filter_meta.seed,
+        ribbonBlocks: c.filter_meta.num_blocks,
+        dataBytes: c.filter_meta.data_len,
+      });
+      checked++;
+    }
+    expect(checked).toBe(26);
   });
 
   test("reserved and short encodings get RocksDB's conservative answers", () => {

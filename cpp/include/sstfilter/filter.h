@@ -51,6 +51,11 @@ class FilterReader {
   // results[i] = 1 when keys[i] may be in the filter, 0 when it is definitely not. Same answers as
   // MayMatch; formats with a batched kernel override this.
   virtual void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const;
+
+  // FastLocalBloom and Ribbon key everything by Xxph3Hash64(key, 0), so they can answer from
+  // precomputed hashes (RocksDB's HashMayMatch): results[i] for hashes[i], same answers as for the
+  // keys. Returns false, writing nothing, for kinds keyed by another hash.
+  virtual bool MayMatchHashes(const uint64_t* hashes, size_t n, uint8_t* results) const;
 };
 
 // A reader that gives one answer to every key: RocksDB's always-true / always-false readers.

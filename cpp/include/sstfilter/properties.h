@@ -1,0 +1,44 @@
+// The RocksDB properties block (FORMATS.md 3.6.5; rocksdb table/meta_blocks.cc
+// ReadTablePropertiesHelper, table/table_properties.cc): a key/value block of name -> value,
+// sorted bytewise. Values of the predefined numeric properties are varint64; everything else is
+// bytes, most of them text.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sstfilter/bytes.h"
+#include "sstfilter/status.h"
+
+namespace sstfilter {
+
+struct TableProperty {
+  enum class Kind : uint8_t { kNumber, kText, kBinary };
+  std::string name;
+  Kind kind = Kind::kBinary;
+  uint64_t number = 0;  // kNumber
+  Bytes bytes;          // the raw value (all kinds)
+  // Offset of the value within the properties block (for the ingested-file checksum quirk).
+  size_t value_offset = 0;
+};
+
+class TableProperties {
+ public:
+  // Decodes every entry: predefined numeric properties whose value is a whole varint64 become
+  // numbers (a malformed one stays binary, as upstream skips it); printable ASCII becomes text;
+  // anything else stays binary. Errors carry offsets within the block.
+  static Status Decode(ByteView block, TableProperties* out);
+
+  const std::vector<TableProperty>& all() const { return properties_; }
+  const TableProperty* Find(std::string_view name) const;
+  std::optional<uint64_t> Number(std::string_view name) const;
+  std::optional<std::string> Text(std::string_view name) const;
+
+ private:
+  std::vector<TableProperty> properties_;
+};
+
+}  // namespace sstfilter

@@ -1,0 +1,21 @@
+// RocksDB's Standard128Ribbon filter (FORMATS.md 2.8; RocksDB table/block_based/filter_policy.cc,
+// Standard128RibbonBitsBuilder, and util/ribbon_*.h): about 30% smaller than a Bloom filter with
+// the same false-positive rate. Its reader comes from OpenRocksDbFilter (filter.h), which
+// dispatches on the metadata trailer.
+#pragma once
+
+#include "sstfilter/bytes.h"
+#include "sstfilter/key_batch.h"
+#include "sstfilter/status.h"
+
+namespace sstfilter {
+
+// Builds what NewRibbonFilterPolicy(bits_per_key, /*bloom_before_level=*/-1) writes for these keys,
+// added in this order: a Ribbon filter targeting the FP rate of the FastLocalBloom filter of the
+// same bits per key, or that FastLocalBloom filter where RocksDB falls back to it (small key sets
+// where it is smaller, more than 950 million distinct hashes, no banding seed found); 0 bytes for
+// no keys. kResourceLimit when the filter would exceed 2 GiB or its banding storage cannot be
+// allocated.
+Status BuildRocksDbRibbon(const KeyBatchView& keys, double bits_per_key, Bytes* out);
+
+}  // namespace sstfilter

@@ -1,0 +1,24 @@
+// Drives a ResumableRead (opening a table, walking its keys) synchronously over a whole file held
+// in memory: the native counterpart of the TypeScript driver, for C++ callers, tests and fuzzing.
+#pragma once
+
+#include <functional>
+#include <optional>
+
+#include "sstfilter/block_fetcher.h"
+#include "sstfilter/bytes.h"
+#include "sstfilter/compression.h"
+#include "sstfilter/status.h"
+
+namespace sstfilter {
+
+// Decompresses one block's payload (framing already stripped); `size` is the uncompressed size
+// when the format records it.
+using BlockDecompressor =
+    std::function<Status(Codec codec, ByteView payload, std::optional<uint64_t> size, Bytes* out)>;
+
+// Advances `op` until it needs nothing more, answering its reads from `file`. Without a
+// decompressor, compressed blocks are kUnsupported (with the block's offset).
+Status DriveFromMemory(ResumableRead& op, ByteView file, const BlockDecompressor& decompress = {});
+
+}  // namespace sstfilter

@@ -1,0 +1,197 @@
+// Query kernels for RocksDB's Standard128Ribbon filter (FORMATS.md 1.7, 2.8.6, 2.8.7; RocksDB
+// util/ribbon_impl.h, StandardHasher / StandardRehasherAdapter, and util/ribbon_alg.h,
+// InterleavedPrepareQuery / InterleavedFilterQuery), one file per kernel, plus the registry that
+// picks one at run time (ribbon_kernels.cc).
+//
+// A query turns the key's 64-bit hash into a start slot, a 128-bit coefficient row and up to 32
+// expected result bits (the hashing below, shared with the builder), then checks every solution
+// column j: the parity of (coefficient row AND the 128 solution bits of column j from the start
+// slot on) must equal result bit j. That dot product is the kernel's job; every kernel answers
+// exactly as the scalar reference (ribbon_query_scalar.cc) and differs only in speed:
+//   "scalar"  portable C++, one column at a time with an early exit, the reference
+//   "avx2"    x86-64 with AVX2 (ribbon_query_avx2.cc): eight columns per round
+//   "simd128" the SIMD128 wasm module (ribbon_query_simd128.cc): eight columns per round
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace sstfilter::simd {
+
+// The solution is stored in 16-byte segments, each a little-endian u128 whose bit i belongs to slot
+// 128 * block + i of one column (FORMATS.md 2.8.6).
+inline constexpr uint32_t kRibbonSegmentBytes = 16;
+
+// Kernels may load up to this many bytes past the last segment a query addresses (the SIMD kernels
+// load eight columns per round, up to seven of which they then ignore); readers keep this much zero
+// padding after the solution.
+inline constexpr size_t kRibbonReadPadding = 128;
+
+// Kernels read segments with plain loads: every target (x86-64, wasm32) is little-endian.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
+
+// 64x64 -> 128-bit products; __int128 exists on every target (x86-64 and wasm32 clang and GCC).
+// __extension__ keeps -Wpedantic quiet about the non-ISO type.
+__extension__ typedef unsigned __int128 RibbonU128;
+
+// Standard128RibbonRehasherTypesAndSettings with StandardRehasherAdapter and StandardHasher: the
+// hash of a key is re-mixed with the filter's raw seed, then expanded.
+inline constexpr uint64_t kRibbonRehashFactor = 0x6193d459236a3a0d;
+inline constexpr uint64_t kRibbonCoeffAndResultFactor = 0xc28f82822b650bed;
+inline constexpr uint64_t kRibbonCoeffXor64 = 0xc367844a6e52731d;
+
+// StandardRehasherAdapter::HashFn: the seeded hash everything else derives from.
+[[gnu::always_inline]] inline uint64_t RibbonSeededHash(uint64_t key_hash, uint32_t raw_seed) {
+  return (key_hash ^ raw_seed) * kRibbonRehashFactor;
+}
+
+// StandardHasher::GetStart without smash: FastRange64 into [0, num_starts).
+[[gnu::always_inline]] inline uint32_t RibbonStart(uint64_t seeded_hash, uint32_t num_starts) {
+  return static_cast<uint32_t>((static_cast<RibbonU128>(seeded_hash) * num_starts) >> 64);
+}
+
+// StandardHasher::GetCoeffRow: the product a in the upper half, a XOR a constant in the lower,
+// and bit 0 forced on (kFirstCoeffAlwaysOne), so that the row's first slot is its start.
+[[gnu::always_inline]] inline RibbonU128 RibbonCoeffRow(uint64_t seeded_hash) {
+  const uint64_t a = seeded_hash * kRibbonCoeffAndResultFactor;
+  return (static_cast<RibbonU128>(a) << 64) | (a ^ kRibbonCoeffXor64) | 1;
+}
+
+// StandardHasher::GetResultRowFromHash: the low 32 bits of the byte-swapped product, i.e. its most
+// mixed high bytes (bit 0 of the result is bit 56 of a).
+[[gnu::always_inline]] inline uint32_t RibbonResultRow(uint64_t seeded_hash) {
+  return static_cast<uint32_t>(__builtin_bswap64(seeded_hash * kRibbonCoeffAndResultFactor));
+}
+
+// What a reader knows about one filter (SerializableInterleavedSolution after
+// ConfigureForNumBlocks).
+struct RibbonQueryParams {
+  // The segments, followed by kRibbonReadPadding readable bytes.
+  const uint8_t* data;
+  uint32_t raw_seed;
+  uint32_t num_starts;         // 128 * num_blocks - 127
+  uint32_t upper_num_columns;  // 0..32; 0 means every query matches
+  uint32_t upper_start_block;  // blocks below this one have upper_num_columns - 1 columns
+};
+
+// One key's query, ready for a kernel (InterleavedPrepareQuery). Column j of the 128 slots from the
+// start slot on is (left[j] >> start_bit) | (right[j] << (128 - start_bit)); the kernels instead
+// shift the coefficient row the other way: mask_left = coeff << start_bit covers the start block's
+// segments, mask_right = coeff >> (128 - start_bit) the next block's (0 when start_bit is 0, as
+// RocksDB's separate start_bit == 0 branch has it).
+struct RibbonProbe {
+  const uint8_t* left;   // first segment of the start block
+  const uint8_t* right;  // first segment of the next block; `left` when mask_right is 0
+  RibbonU128 mask_left;
+  RibbonU128 mask_right;
+  uint32_t num_columns;
+  uint32_t expected;  // result bit j is the parity column j must have
+};
+
+[[gnu::always_inline]] inline RibbonProbe PrepareRibbonProbe(uint64_t key_hash,
+                                                             const RibbonQueryParams& p) {
+  const uint64_t h = RibbonSeededHash(key_hash, p.raw_seed);
+  const uint32_t start = RibbonStart(h, p.num_starts);
+  const uint32_t block = start / 128;
+  const uint32_t start_bit = start % 128;
+  // Blocks below upper_start_block store one column less, and come first.
+  const uint32_t below = block < p.upper_start_block ? 1 : 0;
+  const uint32_t segment = block * p.upper_num_columns - (below ? block : p.upper_start_block);
+  const uint32_t num_columns = p.upper_num_columns - below;
+  const RibbonU128 coeff = RibbonCoeffRow(h);
+  RibbonProbe probe;
+  probe.left = p.data + size_t{segment} * kRibbonSegmentBytes;
+  probe.mask_left = coeff << start_bit;
+  if (start_bit == 0) {
+    probe.right = probe.left;
+    probe.mask_right = 0;
+  } else {
+    probe.right = probe.left + size_t{num_columns} * kRibbonSegmentBytes;
+    probe.mask_right = coeff >> (128 - start_bit);
+  }
+  probe.num_columns = num_columns;
+  probe.expected = RibbonResultRow(h);
+  return probe;
+}
+
+// The column loop of the SIMD kernels: kRoundParities(left, right, mask_left, mask_right) returns
+// bit j = parity of column j for the eight columns from `left` / `right` on; rounds continue while
+// columns remain and all agree with their result bits. Columns past num_columns are computed from
+// whatever follows (segments or padding) and masked out.
+template <typename Mask, Mask (*kSplat)(RibbonU128),
+          uint32_t (*kRoundParities)(const uint8_t*, const uint8_t*, Mask, Mask)>
+[[gnu::always_inline]] inline bool RibbonCheckInRoundsOfEight(const RibbonProbe& probe) {
+  const Mask mask_left = kSplat(probe.mask_left);
+  const Mask mask_right = kSplat(probe.mask_right);
+  const uint8_t* left = probe.left;
+  const uint8_t* right = probe.right;
+  uint32_t expected = probe.expected;
+  for (uint32_t remaining = probe.num_columns; remaining > 0; remaining -= 8) {
+    const uint32_t in_use = remaining < 8 ? (1u << remaining) - 1 : 0xffu;
+    if (((kRoundParities(left, right, mask_left, mask_right) ^ expected) & in_use) != 0) {
+      return false;
+    }
+    if (remaining <= 8) break;
+    left += 8 * kRibbonSegmentBytes;
+    right += 8 * kRibbonSegmentBytes;
+    expected >>= 8;
+  }
+  return true;
+}
+
+struct RibbonKernel {
+  const char* name;
+  // True when every column's parity matches (the key may be in the filter).
+  bool (*check)(const RibbonProbe& probe);
+  // out[i] = 1 when hashes[i] (Xxph3Hash64 of key i) may be in the filter, else 0.
+  void (*may_match_batch)(const uint64_t* hashes, size_t n, const RibbonQueryParams& params,
+                          uint8_t* out);
+};
+
+// The batch shape of the native kernels, RocksDB's MultiGet path (Standard128RibbonBitsReader::
+// MayMatch(num_keys, ...)): prepare a group of keys and prefetch the segments each will read, then
+// check the group, so that its cache misses overlap instead of queueing.
+template <bool (*kCheck)(const RibbonProbe& probe)>
+[[gnu::always_inline]] inline void RibbonPrefetchedBatch(const uint64_t* hashes, size_t n,
+                                                         const RibbonQueryParams& params,
+                                                         uint8_t* out) {
+  constexpr size_t kGroup = 32;  // MultiGetContext::MAX_BATCH_SIZE
+  RibbonProbe probes[kGroup];
+  for (size_t start = 0; start < n; start += kGroup) {
+    const size_t count = n - start < kGroup ? n - start : kGroup;
+    for (size_t i = 0; i < count; ++i) {
+      probes[i] = PrepareRibbonProbe(hashes[start + i], params);
+      // The segments read run from `left` to the end of the right block's columns.
+      const size_t bytes = static_cast<size_t>(probes[i].right - probes[i].left) +
+                           size_t{probes[i].num_columns} * kRibbonSegmentBytes;
+      for (size_t offset = 0; offset < bytes; offset += 64) {
+        __builtin_prefetch(probes[i].left + offset, 0, 1);
+      }
+      if (bytes > 0) __builtin_prefetch(probes[i].left + bytes - 1, 0, 1);
+    }
+    for (size_t i = 0; i < count; ++i) out[start + i] = kCheck(probes[i]) ? 1 : 0;
+  }
+}
+
+// The kernels linked into this build. Each exists only where its translation unit is compiled.
+extern const RibbonKernel kRibbonScalar;
+#if defined(SSTFILTER_HAVE_AVX2)
+extern const RibbonKernel kRibbonAvx2;
+#endif
+#if defined(SSTFILTER_HAVE_SIMD128)
+extern const RibbonKernel kRibbonSimd128;
+#endif
+
+// The kernels this build has and the running CPU can execute, scalar first, fastest last.
+std::span<const RibbonKernel* const> AvailableRibbonKernels();
+
+// The kernel readers use: the fastest available unless SelectRibbonKernel chose another.
+const RibbonKernel& ActiveRibbonKernel();
+
+// Makes the available kernel called `name` the active one (tests and benchmarks run each).
+// Returns false, changing nothing, when no available kernel has that name.
+bool SelectRibbonKernel(std::string_view name);
+
+}  // namespace sstfilter::simd

@@ -1,0 +1,436 @@
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+
+import { SstFilterError, type AsyncTable, type NodeSstFilter, type Table } from "sstfilter";
+
+import { BACKENDS, loadBackend } from "./backends";
+import { bytesEqual, goldenPath, hexToBytes, readBytes, readJson, readKeys } from "./golden";
+
+// Every table of the golden corpus (rocksdb-sst, leveldb-table, head), opened from bytes and from
+// the file: what it says about itself, its raw filters, every recorded answer, its keys.
+// Result codes everywhere: 0 = the filter said no, 1 = maybe, 2 = not consulted by the database.
+
+type PropertyValue = number | bigint | string | { hex: string };
+
+interface GoldenTable {
+  id: string;
+  path: string; // relative to the corpus root
+  internalKeys: boolean;
+  keys: Uint8Array[];
+  probes: Uint8Array[];
+  get: Uint8Array;
+  seek: Uint8Array | null;
+  filters: Uint8Array[] | null; // expected filterBytes()
+  kind: string | null; // expected t.filter.kind
+  properties: Record<string, PropertyValue> | null;
+  sstDump: string | null;
+  footer: { format_version: number; checksum_type: string; metaindex_handle: number[]; index_handle: number[] } | null;
+  metaindex: Record<string, number[]> | null;
+}
+
+const KIND: Record<string, string> = {
+  fastlocalbloom: "rocksdb-bloom",
+  legacybloom: "rocksdb-legacy-bloom",
+  ribbon: "rocksdb-ribbon",
+};
+const CHECKSUM: Record<string, string> = {
+  kCRC32c: "crc32c",
+  kxxHash: "xxhash",
+  kxxHash64: "xxhash64",
+  kXXH3: "xxh3",
+};
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+function rocksdbSst(): GoldenTable[] {
+  return readJson<{ cases: any[] }>("rocksdb-sst/manifest.json").cases.map((c) => {
+    const f = c.filter;
+    const partitioned = f.kind === "partitioned";
+    const impls: string[] = partitioned ? f.partition_impls : [f.built_impl];
+    return {
+      id: `rocksdb-sst/${c.id}`,
+      path: c.file.path,
+      internalKeys: true,
+      keys: readKeys(c.keys.path),
+      probes: readKeys(c.probes.path),
+      get: readBytes(c.get_results),
+      seek: c.seek_prefix_results === null ? null : readBytes(c.seek_prefix_results),
+      filters: partitioned ? f.partitions.map((p: any) => readBytes(p.path)) : [readBytes(f.path)],
+      kind: impls.length === 1 ? KIND[impls[0]!]! : "mixed",
+      properties: c.properties,
+      sstDump: readFileSync(goldenPath(c.sst_dump), "utf8"),
+      footer: c.footer,
+      metaindex: c.metaindex,
+    };
+  });
+}
+
+function leveldbTables(): GoldenTable[] {
+  return readJson<{ cases: any[] }>("leveldb-table/manifest.json").cases.map((c) => ({
+    id: `leveldb-table/${c.id}`,
+    path: c.file.path,
+    internalKeys: c.internal_keys,
+    keys: readKeys(c.keys.path),
+    probes: readKeys(c.probes.path),
+    get: readBytes(c.get_results),
+    seek: null,
+    filters: [readBytes(c.filter_block.path)],
+    kind: "leveldb-bloom",
+    properties: {},
+    sstDump: null,
+    footer: null,
+    metaindex: { [c.filter_block.metaindex_name]: c.filter_block.handle },
+  }));
+}
+
+function headTables(): GoldenTable[] {
+  const code = (answer: string | null): number => (answer === "no" ? 0 : answer === "maybe" ? 1 : 2);
+  return readJson<{ cases: any[] }>("head/manifest.json").cases.map((c) => ({
+    id: `head/${c.id}`,
+    path: `head/${c.file}`,
+    internalKeys: true,
+    keys: c.keys.map(hexToBytes),
+    probes: c.probes.map((p: any) => hexToBytes(p.key)),
+    get: Uint8Array.from(c.probes.map((p: any) => code(p.answer))),
+    seek: c.prefix === null ? null : Uint8Array.from(c.probes.map((p: any) => code(p.seekAnswer))),
+    filters: null,
+    kind: null,
+    properties: null,
+    sstDump: null,
+    footer: { format_version: c.formatVersion, checksum_type: c.checksum, metaindex_handle: [], index_handle: [] },
+    metaindex: null,
+  }));
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const TABLES = [...rocksdbSst(), ...leveldbTables(), ...headTables()];
+
+// sst_dump --show_properties labels -> property names (tools/sst_dump_tool.cc, TableProperties::ToString).
+const SST_DUMP_LABELS: Record<string, string> = {
+  "# data blocks": "rocksdb.num.data.blocks",
+  "# entries": "rocksdb.num.entries",
+  "# deletions": "rocksdb.deleted.keys",
+  "# merge operands": "rocksdb.merge.operands",
+  "# range deletions": "rocksdb.num.range-deletions",
+  "raw key size": "rocksdb.raw.key.size",
+  "raw value size": "rocksdb.raw.value.size",
+  "data block size": "rocksdb.data.size",
+  "# index partitions": "rocksdb.index.partitions",
+  "top-level index size": "rocksdb.top-level.index.size",
+  "filter block size": "rocksdb.filter.size",
+  "# entries for filter": "rocksdb.num.filter_entries",
+  "filter policy name": "rocksdb.filter.policy",
+  "prefix extractor name": "rocksdb.prefix.extractor.name",
+  "comparator name": "rocksdb.comparator",
+  "merge operator name": "rocksdb.merge.operator",
+  "property collectors names": "rocksdb.property.collectors",
+  "SST file compression algo": "rocksdb.compression",
+  "SST file compression options": "rocksdb.compression_options",
+  "creation time": "rocksdb.creation.time",
+  "time stamp of earliest key": "rocksdb.oldest.key.time",
+  "file creation time": "rocksdb.file.creation.time",
+  "slow compression estimated data size": "rocksdb.slow.compression.estimated.data.size",
+  "fast compression estimated data size": "rocksdb.fast.compression.estimated.data.size",
+  "DB identity": "rocksdb.creating.db.identity",
+  "DB session identity": "rocksdb.creating.session.identity",
+  "DB host id": "rocksdb.creating.host.identity",
+  "original file number": "rocksdb.original.file.number",
+};
+
+function hexOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString("hex");
+}
+
+function rawPropertyHex(value: PropertyValue): string {
+  if (typeof value === "object") return value.hex;
+  if (typeof value === "string") return hexOf(Buffer.from(value, "latin1"));
+  // Varint numbers: sst_dump shows their raw bytes; the only ones listed there are small.
+  return hexOf(Uint8Array.of(Number(value)));
+}
+
+/** Every sst_dump line this corpus shows, checked against t.properties; returns how many. */
+function checkSstDump(id: string, text: string, props: Record<string, PropertyValue>): number {
+  let checked = 0;
+  for (const line of text.split("\n")) {
+    const m = /^ {2}(.+?): (.*)$/.exec(line);
+    if (m === null) continue;
+    const [, label, shown] = m as unknown as [string, string, string];
+    const raw = /^# (rocksdb\..+)$/.exec(label);
+    let expected: string;
+    let actual: string;
+    if (raw !== null) {
+      expected = shown.toLowerCase();
+      actual = `0x${rawPropertyHex(props[raw[1]!]!)}`;
+    } else if (label.startsWith("index block size")) {
+      const userKey = props["rocksdb.index.key.is.user.key"];
+      const delta = props["rocksdb.index.value.is.delta.encoded"];
+      expected = `${label}: ${shown}`;
+      actual = `index block size (user-key? ${userKey}, delta-value? ${delta}): ${props["rocksdb.index.size"]}`;
+    } else if (SST_DUMP_LABELS[label] !== undefined) {
+      expected = shown;
+      // sst_dump prints TableProperties fields, which are 0 when the block lacks the property.
+      actual = String(props[SST_DUMP_LABELS[label]!] ?? 0);
+    } else {
+      continue;
+    }
+    if (expected.trimEnd() !== actual.trimEnd()) {
+      throw new Error(`${id}: sst_dump shows "${label}: ${shown}", properties give ${actual}`);
+    }
+    checked++;
+  }
+  return checked;
+}
+
+function withoutCreationTimes(props: Record<string, PropertyValue>): Record<string, PropertyValue> {
+  const out = { ...props };
+  for (const name of ["rocksdb.creation.time", "rocksdb.oldest.key.time", "rocksdb.file.creation.time"]) {
+    delete out[name];
+  }
+  return out;
+}
+
+function errorOf(fn: () => unknown): SstFilterError | string {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof SstFilterError ? error : String(error);
+  }
+  return "no error";
+}
+
+/** A probe the database did not consult must at least not be a key of the file. */
+function notConsultedIsAbsent(c: GoldenTable, keySet: Set<string>, i: number): void {
+  if (keySet.has(hexOf(c.probes[i]!))) throw new Error(`${c.id} probe ${i}: not consulted, yet a key of the file`);
+}
+
+/** Checks every recorded answer; returns false when probing is UNSUPPORTED (Ribbon pending). */
+function checkAnswers(c: GoldenTable, t: Table): boolean {
+  const first = errorOf(() => t.mayContainMany(c.probes));
+  if (first instanceof SstFilterError && first.code === "UNSUPPORTED" && /Ribbon/.test(first.message)) {
+    return false;
+  }
+  const batched = t.mayContainMany(c.probes);
+  const keySet = new Set(c.keys.map(hexOf));
+  const filter = t.filter;
+  const extractor = filter?.prefixExtractor ?? null;
+  for (let i = 0; i < c.probes.length; i++) {
+    const probe = c.probes[i]!;
+    const single = t.mayContain(probe) ? 1 : 0;
+    if (single !== batched[i]) throw new Error(`${c.id} probe ${i}: single ${single}, batch ${batched[i]}`);
+    // Not consulted (2): the database skipped the file (the key is outside its range), or the
+    // key is outside the prefix extractor's domain, where the table itself answers "may match".
+    const fixed = /^rocksdb\.FixedPrefix\.(\d+)$/.exec(extractor ?? "");
+    const outOfDomain = fixed !== null && probe.length < Number(fixed[1]);
+    const checkNotConsulted = (what: string, answer: number, domainMatters: boolean): void => {
+      if (domainMatters && outOfDomain) {
+        if (answer !== 1) throw new Error(`${c.id} ${what} probe ${i}: outside the prefix domain, yet ${answer}`);
+      } else {
+        notConsultedIsAbsent(c, keySet, i);
+      }
+    };
+    const expected = c.get[i]!;
+    if (expected === 2) checkNotConsulted("get", single, filter !== null && !filter.wholeKeyFiltering);
+    else if (single !== expected) {
+      throw new Error(`${c.id} get probe ${i}: the database says ${expected}, sstfilter ${single}`);
+    }
+    if (c.seek !== null) {
+      const seek = t.prefixMayMatch(probe) ? 1 : 0;
+      if (c.seek[i] === 2) checkNotConsulted("seek", seek, true);
+      else if (seek !== c.seek[i]) {
+        throw new Error(`${c.id} seek probe ${i}: the database says ${c.seek[i]}, sstfilter ${seek}`);
+      }
+    }
+  }
+  const keys = t.mayContainMany(c.keys);
+  const missed = keys.indexOf(0);
+  if (missed >= 0) throw new Error(`${c.id}: key ${missed} of the file does not may-match`);
+  return true;
+}
+
+function checkSelfDescription(c: GoldenTable, t: Table): number {
+  let sstDumpLines = 0;
+  if (c.properties !== null) {
+    expect({ id: c.id, props: withoutCreationTimes(t.properties) }).toEqual({ id: c.id, props: c.properties });
+  }
+  if (c.sstDump !== null) sstDumpLines = checkSstDump(c.id, c.sstDump, t.properties);
+  if (c.footer !== null) {
+    expect([c.id, t.footer.formatVersion, t.footer.checksum]).toEqual([
+      c.id,
+      c.footer.format_version,
+      CHECKSUM[c.footer.checksum_type],
+    ]);
+    if (c.footer.metaindex_handle.length > 0) {
+      expect([c.id, t.footer.metaindexHandle, t.footer.indexHandle]).toEqual([
+        c.id,
+        c.footer.metaindex_handle,
+        c.footer.index_handle,
+      ]);
+    }
+  }
+  if (c.metaindex !== null) {
+    for (const [name, handle] of Object.entries(c.metaindex)) expect([c.id, name, t.metaindex[name]]).toEqual([c.id, name, handle]);
+  }
+  if (c.filters !== null) {
+    const raw = t.filterBytes();
+    expect([c.id, raw.length]).toEqual([c.id, c.filters.length]);
+    raw.forEach((bytes, i) => {
+      if (!bytesEqual(bytes, c.filters![i]!)) throw new Error(`${c.id}: filter ${i} differs from the stored one`);
+    });
+    expect([c.id, t.filter!.kind, t.filter!.partitions]).toEqual([c.id, c.kind, raw.length > 1 || t.filter!.partitioned ? raw.length : 0]);
+  }
+  if (t.format === "rocksdb") expect([c.id, t.filter!.sizeBytes]).toEqual([c.id, t.properties["rocksdb.filter.size"]]);
+  return sstDumpLines;
+}
+
+function sameKeys(c: GoldenTable, keys: Uint8Array[]): void {
+  expect([c.id, keys.length]).toEqual([c.id, c.keys.length]);
+  keys.forEach((key, i) => {
+    if (!bytesEqual(key, c.keys[i]!)) throw new Error(`${c.id}: keys()[${i}] differs`);
+  });
+}
+
+describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
+  let sf: NodeSstFilter;
+  beforeAll(async () => {
+    sf = (await loadBackend(simd)) as NodeSstFilter;
+  });
+
+  test("every golden table: properties, sst_dump, footer, raw filters, every answer, keys", () => {
+    let probes = 0;
+    let sstDumpLines = 0;
+    const pending: string[] = [];
+    for (const c of TABLES) {
+      using t = sf.openTable(readBytes(c.path), { internalKeys: c.internalKeys });
+      sstDumpLines += checkSelfDescription(c, t);
+      if (checkAnswers(c, t)) probes += c.probes.length;
+      else pending.push(c.id);
+      sameKeys(c, [...t.keys()]);
+    }
+    // Standard128Ribbon probing lands separately; until then only Ribbon tables may be pending.
+    for (const id of pending) expect(TABLES.find((c) => c.id === id)!.kind ?? "rocksdb-ribbon").toMatch(/ribbon|mixed/);
+    console.log(
+      `[golden] ${name}: ${TABLES.length} tables, ${probes} probes identical, ${sstDumpLines} sst_dump lines; ` +
+        `pending Ribbon probing: ${pending.length}`,
+    );
+    expect(TABLES.length).toBe(84);
+  });
+
+  test("openTableFile and openTableFrom(Blob) read the same tables lazily", async () => {
+    for (const c of TABLES) {
+      const t = sf.openTable(readBytes(c.path), { internalKeys: c.internalKeys });
+      const f: AsyncTable = await sf.openTableFile(goldenPath(c.path), { internalKeys: c.internalKeys });
+      expect([c.id, f.format, f.footer, f.properties, f.filter]).toEqual([c.id, t.format, t.footer, t.properties, t.filter]);
+      const raw = await f.filterBytes();
+      expect(raw.every((b, i) => bytesEqual(b, t.filterBytes()[i]!))).toBe(true);
+      const sample = c.probes.slice(0, 300);
+      if (!(errorOf(() => t.mayContainMany(sample)) instanceof SstFilterError)) {
+        expect([c.id, await f.mayContainMany(sample)]).toEqual([c.id, t.mayContainMany(sample)]);
+        expect([c.id, await f.mayContain(sample[0]!), await f.prefixMayMatch(sample[0]!)]).toEqual([
+          c.id,
+          t.mayContain(sample[0]!),
+          t.prefixMayMatch(sample[0]!),
+        ]);
+      }
+      const keys: Uint8Array[] = [];
+      for await (const key of f.keys()) keys.push(key);
+      sameKeys(c, keys);
+      t.dispose();
+      f.dispose();
+    }
+    const c = TABLES.find((x) => x.id === "head/fv7-bloom10-part-decoupled-snappy")!;
+    using b = await sf.openTableFrom(new Blob([readBytes(c.path)]));
+    let n = 0;
+    for await (const key of b.keys()) if (bytesEqual(key, c.keys[n]!)) n++;
+    expect(n).toBe(c.keys.length);
+  });
+
+  test("opening reads footer, metaindex, properties, index and filter only", async () => {
+    for (const id of ["rocksdb-sst/big_dec_n200000_snappy", "rocksdb-sst/big_dec_n200000_ribbon_part_zstd"]) {
+      const c = TABLES.find((x) => x.id === id)!;
+      const bytes = readBytes(c.path);
+      const reads: [number, number][] = [];
+      const source = {
+        size: bytes.length,
+        read: async (offset: number, length: number) => {
+          reads.push([offset, length]);
+          return bytes.slice(offset, offset + length);
+        },
+      };
+      const started = performance.now();
+      const t = await sf.openTableFrom(source);
+      const elapsed = performance.now() - started;
+      const dataSize = t.properties["rocksdb.data.size"] as number;
+      // Data blocks come first in a RocksDB table: no read at open may touch them.
+      expect([id, reads.filter(([offset]) => offset < dataSize)]).toEqual([id, []]);
+      const readBytesTotal = reads.reduce((sum, [, length]) => sum + length, 0);
+      expect(readBytesTotal).toBeLessThanOrEqual(bytes.length - dataSize + 53);
+      console.log(`[lazy] ${id}: opened ${bytes.length} bytes reading ${readBytesTotal} in ${elapsed.toFixed(1)} ms`);
+      const before = reads.length;
+      const it = t.keys();
+      await it.next();
+      expect(reads.length).toBeGreaterThan(before); // the first data block (index partition)
+      await it.return?.(undefined);
+      t.dispose();
+    }
+  });
+
+  test("corruption and hostile input give typed errors with offsets", () => {
+    const c = TABLES.find((x) => x.id === "rocksdb-sst/fv5_bloom10_crc32c")!;
+    const bytes = readBytes(c.path);
+    const t = sf.openTable(bytes);
+    const [filterOffset] = t.metaindex["fullfilter.rocksdb.BuiltinBloomFilter"]!;
+    t.dispose();
+
+    const flipped = bytes.slice();
+    flipped[filterOffset! + 10]! ^= 1;
+    expect(errorOf(() => sf.openTable(flipped))).toMatchObject({ code: "CHECKSUM_MISMATCH", offset: filterOffset });
+
+    const dataFlipped = bytes.slice();
+    dataFlipped[20]! ^= 1; // inside the first data block, read only by keys()
+    using lazy = sf.openTable(dataFlipped);
+    expect(errorOf(() => [...lazy.keys()])).toMatchObject({ code: "CHECKSUM_MISMATCH", offset: 0 });
+
+    const head = TABLES.find((x) => x.id === "head/fv6-ribbon7-long")!;
+    const fv6 = readBytes(head.path).slice();
+    fv6[fv6.length - 30]! ^= 1; // a reserved footer byte that the footer checksum covers
+    expect(errorOf(() => sf.openTable(fv6))).toMatchObject({ code: "CHECKSUM_MISMATCH", offset: fv6.length - 53 });
+
+    expect(errorOf(() => sf.openTable(bytes.subarray(0, 40)))).toMatchObject({ code: "TRUNCATED" });
+    expect(errorOf(() => sf.openTable(new Uint8Array(4096)))).toMatchObject({ code: "CORRUPT", offset: 4088 });
+    expect(errorOf(() => sf.openTable(bytes.subarray(100)))).toMatchObject({ code: "TRUNCATED" });
+    expect(errorOf(() => sf.openTable("x" as unknown as Uint8Array))).toMatchObject({ code: "BAD_OPTIONS" });
+  });
+
+  test("tables and key walks free their wasm memory", async () => {
+    const core = (sf as unknown as { heap: { module: { liveHandles(): number } } }).heap.module;
+    const before = core.liveHandles();
+    const c = TABLES.find((x) => x.id === "rocksdb-sst/bs256")!;
+    const t = sf.openTable(readBytes(c.path));
+    for (const key of t.keys()) if (key.length > 0) break; // return() frees the walk
+    expect(core.liveHandles()).toBe(before + 1);
+    t.dispose();
+    expect(core.liveHandles()).toBe(before);
+    expect(errorOf(() => t.mayContain("a"))).toMatchObject({ code: "DISPOSED" });
+    await expect(sf.openTableFrom({ size: 10, read: async () => new Uint8Array(10) })).rejects.toMatchObject({
+      code: "TRUNCATED",
+    });
+    expect(core.liveHandles()).toBe(before);
+  });
+});
+
+test("openTableFile exists only in the Node entries; the browser build imports no node: module", async () => {
+  const { SstFilter, NodeSstFilter } = await import("sstfilter");
+  expect("openTableFile" in SstFilter.prototype).toBe(false);
+  expect("openTableFile" in NodeSstFilter.prototype).toBe(true);
+  const dist = path.join(__dirname, "..", "..", "dist", "esm");
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, spec] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
+      expect([file, spec]).not.toEqual([file, expect.stringMatching(/^node:/)]);
+      if (spec!.startsWith(".")) visit(path.join(path.dirname(file), spec!));
+    }
+  };
+  visit(path.join(dist, "browser.js"));
+  expect(seen.size).toBeGreaterThan(5);
+});

@@ -1,0 +1,45 @@
+// Node only: tables opened by path. Imported by the Node entries (node.ts, node-cjs.ts) and never
+// by the browser entry, so browser bundles carry no node:fs.
+import { open } from "node:fs/promises";
+
+import { SstFilter } from "./api.js";
+import { SstFilterError } from "./errors.js";
+import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "./table.js";
+
+/** The library as the Node entries return it: SstFilter plus file access. */
+export class NodeSstFilter extends SstFilter {
+  /**
+   * Opens a table file lazily: only footer, metaindex, properties, index and filter are read now,
+   * data blocks when keys() walks them. The file stays open until the table is disposed.
+   */
+  async openTableFile(path: string, opts: OpenTableOptions = {}): Promise<AsyncTable> {
+    if (typeof path !== "string") {
+      throw new SstFilterError("BAD_OPTIONS", `openTableFile takes a path string, got ${typeof path}`);
+    }
+    const file = await open(path, "r");
+    const close = (): void => {
+      file.close().catch(() => undefined);
+    };
+    let size: number;
+    try {
+      size = (await file.stat()).size;
+    } catch (error) {
+      close();
+      throw error;
+    }
+    const source: ByteSource = {
+      size,
+      async read(offset, length) {
+        const out = new Uint8Array(length);
+        let done = 0;
+        while (done < length) {
+          const { bytesRead } = await file.read(out, done, length - done, offset + done);
+          if (bytesRead === 0) break; // the file shrank: the core reports the short read
+          done += bytesRead;
+        }
+        return out.subarray(0, done);
+      },
+    };
+    return openTableFrom(this.heap, source, opts, close);
+  }
+}

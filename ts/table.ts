@@ -1,0 +1,391 @@
+// Table files (.ldb / .sst): opened by the core through a resumable protocol (see
+// wasm/table_bindings.cc). The core asks for file bytes; this module reads them from a
+// Uint8Array (openTable, synchronously) or a ByteSource / Blob (openTableFrom, asynchronously),
+// decompresses blocks with codecs.ts when asked, and hands the results back.
+import { decompressBlock } from "./codecs.js";
+import type { IoHandle, KeyCursorHandle, TableHandle } from "./core-module.js";
+import { SstFilterError } from "./errors.js";
+import type { FilterKind } from "./filters.js";
+import type { WasmHeap } from "./heap.js";
+import { isKeyBatch, keyBytes, toKeyBatch, type Key, type KeyBatch } from "./keys.js";
+
+export interface OpenTableOptions {
+  /**
+   * true (default): keys carry the 8-byte internal-key tag, as in every file a database or an
+   * SstFileWriter writes; false for tables written with a bare TableBuilder.
+   */
+  internalKeys?: boolean;
+}
+
+/** Anything with a size and ranged reads, e.g. a file handle or an HTTP range reader. */
+export interface ByteSource {
+  size: number;
+  read(offset: number, length: number): Promise<Uint8Array>;
+}
+
+export type TableFormat = "leveldb" | "rocksdb";
+
+/** What `t.filter` reports about a table's filter. */
+export interface TableFilterInfo {
+  /** RocksDB: the `rocksdb.filter.policy` property (e.g. "bloomfilter"); LevelDB: the policy name. */
+  policy: string;
+  /**
+   * The kind of the filter (of every partition): "mixed" when partitions differ (Ribbon policies
+   * fall back to Bloom for small partitions), "custom" for a policy that is not built in.
+   */
+  kind: FilterKind | "mixed" | "custom";
+  partitioned: boolean;
+  /** Number of partitions (0 unless partitioned). */
+  partitions: number;
+  /** Whole keys were added (RocksDB property; always true for LevelDB). */
+  wholeKeyFiltering: boolean;
+  /** The table's prefix extractor as its properties name it, e.g. "rocksdb.FixedPrefix.3". */
+  prefixExtractor: string | null;
+  /** false for custom extractors, whose prefixes cannot be reproduced (prefix probes then throw). */
+  prefixExtractorSupported: boolean;
+  /** Bytes of filter as stored, without block trailers (partitions plus their index). */
+  sizeBytes: number;
+}
+
+/** The footer and index as the table locates them. Handles are [offset, size without trailer]. */
+export interface TableFooter {
+  /** 0 for LevelDB tables and RocksDB format_version 0. */
+  formatVersion: number;
+  checksum: "none" | "crc32c" | "xxhash" | "xxhash64" | "xxh3";
+  metaindexHandle: [number, number];
+  indexHandle: [number, number];
+}
+
+/** Property values: varint numbers as numbers (bigint above 2^53), text as strings, else hex. */
+export type TablePropertyValue = number | bigint | string | { hex: string };
+
+const NEED_NOTHING = 0;
+const NEED_BYTES = 1;
+const NEED_DECOMPRESSION = 2;
+
+type ReadRange = { offset: number; length: number };
+
+// Frees the wasm side of tables and key walks their owners forgot.
+const leaked = new FinalizationRegistry<{ delete(): void; isDeleted(): boolean }>((handle) => {
+  if (!handle.isDeleted()) handle.delete();
+});
+
+function supply(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
+  if (!op.supply(heap.put(bytes), bytes.length)) throw heap.lastError();
+}
+
+/** Advances `op`, decompressing as asked, until it needs file bytes (their range) or nothing (null). */
+function pump(heap: WasmHeap, op: IoHandle): ReadRange | null {
+  for (;;) {
+    const need = op.advance();
+    if (need === NEED_NOTHING) return null;
+    if (need === NEED_BYTES) return { offset: op.needOffset(), length: op.needLength() };
+    if (need !== NEED_DECOMPRESSION) throw heap.lastError();
+    const offset = op.blockOffset();
+    const out = decompressBlock(
+      op.codec(),
+      op.payload(),
+      op.expectedSize(),
+      heap.module.maxBlockBytes(),
+      offset,
+    );
+    supply(heap, op, out);
+  }
+}
+
+function runSync(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
+  for (let r = pump(heap, op); r !== null; r = pump(heap, op)) {
+    supply(heap, op, bytes.subarray(r.offset, r.offset + r.length));
+  }
+}
+
+async function runAsync(heap: WasmHeap, op: IoHandle, source: ByteSource): Promise<void> {
+  for (let r = pump(heap, op); r !== null; r = pump(heap, op)) {
+    const bytes = await source.read(r.offset, r.length);
+    if (!(bytes instanceof Uint8Array)) {
+      throw new SstFilterError("BAD_OPTIONS", "ByteSource.read must resolve to a Uint8Array", r.offset);
+    }
+    supply(heap, op, bytes);
+  }
+}
+
+/** The keys of one data block, split out of the batch the core packed them in. */
+function unpack(batch: KeyBatch): Uint8Array[] {
+  const keys: Uint8Array[] = [];
+  for (let i = 0; i + 1 < batch.offsets.length; i++) {
+    keys.push(batch.data.subarray(batch.offsets[i], batch.offsets[i + 1]));
+  }
+  return keys;
+}
+
+/** Walks the keys of a table whose bytes are in memory. */
+function* walkKeys(heap: WasmHeap, cursor: KeyCursorHandle, bytes: Uint8Array): Generator<Uint8Array> {
+  try {
+    for (;;) {
+      runSync(heap, cursor, bytes);
+      if (cursor.atEnd()) return;
+      yield* unpack(cursor.takeKeys());
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+async function* walkKeysAsync(
+  heap: WasmHeap,
+  cursor: KeyCursorHandle,
+  source: ByteSource,
+): AsyncGenerator<Uint8Array> {
+  try {
+    for (;;) {
+      await runAsync(heap, cursor, source);
+      if (cursor.atEnd()) return;
+      yield* unpack(cursor.takeKeys());
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/** What every open table offers synchronously: what the file says about itself, and probes. */
+class TableBase {
+  readonly format: TableFormat;
+  readonly footer: TableFooter;
+  /** Metaindex entries: block name -> [offset, size]. */
+  readonly metaindex: Record<string, [number, number]>;
+  /** The RocksDB properties block ({} for LevelDB). */
+  readonly properties: Record<string, TablePropertyValue>;
+  readonly filter: TableFilterInfo | null;
+  private handle: TableHandle | null;
+
+  /** @internal */
+  constructor(
+    protected readonly heap: WasmHeap,
+    handle: TableHandle,
+  ) {
+    this.handle = handle;
+    this.format = handle.family() as TableFormat;
+    this.footer = handle.footer() as TableFooter;
+    this.metaindex = handle.metaindex() as Record<string, [number, number]>;
+    this.properties = handle.properties() as Record<string, TablePropertyValue>;
+    this.filter = handle.filter() as TableFilterInfo | null;
+    leaked.register(this, handle, this);
+  }
+
+  /** Frees the table's wasm memory. Further use throws SstFilterError code DISPOSED. */
+  dispose(): void {
+    if (this.handle === null) return;
+    leaked.unregister(this);
+    this.handle.delete();
+    this.handle = null;
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+
+  protected live(): TableHandle {
+    if (this.handle === null) throw new SstFilterError("DISPOSED", "this table was disposed");
+    return this.handle;
+  }
+
+  protected probe(which: "mayContain" | "prefixMayMatch", key: Key): boolean {
+    const handle = this.live();
+    const bytes = keyBytes(key);
+    const answer = handle[which](this.heap.put(bytes), bytes.length);
+    if (answer < 0) throw this.heap.lastError();
+    return answer === 1;
+  }
+
+  protected probeMany(keys: Key[] | KeyBatch): Uint8Array {
+    const handle = this.live();
+    if (!isKeyBatch(keys) && !Array.isArray(keys)) {
+      throw new SstFilterError("BAD_KEY", "mayContainMany takes an array of keys or a KeyBatch");
+    }
+    const batch = toKeyBatch(keys);
+    const count = batch.offsets.length - 1;
+    const at = this.heap.putBatch(batch, count);
+    if (!handle.mayContainBatch(at.data, batch.data.length, at.offsets, count, at.extra)) {
+      throw this.heap.lastError();
+    }
+    return this.heap.bytes.slice(at.extra, at.extra + count);
+  }
+
+  protected rawFilters(): Uint8Array[] {
+    return this.live().filterBytes();
+  }
+
+  protected newCursor(): KeyCursorHandle {
+    return this.live().keys();
+  }
+}
+
+/** A table whose bytes are in memory (openTable). Keeps a reference to them for keys(). */
+export class Table extends TableBase {
+  /** @internal */
+  constructor(
+    heap: WasmHeap,
+    handle: TableHandle,
+    private readonly bytes: Uint8Array,
+  ) {
+    super(heap, handle);
+  }
+
+  /**
+   * The answer the database's point lookup of `userKey` gets from this file before reading a data
+   * block. RocksDB consults the filter first (the whole key, or the prefix when whole-key
+   * filtering is off and the key is in the extractor's domain; else no filtering: true). LevelDB
+   * seeks the index first: false for keys after the last index entry (not in the file), else the
+   * answer of the data block's filter. Never false for a key in the file.
+   */
+  mayContain(userKey: Key): boolean {
+    return this.probe("mayContain", userKey);
+  }
+
+  /** One byte per key: mayContain's answers (1 = may contain). */
+  mayContainMany(userKeys: Key[] | KeyBatch): Uint8Array {
+    return this.probeMany(userKeys);
+  }
+
+  /**
+   * What a RocksDB prefix Seek(seekKey) with total_order_seek = false gets from the prefix filter,
+   * using the table's own extractor: true without a filter or extractor, and for keys outside its
+   * domain. LevelDB has no prefix seek: true.
+   */
+  prefixMayMatch(seekKey: Key): boolean {
+    return this.probe("prefixMayMatch", seekKey);
+  }
+
+  /** Raw filter contents as stored: one per partition, the full filter, or LevelDB's filter block. */
+  filterBytes(): Uint8Array[] {
+    return this.rawFilters();
+  }
+
+  /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
+  keys(): IterableIterator<Uint8Array> {
+    const cursor = this.newCursor();
+    const walk = walkKeys(this.heap, cursor, this.bytes);
+    leaked.register(walk, cursor, walk);
+    return walk;
+  }
+}
+
+/** A table read lazily from a ByteSource (openTableFrom / openTableFile). */
+export class AsyncTable extends TableBase {
+  /** @internal */
+  constructor(
+    heap: WasmHeap,
+    handle: TableHandle,
+    private readonly source: ByteSource,
+    private release: (() => void) | undefined,
+  ) {
+    super(heap, handle);
+  }
+
+  /** See Table.mayContain. Footer, index and filter are in memory: no read is needed today. */
+  async mayContain(userKey: Key): Promise<boolean> {
+    return this.probe("mayContain", userKey);
+  }
+
+  async mayContainMany(userKeys: Key[] | KeyBatch): Promise<Uint8Array> {
+    return this.probeMany(userKeys);
+  }
+
+  async prefixMayMatch(seekKey: Key): Promise<boolean> {
+    return this.probe("prefixMayMatch", seekKey);
+  }
+
+  async filterBytes(): Promise<Uint8Array[]> {
+    return this.rawFilters();
+  }
+
+  /** User keys in file order, reading each data block from the source when the walk reaches it. */
+  keys(): AsyncIterableIterator<Uint8Array> {
+    const cursor = this.newCursor();
+    const walk = walkKeysAsync(this.heap, cursor, this.source);
+    leaked.register(walk, cursor, walk);
+    return walk;
+  }
+
+  /** Frees the table's wasm memory and closes what openTableFile opened. */
+  override dispose(): void {
+    super.dispose();
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
+}
+
+function tableOptions(opts: OpenTableOptions): boolean {
+  if (opts === null || typeof opts !== "object") {
+    throw new SstFilterError("BAD_OPTIONS", "table options must be an object");
+  }
+  if (opts.internalKeys !== undefined && typeof opts.internalKeys !== "boolean") {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      `internalKeys must be a boolean, got ${typeof opts.internalKeys}`,
+    );
+  }
+  return opts.internalKeys ?? true;
+}
+
+function createHandle(heap: WasmHeap, size: number, opts: OpenTableOptions): TableHandle {
+  const internalKeys = tableOptions(opts);
+  if (!Number.isSafeInteger(size) || size < 0) {
+    throw new SstFilterError("BAD_OPTIONS", `a table's size must be a whole number >= 0, got ${size}`);
+  }
+  return heap.module.createTable(size, internalKeys);
+}
+
+export function openTable(heap: WasmHeap, bytes: Uint8Array, opts: OpenTableOptions): Table {
+  if (!(bytes instanceof Uint8Array)) {
+    throw new SstFilterError("BAD_OPTIONS", "openTable takes the file's bytes as a Uint8Array");
+  }
+  const handle = createHandle(heap, bytes.length, opts);
+  try {
+    runSync(heap, handle, bytes);
+  } catch (error) {
+    handle.delete();
+    throw error;
+  }
+  return new Table(heap, handle, bytes);
+}
+
+function blobSource(blob: Blob): ByteSource {
+  return {
+    size: blob.size,
+    read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()),
+  };
+}
+
+function checkSource(source: unknown): ByteSource {
+  if (typeof Blob !== "undefined" && source instanceof Blob) return blobSource(source);
+  const s = source as Partial<ByteSource> | null;
+  if (s === null || typeof s !== "object" || typeof s.size !== "number" || typeof s.read !== "function") {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      "openTableFrom takes a Blob or a { size, read(offset, length) } source",
+    );
+  }
+  return s as ByteSource;
+}
+
+/** Opens a table from a source; `release` runs when the table is disposed or opening fails. */
+export async function openTableFrom(
+  heap: WasmHeap,
+  source: ByteSource | Blob,
+  opts: OpenTableOptions,
+  release?: () => void,
+): Promise<AsyncTable> {
+  let handle: TableHandle | null = null;
+  try {
+    const checked = checkSource(source);
+    handle = createHandle(heap, checked.size, opts);
+    await runAsync(heap, handle, checked);
+    return new AsyncTable(heap, handle, checked, release);
+  } catch (error) {
+    handle?.delete();
+    release?.();
+    throw error;
+  }
+}

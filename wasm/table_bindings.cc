@@ -1,0 +1,259 @@
+// Embind surface for table files. Opening and walking keys are resumable operations
+// (cpp/include/sstfilter/block_fetcher.h): TypeScript calls advance(), performs the read or
+// decompression it reports, supplies the result, and calls advance() again, so the same core serves
+// synchronous bytes and asynchronous sources. Conventions in binding_support.h.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "binding_support.h"
+#include "sstfilter/compression.h"
+#include "sstfilter/table_key_cursor.h"
+#include "sstfilter/table_reader.h"
+
+namespace sstfilter::wasm {
+namespace {
+
+using emscripten::val;
+
+constexpr double kMaxSafeInteger = 9007199254740991.0;
+
+std::string HexOf(ByteView bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (uint8_t b : bytes) {
+    out.push_back(kDigits[b >> 4]);
+    out.push_back(kDigits[b & 15]);
+  }
+  return out;
+}
+
+val HandleValue(BlockHandle h) {
+  val out = val::array();
+  out.call<void>("push", static_cast<double>(h.offset));
+  out.call<void>("push", static_cast<double>(h.size));
+  return out;
+}
+
+// The I/O half of every resumable operation. advance() returns 0 when nothing is needed, 1 for
+// file bytes, 2 for a decompression (IoNeed), -1 on error (last-error slot).
+class IoHandle {
+ public:
+  explicit IoHandle(ResumableRead* op) : op_(op) {}
+  virtual ~IoHandle() = default;
+
+  int Advance() {
+    if (Status s = op_->Advance(); !s.ok()) {
+      Fail(std::move(s));
+      return -1;
+    }
+    return static_cast<int>(op_->fetcher().need());
+  }
+  double NeedOffset() const { return static_cast<double>(op_->fetcher().need_offset()); }
+  double NeedLength() const { return static_cast<double>(op_->fetcher().need_length()); }
+  int Codec() const { return static_cast<int>(op_->fetcher().codec()); }
+  val Payload() const { return ToUint8Array(op_->fetcher().payload()); }
+  // -1 when the block does not record its uncompressed size.
+  double ExpectedSize() const {
+    auto size = op_->fetcher().uncompressed_size();
+    return size ? static_cast<double>(*size) : -1.0;
+  }
+  double BlockOffset() const { return static_cast<double>(op_->fetcher().block_offset()); }
+  bool Supply(uintptr_t data, size_t size) {
+    Status s = op_->fetcher().Supply(View(data, size));
+    return s.ok() || Fail(std::move(s));
+  }
+
+ private:
+  ResumableRead* op_;
+};
+
+class KeyCursorHandle : public IoHandle {
+ public:
+  explicit KeyCursorHandle(std::unique_ptr<TableKeyCursor> cursor)
+      : IoHandle(cursor.get()), cursor_(std::move(cursor)) {}
+
+  bool AtEnd() const { return cursor_->at_end(); }
+  // The keys of the block just read: { data: Uint8Array, offsets: Uint32Array } (KeyBatch).
+  val TakeKeys() {
+    val out = val::object();
+    out.set("data", ToUint8Array(cursor_->key_data()));
+    const auto& offsets = cursor_->key_offsets();
+    out.set("offsets", val::global("Uint32Array")
+                           .new_(emscripten::typed_memory_view(offsets.size(), offsets.data()))
+                           .call<val>("slice"));
+    cursor_->ClearKeys();
+    return out;
+  }
+
+ private:
+  std::unique_ptr<TableKeyCursor> cursor_;
+  LiveHandleCount live_;
+};
+
+class TableHandle : public IoHandle {
+ public:
+  explicit TableHandle(std::unique_ptr<TableReader> reader)
+      : IoHandle(reader.get()), reader_(std::move(reader)) {}
+
+  std::string Family() const {
+    return reader_->table().family == TableFamily::kLevelDb ? "leveldb" : "rocksdb";
+  }
+
+  val Footer() const {
+    const OpenedTable& t = reader_->table();
+    val out = val::object();
+    out.set("formatVersion", t.footer.format_version);
+    out.set("checksum", std::string(ChecksumTypeName(t.footer.checksum)));
+    out.set("metaindexHandle", HandleValue(t.footer.metaindex));
+    out.set("indexHandle", HandleValue(t.index_handle));
+    return out;
+  }
+
+  val Metaindex() const {
+    val out = val::object();
+    for (const MetaindexEntry& e : reader_->table().metaindex) out.set(e.name, HandleValue(e.handle));
+    return out;
+  }
+
+  // Numbers as numbers (BigInt above 2^53 - 1), printable text as strings, other bytes as
+  // { hex } (the golden corpus' convention).
+  val Properties() const {
+    val out = val::object();
+    for (const TableProperty& p : reader_->table().properties.all()) {
+      switch (p.kind) {
+        case TableProperty::Kind::kNumber:
+          if (static_cast<double>(p.number) <= kMaxSafeInteger) {
+            out.set(p.name, static_cast<double>(p.number));
+          } else {
+            out.set(p.name, val(p.number));
+          }
+          break;
+        case TableProperty::Kind::kText:
+          out.set(p.name, std::string(p.bytes.begin(), p.bytes.end()));
+          break;
+        case TableProperty::Kind::kBinary: {
+          val hex = val::object();
+          hex.set("hex", HexOf(p.bytes));
+          out.set(p.name, hex);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  // null, or what t.filter reports (ts/table.ts TableFilterInfo).
+  val Filter() const {
+    const OpenedTable& t = reader_->table();
+    const TableFilter& f = t.filter;
+    if (f.layout() == TableFilterLayout::kNone) return val::null();
+    val out = val::object();
+    std::string policy = f.metaindex_policy();
+    // rocksdb.filter.policy names the configured policy (e.g. "ribbonfilter"); the metaindex
+    // name is shared by every built-in kind.
+    if (auto configured = t.properties.Text("rocksdb.filter.policy"); configured && !configured->empty()) {
+      policy = *configured;
+    }
+    out.set("policy", policy);
+    out.set("kind", f.KindName());
+    out.set("partitioned", f.layout() == TableFilterLayout::kPartitioned);
+    out.set("partitions", static_cast<double>(f.partitions_count()));
+    out.set("wholeKeyFiltering", t.whole_key_filtering);
+    out.set("prefixExtractor", t.prefix_extractor_name ? val(*t.prefix_extractor_name) : val::null());
+    out.set("prefixExtractorSupported", !t.prefix_extractor_name || t.prefix_extractor.has_value());
+    out.set("sizeBytes", static_cast<double>(f.size_bytes()));
+    return out;
+  }
+
+  val FilterBytes() const {
+    val out = val::array();
+    for (ByteView raw : reader_->table().filter.RawFilters()) out.call<void>("push", ToUint8Array(raw));
+    return out;
+  }
+
+  // 1 = may match, 0 = definitely not, -1 = error (last-error slot).
+  int MayContain(uintptr_t key, size_t size) const {
+    bool may_match = true;
+    if (Status s = reader_->MayContain(View(key, size), &may_match); !s.ok()) {
+      Fail(std::move(s));
+      return -1;
+    }
+    return may_match ? 1 : 0;
+  }
+  int PrefixMayMatch(uintptr_t key, size_t size) const {
+    bool may_match = true;
+    if (Status s = reader_->PrefixMayMatch(View(key, size), &may_match); !s.ok()) {
+      Fail(std::move(s));
+      return -1;
+    }
+    return may_match ? 1 : 0;
+  }
+  // results[i] as MayContain(keys[i]); false on error.
+  bool MayContainBatch(uintptr_t data, size_t data_size, uintptr_t offsets, size_t count,
+                       uintptr_t results) const {
+    const KeyBatchView keys = Batch(data, data_size, offsets, count);
+    if (Status s = keys.Validate(); !s.ok()) return Fail(std::move(s));
+    uint8_t* out = reinterpret_cast<uint8_t*>(results);
+    for (size_t i = 0; i < count; ++i) {
+      bool may_match = true;
+      if (Status s = reader_->MayContain(keys[i], &may_match); !s.ok()) return Fail(std::move(s));
+      out[i] = may_match ? 1 : 0;
+    }
+    return true;
+  }
+
+  KeyCursorHandle* Keys() const {
+    return new KeyCursorHandle(std::make_unique<TableKeyCursor>(reader_->shared_table()));
+  }
+
+ private:
+  std::unique_ptr<TableReader> reader_;
+  LiveHandleCount live_;
+};
+
+// file_size: a whole number below 2^53 (validated by ts/table.ts).
+TableHandle* CreateTable(double file_size, bool internal_keys) {
+  TableOptions options;
+  options.internal_keys = internal_keys;
+  return new TableHandle(std::make_unique<TableReader>(static_cast<uint64_t>(file_size), options));
+}
+
+double MaxBlockBytes() { return static_cast<double>(kMaxBlockBytes); }
+
+}  // namespace
+}  // namespace sstfilter::wasm
+
+EMSCRIPTEN_BINDINGS(sstfilter_tables) {
+  using namespace emscripten;
+  using namespace sstfilter::wasm;
+
+  class_<IoHandle>("IoHandle")
+      .function("advance", &IoHandle::Advance)
+      .function("needOffset", &IoHandle::NeedOffset)
+      .function("needLength", &IoHandle::NeedLength)
+      .function("codec", &IoHandle::Codec)
+      .function("payload", &IoHandle::Payload)
+      .function("expectedSize", &IoHandle::ExpectedSize)
+      .function("blockOffset", &IoHandle::BlockOffset)
+      .function("supply", &IoHandle::Supply);
+  class_<KeyCursorHandle, base<IoHandle>>("KeyCursorHandle")
+      .function("atEnd", &KeyCursorHandle::AtEnd)
+      .function("takeKeys", &KeyCursorHandle::TakeKeys);
+  class_<TableHandle, base<IoHandle>>("TableHandle")
+      .function("family", &TableHandle::Family)
+      .function("footer", &TableHandle::Footer)
+      .function("metaindex", &TableHandle::Metaindex)
+      .function("properties", &TableHandle::Properties)
+      .function("filter", &TableHandle::Filter)
+      .function("filterBytes", &TableHandle::FilterBytes)
+      .function("mayContain", &TableHandle::MayContain)
+      .function("prefixMayMatch", &TableHandle::PrefixMayMatch)
+      .function("mayContainBatch", &TableHandle::MayContainBatch)
+      .function("keys", &TableHandle::Keys, allow_raw_pointers());
+  function("createTable", &CreateTable, allow_raw_pointers());
+  function("maxBlockBytes", &MaxBlockBytes);
+}
