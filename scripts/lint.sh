@@ -16,3 +16,4 @@ echo "lint: prettier"
 npx prettier --log-level warn --check $ts_files
 echo "lint: tsc --noEmit (strict)"
 npx tsc --noEmit -p tsconfig.json
+npx tsc --noEmit -p tests/ts/tsconfig.json

@@ -1,6 +1,7 @@
 import type { FilterBlockHandle, FilterHandle } from "./core-module.js";
 import { SstFilterError } from "./errors.js";
 import type { WasmHeap } from "./heap.js";
+import { WasmObject } from "./wasm-object.js";
 import { isKeyBatch, toKeyBatch, type Key, type KeyBatch } from "./keys.js";
 
 export type FilterKind =
@@ -25,15 +26,9 @@ export interface FilterDetails {
   ribbonBlocks: number;
 }
 
-// Frees the wasm side of filters their owners forgot to dispose.
-const leaked = new FinalizationRegistry<{ delete(): void; isDeleted(): boolean }>((handle) => {
-  if (!handle.isDeleted()) handle.delete();
-});
-
 /** A filter opened from bytes. Dispose it (or let `using` do so) to free its wasm memory. */
-export class Filter {
+export class Filter extends WasmObject<FilterHandle> {
   readonly kind: FilterKind;
-  private handle: FilterHandle | null;
   // Why this build cannot probe the filter (a recognised format not implemented yet), or null.
   private readonly probeError: SstFilterError | null;
   private readonly readerAddress: number;
@@ -43,11 +38,10 @@ export class Filter {
     private readonly heap: WasmHeap,
     handle: FilterHandle,
   ) {
-    this.handle = handle;
+    super(handle, "filter");
     this.kind = handle.kind() as FilterKind;
     this.probeError = handle.checkProbeSupport() ? null : heap.lastError();
     this.readerAddress = handle.readerAddress();
-    leaked.register(this, handle, this);
   }
 
   /** Details decoded from the filter's metadata. */
@@ -106,23 +100,6 @@ export class Filter {
     return this.heap.bytes.slice(at + count * 8, at + count * 9);
   }
 
-  /** Frees the filter's wasm memory. Further use throws SstFilterError code DISPOSED. */
-  dispose(): void {
-    if (this.handle === null) return;
-    leaked.unregister(this);
-    this.handle.delete();
-    this.handle = null;
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
-
-  private live(): FilterHandle {
-    if (this.handle === null) throw new SstFilterError("DISPOSED", "this filter was disposed");
-    return this.handle;
-  }
-
   /** The reader's address for the direct probe exports, once the filter is known probeable. */
   private probeable(): number {
     this.live();
@@ -132,8 +109,7 @@ export class Filter {
 }
 
 /** A LevelDB filter block: one Bloom filter per 2 KiB range of data-block offsets. */
-export class LevelDbFilterBlock {
-  private handle: FilterBlockHandle | null;
+export class LevelDbFilterBlock extends WasmObject<FilterBlockHandle> {
   private readonly readerAddress: number;
 
   /** @internal */
@@ -141,9 +117,8 @@ export class LevelDbFilterBlock {
     private readonly heap: WasmHeap,
     handle: FilterBlockHandle,
   ) {
-    this.handle = handle;
+    super(handle, "filter block");
     this.readerAddress = handle.readerAddress();
-    leaked.register(this, handle, this);
   }
 
   /** Number of filters the block's offset array holds (0 when the block is malformed). */
@@ -165,21 +140,5 @@ export class LevelDbFilterBlock {
     return (
       this.heap.module._sstfilter_filter_block_may_match(this.readerAddress, blockOffset, ptr, size) !== 0
     );
-  }
-
-  dispose(): void {
-    if (this.handle === null) return;
-    leaked.unregister(this);
-    this.handle.delete();
-    this.handle = null;
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
-
-  private live(): FilterBlockHandle {
-    if (this.handle === null) throw new SstFilterError("DISPOSED", "this filter block was disposed");
-    return this.handle;
   }
 }
