@@ -70,6 +70,21 @@ template <bool (*kProbeBlock)(uint32_t h2, int num_probes, const uint8_t* block)
   }
 }
 
+// A kernel built from a per-key block probe: one key hashes to its block and is probed there; a
+// batch goes through FastLocalBloomPrefetchedBatch. Instantiated in each kernel's translation unit
+// with that unit's ProbeBlock (an internal-linkage function, so instantiations never collide).
+template <bool (*kProbeBlock)(uint32_t h2, int num_probes, const uint8_t* block)>
+struct BlockProbeKernel {
+  static bool MayMatch(uint64_t hash, int num_probes, const uint8_t* data, uint32_t len_bytes) {
+    const uint32_t offset = FastLocalBloomBlockOffset(static_cast<uint32_t>(hash), len_bytes);
+    return kProbeBlock(static_cast<uint32_t>(hash >> 32), num_probes, data + offset);
+  }
+  static void MayMatchBatch(const uint64_t* hashes, size_t n, int num_probes, const uint8_t* data,
+                            uint32_t len_bytes, uint8_t* out) {
+    FastLocalBloomPrefetchedBatch<kProbeBlock>(hashes, n, num_probes, data, len_bytes, out);
+  }
+};
+
 // Sets the bits of every hash (FastLocalBloomImpl::AddHash), prefetching a few entries ahead as
 // RocksDB's FastLocalBloomBitsBuilder::AddAllEntries does. Same preconditions as the kernels.
 void FastLocalBloomAdd(const uint64_t* hashes, size_t n, int num_probes, uint8_t* data,

@@ -51,20 +51,11 @@ bool ProbeBlock(uint32_t h2, int num_probes, const uint8_t* block) {
   }
 }
 
-bool MayMatch(uint64_t hash, int num_probes, const uint8_t* data, uint32_t len_bytes) {
-  const uint32_t offset = FastLocalBloomBlockOffset(static_cast<uint32_t>(hash), len_bytes);
-  return ProbeBlock(static_cast<uint32_t>(hash >> 32), num_probes, data + offset);
-}
-
-// Equals the scalar batch: the same shared driver, answering each key with ProbeBlock above.
-void MayMatchBatch(const uint64_t* hashes, size_t n, int num_probes, const uint8_t* data,
-                   uint32_t len_bytes, uint8_t* out) {
-  FastLocalBloomPrefetchedBatch<ProbeBlock>(hashes, n, num_probes, data, len_bytes, out);
-}
-
 }  // namespace
 
-const FastLocalBloomKernel kFastLocalBloomAvx2 = {"avx2", MayMatch, MayMatchBatch};
+// Single keys and batches as BlockProbeKernel drives them, each key answered by ProbeBlock above.
+const FastLocalBloomKernel kFastLocalBloomAvx2 = {"avx2", BlockProbeKernel<ProbeBlock>::MayMatch,
+                                                  BlockProbeKernel<ProbeBlock>::MayMatchBatch};
 
 }  // namespace sstfilter::simd
 

@@ -24,16 +24,6 @@ void AddToBlock(uint32_t h2, int num_probes, uint8_t* block) {
   }
 }
 
-bool MayMatch(uint64_t hash, int num_probes, const uint8_t* data, uint32_t len_bytes) {
-  const uint32_t offset = FastLocalBloomBlockOffset(static_cast<uint32_t>(hash), len_bytes);
-  return ProbeBlock(static_cast<uint32_t>(hash >> 32), num_probes, data + offset);
-}
-
-void MayMatchBatch(const uint64_t* hashes, size_t n, int num_probes, const uint8_t* data,
-                   uint32_t len_bytes, uint8_t* out) {
-  FastLocalBloomPrefetchedBatch<ProbeBlock>(hashes, n, num_probes, data, len_bytes, out);
-}
-
 }  // namespace
 
 void FastLocalBloomAdd(const uint64_t* hashes, size_t n, int num_probes, uint8_t* data,
@@ -53,6 +43,8 @@ void FastLocalBloomAdd(const uint64_t* hashes, size_t n, int num_probes, uint8_t
   }
 }
 
-const FastLocalBloomKernel kFastLocalBloomScalar = {"scalar", MayMatch, MayMatchBatch};
+// Single keys and batches as BlockProbeKernel drives them, each key answered by ProbeBlock above.
+const FastLocalBloomKernel kFastLocalBloomScalar = {
+    "scalar", BlockProbeKernel<ProbeBlock>::MayMatch, BlockProbeKernel<ProbeBlock>::MayMatchBatch};
 
 }  // namespace sstfilter::simd
