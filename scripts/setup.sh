@@ -9,6 +9,7 @@ debian_packages=(
   cmake g++ make clang-format
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   emscripten binaryen
+  libatomic1 # rocksdb-native's prebuilt addon (test peer) links it
 )
 
 missing=()

@@ -1,8 +1,6 @@
 import type { CoreModule } from "./core-module.js";
 import { SstFilterError, type SstFilterErrorCode } from "./errors.js";
-import { keyBytes, type Key, type KeyBatch } from "./keys.js";
-
-const utf8 = new TextEncoder();
+import { keyBytes, writeUtf8, type Key, type KeyBatch } from "./keys.js";
 
 /**
  * Linear-memory bookkeeping for one module. A single scratch region, grown on demand, carries the
@@ -43,10 +41,8 @@ export class WasmHeap {
    */
   putKey(key: Key): [ptr: number, size: number] {
     if (typeof key === "string") {
-      const capacity = key.length * 3;
-      const ptr = this.scratch(capacity);
-      const { written } = utf8.encodeInto(key, this.bytes.subarray(ptr, ptr + capacity));
-      return [ptr, written];
+      const ptr = this.scratch(key.length * 3);
+      return [ptr, writeUtf8(key, this.bytes, ptr)];
     }
     const bytes = keyBytes(key);
     return [this.put(bytes), bytes.length];

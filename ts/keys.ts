@@ -11,6 +11,21 @@ export interface KeyBatch {
 
 const utf8 = new TextEncoder();
 
+/**
+ * Writes `key` as UTF-8 into `target` from `at` on, where key.length * 3 bytes must fit; returns the
+ * bytes written. ASCII is copied by a plain loop: one TextEncoder.encodeInto call costs more than
+ * probing a key, so it only takes over from the first non-ASCII character on.
+ */
+export function writeUtf8(key: string, target: Uint8Array, at: number): number {
+  const n = key.length;
+  for (let i = 0; i < n; i++) {
+    const c = key.charCodeAt(i);
+    if (c >= 0x80) return i + utf8.encodeInto(key.slice(i), target.subarray(at + i)).written;
+    target[at + i] = c;
+  }
+  return n;
+}
+
 export function keyBytes(key: unknown, index?: number): Uint8Array {
   if (key instanceof Uint8Array) return key;
   if (typeof key === "string") return utf8.encode(key);
@@ -66,7 +81,7 @@ export function packKeys(keys: Iterable<Key>): KeyBatch {
       data = grown;
     }
     if (typeof key === "string") {
-      used += utf8.encodeInto(key, data.subarray(used)).written;
+      used += writeUtf8(key, data, used);
     } else {
       const bytes = keyBytes(key, count);
       data.set(bytes, used);

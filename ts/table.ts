@@ -8,6 +8,7 @@ import { SstFilterError } from "./errors.js";
 import type { FilterKind } from "./filters.js";
 import type { WasmHeap } from "./heap.js";
 import { isKeyBatch, keyBytes, toKeyBatch, type Key, type KeyBatch } from "./keys.js";
+import { WasmObject } from "./wasm-object.js";
 
 export interface OpenTableOptions {
   /**
@@ -65,9 +66,10 @@ const NEED_DECOMPRESSION = 2;
 
 type ReadRange = { offset: number; length: number };
 
-// Frees the wasm side of tables and key walks their owners forgot.
-const leaked = new FinalizationRegistry<{ delete(): void; isDeleted(): boolean }>((handle) => {
-  if (!handle.isDeleted()) handle.delete();
+// Frees the cursor of a key walk abandoned before its end (a finished or returned walk frees it
+// itself). Tables are WasmObjects.
+const abandonedWalks = new FinalizationRegistry<KeyCursorHandle>((cursor) => {
+  if (!cursor.isDeleted()) cursor.delete();
 });
 
 function supply(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
@@ -148,7 +150,7 @@ async function* walkKeysAsync(
 }
 
 /** What every open table offers synchronously: what the file says about itself, and probes. */
-class TableBase {
+class TableBase extends WasmObject<TableHandle> {
   readonly format: TableFormat;
   readonly footer: TableFooter;
   /** Metaindex entries: block name -> [offset, size]. */
@@ -156,37 +158,18 @@ class TableBase {
   /** The RocksDB properties block ({} for LevelDB). */
   readonly properties: Record<string, TablePropertyValue>;
   readonly filter: TableFilterInfo | null;
-  private handle: TableHandle | null;
 
   /** @internal */
   constructor(
     protected readonly heap: WasmHeap,
     handle: TableHandle,
   ) {
-    this.handle = handle;
+    super(handle, "table");
     this.format = handle.family() as TableFormat;
     this.footer = handle.footer() as TableFooter;
     this.metaindex = handle.metaindex() as Record<string, [number, number]>;
     this.properties = handle.properties() as Record<string, TablePropertyValue>;
     this.filter = handle.filter() as TableFilterInfo | null;
-    leaked.register(this, handle, this);
-  }
-
-  /** Frees the table's wasm memory. Further use throws SstFilterError code DISPOSED. */
-  dispose(): void {
-    if (this.handle === null) return;
-    leaked.unregister(this);
-    this.handle.delete();
-    this.handle = null;
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
-
-  protected live(): TableHandle {
-    if (this.handle === null) throw new SstFilterError("DISPOSED", "this table was disposed");
-    return this.handle;
   }
 
   protected probe(which: "mayContain" | "prefixMayMatch", key: Key): boolean {
@@ -265,7 +248,7 @@ export class Table extends TableBase {
   keys(): IterableIterator<Uint8Array> {
     const cursor = this.newCursor();
     const walk = walkKeys(this.heap, cursor, this.bytes);
-    leaked.register(walk, cursor, walk);
+    abandonedWalks.register(walk, cursor, walk);
     return walk;
   }
 }
@@ -303,7 +286,7 @@ export class AsyncTable extends TableBase {
   keys(): AsyncIterableIterator<Uint8Array> {
     const cursor = this.newCursor();
     const walk = walkKeysAsync(this.heap, cursor, this.source);
-    leaked.register(walk, cursor, walk);
+    abandonedWalks.register(walk, cursor, walk);
     return walk;
   }
 

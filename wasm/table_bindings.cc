@@ -115,7 +115,8 @@ class TableHandle : public IoHandle {
 
   val Metaindex() const {
     val out = val::object();
-    for (const MetaindexEntry& e : reader_->table().metaindex) out.set(e.name, HandleValue(e.handle));
+    for (const MetaindexEntry& e : reader_->table().metaindex)
+      out.set(e.name, HandleValue(e.handle));
     return out;
   }
 
@@ -155,7 +156,8 @@ class TableHandle : public IoHandle {
     std::string policy = f.metaindex_policy();
     // rocksdb.filter.policy names the configured policy (e.g. "ribbonfilter"); the metaindex
     // name is shared by every built-in kind.
-    if (auto configured = t.properties.Text("rocksdb.filter.policy"); configured && !configured->empty()) {
+    if (auto configured = t.properties.Text("rocksdb.filter.policy");
+        configured && !configured->empty()) {
       policy = *configured;
     }
     out.set("policy", policy);
@@ -163,7 +165,8 @@ class TableHandle : public IoHandle {
     out.set("partitioned", f.layout() == TableFilterLayout::kPartitioned);
     out.set("partitions", static_cast<double>(f.partitions_count()));
     out.set("wholeKeyFiltering", t.whole_key_filtering);
-    out.set("prefixExtractor", t.prefix_extractor_name ? val(*t.prefix_extractor_name) : val::null());
+    out.set("prefixExtractor",
+            t.prefix_extractor_name ? val(*t.prefix_extractor_name) : val::null());
     out.set("prefixExtractorSupported", !t.prefix_extractor_name || t.prefix_extractor.has_value());
     out.set("sizeBytes", static_cast<double>(f.size_bytes()));
     return out;
@@ -171,7 +174,8 @@ class TableHandle : public IoHandle {
 
   val FilterBytes() const {
     val out = val::array();
-    for (ByteView raw : reader_->table().filter.RawFilters()) out.call<void>("push", ToUint8Array(raw));
+    for (ByteView raw : reader_->table().filter.RawFilters())
+      out.call<void>("push", ToUint8Array(raw));
     return out;
   }
 

@@ -44,29 +44,32 @@ inline constexpr uint32_t kFastLocalBloomPhi = 0x9e3779b9;
   return static_cast<uint32_t>((uint64_t{h1} * (len_bytes >> 6)) >> 32) << 6;
 }
 
-// The batch shape of the native kernels, RocksDB's MultiGet path (FastLocalBloomBitsReader::
-// MayMatch(num_keys, ...)): locate and prefetch the blocks of a group of keys, then probe the
-// group, so that its cache misses overlap instead of queueing. kProbeBlock answers one key from the
-// upper half of its hash and its block.
+// The batch shape of the native kernels: while probing key i, prefetch the block of key
+// i + kPrefetchDistance, so that that many cache misses are in flight all the time. (RocksDB's
+// MultiGet path, FastLocalBloomBitsReader::MayMatch(num_keys, ...), prefetches a group of 32 keys
+// and then probes them, which leaves the memory idle while each group's probes wait; a rolling
+// window measured 2x faster on a memory-resident filter, bench/results.json.) kProbeBlock answers
+// one key from the upper half of its hash and its block.
 template <bool (*kProbeBlock)(uint32_t h2, int num_probes, const uint8_t* block)>
 [[gnu::always_inline]] inline void FastLocalBloomPrefetchedBatch(const uint64_t* hashes, size_t n,
                                                                  int num_probes,
                                                                  const uint8_t* data,
                                                                  uint32_t len_bytes, uint8_t* out) {
-  constexpr size_t kGroup = 32;  // MultiGetContext::MAX_BATCH_SIZE
-  uint32_t offsets[kGroup];
-  for (size_t start = 0; start < n; start += kGroup) {
-    const size_t count = n - start < kGroup ? n - start : kGroup;
-    for (size_t i = 0; i < count; ++i) {
-      offsets[i] = FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[start + i]), len_bytes);
-      // Both ends: the block need not be 64-byte aligned in memory.
-      __builtin_prefetch(data + offsets[i], 0, 1);
-      __builtin_prefetch(data + offsets[i] + 63, 0, 1);
-    }
-    for (size_t i = 0; i < count; ++i) {
-      const uint32_t h2 = static_cast<uint32_t>(hashes[start + i] >> 32);
-      out[start + i] = kProbeBlock(h2, num_probes, data + offsets[i]) ? 1 : 0;
-    }
+  // Measured fastest at 10^7 and 10^8 keys: 32 keeps too few misses in flight (1.2x slower), 128
+  // was 1.4x slower.
+  constexpr size_t kPrefetchDistance = 64;
+  const auto block = [&](size_t i) {
+    return data + FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[i]), len_bytes);
+  };
+  const auto prefetch = [&](size_t i) {
+    // Both ends: the block need not be 64-byte aligned in memory.
+    __builtin_prefetch(block(i), 0, 1);
+    __builtin_prefetch(block(i) + 63, 0, 1);
+  };
+  for (size_t i = 0; i < n && i < kPrefetchDistance; ++i) prefetch(i);
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kPrefetchDistance < n) prefetch(i + kPrefetchDistance);
+    out[i] = kProbeBlock(static_cast<uint32_t>(hashes[i] >> 32), num_probes, block(i)) ? 1 : 0;
   }
 }
 
@@ -85,7 +88,7 @@ struct BlockProbeKernel {
   }
 };
 
-// Sets the bits of every hash (FastLocalBloomImpl::AddHash), prefetching a few entries ahead as
+// Sets the bits of every hash (FastLocalBloomImpl::AddHash), prefetching entries ahead as
 // RocksDB's FastLocalBloomBitsBuilder::AddAllEntries does. Same preconditions as the kernels.
 void FastLocalBloomAdd(const uint64_t* hashes, size_t n, int num_probes, uint8_t* data,
                        uint32_t len_bytes);

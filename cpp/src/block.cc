@@ -48,9 +48,9 @@ Status ParseBlockLayout(ByteView block, BlockFlavor flavor, BlockLayout* layout)
     }
   }
   if (4 * num_restarts > end) {
-    return Corrupt("block announces " + std::to_string(num_restarts) +
-                       " restarts, more than its size allows",
-                   block.size() - 4);
+    return Corrupt(
+        "block announces " + std::to_string(num_restarts) + " restarts, more than its size allows",
+        block.size() - 4);
   }
   layout->num_restarts = static_cast<uint32_t>(num_restarts);
   layout->restarts_offset = end - static_cast<size_t>(4 * num_restarts);

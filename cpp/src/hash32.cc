@@ -56,12 +56,12 @@ uint32_t Hash32(ByteView data, uint32_t seed) {
 
 }  // namespace
 
-uint32_t LevelDbHash32(ByteView data, uint32_t seed) {
-  return Hash32<Tail::kZeroExtend>(data, seed);
+uint32_t LevelDbHash32Bytes(const uint8_t* data, size_t size, uint32_t seed) {
+  return Hash32<Tail::kZeroExtend>(ByteView(data, size), seed);
 }
 
-uint32_t RocksDbLegacyHash32(ByteView data, uint32_t seed) {
-  return Hash32<Tail::kSignExtend>(data, seed);
+uint32_t RocksDbLegacyHash32Bytes(const uint8_t* data, size_t size, uint32_t seed) {
+  return Hash32<Tail::kSignExtend>(ByteView(data, size), seed);
 }
 
 }  // namespace sstfilter

@@ -30,8 +30,8 @@ Status TableKeyCursor::OnDataBlock(const Bytes& contents) {
                          static_cast<int64_t>(handle.offset + inner));
   };
   BlockLayout layout;
-  const BlockFlavor flavor = table_->family == TableFamily::kLevelDb ? BlockFlavor::kLevelDb
-                                                                     : BlockFlavor::kRocksDb;
+  const BlockFlavor flavor =
+      table_->family == TableFamily::kLevelDb ? BlockFlavor::kLevelDb : BlockFlavor::kRocksDb;
   if (Status s = ParseBlockLayout(contents, flavor, &layout); !s.ok()) return located(s);
   BlockEntryDecoder decoder(ByteView(contents).first(layout.entries_size), true);
   while (!decoder.AtEnd()) {

@@ -17,8 +17,9 @@ Status DriveFromMemory(ResumableRead& op, ByteView file, const BlockDecompressor
         const uint64_t length = fetcher.need_length();
         // A file shorter than the reader was told is a short read, which the fetcher reports.
         const uint64_t available = offset > file.size() ? 0 : file.size() - offset;
-        s = fetcher.Supply(file.subspan(static_cast<size_t>(offset > file.size() ? file.size() : offset),
-                                        static_cast<size_t>(length < available ? length : available)));
+        s = fetcher.Supply(
+            file.subspan(static_cast<size_t>(offset > file.size() ? file.size() : offset),
+                         static_cast<size_t>(length < available ? length : available)));
         break;
       }
       case IoNeed::kDecompression: {

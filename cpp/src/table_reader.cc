@@ -14,9 +14,12 @@ constexpr std::string_view kLevelDbFilterPolicy = "leveldb.BuiltinBloomFilter2";
 // since 7.1, and the Name()s 7.0.x wrote, which v7.8.3 still accepts (table/block_based/
 // block_based_table_reader.cc, filter_policy.cc).
 constexpr std::array<std::string_view, 6> kRocksDbBuiltinPolicies = {
-    "rocksdb.BuiltinBloomFilter",           "bloomfilter",
-    "ribbonfilter",                         "rocksdb.internal.LegacyBloomFilter",
-    "rocksdb.internal.FastLocalBloomFilter", "rocksdb.internal.Standard128RibbonFilter",
+    "rocksdb.BuiltinBloomFilter",
+    "bloomfilter",
+    "ribbonfilter",
+    "rocksdb.internal.LegacyBloomFilter",
+    "rocksdb.internal.FastLocalBloomFilter",
+    "rocksdb.internal.Standard128RibbonFilter",
 };
 
 // Offsets inside a block become file offsets; inside a decompressed block only the block's own
@@ -152,8 +155,8 @@ Status TableReader::OnProperties(const Bytes& contents) {
   const TableFileFormat& file = table_->file;
   Bytes block = contents;
   block.insert(block.end(), fetcher_.trailer().begin(), fetcher_.trailer().end());
-  Status checksum = VerifyBlockChecksum(file.checksum, file.base_context_checksum, handle.offset,
-                                        block);
+  Status checksum =
+      VerifyBlockChecksum(file.checksum, file.base_context_checksum, handle.offset, block);
   Status decoded = TableProperties::Decode(contents, &table_->properties);
   if (!checksum.ok()) {
     // An ingested file whose global sequence number RocksDB rewrote in place keeps the checksum
@@ -163,7 +166,8 @@ Status TableReader::OnProperties(const Bytes& contents) {
         decoded.ok() ? table_->properties.Find("rocksdb.external_sst_file.global_seqno") : nullptr;
     if (seqno == nullptr || seqno->bytes.size() != 8) return checksum;
     std::fill_n(block.begin() + static_cast<std::ptrdiff_t>(seqno->value_offset), 8, uint8_t{0});
-    if (!VerifyBlockChecksum(file.checksum, file.base_context_checksum, handle.offset, block).ok()) {
+    if (!VerifyBlockChecksum(file.checksum, file.base_context_checksum, handle.offset, block)
+             .ok()) {
       return checksum;
     }
   }
@@ -232,8 +236,8 @@ Status TableReader::SelectFilter() {
       const bool builtin =
           t.family == TableFamily::kLevelDb
               ? policy == kLevelDbFilterPolicy
-              : std::find(kRocksDbBuiltinPolicies.begin(), kRocksDbBuiltinPolicies.end(),
-                          policy) != kRocksDbBuiltinPolicies.end();
+              : std::find(kRocksDbBuiltinPolicies.begin(), kRocksDbBuiltinPolicies.end(), policy) !=
+                    kRocksDbBuiltinPolicies.end();
       // A built-in policy wins over custom ones filed under the same prefix.
       if (filter_entry_ == nullptr || (builtin && !filter_builtin_)) {
         filter_entry_ = &e;
@@ -338,9 +342,9 @@ Status TableReader::PrefixMayMatch(ByteView seek_key, bool* may_match) const {
     return Status::Ok();
   }
   if (!t.prefix_extractor) {
-    return Status::Error(ErrorCode::kUnsupported,
-                         "the table's prefix extractor \"" + *t.prefix_extractor_name +
-                             "\" is not a built-in one");
+    return Status::Error(
+        ErrorCode::kUnsupported,
+        "the table's prefix extractor \"" + *t.prefix_extractor_name + "\" is not a built-in one");
   }
   if (!t.prefix_extractor->InDomain(seek_key)) return Status::Ok();
   return t.filter.RocksDbMayMatch(seek_key, t.prefix_extractor->Transform(seek_key), may_match);

@@ -105,9 +105,9 @@ uint64_t HashLong(const uint8_t* in, size_t n, const uint8_t* secret) {
 
 }  // namespace
 
-uint64_t Xxph3Hash64(ByteView data, uint64_t seed) {
-  if (data.size() <= 16) return Len0To16(data.data(), data.size(), seed);
-  return HashOver16(data.data(), data.size(), seed);
+uint64_t Xxph3Hash64Bytes(const uint8_t* data, size_t size, uint64_t seed) {
+  if (size <= 16) return Len0To16(data, size, seed);
+  return HashOver16(data, size, seed);
 }
 
 }  // namespace sstfilter

@@ -103,8 +103,8 @@ TEST(Differential, EveryNativeKernelReachesTheSharedDigest) {
     size_t keys = 0, probes = 0;
     const uint32_t digest = RunAll(&keys, &probes);
     EXPECT_EQ(digest, kDigest) << "kernel " << kernel->name << " digest " << std::hex << digest;
-    std::cout << "[differential] kernel " << kernel->name << ": " << keys << " keys added, " << probes
-              << " probes, digest 0x" << std::hex << digest << std::dec << "\n";
+    std::cout << "[differential] kernel " << kernel->name << ": " << keys << " keys added, "
+              << probes << " probes, digest 0x" << std::hex << digest << std::dec << "\n";
   }
   simd::SelectFastLocalBloomKernel(simd::AvailableFastLocalBloomKernels().back()->name);
 }

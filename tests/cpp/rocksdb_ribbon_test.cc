@@ -9,11 +9,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <map>
 #include <random>
 #include <set>
 #include <string>

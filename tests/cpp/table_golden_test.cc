@@ -166,7 +166,7 @@ void CheckProperties(const GoldenTable& t, const OpenedTable& table) {
   EXPECT_EQ(matched, expected.size()) << t.id << ": properties missing";
 }
 
-void CheckTable(const GoldenTable& t, size_t* probes_checked, size_t* unsupported) {
+void CheckTable(const GoldenTable& t, size_t* probes_checked) {
   Status s;
   auto reader = Open(t.file, t.internal_keys, &s);
   // Without a decompressor, a table whose index is compressed cannot be opened.
@@ -187,26 +187,14 @@ void CheckTable(const GoldenTable& t, size_t* probes_checked, size_t* unsupporte
     const std::vector<ByteView> raw = table.filter.RawFilters();
     ASSERT_EQ(raw.size(), t.filters.size()) << t.id;
     for (size_t i = 0; i < raw.size(); ++i) {
-      EXPECT_TRUE(std::equal(raw[i].begin(), raw[i].end(), t.filters[i].begin(), t.filters[i].end()))
+      EXPECT_TRUE(
+          std::equal(raw[i].begin(), raw[i].end(), t.filters[i].begin(), t.filters[i].end()))
           << t.id << " filter " << i;
-    }
-  }
-  // Standard128Ribbon probing lands separately; until then a table with a Ribbon filter (or
-  // partition) says kUnsupported, and its answers are checked once it can.
-  bool probe_support = true;
-  for (const auto& probe : t.probes) {
-    bool maybe = false;
-    s = reader->MayContain(probe, &maybe);
-    if (s.code() == ErrorCode::kUnsupported) {
-      std::printf("[ pending  ] %s: %s\n", t.id.c_str(), s.message().c_str());
-      ++*unsupported;
-      probe_support = false;
-      break;
     }
   }
   std::set<std::string> key_set;
   for (const auto& k : t.keys) key_set.emplace(k.begin(), k.end());
-  for (size_t i = 0; probe_support && i < t.probes.size(); ++i) {
+  for (size_t i = 0; i < t.probes.size(); ++i) {
     bool maybe = false;
     s = reader->MayContain(t.probes[i], &maybe);
     ASSERT_TRUE(s.ok()) << t.id << " probe " << i << ": " << s.message();
@@ -217,7 +205,9 @@ void CheckTable(const GoldenTable& t, size_t* probes_checked, size_t* unsupporte
       // filter holds prefixes and the key is outside the extractor's domain (then: may match).
       const auto& e = table.prefix_extractor;
       const bool out_of_domain = !table.whole_key_filtering && e && !e->InDomain(t.probes[i]);
-      EXPECT_TRUE(out_of_domain ? maybe : key_set.count(std::string(t.probes[i].begin(), t.probes[i].end())) == 0)
+      EXPECT_TRUE(out_of_domain
+                      ? maybe
+                      : key_set.count(std::string(t.probes[i].begin(), t.probes[i].end())) == 0)
           << t.id << " get probe " << i << " (not consulted)";
     }
     if (t.seek) {
@@ -228,8 +218,8 @@ void CheckTable(const GoldenTable& t, size_t* probes_checked, size_t* unsupporte
       }
     }
   }
-  if (probe_support) *probes_checked += t.probes.size();
-  for (size_t i = 0; probe_support && i < t.keys.size(); ++i) {
+  *probes_checked += t.probes.size();
+  for (size_t i = 0; i < t.keys.size(); ++i) {
     bool maybe = false;
     ASSERT_TRUE(reader->MayContain(t.keys[i], &maybe).ok());
     EXPECT_TRUE(maybe) << t.id << " key " << i;
@@ -246,11 +236,9 @@ void CheckTable(const GoldenTable& t, size_t* probes_checked, size_t* unsupporte
 
 void CheckSection(const std::vector<GoldenTable>& tables, const char* name) {
   size_t probes = 0;
-  size_t unsupported = 0;
-  for (const GoldenTable& t : tables) CheckTable(t, &probes, &unsupported);
-  std::printf("[ golden   ] %s: %zu tables, %zu probes answered as recorded, %zu tables awaiting "
-              "Ribbon probing\n",
-              name, tables.size(), probes, unsupported);
+  for (const GoldenTable& t : tables) CheckTable(t, &probes);
+  std::printf("[ golden   ] %s: %zu tables, %zu probes answered as recorded\n", name, tables.size(),
+              probes);
 }
 
 TEST(TableGolden, RocksDbSst) { CheckSection(LoadRocksDbSst(), "rocksdb-sst"); }

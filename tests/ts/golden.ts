@@ -14,7 +14,7 @@ export function goldenPath(relative: string): string {
   return path.join(GOLDEN_DIR, relative);
 }
 
-export function readBytes(relative: string): Uint8Array {
+export function readBytes(relative: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(readFileSync(goldenPath(relative)));
 }
 

@@ -1,9 +1,5 @@
 // The part of rocksdb-native (which ships no types) that peers.test.ts uses.
 declare module "rocksdb-native" {
-  interface ReadBatch {
-    get(key: Uint8Array): Promise<Buffer | null>;
-    flush(): void;
-  }
   interface WriteBatch {
     put(key: Uint8Array, value: Uint8Array): void;
     flush(): Promise<void>;
@@ -25,8 +21,8 @@ declare module "rocksdb-native" {
     static RibbonFilterPolicy: typeof RibbonFilterPolicy;
     constructor(path: string, options?: RocksDBOptions);
     ready(): Promise<void>;
-    read(): ReadBatch;
-    write(): WriteBatch;
+    get(key: Uint8Array): Promise<Buffer | null>;
+    write(options?: { autoDestroy?: boolean }): WriteBatch;
     flush(): Promise<void>;
     getProperty(name: string): Promise<unknown>;
     close(): Promise<void>;

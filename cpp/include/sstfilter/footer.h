@@ -25,7 +25,7 @@ struct Footer {
   uint32_t format_version = 0;
   ChecksumType checksum = ChecksumType::kCrc32c;
   BlockHandle metaindex;
-  std::optional<BlockHandle> index;  // format_version >= 6 keeps it in the metaindex instead
+  std::optional<BlockHandle> index;    // format_version >= 6 keeps it in the metaindex instead
   uint32_t base_context_checksum = 0;  // format_version >= 6
   uint64_t offset = 0;                 // where the footer starts in the file
 };

@@ -14,16 +14,29 @@ namespace sstfilter {
 // Seed of BloomHash in LevelDB util/bloom.cc and RocksDB util/hash.h.
 inline constexpr uint32_t kBloomHashSeed = 0xbc9f1d34;
 
+// The filter hashes are compiled as *Bytes functions of a pointer and a length, which their
+// ByteView forms call inline: wasm passes a span argument through linear memory (its C ABI passes
+// structs indirectly), which measured ~10 ns per call there, more than hashing a 16-byte key takes.
+
 // LevelDB's Hash (util/hash.cc, 1.23): MurmurHash1-like; the trailing 1-3 bytes are zero-extended.
-uint32_t LevelDbHash32(ByteView data, uint32_t seed);
+uint32_t LevelDbHash32Bytes(const uint8_t* data, size_t size, uint32_t seed);
+inline uint32_t LevelDbHash32(ByteView data, uint32_t seed) {
+  return LevelDbHash32Bytes(data.data(), data.size(), seed);
+}
 
 // RocksDB's Hash (util/hash.cc): the same function, except that the trailing 1-3 bytes are
 // sign-extended, so it differs from LevelDbHash32 when one of them is >= 0x80.
-uint32_t RocksDbLegacyHash32(ByteView data, uint32_t seed);
+uint32_t RocksDbLegacyHash32Bytes(const uint8_t* data, size_t size, uint32_t seed);
+inline uint32_t RocksDbLegacyHash32(ByteView data, uint32_t seed) {
+  return RocksDbLegacyHash32Bytes(data.data(), data.size(), seed);
+}
 
 // RocksDB's Hash64 / GetSliceHash64 (util/xxph3.h): the XXH3 *preview* from xxHash 0.7.2 with
 // RocksDB's own empty-input rule. Not equal to final XXH3 on any input.
-uint64_t Xxph3Hash64(ByteView data, uint64_t seed);
+uint64_t Xxph3Hash64Bytes(const uint8_t* data, size_t size, uint64_t seed);
+inline uint64_t Xxph3Hash64(ByteView data, uint64_t seed) {
+  return Xxph3Hash64Bytes(data.data(), data.size(), seed);
+}
 
 // Final XXH3 64-bit (xxHash 0.8.x), used only for kXXH3 block checksums.
 uint64_t Xxh3Hash64(ByteView data, uint64_t seed);

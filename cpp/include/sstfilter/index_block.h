@@ -17,8 +17,8 @@ namespace sstfilter {
 
 struct IndexFormat {
   BlockFlavor flavor = BlockFlavor::kRocksDb;
-  bool keys_have_tag = true;          // separators are internal keys (else user keys)
-  bool values_delta_encoded = false;  // rocksdb.index.value.is.delta.encoded
+  bool keys_have_tag = true;           // separators are internal keys (else user keys)
+  bool values_delta_encoded = false;   // rocksdb.index.value.is.delta.encoded
   bool values_have_first_key = false;  // index type 3, kBinarySearchWithFirstKey
   KeyOrder order = KeyOrder::kBytewise;
 };

@@ -46,10 +46,10 @@ struct OpenedTable {
   BlockHandle index_handle;
   uint32_t index_type = 0;  // rocksdb.block.based.table.index.type
   IndexFormat index_format;
-  IndexBlock index;                           // the top-level index when partitioned
-  std::optional<KeyOrder> order;              // nullopt: a comparator this reader cannot reproduce
+  IndexBlock index;               // the top-level index when partitioned
+  std::optional<KeyOrder> order;  // nullopt: a comparator this reader cannot reproduce
   std::string comparator = "leveldb.BytewiseComparator";
-  bool whole_key_filtering = true;            // rocksdb.block.based.table.whole.key.filtering
+  bool whole_key_filtering = true;  // rocksdb.block.based.table.whole.key.filtering
   std::optional<std::string> prefix_extractor_name;  // nullopt when the table has none
   std::optional<PrefixExtractor> prefix_extractor;   // nullopt also for custom extractors
   TableFilter filter;
@@ -81,7 +81,15 @@ class TableReader final : public ResumableRead {
   Status PrefixMayMatch(ByteView seek_key, bool* may_match) const;
 
  private:
-  enum class Stage : uint8_t { kFooter, kMetaindex, kProperties, kIndex, kFilter, kPartitions, kOpen };
+  enum class Stage : uint8_t {
+    kFooter,
+    kMetaindex,
+    kProperties,
+    kIndex,
+    kFilter,
+    kPartitions,
+    kOpen
+  };
 
   Status OnFooter(const Bytes& tail);
   Status OnMetaindex(const Bytes& contents);
