@@ -175,6 +175,17 @@ template <bool (*kCheck)(const RibbonProbe& probe)>
   }
 }
 
+// The kernel made from a per-key check: batches go through RibbonPrefetchedBatch. Instantiated in
+// each kernel's translation unit with that unit's Check (an internal-linkage function, so
+// instantiations never collide).
+template <bool (*kCheck)(const RibbonProbe& probe)>
+struct CheckedRibbonKernel {
+  static void MayMatchBatch(const uint64_t* hashes, size_t n, const RibbonQueryParams& params,
+                            uint8_t* out) {
+    RibbonPrefetchedBatch<kCheck>(hashes, n, params, out);
+  }
+};
+
 // The kernels linked into this build. Each exists only where its translation unit is compiled.
 extern const RibbonKernel kRibbonScalar;
 #if defined(SSTFILTER_HAVE_AVX2)

@@ -29,13 +29,8 @@ bool Check(const RibbonProbe& probe) {
   return true;
 }
 
-void MayMatchBatch(const uint64_t* hashes, size_t n, const RibbonQueryParams& params,
-                   uint8_t* out) {
-  RibbonPrefetchedBatch<Check>(hashes, n, params, out);
-}
-
 }  // namespace
 
-const RibbonKernel kRibbonScalar = {"scalar", Check, MayMatchBatch};
+const RibbonKernel kRibbonScalar = {"scalar", Check, CheckedRibbonKernel<Check>::MayMatchBatch};
 
 }  // namespace sstfilter::simd

@@ -63,14 +63,9 @@ bool Check(const RibbonProbe& probe) {
   return RibbonCheckInRoundsOfEight<Mask, ToMask, RoundParities>(probe);
 }
 
-void MayMatchBatch(const uint64_t* hashes, size_t n, const RibbonQueryParams& params,
-                   uint8_t* out) {
-  RibbonPrefetchedBatch<Check>(hashes, n, params, out);
-}
-
 }  // namespace
 
-const RibbonKernel kRibbonSimd128 = {"simd128", Check, MayMatchBatch};
+const RibbonKernel kRibbonSimd128 = {"simd128", Check, CheckedRibbonKernel<Check>::MayMatchBatch};
 
 }  // namespace sstfilter::simd
 

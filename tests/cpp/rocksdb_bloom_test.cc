@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "each_kernel.h"
 #include "golden.h"
 #include "packed_keys.h"
 #include "simd/bloom_kernels.h"
@@ -36,25 +37,6 @@ using golden::ReadJson;
 using golden::ReadKeysFile;
 using testing::PackedKeys;
 using KeyList = std::vector<std::vector<uint8_t>>;
-
-// Makes each available FastLocalBloom kernel active in turn; restores the default on destruction,
-// also when an assertion leaves the test early.
-class EachKernel {
- public:
-  EachKernel() : default_name_(simd::ActiveFastLocalBloomKernel().name) {}
-  ~EachKernel() { simd::SelectFastLocalBloomKernel(default_name_); }
-
-  template <typename Body>
-  void Run(Body body) {
-    for (const simd::FastLocalBloomKernel* kernel : simd::AvailableFastLocalBloomKernels()) {
-      EXPECT_TRUE(simd::SelectFastLocalBloomKernel(kernel->name));
-      body(std::string(kernel->name));
-    }
-  }
-
- private:
-  std::string default_name_;
-};
 
 // Answers of `reader` for `keys`, one MayMatch call per key, and in one MayMatchBatch call.
 std::vector<uint8_t> SingleAnswers(const FilterReader& reader, const KeyList& keys) {
@@ -165,7 +147,7 @@ TEST(RocksDbBloomGolden, ReadersAnswerEveryProbeAsRocksDb) {
     ASSERT_EQ(expected.size(), probes.size()) << id;
     ASSERT_TRUE(c.at("keys_all_match").get<bool>()) << id;
 
-    EachKernel().Run([&](const std::string& kernel) {
+    testing::EachFastLocalBloomKernel().Run([&](const std::string& kernel) {
       const std::string where = "case " + id + ", kernel " + kernel;
       const auto reader = OpenRocksDbFilter(filter);
       EXPECT_EQ(reader->kind(), KindOfBuiltImpl(built_impl)) << where;
@@ -350,7 +332,7 @@ TEST(RocksDbBloomSchema, FastLocalBloomMatchesBloomTestSchema) {
     ASSERT_TRUE(
         BuildRocksDbFastLocalBloom(PackedKeys(keys).view(), row.bits_per_key, &filter).ok());
     EXPECT_EQ(BloomHash(filter), row.fast_hash) << where;
-    EachKernel().Run([&](const std::string& kernel) {
+    testing::EachFastLocalBloomKernel().Run([&](const std::string& kernel) {
       const auto reader = OpenRocksDbFilter(filter);
       EXPECT_EQ(reader->info().num_probes, static_cast<uint32_t>(row.fast_probes)) << where;
       EXPECT_EQ(FirstFPs(*reader, CountOf(row.fast_first_fps)), row.fast_first_fps)
@@ -426,7 +408,7 @@ TEST(RocksDbBloomSchema, RawSchemaFiltersReadAsInBloomTest) {
   };
   for (const Row& row : kRows) {
     const Bytes filter = RawFilter(row.len, row.m0, row.m1, /*weird=*/true);
-    EachKernel().Run([&](const std::string& kernel) {
+    testing::EachFastLocalBloomKernel().Run([&](const std::string& kernel) {
       const auto reader = OpenRocksDbFilter(filter);
       const std::string where =
           "m0 " + std::to_string(row.m0) + ", m1 " + std::to_string(row.m1) + ", kernel " + kernel;
@@ -508,7 +490,7 @@ TEST(RocksDbFilterReader, CorruptFiltersAsInBloomTest) {
   for (const Good& good : kGood) {
     for (const bool fill : {false, true}) {
       const Bytes filter = RawFilter(good.len, good.m0, good.m1, false, fill ? 0xff : 0x00);
-      EachKernel().Run([&](const std::string& kernel) {
+      testing::EachFastLocalBloomKernel().Run([&](const std::string& kernel) {
         std::ostringstream where_stream;
         where_stream << "(" << good.len << ", " << int{good.m0} << ", " << good.m1 << "), fill "
                      << fill << ", kernel " << kernel;
@@ -567,7 +549,7 @@ TEST(RocksDbFilterReader, FastLocalBloomShorterThanOneBlockProbesTheFirst64Bytes
   for (uint32_t len = 59; len < 64; ++len) {
     const Bytes filter = RawFilter(len, 255, 2u << 8, /*weird=*/true);
     std::vector<uint8_t> expected;
-    EachKernel().Run([&](const std::string& kernel) {
+    testing::EachFastLocalBloomKernel().Run([&](const std::string& kernel) {
       const auto reader = OpenRocksDbFilter(filter);
       ASSERT_EQ(reader->kind(), FilterKind::kRocksDbFastLocalBloom) << len;
       const KeyList keys = TestKeys(0, 999);
@@ -718,7 +700,7 @@ void CheckAllKernelsAgree(const Bytes& filter, FilterKind kind, const KeyList& a
                           const KeyList& absent, const std::string& where,
                           DifferentialCounts* counts) {
   std::vector<uint8_t> reference;
-  EachKernel().Run([&](const std::string& kernel) {
+  testing::EachFastLocalBloomKernel().Run([&](const std::string& kernel) {
     const auto reader = OpenRocksDbFilter(filter);
     ASSERT_EQ(reader->kind(), kind) << where;
     const std::string at = where + ", kernel " + kernel;

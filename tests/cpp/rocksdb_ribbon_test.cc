@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "each_kernel.h"
 #include "golden.h"
 #include "packed_keys.h"
 #include "simd/ribbon_kernels.h"
@@ -44,25 +45,6 @@ constexpr uint64_t kSizingDigestEvery = 0x76d34e60af10e62b;    // SizingSweepDig
 constexpr uint64_t kSizingDigestSampled = 0xa9c5c349996dff24;  // (1e5, 1e8, 997)
 constexpr uint64_t kSizingDigestLargest = 0x74ef869d4e98cab1;  // (1e8, 950e6, 99991)
 constexpr uint64_t kOneInFpRateDigest = 0x1e5e0f1ab6237dd3;    // OneInFpRateSweepDigest(1e5)
-
-// Makes each available Ribbon kernel active in turn; restores the default on destruction, also
-// when an assertion leaves the test early.
-class EachKernel {
- public:
-  EachKernel() : default_name_(simd::ActiveRibbonKernel().name) {}
-  ~EachKernel() { simd::SelectRibbonKernel(default_name_); }
-
-  template <typename Body>
-  void Run(Body body) {
-    for (const simd::RibbonKernel* kernel : simd::AvailableRibbonKernels()) {
-      EXPECT_TRUE(simd::SelectRibbonKernel(kernel->name));
-      body(std::string(kernel->name));
-    }
-  }
-
- private:
-  std::string default_name_;
-};
 
 KeyList NumberedKeys(const char* prefix, uint64_t first, size_t count) {
   KeyList keys;
@@ -134,7 +116,7 @@ uint32_t GlibcGetNumSlots(uint32_t n) {
 TEST(RibbonGolden, BuiltBytesAndEveryAnswerMatchRocksDb) {
   const auto manifest = ReadJson(GoldenPath("rocksdb-filter/manifest.json"));
   std::map<std::string, int> built_impls;
-  EachKernel kernels;
+  auto kernels = testing::EachRibbonKernel();
   std::map<std::string, int> answered;
   for (const auto& c : manifest.at("cases")) {
     if (c.at("requested_impl") != "ribbon") continue;
@@ -390,7 +372,7 @@ TEST(RibbonRandomized, NoFalseNegatives) {
       {2087, 6.5}, {5000, 15.5}, {10000, 20}, {40000, 50}, {100000, 7.5}, {850000, 10},
   };
   size_t total = 0;
-  EachKernel kernels;
+  auto kernels = testing::EachRibbonKernel();
   uint64_t first = 0;
   for (const auto& [count, bits] : shapes) {
     const KeyList keys = NumberedKeys("key", first, count);
@@ -424,7 +406,7 @@ TEST(RibbonRandomized, FalsePositiveRateAtTenBitsPerKey) {
   const double expected = lower_portion * std::ldexp(1.0, -int(layout.upper_num_columns - 1)) +
                           (1 - lower_portion) * std::ldexp(1.0, -int(layout.upper_num_columns));
   const KeyList absent = NumberedKeys("absent", 0, 1000000);
-  EachKernel kernels;
+  auto kernels = testing::EachRibbonKernel();
   kernels.Run([&](const std::string& kernel) {
     const std::vector<uint8_t> answers = BatchAnswers(*reader, absent);
     const double measured = static_cast<double>(std::count(answers.begin(), answers.end(), 1)) /
@@ -469,7 +451,7 @@ TEST(RibbonBuild, EmptyAndInvalid) {
 TEST(RibbonKernels, AgreeWithScalarOnArbitraryBytes) {
   std::mt19937_64 rng(17);
   const KeyList probes = NumberedKeys("probe", 0, 3000);
-  EachKernel kernels;
+  auto kernels = testing::EachRibbonKernel();
   for (int trial = 0; trial < 300; ++trial) {
     const uint32_t num_blocks = 2 + static_cast<uint32_t>(rng() % 40);
     // Solution bytes: anything from nothing to more than 32 columns need, not always whole
