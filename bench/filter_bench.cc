@@ -1,128 +1,50 @@
-// Native probe benchmarks: ns per probe for every kernel, on a cache-resident filter (10^4 keys)
-// and a memory-resident one (10^7 keys), with hashes precomputed (the kernel alone) and with
-// 16-byte keys hashed (the reader's MayMatch / MayMatchBatch). scripts/bench.sh runs it and merges
-// its JSON into bench/results.json. `--keys_large=N` changes the memory-resident size (quick runs).
+// Native benchmarks of sstfilter (Google Benchmark), merged into bench/results.json by
+// scripts/bench.sh. Every format at every size given by --sizes (default 10^4 and 10^7 keys of 16
+// bytes, 10 bits per key):
+//   build/<format>/<keys>                              ns_per_key, peak_bytes_per_key
+//   probe/<format>/<kernel>/<input>/<mode>/<keys>       ns_per_key
+// with input "hashes" (64-bit hashes precomputed, FastLocalBloom and Ribbon only) or "keys" (the
+// reader hashes each 16-byte key), mode "single" (one call per key) or "batch" (one call for all
+// probes), and kernel each kernel the CPU can run ("portable" for formats without kernels); and
+//   floor/random-read-64B/1GiB/<shape>                  ns_per_read
+// the cost of independent random 64-byte reads over 1 GiB, which bounds a memory-resident probe.
+// --export_dir=DIR writes each size's probe keys (probes-<keys>.bin, 16 bytes each) and built
+// filters (<format>-<keys>.bin) there, so that the wasm benchmark probes the same filters with the
+// same keys.
 #include <benchmark/benchmark.h>
+#include <immintrin.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
-#include <map>
+#include <fstream>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "alloc_tracking.h"
+#include "bench_support.h"
 #include "simd/bloom_kernels.h"
+#include "simd/ribbon_kernels.h"
 #include "sstfilter/filter.h"
 #include "sstfilter/hash.h"
 
-namespace sstfilter {
+namespace sstfilter::bench {
 namespace {
 
-constexpr size_t kProbes = 1 << 16;  // per iteration; half of them keys of the filter
-size_t large_keys = 10'000'000;
+constexpr double kBitsPerKey = 10.0;
+std::string export_dir;
 
-// 16-byte keys from a counter mixed by XXPH3: distinct and spread out.
-std::vector<uint8_t> MakeKeys(size_t n, uint64_t salt) {
-  std::vector<uint8_t> data(16 * n);
-  for (size_t i = 0; i < n; ++i) {
-    const uint64_t words[2] = {i ^ salt,
-                               Xxph3Hash64(ByteView(reinterpret_cast<uint8_t*>(&i), 8), salt)};
-    std::memcpy(&data[16 * i], words, 16);
+void Export(const std::string& name, const uint8_t* data, size_t size) {
+  if (export_dir.empty()) return;
+  std::ofstream file(export_dir + "/" + name, std::ios::binary);
+  file.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  if (!file) {
+    std::fprintf(stderr, "filter_bench: cannot write %s/%s\n", export_dir.c_str(), name.c_str());
+    std::exit(1);
   }
-  return data;
-}
-
-struct Fixture {
-  std::vector<uint8_t> key_data;
-  std::vector<uint32_t> key_offsets;
-  Bytes filter;
-  std::unique_ptr<FilterReader> reader;
-  std::vector<uint8_t> probe_data;
-  std::vector<uint32_t> probe_offsets;
-  std::vector<uint64_t> probe_hashes;
-};
-
-std::vector<uint32_t> Offsets(size_t n) {
-  std::vector<uint32_t> offsets(n + 1);
-  for (size_t i = 0; i <= n; ++i) offsets[i] = static_cast<uint32_t>(16 * i);
-  return offsets;
-}
-
-// Built once per (format, size) and kept: building 10^7 keys takes a while.
-const Fixture& GetFixture(FilterFormat format, size_t num_keys) {
-  static std::map<std::pair<int, size_t>, std::unique_ptr<Fixture>> cache;
-  auto& slot = cache[{static_cast<int>(format), num_keys}];
-  if (slot) return *slot;
-  slot = std::make_unique<Fixture>();
-  Fixture& f = *slot;
-  f.key_data = MakeKeys(num_keys, 1);
-  f.key_offsets = Offsets(num_keys);
-  const KeyBatchView keys(f.key_data.data(), f.key_data.size(), f.key_offsets.data(), num_keys);
-  if (!BuildFilter(keys, {format, 10.0}, &f.filter).ok()) std::abort();
-  f.reader = format == FilterFormat::kLevelDbBloom ? OpenLevelDbFilter(f.filter)
-                                                   : OpenRocksDbFilter(f.filter);
-  // Half present (every other probe is a key of the filter, chosen across the whole set), half
-  // absent, so early-exit and full-length probes both count.
-  const std::vector<uint8_t> absent = MakeKeys(kProbes, 2);
-  f.probe_data.resize(16 * kProbes);
-  for (size_t i = 0; i < kProbes; ++i) {
-    const uint8_t* src =
-        i % 2 == 0 ? &f.key_data[16 * ((i * 2654435761u) % num_keys)] : &absent[16 * i];
-    std::memcpy(&f.probe_data[16 * i], src, 16);
-  }
-  f.probe_offsets = Offsets(kProbes);
-  for (size_t i = 0; i < kProbes; ++i) {
-    f.probe_hashes.push_back(Xxph3Hash64(ByteView(&f.probe_data[16 * i], 16), 0));
-  }
-  return f;
-}
-
-// Reported as ns_per_probe (a rate of probes per nanosecond, inverted).
-void CountProbes(benchmark::State& state) {
-  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * kProbes));
-  state.counters["ns_per_probe"] =
-      benchmark::Counter(static_cast<double>(state.iterations()) * kProbes * 1e-9,
-                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
-}
-
-// The FastLocalBloom kernel alone, hashes precomputed.
-void KernelProbe(benchmark::State& state, const simd::FastLocalBloomKernel* kernel, size_t num_keys,
-                 bool batched) {
-  const Fixture& f = GetFixture(FilterFormat::kRocksDbFastLocalBloom, num_keys);
-  const uint32_t len = static_cast<uint32_t>(f.filter.size() - 5);
-  const int k = f.filter[len + 2] & 31;
-  std::vector<uint8_t> out(kProbes);
-  for (auto _ : state) {
-    if (batched) {
-      kernel->may_match_batch(f.probe_hashes.data(), kProbes, k, f.filter.data(), len, out.data());
-    } else {
-      for (size_t i = 0; i < kProbes; ++i) {
-        out[i] = kernel->may_match(f.probe_hashes[i], k, f.filter.data(), len) ? 1 : 0;
-      }
-    }
-    benchmark::DoNotOptimize(out.data());
-  }
-  CountProbes(state);
-}
-
-// A whole reader: 16-byte keys hashed and probed with the given kernel active.
-void ReaderProbe(benchmark::State& state, FilterFormat format, const char* kernel, size_t num_keys,
-                 bool batched) {
-  const Fixture& f = GetFixture(format, num_keys);
-  if (kernel != nullptr) simd::SelectFastLocalBloomKernel(kernel);
-  const KeyBatchView probes(f.probe_data.data(), f.probe_data.size(), f.probe_offsets.data(),
-                            kProbes);
-  std::vector<uint8_t> out(kProbes);
-  for (auto _ : state) {
-    if (batched) {
-      f.reader->MayMatchBatch(probes, out.data());
-    } else {
-      for (size_t i = 0; i < kProbes; ++i) out[i] = f.reader->MayMatch(probes[i]) ? 1 : 0;
-    }
-    benchmark::DoNotOptimize(out.data());
-  }
-  CountProbes(state);
-  simd::SelectFastLocalBloomKernel(simd::AvailableFastLocalBloomKernels().back()->name);
 }
 
 const char* FormatName(FilterFormat format) {
@@ -139,42 +61,255 @@ const char* FormatName(FilterFormat format) {
   return "?";
 }
 
-void RegisterAll() {
-  for (size_t num_keys : {size_t{10'000}, large_keys}) {
-    for (const simd::FastLocalBloomKernel* kernel : simd::AvailableFastLocalBloomKernels()) {
-      for (bool batched : {false, true}) {
-        const std::string mode = batched ? "batch" : "single";
-        benchmark::RegisterBenchmark(("probe/rocksdb-bloom/" + std::string(kernel->name) +
-                                      "/hashes/" + mode + "/" + std::to_string(num_keys))
-                                         .c_str(),
-                                     KernelProbe, kernel, num_keys, batched);
-        benchmark::RegisterBenchmark(("probe/rocksdb-bloom/" + std::string(kernel->name) +
-                                      "/keys/" + mode + "/" + std::to_string(num_keys))
-                                         .c_str(),
-                                     ReaderProbe, FilterFormat::kRocksDbFastLocalBloom,
-                                     kernel->name, num_keys, batched);
-      }
+constexpr FilterFormat kFormats[] = {FilterFormat::kLevelDbBloom, FilterFormat::kRocksDbLegacyBloom,
+                                     FilterFormat::kRocksDbFastLocalBloom,
+                                     FilterFormat::kRocksDbRibbon};
+
+// The keys, probes and built filters of one size. Benchmarks run size by size (RegisterAll), so
+// only the current size is kept: 10^8 keys take 2 GB before any filter is built.
+struct SizeFixture {
+  size_t num_keys = 0;
+  std::unique_ptr<KeySet> keys;
+  std::unique_ptr<KeySet> probes;
+  std::vector<uint64_t> probe_hashes;
+  // Per format (indexed by FilterFormat): the built bytes and a reader of them.
+  Bytes filters[std::size(kFormats)];
+  std::unique_ptr<FilterReader> readers[std::size(kFormats)];
+};
+
+SizeFixture& Fixture(size_t num_keys) {
+  static SizeFixture fixture;
+  if (fixture.num_keys != num_keys) {
+    fixture = SizeFixture();
+    fixture.num_keys = num_keys;
+    fixture.keys = std::make_unique<KeySet>(num_keys, 0);
+    fixture.probes = std::make_unique<KeySet>(MakeProbes(*fixture.keys));
+    Export("probes-" + std::to_string(num_keys) + ".bin", fixture.probes->data.data(),
+           fixture.probes->data.size());
+    for (size_t i = 0; i < fixture.probes->size(); ++i) {
+      fixture.probe_hashes.push_back(
+          Xxph3Hash64(ByteView(fixture.probes->key(i), kKeyBytes), /*seed=*/0));
     }
-    for (FilterFormat format : {FilterFormat::kLevelDbBloom, FilterFormat::kRocksDbLegacyBloom,
-                                FilterFormat::kRocksDbRibbon}) {
-      benchmark::RegisterBenchmark((std::string("probe/") + FormatName(format) +
-                                    "/scalar/keys/batch/" + std::to_string(num_keys))
-                                       .c_str(),
-                                   ReaderProbe, format, nullptr, num_keys, true);
+  }
+  return fixture;
+}
+
+KeyBatchView View(const KeySet& keys) {
+  return KeyBatchView(keys.data.data(), keys.data.size(), keys.offsets.data(), keys.size());
+}
+
+const FilterReader& Reader(SizeFixture& f, FilterFormat format) {
+  const size_t i = static_cast<size_t>(format);
+  if (!f.readers[i]) {
+    if (!BuildFilter(View(*f.keys), {format, kBitsPerKey}, &f.filters[i]).ok()) std::abort();
+    Export(std::string(FormatName(format)) + "-" + std::to_string(f.num_keys) + ".bin",
+           f.filters[i].data(), f.filters[i].size());
+    f.readers[i] = format == FilterFormat::kLevelDbBloom ? OpenLevelDbFilter(f.filters[i])
+                                                         : OpenRocksDbFilter(f.filters[i]);
+  }
+  return *f.readers[i];
+}
+
+void Build(benchmark::State& state, FilterFormat format, size_t num_keys) {
+  SizeFixture& f = Fixture(num_keys);
+  size_t peak_bytes = 0;
+  for (auto _ : state) {
+    Bytes filter;
+    ResetPeakAllocatedBytes();
+    const size_t before = AllocatedBytes();
+    if (!BuildFilter(View(*f.keys), {format, kBitsPerKey}, &filter).ok()) std::abort();
+    peak_bytes = PeakAllocatedBytes() - before;
+    benchmark::DoNotOptimize(filter.data());
+  }
+  ReportNsPer(state, "ns_per_key", num_keys);
+  state.counters["peak_bytes_per_key"] =
+      static_cast<double>(peak_bytes) / static_cast<double>(num_keys);
+}
+
+// Selects the kernel of the format's family for the duration of one benchmark.
+class KernelChoice {
+ public:
+  KernelChoice(FilterFormat format, const char* kernel) : format_(format) {
+    if (format_ == FilterFormat::kRocksDbFastLocalBloom) simd::SelectFastLocalBloomKernel(kernel);
+    if (format_ == FilterFormat::kRocksDbRibbon) simd::SelectRibbonKernel(kernel);
+  }
+  ~KernelChoice() {
+    if (format_ == FilterFormat::kRocksDbFastLocalBloom) {
+      simd::SelectFastLocalBloomKernel(simd::AvailableFastLocalBloomKernels().back()->name);
+    }
+    if (format_ == FilterFormat::kRocksDbRibbon) {
+      simd::SelectRibbonKernel(simd::AvailableRibbonKernels().back()->name);
+    }
+  }
+  KernelChoice(const KernelChoice&) = delete;
+  KernelChoice& operator=(const KernelChoice&) = delete;
+
+ private:
+  FilterFormat format_;
+};
+
+enum class Input { kHashes, kKeys };
+
+void Probe(benchmark::State& state, FilterFormat format, const char* kernel, Input input,
+           bool batched, size_t num_keys) {
+  SizeFixture& f = Fixture(num_keys);
+  const FilterReader& reader = Reader(f, format);
+  const KernelChoice choice(format, kernel);
+  const KeyBatchView probes = View(*f.probes);
+  const size_t n = probes.size();
+  const uint64_t* hashes = f.probe_hashes.data();
+  std::vector<uint8_t> out(n);
+  for (auto _ : state) {
+    if (input == Input::kKeys && batched) {
+      reader.MayMatchBatch(probes, out.data());
+    } else if (input == Input::kKeys) {
+      for (size_t i = 0; i < n; ++i) out[i] = reader.MayMatch(probes[i]) ? 1 : 0;
+    } else if (batched) {
+      reader.MayMatchHashes(hashes, n, out.data());
+    } else if (format == FilterFormat::kRocksDbFastLocalBloom) {
+      // The kernel's own single-key probe; the filter's last 5 bytes are its metadata.
+      const simd::FastLocalBloomKernel& k = simd::ActiveFastLocalBloomKernel();
+      const FilterInfo info = reader.info();
+      const uint8_t* data = f.filters[static_cast<size_t>(format)].data();
+      for (size_t i = 0; i < n; ++i) {
+        out[i] = k.may_match(hashes[i], static_cast<int>(info.num_probes), data, info.data_bytes)
+                     ? 1
+                     : 0;
+      }
+    } else {
+      // Ribbon has no single-key kernel entry: one reader call per hash, as RocksDB's
+      // HashMayMatch.
+      for (size_t i = 0; i < n; ++i) reader.MayMatchHashes(&hashes[i], 1, &out[i]);
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  ReportNsPer(state, "ns_per_key", n);
+}
+
+// Independent random 64-byte reads over 1 GiB: every read's address is known before the read, as
+// a batch of probes' blocks are, so the CPU overlaps as many misses as it can track. How many
+// loads a read takes matters (each waits in the load queue until its line arrives), so each
+// shape is measured and the floor is the fastest.
+enum class ReadShape { kOneWord, kEightWords, kFourSse, kTwoAvx2 };
+
+[[gnu::target("avx2")]] uint64_t ReadLinesAvx2(const uint64_t* memory,
+                                               const std::vector<uint32_t>& lines) {
+  __m256i acc = _mm256_setzero_si256();
+  for (uint32_t line : lines) {
+    const __m256i* p = reinterpret_cast<const __m256i*>(memory + size_t{line} * 8);
+    acc = _mm256_xor_si256(acc, _mm256_and_si256(_mm256_load_si256(p), _mm256_load_si256(p + 1)));
+  }
+  return static_cast<uint64_t>(_mm256_extract_epi64(acc, 0));
+}
+
+uint64_t ReadLines(const uint64_t* memory, const std::vector<uint32_t>& lines, ReadShape shape) {
+  uint64_t acc = 0;
+  switch (shape) {
+    case ReadShape::kOneWord:
+      for (uint32_t line : lines) acc ^= memory[size_t{line} * 8];
+      break;
+    case ReadShape::kEightWords:
+      for (uint32_t line : lines) {
+        const uint64_t* w = memory + size_t{line} * 8;
+        acc ^= w[0] ^ w[1] ^ w[2] ^ w[3] ^ w[4] ^ w[5] ^ w[6] ^ w[7];
+      }
+      break;
+    case ReadShape::kFourSse: {
+      __m128i v = _mm_setzero_si128();
+      for (uint32_t line : lines) {
+        const __m128i* p = reinterpret_cast<const __m128i*>(memory + size_t{line} * 8);
+        v = _mm_xor_si128(
+            v, _mm_and_si128(_mm_and_si128(_mm_load_si128(p), _mm_load_si128(p + 1)),
+                             _mm_and_si128(_mm_load_si128(p + 2), _mm_load_si128(p + 3))));
+      }
+      acc = static_cast<uint64_t>(_mm_cvtsi128_si64(v));
+      break;
+    }
+    case ReadShape::kTwoAvx2:
+      acc = ReadLinesAvx2(memory, lines);
+      break;
+  }
+  return acc;
+}
+
+void RandomReadFloor(benchmark::State& state, ReadShape shape) {
+  constexpr size_t kBytes = size_t{1} << 30;
+  constexpr size_t kLines = kBytes / 64;
+  constexpr size_t kReads = size_t{1} << 22;
+  // Shared by the shapes; 64-byte aligned, so that a read is one cache line. Written, not just
+  // allocated: untouched pages would all read the one shared zero page.
+  static const std::unique_ptr<uint64_t[]> memory = [] {
+    std::unique_ptr<uint64_t[]> m(new (std::align_val_t{64}) uint64_t[kBytes / 8]);
+    for (size_t i = 0; i < kBytes / 8; ++i) m[i] = i;
+    return m;
+  }();
+  std::vector<uint32_t> lines(kReads);
+  for (size_t i = 0; i < kReads; ++i) lines[i] = static_cast<uint32_t>(Mix64(i) % kLines);
+  for (auto _ : state) benchmark::DoNotOptimize(ReadLines(memory.get(), lines, shape));
+  ReportNsPer(state, "ns_per_read", kReads);
+}
+
+// Kernel names are static strings, so benchmarks can keep them.
+template <typename Kernel>
+std::vector<const char*> KernelNames(std::span<const Kernel* const> kernels) {
+  std::vector<const char*> names;
+  for (const Kernel* kernel : kernels) names.push_back(kernel->name);
+  return names;
+}
+
+std::vector<const char*> KernelsOf(FilterFormat format) {
+  if (format == FilterFormat::kRocksDbFastLocalBloom) {
+    return KernelNames(simd::AvailableFastLocalBloomKernels());
+  }
+  if (format == FilterFormat::kRocksDbRibbon) return KernelNames(simd::AvailableRibbonKernels());
+  return {"portable"};
+}
+
+void RegisterAll(const std::vector<size_t>& sizes) {
+  benchmark::RegisterBenchmark("floor/random-read-64B/1GiB/load8", RandomReadFloor,
+                               ReadShape::kOneWord);
+  benchmark::RegisterBenchmark("floor/random-read-64B/1GiB/8x8B", RandomReadFloor,
+                               ReadShape::kEightWords);
+  benchmark::RegisterBenchmark("floor/random-read-64B/1GiB/4x16B", RandomReadFloor,
+                               ReadShape::kFourSse);
+  if (__builtin_cpu_supports("avx2")) {
+    benchmark::RegisterBenchmark("floor/random-read-64B/1GiB/2x32B", RandomReadFloor,
+                                 ReadShape::kTwoAvx2);
+  }
+  for (size_t num_keys : sizes) {
+    const std::string keys = std::to_string(num_keys);
+    for (FilterFormat format : kFormats) {
+      const std::string name = FormatName(format);
+      SetBuildIterations(benchmark::RegisterBenchmark(("build/" + name + "/" + keys).c_str(), Build,
+                                                      format, num_keys),
+                         num_keys);
+      const bool hashed =
+          format == FilterFormat::kRocksDbFastLocalBloom || format == FilterFormat::kRocksDbRibbon;
+      for (const char* kernel : KernelsOf(format)) {
+        for (Input input : {Input::kHashes, Input::kKeys}) {
+          if (input == Input::kHashes && !hashed) continue;
+          for (bool batched : {false, true}) {
+            const std::string full = "probe/" + name + "/" + kernel + "/" +
+                                     (input == Input::kHashes ? "hashes" : "keys") + "/" +
+                                     (batched ? "batch" : "single") + "/" + keys;
+            benchmark::RegisterBenchmark(full.c_str(), Probe, format, kernel, input, batched,
+                                         num_keys);
+          }
+        }
+      }
     }
   }
 }
 
 }  // namespace
-}  // namespace sstfilter
+}  // namespace sstfilter::bench
 
 int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--keys_large=", 13) == 0)
-      sstfilter::large_keys = std::stoul(argv[i] + 13);
-  }
+  const std::vector<size_t> sizes = sstfilter::bench::TakeSizes(&argc, argv);
+  sstfilter::bench::export_dir = sstfilter::bench::TakeFlag(&argc, argv, "export_dir");
   benchmark::Initialize(&argc, argv);
-  sstfilter::RegisterAll();
+  sstfilter::bench::RegisterAll(sizes);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -1,51 +1,646 @@
-// The demo page: build a filter from typed keys, probe it, download its bytes.
-import { init } from "../dist/esm/browser.js";
+// The SST viewer page. It only renders: opening, probing, walking keys, verifying and building all
+// run in worker.mjs, which reads the dropped File in slices (Blob.slice) as the wasm core asks.
+import { drawHeatMap, heatColor, hitTest } from "./heatmap.mjs";
 
 const $ = (id) => document.getElementById(id);
-const sf = await init();
-$("backend").textContent = sf.backend;
+const PAGE_SIZE = 50;
 
-let filter = null;
+// ------------------------------------------------------------------------------------------------
+// Formatting
 
-function showError(error) {
-  $("error").textContent = error ? `${error.code ?? "ERROR"}: ${error.message}` : "";
+const count = (n) => Number(n).toLocaleString("en-US");
+const bytesText = (n) =>
+  n < 1024
+    ? `${count(n)} B`
+    : n < 1 << 20
+      ? `${(n / 1024).toFixed(1)} KiB`
+      : `${(n / (1 << 20)).toFixed(1)} MiB`;
+const percent = (rate) =>
+  rate === 0 ? "0%" : rate < 0.0001 ? `${(rate * 100).toExponential(1)}%` : `${(rate * 100).toFixed(2)}%`;
+const handleText = ([offset, size]) => `@ ${count(offset)}, ${count(size)} B`;
+// SstFilterError messages end with "(at byte N)"; the viewer shows the offset on its own.
+const withoutOffset = (message) => String(message).replace(/ \(at byte \d+\)$/, "");
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** A key for display: { text, hex } where hex tells that text is hex (not printable UTF-8). */
+function keyText(bytes, mode) {
+  if (mode === "utf8") {
+    try {
+      const text = utf8.decode(bytes);
+      if (!/[\p{Cc}\p{Cf}]/u.test(text)) return { text: text === "" ? "(empty)" : text, hex: text === "" };
+    } catch {
+      // Not UTF-8: shown as hex.
+    }
+  }
+  return { text: bytes.length === 0 ? "(empty)" : toHex(bytes), hex: true };
 }
 
-function build() {
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  Object.assign(node, props);
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+function facts(dl, rows) {
+  dl.replaceChildren(
+    ...rows.flatMap(([term, value, title]) => [
+      el("dt", { textContent: term }),
+      el("dd", { textContent: value, title: title ?? "" }),
+    ]),
+  );
+}
+
+// ------------------------------------------------------------------------------------------------
+// Errors: every failure shows its code and offset, the page stays usable.
+
+function showError(error, context) {
+  const banner = $("error");
+  if (!error) {
+    banner.hidden = true;
+    return;
+  }
+  const where = error.offset !== null && error.offset !== undefined ? ` at byte ${count(error.offset)}` : "";
+  banner.replaceChildren(
+    el("strong", { textContent: `${error.code ?? "ERROR"}${where}` }),
+    document.createTextNode(` — ${context ? `${context}: ` : ""}${withoutOffset(error.message ?? error)}`),
+  );
+  // The usual cause: a table a bare TableBuilder wrote (user keys without tags), read as a database's.
+  if (/internal-key tag/.test(error.message) && !$("user-keys").checked) {
+    banner.append(
+      el("div", {
+        className: "hint",
+        textContent: "Tick “keys carry no sequence/type tag” below if a bare TableBuilder wrote this file.",
+      }),
+    );
+  }
+  banner.hidden = false;
+}
+
+window.addEventListener("error", (event) => showError({ code: "ERROR", message: event.message }));
+window.addEventListener("unhandledrejection", (event) =>
+  showError({ code: event.reason?.code ?? "ERROR", message: String(event.reason?.message ?? event.reason) }),
+);
+
+// ------------------------------------------------------------------------------------------------
+// The worker
+
+const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
+const pending = new Map();
+let nextId = 1;
+
+const ready = new Promise((resolve) => {
+  worker.addEventListener("message", ({ data }) => {
+    if (data.ready) {
+      $("backend").textContent = data.ready;
+      resolve();
+      return;
+    }
+    const call = pending.get(data.id);
+    if (!call) return;
+    if (data.progress) {
+      call.onProgress?.(data.progress);
+      return;
+    }
+    pending.delete(data.id);
+    if (data.error) call.reject(data.error);
+    else call.resolve(data.result);
+  });
+});
+worker.addEventListener("error", (event) => {
+  $("backend").textContent = "failed";
+  showError({ code: "WASM_LOAD", message: event.message || "the worker could not start" });
+});
+
+async function call(op, args = {}, onProgress) {
+  await ready;
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, { resolve, reject, onProgress });
+    worker.postMessage({ id, op, ...args });
+  });
+}
+
+// ------------------------------------------------------------------------------------------------
+// Opening a file
+
+let opened = null; // { file, info } of the table shown
+let generation = 0; // bumps with every file: answers about an older file are dropped
+
+function setStatus(text, kind = "") {
+  const pill = $("status");
+  pill.textContent = text;
+  pill.className = `pill ${kind}`;
+}
+
+async function openFile(file) {
+  const mine = ++generation;
   showError(null);
+  $("table").hidden = false;
+  $("drop").classList.add("compact");
+  $("file-name").textContent = file.name;
+  $("file-size").textContent = bytesText(file.size);
+  setStatus("opening…");
+  resetViews();
   try {
-    const keys = $("keys")
-      .value.split("\n")
-      .filter((line) => line.length > 0);
-    const format = $("format").value;
-    const bytes = sf.buildFilter(keys, { format, bitsPerKey: Number($("bits").value) });
-    filter?.dispose();
-    filter = sf.openFilter(bytes, { format: format === "leveldb" ? "leveldb" : "rocksdb" });
-    $("built").textContent = `${keys.length} keys → ${bytes.length} bytes, kind ${filter.kind}`;
-    const link = $("download");
-    if (link.href) URL.revokeObjectURL(link.href);
-    link.href = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
-    link.hidden = false;
-    probe();
+    const info = await call("open", { file, internalKeys: !$("user-keys").checked });
+    if (mine !== generation) return;
+    opened = { file, info };
+    renderTable(info);
+    setStatus("open", "ok");
+    await showKeys(0);
   } catch (error) {
-    showError(error);
+    if (mine !== generation) return;
+    opened = null;
+    $("table").hidden = true;
+    showError(error, file.name);
   }
 }
 
-function probe() {
-  if (filter === null) return;
-  showError(null);
+function resetViews() {
+  for (const id of ["probe-result", "verify-result"]) $(id).hidden = true;
+  $("keys-body").replaceChildren();
+  $("verify-progress").textContent = "";
+  document.querySelector(".progress").hidden = true;
+}
+
+$("file").addEventListener("change", (event) => {
+  const file = event.target.files?.[0];
+  if (file) openFile(file);
+});
+$("user-keys").addEventListener("change", () => opened && openFile(opened.file));
+
+const drop = $("drop");
+for (const type of ["dragenter", "dragover"]) {
+  drop.addEventListener(type, (event) => {
+    event.preventDefault();
+    drop.classList.add("over");
+  });
+}
+for (const type of ["dragleave", "drop"]) drop.addEventListener(type, () => drop.classList.remove("over"));
+drop.addEventListener("drop", (event) => {
+  event.preventDefault();
+  const file = event.dataTransfer?.files?.[0];
+  if (file) openFile(file);
+});
+// A file dropped outside the drop zone would make the browser navigate away from the viewer.
+window.addEventListener("dragover", (event) => event.preventDefault());
+window.addEventListener("drop", (event) => event.preventDefault());
+
+// ------------------------------------------------------------------------------------------------
+// Rendering a table
+
+function renderTable(info) {
+  const { footer, filter } = info;
+  const rocksdb = info.format === "rocksdb";
+  facts($("format-facts"), [
+    ["format", rocksdb ? "RocksDB block-based table" : "LevelDB table"],
+    ["format_version", rocksdb ? String(footer.formatVersion) : "— (LevelDB)"],
+    ["checksum", footer.checksum],
+    ["metaindex", handleText(footer.metaindexHandle)],
+    ["index", handleText(footer.indexHandle)],
+    ["comparator", info.properties["rocksdb.comparator"] ?? "leveldb.BytewiseComparator"],
+    ["compression", info.properties["rocksdb.compression"] ?? "per block"],
+  ]);
+  renderFilter(info, info.summary);
+  renderProperties(info.properties);
+  $("meta-body").replaceChildren(
+    ...Object.entries(info.metaindex).map(([name, [offset, size]]) =>
+      el(
+        "tr",
+        {},
+        el("td", { textContent: name }),
+        el("td", { className: "num", textContent: count(offset) }),
+        el("td", { className: "num", textContent: count(size) }),
+      ),
+    ),
+  );
+  $("probe-key").placeholder = filter ? "user key, e.g. one from the list below" : "this file has no filter";
+}
+
+function renderFilter(info, summary) {
+  const filter = info.filter;
+  if (filter === null) {
+    facts($("filter-facts"), [["filter", "none: every lookup reads the data block"]]);
+    $("fp").replaceChildren(
+      el("p", { className: "muted", textContent: "No filter, no false positives to estimate." }),
+    );
+    drawHeatMap($("heat"), []);
+    $("heat-caption").textContent = "";
+    return;
+  }
+  const first = summary?.parts.find((p) => p.details)?.details;
+  const layout =
+    info.format === "leveldb"
+      ? `filter block, ${summary?.parts.length ?? "?"} filters (one per 2 KiB of data)`
+      : filter.partitioned
+        ? `partitioned, ${count(filter.partitions)} partitions`
+        : "full filter";
+  const keys =
+    summary?.keys === null || summary?.keys === undefined
+      ? "not recorded: Verify counts them"
+      : count(summary.keys);
+  const rows = [
+    ["kind", filter.kind],
+    ["policy", filter.policy],
+    ["layout", layout],
+    ["size", bytesText(filter.sizeBytes)],
+    ["keys", keys, summary?.keysSource ?? ""],
+    ["bits/key", summary?.bitsPerKey ? summary.bitsPerKey.toFixed(2) : "—"],
+  ];
+  if (first?.numProbes) rows.push(["probes", String(first.numProbes)]);
+  if (first?.kind === "rocksdb-ribbon") rows.push(["ribbon seed", String(first.ribbonSeed)]);
+  if (filter.prefixExtractor) {
+    rows.push(["prefix extractor", filter.prefixExtractor]);
+    rows.push(["whole keys", filter.wholeKeyFiltering ? "added too" : "not added"]);
+  }
+  facts($("filter-facts"), rows);
+  renderFalsePositives(summary);
+  renderHeatMap(info, summary);
+}
+
+function renderFalsePositives(summary) {
+  const box = $("fp");
+  if (!summary) {
+    box.replaceChildren();
+    return;
+  }
+  const meter = (label, rate, note) => {
+    const width = rate === null ? 0 : Math.min(100, (Math.log10(Math.max(rate, 1e-6)) + 6) * (100 / 6));
+    return el(
+      "div",
+      { className: "meter" },
+      el(
+        "div",
+        { className: "meter-label" },
+        el("span", { textContent: label }),
+        el("b", { textContent: rate === null ? "—" : percent(rate) }),
+      ),
+      el(
+        "div",
+        { className: "meter-track" },
+        el("div", { className: "meter-fill", style: `width:${width}%` }),
+      ),
+      el("div", { className: "meter-note muted", textContent: note }),
+    );
+  };
+  box.replaceChildren(
+    meter(
+      "estimated",
+      summary.estimatedFpRate,
+      summary.estimatedFpRate === null ? "needs the key count" : "RocksDB's own formula for this kind",
+    ),
+    meter("measured", summary.measuredFpRate, `on ${count(summary.samples)} random absent keys per filter`),
+  );
+}
+
+function expectedDensity(summary) {
+  const first = summary?.parts.find((p) => p.details)?.details;
+  if (!first || !summary.bitsPerKey || first.kind === "rocksdb-ribbon" || first.numProbes === 0) return null;
+  // 1 - e^(-k/b): the share of bits a Bloom filter with k probes and b bits per key sets.
+  return 1 - Math.exp(-first.numProbes / summary.bitsPerKey);
+}
+
+let heat = null; // the layout drawn last, for hover hit tests
+
+function renderHeatMap(info, summary) {
+  const parts = summary?.parts ?? [];
+  heat = drawHeatMap($("heat"), parts);
+  const blocks = parts.reduce((n, p) => n + p.density.length, 0);
+  const label = info.format === "leveldb" ? "filter" : info.filter.partitioned ? "partition" : null;
+  $("heat-caption").textContent =
+    `${count(blocks)} blocks of 64 bytes` +
+    (label ? `, one tile per ${label}` : "") +
+    (heat.aggregate > 1 ? `, ${heat.aggregate} blocks per cell` : "");
+  const expected = expectedDensity(summary);
+  $("legend-expected").textContent =
+    expected === null
+      ? parts[0]?.details?.kind === "rocksdb-ribbon"
+        ? "a Ribbon solution is about 50% ones everywhere"
+        : ""
+      : `a healthy filter with these parameters sets about ${percent(expected)}`;
+}
+
+const tip = $("heat-tip");
+$("heat").addEventListener("mousemove", (event) => {
+  const hit = heat && hitTest(heat, event.offsetX, event.offsetY);
+  if (!hit) {
+    tip.hidden = true;
+    return;
+  }
+  const unit =
+    opened?.info.format === "leveldb" ? "filter" : opened?.info.filter?.partitioned ? "partition" : "";
+  const blocks =
+    hit.lastBlock > hit.firstBlock ? `blocks ${hit.firstBlock}–${hit.lastBlock}` : `block ${hit.firstBlock}`;
+  tip.textContent = `${unit ? `${unit} ${hit.part}, ` : ""}${blocks} (bytes ${count(hit.firstBlock * 64)}–${count(
+    hit.lastBlock * 64 + 63,
+  )}): ${percent(hit.density)} of bits set`;
+  tip.style.left = `${event.offsetX + 12}px`;
+  tip.style.top = `${event.offsetY + 12}px`;
+  tip.hidden = false;
+});
+$("heat").addEventListener("mouseleave", () => (tip.hidden = true));
+window.addEventListener(
+  "resize",
+  () => opened && renderHeatMap(opened.info, opened.summary ?? opened.info.summary),
+);
+$("legend-bar").style.background = `linear-gradient(to right, ${Array.from({ length: 11 }, (_, i) =>
+  heatColor(i / 10),
+).join(", ")})`;
+
+function renderProperties(properties) {
+  const needle = $("props-filter").value.trim().toLowerCase();
+  const rows = Object.entries(properties)
+    .filter(([name]) => name.toLowerCase().includes(needle))
+    .map(([name, value]) =>
+      el(
+        "tr",
+        {},
+        el("th", { textContent: name }),
+        el("td", { textContent: typeof value === "object" ? `0x${value.hex}` : String(value) }),
+      ),
+    );
+  if (Object.keys(properties).length === 0) {
+    rows.push(
+      el("tr", {}, el("td", { className: "muted", textContent: "LevelDB tables have no properties block." })),
+    );
+  }
+  $("props-body").replaceChildren(...rows);
+}
+$("props-filter").addEventListener("input", () => opened && renderProperties(opened.info.properties));
+
+// ------------------------------------------------------------------------------------------------
+// Probing
+
+const ROUTES = {
+  "full-filter": () => "the full filter",
+  partition: (e) => `filter partition ${e.partition} of ${count(e.partitions)}`,
+  "block-filter": (e) => `the filter of the data block ${handleText(e.dataBlock)}`,
+  "no-filter": () => "no filter: the file has none that can check this key",
+  "outside-prefix-domain": () => "no filter: the key is outside the prefix extractor's domain",
+  "after-last-key": () => "the index: the key sorts after the file's last key",
+};
+
+$("probe-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  if (!opened) return;
+  const mine = generation;
+  const out = $("probe-result");
   try {
-    const maybe = filter.mayContain($("probe-key").value);
-    const out = $("probe-result");
-    out.textContent = maybe ? "may be in the set" : "definitely not in the set";
-    out.className = maybe ? "maybe" : "no";
+    const e = await call("probe", { key: $("probe-key").value, hex: $("probe-mode").value === "hex" });
+    if (mine !== generation) return;
+    showError(null);
+    const then =
+      e.mayContain && e.dataBlock && e.route !== "block-filter"
+        ? `; a lookup goes on to the data block ${handleText(e.dataBlock)}`
+        : "";
+    const probed =
+      e.probed.length > 0 && e.probed.length !== e.keyLength
+        ? ` (probed with the prefix “${keyText(e.probed, "utf8").text}”)`
+        : "";
+    out.replaceChildren(
+      el("span", {
+        className: `verdict ${e.mayContain ? "maybe" : "no"}`,
+        textContent: e.mayContain ? "may be in this file" : "definitely not in this file",
+      }),
+      el("span", { className: "route", textContent: `answered by ${ROUTES[e.route](e)}${probed}${then}` }),
+    );
+    out.hidden = false;
   } catch (error) {
-    showError(error);
+    out.hidden = true;
+    showError(error, "probe");
+  }
+});
+
+// ------------------------------------------------------------------------------------------------
+// Keys, one page at a time
+
+let keysStart = 0;
+let keysWalk = { walked: 0, done: false };
+
+function totalKeys() {
+  if (keysWalk.done) return keysWalk.walked;
+  if (opened?.verifiedKeys !== undefined) return opened.verifiedKeys;
+  const entries = opened?.info.properties["rocksdb.num.entries"];
+  return typeof entries === "number" ? entries : null;
+}
+
+async function showKeys(start) {
+  if (!opened) return;
+  const mine = generation;
+  try {
+    const page = await call("keys", { start, size: PAGE_SIZE });
+    if (mine !== generation) return;
+    keysStart = start;
+    keysWalk = page;
+    renderKeys(page.rows);
+  } catch (error) {
+    showError(error, "reading keys");
+  }
+}
+
+let shownRows = [];
+
+function renderKeys(rows) {
+  shownRows = rows;
+  const mode = $("keys-mode").value;
+  $("keys-body").replaceChildren(
+    ...rows.map(({ index, key, block }) => {
+      const { text, hex } = keyText(key, mode);
+      const cell = el("td", {
+        className: `key${hex ? " hex" : ""}`,
+        textContent: text,
+        title: "click to probe",
+      });
+      cell.addEventListener("click", () => {
+        $("probe-key").value = hex ? toHex(key) : text;
+        $("probe-mode").value = hex ? "hex" : "utf8";
+        $("probe-form").requestSubmit();
+      });
+      return el(
+        "tr",
+        {},
+        el("td", { className: "num muted", textContent: count(index) }),
+        cell,
+        el("td", { className: "num muted", textContent: count(block[0]) }),
+      );
+    }),
+  );
+  if (rows.length === 0) {
+    $("keys-body").append(el("tr", {}, el("td", { colSpan: 3, className: "muted", textContent: "no keys" })));
+  }
+  const total = totalKeys();
+  const pages = total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const page = Math.floor(keysStart / PAGE_SIZE) + 1;
+  $("keys-page").textContent = `page ${count(page)} of ${pages === null ? "?" : count(pages)}`;
+  $("keys-caption").textContent =
+    total === null ? `${count(keysWalk.walked)} read so far` : `${count(total)} entries, in file order`;
+  $("keys-first").disabled = $("keys-prev").disabled = keysStart === 0;
+  $("keys-next").disabled = keysWalk.done && keysStart + PAGE_SIZE >= keysWalk.walked;
+}
+
+$("keys-first").addEventListener("click", () => showKeys(0));
+$("keys-prev").addEventListener("click", () => showKeys(Math.max(0, keysStart - PAGE_SIZE)));
+$("keys-next").addEventListener("click", () => showKeys(keysStart + PAGE_SIZE));
+$("keys-mode").addEventListener("change", () => renderKeys(shownRows));
+
+// ------------------------------------------------------------------------------------------------
+// Verify, with a progress bar
+
+$("verify").addEventListener("click", async () => {
+  if (!opened) return;
+  const mine = generation;
+  const bar = $("verify-bar");
+  const progressText = $("verify-progress");
+  document.querySelector(".progress").hidden = false;
+  $("verify").disabled = true;
+  $("verify-cancel").hidden = false;
+  $("verify-result").hidden = true;
+  bar.style.width = "0%";
+  const started = performance.now();
+  try {
+    const { report, summary } = await call("verify", {}, (p) => {
+      if (mine !== generation) return;
+      const share = p.bytesTotal ? p.bytesDone / p.bytesTotal : 1;
+      bar.style.width = `${(share * 100).toFixed(1)}%`;
+      progressText.textContent = `${(share * 100).toFixed(0)}% · ${count(p.dataBlocks)} blocks · ${count(p.keys)} keys`;
+    });
+    if (mine !== generation) return;
+    bar.style.width = "100%";
+    progressText.textContent = `${((performance.now() - started) / 1000).toFixed(2)} s`;
+    renderVerify(report);
+    if (report.error === null) {
+      opened.verifiedKeys = report.keys;
+      renderKeys(shownRows);
+    }
+    if (summary) {
+      opened.summary = summary;
+      renderFilter(opened.info, summary);
+    }
+  } catch (error) {
+    if (mine !== generation) return;
+    progressText.textContent = error.code === "AbortError" ? "cancelled" : "";
+    if (error.code !== "AbortError") showError(error, "verify");
+  } finally {
+    if (mine === generation) {
+      $("verify").disabled = false;
+      $("verify-cancel").hidden = true;
+    }
+  }
+});
+$("verify-cancel").addEventListener("click", () => call("cancelVerify"));
+
+function renderVerify(report) {
+  const out = $("verify-result");
+  const lines = [
+    `${count(report.dataBlocks)} data blocks and ${count(report.keys)} keys read` +
+      (report.metaBlocks.length ? `; meta blocks ${report.metaBlocks.join(", ")}` : ""),
+  ];
+  if (report.error) {
+    const where =
+      report.error.offset !== undefined && report.error.offset !== null
+        ? ` at byte ${count(report.error.offset)}`
+        : "";
+    lines.push(`${report.error.code}${where}: ${withoutOffset(report.error.message)}`);
+  }
+  if (report.filterSkipped) lines.push(`keys not probed: ${report.filterSkipped}`);
+  else if (report.falseNegatives > 0) {
+    lines.push(
+      `${count(report.falseNegatives)} keys the filter rules out although they are in the file, e.g.:`,
+    );
+    for (const fn of report.falseNegativeSamples) {
+      lines.push(`  ${keyText(fn.key, "utf8").text} (data block ${handleText(fn.dataBlock)})`);
+    }
+  } else if (report.keys > 0) lines.push("every key passes the filter");
+  out.replaceChildren(
+    el("div", {
+      className: `verdict ${report.ok ? "no" : "bad"}`,
+      textContent: report.ok ? "✓ the file is sound" : "✗ the file is corrupt",
+    }),
+    ...lines.map((line) => el("div", { textContent: line })),
+  );
+  out.hidden = false;
+  setStatus(report.ok ? "verified" : "corrupt", report.ok ? "ok" : "bad");
+}
+
+// ------------------------------------------------------------------------------------------------
+// Tabs
+
+function selectTab(name) {
+  for (const tab of ["viewer", "playground"]) {
+    $(tab).hidden = tab !== name;
+    $(`tab-${tab}`).setAttribute("aria-selected", String(tab === name));
+  }
+  if (name === "viewer" && opened) renderHeatMap(opened.info, opened.summary ?? opened.info.summary);
+}
+$("tab-viewer").addEventListener("click", () => selectTab("viewer"));
+$("tab-playground").addEventListener("click", () => selectTab("playground"));
+
+// ------------------------------------------------------------------------------------------------
+// Build playground
+
+let downloadUrl = null;
+
+async function build() {
+  const lines = $("build-keys").value.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  const format = $("build-format").value;
+  const bitsPerKey = Number($("build-bits").value);
+  try {
+    const built = await call("build", { lines, hex: $("build-hex").checked, format, bitsPerKey });
+    showError(null);
+    const d = built.details;
+    const rows = [
+      ["keys", count(lines.length)],
+      ["size", `${count(built.bytes.length)} bytes`],
+      [
+        "kind",
+        // RocksDB's Ribbon policy builds a Bloom filter where that is smaller (small key sets).
+        format === "rocksdb-ribbon" && d.kind !== "rocksdb-ribbon"
+          ? `${d.kind} (Ribbon's fallback for few keys)`
+          : d.kind,
+      ],
+      ["bits/key", lines.length ? ((8 * d.dataBytes) / lines.length).toFixed(2) : "—"],
+    ];
+    if (d.numProbes) rows.push(["probes", String(d.numProbes)]);
+    if (d.kind === "rocksdb-ribbon") rows.push(["blocks", `${d.ribbonBlocks} × 128 slots`]);
+    rows.push(["est. FP rate", percent(built.estimatedFpRate)]);
+    facts($("built-facts"), rows);
+    if (downloadUrl) URL.revokeObjectURL(downloadUrl);
+    downloadUrl = URL.createObjectURL(new Blob([built.bytes], { type: "application/octet-stream" }));
+    const link = $("download");
+    link.href = downloadUrl;
+    link.download = `${format}-${bitsPerKey}bpk.bin`;
+    link.textContent = `Download ${link.download} (${count(built.bytes.length)} bytes)`;
+    link.hidden = false;
+    await probeBuilt();
+  } catch (error) {
+    showError(error, "build");
+  }
+}
+
+async function probeBuilt() {
+  const out = $("built-probe-result");
+  try {
+    const maybe = await call("probeBuilt", { key: $("built-probe-key").value, hex: $("build-hex").checked });
+    out.replaceChildren(
+      el("span", {
+        className: `verdict ${maybe ? "maybe" : "no"}`,
+        textContent: maybe ? "may be in the set" : "definitely not in the set",
+      }),
+    );
+    out.hidden = false;
+  } catch (error) {
+    out.hidden = true;
+    showError(error, "probe");
   }
 }
 
 $("build").addEventListener("click", build);
-$("probe-button").addEventListener("click", probe);
-$("probe-key").addEventListener("keydown", (event) => event.key === "Enter" && probe());
+$("built-probe-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  probeBuilt();
+});
 build();

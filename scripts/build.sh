@@ -32,3 +32,4 @@ for variant in simd scalar; do
   }
 done
 echo '{"type":"commonjs"}' >dist/cjs/package.json
+chmod +x dist/esm/cli.js # the package's "bin"

@@ -10,6 +10,7 @@ debian_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   emscripten binaryen
   libatomic1 # rocksdb-native's prebuilt addon (test peer) links it
+  chromium   # the viewer's browser test (tests/ts/viewer.test.ts) drives it with playwright-core
 )
 
 missing=()

@@ -24,6 +24,8 @@ export interface FilterHandle extends EmbindHandle {
 
 export interface FilterBlockHandle extends EmbindHandle {
   numFilters(): number;
+  baseLg(): number;
+  filters(): (Uint8Array | null)[];
   /** Address of the C++ reader, for the direct probe export. */
   readerAddress(): number;
 }
@@ -45,6 +47,21 @@ export interface IoHandle extends EmbindHandle {
 export interface KeyCursorHandle extends IoHandle {
   atEnd(): boolean;
   takeKeys(): { data: Uint8Array; offsets: Uint32Array };
+  /** [offset, size] of the data block takeKeys() returns the keys of. */
+  keysBlock(): [number, number];
+}
+
+export interface BlockReadHandle extends IoHandle {
+  /** The block's contents once advance() returned 0. */
+  contents(): Uint8Array | null;
+}
+
+export interface LookupExplanationRaw {
+  mayContain: boolean;
+  route: string;
+  partition: number | null;
+  dataBlock: [number, number] | null;
+  probedSize: number;
 }
 
 export interface TableHandle extends IoHandle {
@@ -57,8 +74,11 @@ export interface TableHandle extends IoHandle {
   /** 1 = may match, 0 = no, -1 = failed (last error). */
   mayContain(key: number, size: number): number;
   prefixMayMatch(key: number, size: number): number;
+  /** null on failure (last error). */
+  explain(key: number, size: number): LookupExplanationRaw | null;
   mayContainBatch(data: number, dataSize: number, offsets: number, count: number, out: number): boolean;
   keys(): KeyCursorHandle;
+  readBlock(offset: number, size: number): BlockReadHandle;
 }
 
 export interface CoreModule {
@@ -90,6 +110,8 @@ export interface CoreModule {
   lastErrorMessage(): string;
   lastErrorOffset(): number;
   liveHandles(): number;
+  /** Bytes allocated in the wasm heap and not yet freed (leak tests). */
+  heapInUse(): number;
 
   buildFilter(
     format: number,

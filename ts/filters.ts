@@ -126,6 +126,20 @@ export class LevelDbFilterBlock extends WasmObject<FilterBlockHandle> {
     return this.live().numFilters();
   }
 
+  /** log2 of the data range each filter covers (11, 2 KiB, in every block LevelDB writes). */
+  get baseLg(): number {
+    return this.live().baseLg();
+  }
+
+  /**
+   * Each filter's bytes (a LevelDB Bloom filter, for openFilter with format "leveldb"): filter i
+   * covers the data blocks starting in [i << baseLg, (i + 1) << baseLg). Empty for an empty
+   * filter (matches nothing), null where the offsets are malformed (every key may match).
+   */
+  filters(): (Uint8Array | null)[] {
+    return this.live().filters();
+  }
+
   /**
    * What LevelDB's FilterBlockReader answers for `key` in the data block starting at
    * `blockOffset`: malformed blocks and offsets past the last filter may match, empty filters

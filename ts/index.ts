@@ -13,6 +13,11 @@ export { SstFilterError } from "./errors.js";
 export type { SstFilterErrorCode } from "./errors.js";
 export { Filter, LevelDbFilterBlock } from "./filters.js";
 export type { FilterDetails, FilterKind } from "./filters.js";
+export { bitDensity, estimateFalsePositiveRate } from "./filter-stats.js";
+export { verifyTable } from "./verify.js";
+export { sampleAbsentKeys, summarizeTableFilter } from "./filter-report.js";
+export type { FilterPart, FilterSummary, SummarizeOptions } from "./filter-report.js";
+export type { FalseNegative, VerifyOptions, VerifyProgress, VerifyReport } from "./verify.js";
 export { BLOOM_HASH_SEED } from "./hash.js";
 export type { Hashes } from "./hash.js";
 export type { Key, KeyBatch } from "./keys.js";
@@ -20,6 +25,9 @@ export { simd128Supported } from "./init.js";
 export { AsyncTable, Table } from "./table.js";
 export type {
   ByteSource,
+  DataBlockKeys,
+  LookupExplanation,
+  LookupRoute,
   OpenTableOptions,
   TableFilterInfo,
   TableFooter,

@@ -3,7 +3,7 @@
 // Uint8Array (openTable, synchronously) or a ByteSource / Blob (openTableFrom, asynchronously),
 // decompresses blocks with codecs.ts when asked, and hands the results back.
 import { decompressBlock } from "./codecs.js";
-import type { IoHandle, KeyCursorHandle, TableHandle } from "./core-module.js";
+import type { BlockReadHandle, IoHandle, KeyCursorHandle, TableHandle } from "./core-module.js";
 import { SstFilterError } from "./errors.js";
 import type { FilterKind } from "./filters.js";
 import type { WasmHeap } from "./heap.js";
@@ -55,6 +55,40 @@ export interface TableFooter {
   checksum: "none" | "crc32c" | "xxhash" | "xxhash64" | "xxh3";
   metaindexHandle: [number, number];
   indexHandle: [number, number];
+}
+
+/**
+ * How a point lookup's answer came about (`t.explain(key)`):
+ * - "full-filter" / "partition" / "block-filter": that filter answered (a RocksDB full filter, a
+ *   RocksDB filter partition, the LevelDB filter of one data block);
+ * - "no-filter": the table has no filter, or none that can check this key (may match);
+ * - "outside-prefix-domain": whole-key filtering is off and the key has no prefix (may match);
+ * - "after-last-key": LevelDB, the key sorts after the file's last key (definitely not).
+ */
+export type LookupRoute =
+  "full-filter" | "partition" | "block-filter" | "no-filter" | "outside-prefix-domain" | "after-last-key";
+
+/** What `t.explain(key)` reports: mayContain's answer and which filter gave it. */
+export interface LookupExplanation {
+  mayContain: boolean;
+  route: LookupRoute;
+  /** The filter partition consulted ("partition" route), else null. */
+  partition: number | null;
+  /**
+   * [offset, size] of a data block: LevelDB, the block whose filter answered; RocksDB with a
+   * single-level index, the block the lookup reads when the filter says "may match". Else null.
+   */
+  dataBlock: [number, number] | null;
+  /** The bytes the filter was probed with: the key, or its prefix; empty when none was probed. */
+  probed: Uint8Array;
+}
+
+/** The user keys of one data block, as `t.dataBlocks()` walks them. */
+export interface DataBlockKeys {
+  offset: number;
+  /** Size without the 5-byte block trailer. */
+  size: number;
+  keys: Uint8Array[];
 }
 
 /** Property values: varint numbers as numbers (bigint above 2^53), text as strings, else hex. */
@@ -111,41 +145,62 @@ async function runAsync(heap: WasmHeap, op: IoHandle, source: ByteSource): Promi
   }
 }
 
-/** The keys of one data block, split out of the batch the core packed them in. */
-function unpack(batch: KeyBatch): Uint8Array[] {
+/** The keys of the data block the cursor just read, split out of the batch the core packed. */
+function takeBlock(cursor: KeyCursorHandle): DataBlockKeys {
+  const [offset, size] = cursor.keysBlock();
+  const batch = cursor.takeKeys();
   const keys: Uint8Array[] = [];
   for (let i = 0; i + 1 < batch.offsets.length; i++) {
     keys.push(batch.data.subarray(batch.offsets[i], batch.offsets[i + 1]));
   }
-  return keys;
+  return { offset, size, keys };
 }
 
-/** Walks the keys of a table whose bytes are in memory. */
-function* walkKeys(heap: WasmHeap, cursor: KeyCursorHandle, bytes: Uint8Array): Generator<Uint8Array> {
+/** Walks the data blocks of a table whose bytes are in memory. */
+function* walkBlocks(heap: WasmHeap, cursor: KeyCursorHandle, bytes: Uint8Array): Generator<DataBlockKeys> {
   try {
     for (;;) {
       runSync(heap, cursor, bytes);
       if (cursor.atEnd()) return;
-      yield* unpack(cursor.takeKeys());
+      yield takeBlock(cursor);
     }
   } finally {
     cursor.delete();
   }
 }
 
-async function* walkKeysAsync(
+async function* walkBlocksAsync(
   heap: WasmHeap,
   cursor: KeyCursorHandle,
   source: ByteSource,
-): AsyncGenerator<Uint8Array> {
+): AsyncGenerator<DataBlockKeys> {
   try {
     for (;;) {
       await runAsync(heap, cursor, source);
       if (cursor.atEnd()) return;
-      yield* unpack(cursor.takeKeys());
+      yield takeBlock(cursor);
     }
   } finally {
     cursor.delete();
+  }
+}
+
+function* keysOf(blocks: Iterable<DataBlockKeys>): Generator<Uint8Array> {
+  for (const block of blocks) yield* block.keys;
+}
+
+async function* keysOfAsync(blocks: AsyncIterable<DataBlockKeys>): AsyncGenerator<Uint8Array> {
+  for await (const block of blocks) yield* block.keys;
+}
+
+function checkBlockHandle(offset: number, size: number): void {
+  for (const [name, value] of [
+    ["offset", offset],
+    ["size", size],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new SstFilterError("BAD_OPTIONS", `a block's ${name} must be a whole number >= 0, got ${value}`);
+    }
   }
 }
 
@@ -180,6 +235,15 @@ class TableBase extends WasmObject<TableHandle> {
     return answer === 1;
   }
 
+  protected explainProbe(key: Key): LookupExplanation {
+    const handle = this.live();
+    const bytes = keyBytes(key);
+    const raw = handle.explain(this.heap.put(bytes), bytes.length);
+    if (raw === null) throw this.heap.lastError();
+    const { probedSize, ...rest } = raw;
+    return { ...rest, route: rest.route as LookupRoute, probed: bytes.slice(0, probedSize) };
+  }
+
   protected probeMany(keys: Key[] | KeyBatch): Uint8Array {
     const handle = this.live();
     if (!isKeyBatch(keys) && !Array.isArray(keys)) {
@@ -200,6 +264,11 @@ class TableBase extends WasmObject<TableHandle> {
 
   protected newCursor(): KeyCursorHandle {
     return this.live().keys();
+  }
+
+  protected newBlockRead(offset: number, size: number): BlockReadHandle {
+    checkBlockHandle(offset, size);
+    return this.live().readBlock(offset, size);
   }
 }
 
@@ -239,17 +308,38 @@ export class Table extends TableBase {
     return this.probe("prefixMayMatch", seekKey);
   }
 
+  /** mayContain's answer and the filter (partition, data block) that gave it. */
+  explain(userKey: Key): LookupExplanation {
+    return this.explainProbe(userKey);
+  }
+
   /** Raw filter contents as stored: one per partition, the full filter, or LevelDB's filter block. */
   filterBytes(): Uint8Array[] {
     return this.rawFilters();
   }
 
-  /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
-  keys(): IterableIterator<Uint8Array> {
+  /** The data blocks in file order with their user keys, read (and checksum-verified) as reached. */
+  dataBlocks(): IterableIterator<DataBlockKeys> {
     const cursor = this.newCursor();
-    const walk = walkKeys(this.heap, cursor, this.bytes);
+    const walk = walkBlocks(this.heap, cursor, this.bytes);
     abandonedWalks.register(walk, cursor, walk);
     return walk;
+  }
+
+  /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
+  keys(): IterableIterator<Uint8Array> {
+    return keysOf(this.dataBlocks());
+  }
+
+  /** The contents of the block at [offset, size]: checksum verified, decompressed. */
+  readBlock(offset: number, size: number): Uint8Array {
+    const read = this.newBlockRead(offset, size);
+    try {
+      runSync(this.heap, read, this.bytes);
+      return read.contents()!;
+    } finally {
+      read.delete();
+    }
   }
 }
 
@@ -278,16 +368,36 @@ export class AsyncTable extends TableBase {
     return this.probe("prefixMayMatch", seekKey);
   }
 
+  async explain(userKey: Key): Promise<LookupExplanation> {
+    return this.explainProbe(userKey);
+  }
+
   async filterBytes(): Promise<Uint8Array[]> {
     return this.rawFilters();
   }
 
-  /** User keys in file order, reading each data block from the source when the walk reaches it. */
-  keys(): AsyncIterableIterator<Uint8Array> {
+  /** The data blocks in file order with their user keys, each read from the source when reached. */
+  dataBlocks(): AsyncIterableIterator<DataBlockKeys> {
     const cursor = this.newCursor();
-    const walk = walkKeysAsync(this.heap, cursor, this.source);
+    const walk = walkBlocksAsync(this.heap, cursor, this.source);
     abandonedWalks.register(walk, cursor, walk);
     return walk;
+  }
+
+  /** User keys in file order, reading each data block from the source when the walk reaches it. */
+  keys(): AsyncIterableIterator<Uint8Array> {
+    return keysOfAsync(this.dataBlocks());
+  }
+
+  /** See Table.readBlock. */
+  async readBlock(offset: number, size: number): Promise<Uint8Array> {
+    const read = this.newBlockRead(offset, size);
+    try {
+      await runAsync(this.heap, read, this.source);
+      return read.contents()!;
+    } finally {
+      read.delete();
+    }
   }
 
   /** Frees the table's wasm memory and closes what openTableFile opened. */

@@ -1,6 +1,7 @@
 #include "binding_support.h"
 
 #include <emscripten/bind.h>
+#include <malloc.h>
 
 namespace sstfilter::wasm {
 namespace {
@@ -12,6 +13,9 @@ std::string LastErrorCode() { return ErrorCodeName(last_error.code()); }
 std::string LastErrorMessage() { return last_error.message(); }
 double LastErrorOffset() { return static_cast<double>(last_error.offset()); }
 int LiveHandles() { return live_handles; }
+// Bytes allocated and not yet freed, for leak tests: HEAPU8 keeps the size the heap once grew to,
+// so free space there can hide a leak that this count shows.
+double HeapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
 }  // namespace
 
@@ -37,4 +41,5 @@ EMSCRIPTEN_BINDINGS(sstfilter_support) {
   emscripten::function("lastErrorMessage", &LastErrorMessage);
   emscripten::function("lastErrorOffset", &LastErrorOffset);
   emscripten::function("liveHandles", &LiveHandles);
+  emscripten::function("heapInUse", &HeapInUse);
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "binding_support.h"
@@ -131,6 +132,16 @@ class FilterBlockHandle {
   // The reader's address, for the direct probe export in fast_paths.cc (see FilterHandle).
   uintptr_t ReaderAddress() const { return reinterpret_cast<uintptr_t>(&reader_); }
   size_t NumFilters() const { return reader_.num_filters(); }
+  int BaseLg() const { return reader_.base_lg(); }
+  // Each filter's bytes, or null where its offsets are malformed.
+  val Filters() const {
+    val out = val::array();
+    for (size_t i = 0; i < reader_.num_filters(); ++i) {
+      const std::optional<ByteView> filter = reader_.FilterAt(i);
+      out.call<void>("push", filter ? ToUint8Array(*filter) : val::null());
+    }
+    return out;
+  }
 
  private:
   LevelDbFilterBlockReader reader_;
@@ -159,6 +170,8 @@ EMSCRIPTEN_BINDINGS(sstfilter) {
   function("buildLevelDbFilterBlock", &BuildLevelDbFilterBlock);
   class_<FilterBlockHandle>("FilterBlockHandle")
       .function("readerAddress", &FilterBlockHandle::ReaderAddress)
-      .function("numFilters", &FilterBlockHandle::NumFilters);
+      .function("numFilters", &FilterBlockHandle::NumFilters)
+      .function("baseLg", &FilterBlockHandle::BaseLg)
+      .function("filters", &FilterBlockHandle::Filters);
   function("openLevelDbFilterBlock", &OpenLevelDbFilterBlock, allow_raw_pointers());
 }

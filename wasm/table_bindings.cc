@@ -77,6 +77,8 @@ class KeyCursorHandle : public IoHandle {
       : IoHandle(cursor.get()), cursor_(std::move(cursor)) {}
 
   bool AtEnd() const { return cursor_->at_end(); }
+  // [offset, size] of the data block the keys TakeKeys returns come from.
+  val KeysBlock() const { return HandleValue(cursor_->keys_block()); }
   // The keys of the block just read: { data: Uint8Array, offsets: Uint32Array } (KeyBatch).
   val TakeKeys() {
     val out = val::object();
@@ -93,6 +95,40 @@ class KeyCursorHandle : public IoHandle {
   std::unique_ptr<TableKeyCursor> cursor_;
   LiveHandleCount live_;
 };
+
+// One block read by handle (TableBlockRead): checksum verified, decompressed.
+class BlockReadHandle : public IoHandle {
+ public:
+  explicit BlockReadHandle(std::unique_ptr<TableBlockRead> read)
+      : IoHandle(read.get()), read_(std::move(read)) {}
+
+  // The contents once advance() returned 0.
+  val Contents() const {
+    return read_->contents() ? ToUint8Array(*read_->contents()) : val::null();
+  }
+
+ private:
+  std::unique_ptr<TableBlockRead> read_;
+  LiveHandleCount live_;
+};
+
+std::string LookupRouteName(LookupRoute route) {
+  switch (route) {
+    case LookupRoute::kNoFilter:
+      return "no-filter";
+    case LookupRoute::kOutsidePrefixDomain:
+      return "outside-prefix-domain";
+    case LookupRoute::kAfterLastKey:
+      return "after-last-key";
+    case LookupRoute::kFullFilter:
+      return "full-filter";
+    case LookupRoute::kPartition:
+      return "partition";
+    case LookupRoute::kBlockFilter:
+      return "block-filter";
+  }
+  return "no-filter";
+}
 
 class TableHandle : public IoHandle {
  public:
@@ -196,6 +232,26 @@ class TableHandle : public IoHandle {
     }
     return may_match ? 1 : 0;
   }
+  // { mayContain, route, partition, dataBlock, probedSize } (ts/table.ts LookupExplanation
+  // before the key bytes are attached), or null on error (last-error slot).
+  val Explain(uintptr_t key, size_t size) const {
+    bool may_match = true;
+    LookupTrace trace;
+    if (Status s = reader_->MayContain(View(key, size), &may_match, &trace); !s.ok()) {
+      Fail(std::move(s));
+      return val::null();
+    }
+    val out = val::object();
+    out.set("mayContain", may_match);
+    out.set("route", LookupRouteName(trace.route));
+    out.set("partition", trace.route == LookupRoute::kPartition
+                             ? val(static_cast<double>(trace.partition))
+                             : val::null());
+    out.set("dataBlock", trace.data_block ? HandleValue(*trace.data_block) : val::null());
+    out.set("probedSize", static_cast<double>(trace.probed_size));
+    return out;
+  }
+
   // results[i] as MayContain(keys[i]); false on error.
   bool MayContainBatch(uintptr_t data, size_t data_size, uintptr_t offsets, size_t count,
                        uintptr_t results) const {
@@ -212,6 +268,12 @@ class TableHandle : public IoHandle {
 
   KeyCursorHandle* Keys() const {
     return new KeyCursorHandle(std::make_unique<TableKeyCursor>(reader_->shared_table()));
+  }
+
+  // offset and size: whole numbers below 2^53 (validated by ts/table.ts).
+  BlockReadHandle* ReadBlock(double offset, double size) const {
+    const BlockHandle handle{static_cast<uint64_t>(offset), static_cast<uint64_t>(size)};
+    return new BlockReadHandle(std::make_unique<TableBlockRead>(reader_->shared_table(), handle));
   }
 
  private:
@@ -246,7 +308,10 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("supply", &IoHandle::Supply);
   class_<KeyCursorHandle, base<IoHandle>>("KeyCursorHandle")
       .function("atEnd", &KeyCursorHandle::AtEnd)
-      .function("takeKeys", &KeyCursorHandle::TakeKeys);
+      .function("takeKeys", &KeyCursorHandle::TakeKeys)
+      .function("keysBlock", &KeyCursorHandle::KeysBlock);
+  class_<BlockReadHandle, base<IoHandle>>("BlockReadHandle")
+      .function("contents", &BlockReadHandle::Contents);
   class_<TableHandle, base<IoHandle>>("TableHandle")
       .function("family", &TableHandle::Family)
       .function("footer", &TableHandle::Footer)
@@ -256,8 +321,10 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("filterBytes", &TableHandle::FilterBytes)
       .function("mayContain", &TableHandle::MayContain)
       .function("prefixMayMatch", &TableHandle::PrefixMayMatch)
+      .function("explain", &TableHandle::Explain)
       .function("mayContainBatch", &TableHandle::MayContainBatch)
-      .function("keys", &TableHandle::Keys, allow_raw_pointers());
+      .function("keys", &TableHandle::Keys, allow_raw_pointers())
+      .function("readBlock", &TableHandle::ReadBlock, allow_raw_pointers());
   function("createTable", &CreateTable, allow_raw_pointers());
   function("maxBlockBytes", &MaxBlockBytes);
 }

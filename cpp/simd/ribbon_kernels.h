@@ -47,9 +47,13 @@ inline constexpr uint64_t kRibbonCoeffXor64 = 0xc367844a6e52731d;
   return (key_hash ^ raw_seed) * kRibbonRehashFactor;
 }
 
-// StandardHasher::GetStart without smash: FastRange64 into [0, num_starts).
+// StandardHasher::GetStart without smash: FastRange64 into [0, num_starts), the upper 64 bits of
+// seeded_hash * num_starts. Computed from two 64-bit products (num_starts has 32 bits): wasm has
+// no 128-bit multiply and would call compiler-rt's __multi3 for every query.
 [[gnu::always_inline]] inline uint32_t RibbonStart(uint64_t seeded_hash, uint32_t num_starts) {
-  return static_cast<uint32_t>((static_cast<RibbonU128>(seeded_hash) * num_starts) >> 64);
+  const uint64_t high = (seeded_hash >> 32) * num_starts;
+  const uint64_t low = (seeded_hash & 0xffffffff) * num_starts;
+  return static_cast<uint32_t>((high + (low >> 32)) >> 32);
 }
 
 // StandardHasher::GetCoeffRow: the product a in the upper half, a XOR a constant in the lower,
@@ -75,6 +79,27 @@ struct RibbonQueryParams {
   uint32_t upper_num_columns;  // 0..32; 0 means every query matches
   uint32_t upper_start_block;  // blocks below this one have upper_num_columns - 1 columns
 };
+
+// Shifts of a 128-bit value by 0..127 bits, from 64-bit shifts and selects: wasm has no 128-bit
+// shift, and clang calls compiler-rt's __ashlti3 / __lshrti3 for a variable one (two calls per
+// query). The carries are split into two shifts so that none is by 64, which C++ leaves undefined.
+[[gnu::always_inline]] inline RibbonU128 RibbonShiftLeft(RibbonU128 v, uint32_t s) {
+  const uint64_t lo = static_cast<uint64_t>(v);
+  const uint64_t hi = static_cast<uint64_t>(v >> 64);
+  const uint32_t t = s & 63;
+  const uint64_t low = lo << t;
+  const uint64_t high = s < 64 ? (hi << t) | ((lo >> 1) >> (63 - t)) : low;
+  return (static_cast<RibbonU128>(high) << 64) | (s < 64 ? low : 0);
+}
+
+[[gnu::always_inline]] inline RibbonU128 RibbonShiftRight(RibbonU128 v, uint32_t s) {
+  const uint64_t lo = static_cast<uint64_t>(v);
+  const uint64_t hi = static_cast<uint64_t>(v >> 64);
+  const uint32_t t = s & 63;
+  const uint64_t high = hi >> t;
+  const uint64_t low = s < 64 ? (lo >> t) | ((hi << 1) << (63 - t)) : high;
+  return (static_cast<RibbonU128>(s < 64 ? high : 0) << 64) | low;
+}
 
 // One key's query, ready for a kernel (InterleavedPrepareQuery). Column j of the 128 slots from the
 // start slot on is (left[j] >> start_bit) | (right[j] << (128 - start_bit)); the kernels instead
@@ -103,13 +128,13 @@ struct RibbonProbe {
   const RibbonU128 coeff = RibbonCoeffRow(h);
   RibbonProbe probe;
   probe.left = p.data + size_t{segment} * kRibbonSegmentBytes;
-  probe.mask_left = coeff << start_bit;
+  probe.mask_left = RibbonShiftLeft(coeff, start_bit);
   if (start_bit == 0) {
     probe.right = probe.left;
     probe.mask_right = 0;
   } else {
     probe.right = probe.left + size_t{num_columns} * kRibbonSegmentBytes;
-    probe.mask_right = coeff >> (128 - start_bit);
+    probe.mask_right = RibbonShiftRight(coeff, 128 - start_bit);
   }
   probe.num_columns = num_columns;
   probe.expected = RibbonResultRow(h);

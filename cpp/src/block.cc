@@ -90,6 +90,15 @@ Status BlockEntryDecoder::Next() {
   return Status::Ok();
 }
 
+Status EntryBudget::Charge(size_t bytes, size_t offset) {
+  used_ += bytes + kEntryOverhead;
+  if (used_ <= kMaxBlockBytes) return Status::Ok();
+  return Status::Error(ErrorCode::kResourceLimit,
+                       "the entries of this block take more than " +
+                           std::to_string(kMaxBlockBytes) + " bytes to keep",
+                       static_cast<int64_t>(offset));
+}
+
 Status ForEachBlockEntry(ByteView block, const BlockEntryVisitor& visit, BlockFlavor flavor) {
   BlockLayout layout;
   if (Status s = ParseBlockLayout(block, flavor, &layout); !s.ok()) return s;

@@ -1,5 +1,6 @@
 #include "sstfilter/block_fetcher.h"
 
+#include <algorithm>
 #include <string>
 
 namespace sstfilter {
@@ -7,6 +8,12 @@ namespace {
 
 Status At(ErrorCode code, std::string message, uint64_t offset) {
   return Status::Error(code, std::move(message), static_cast<int64_t>(offset));
+}
+
+// Handles can name any 64-bit offset; errors name a position within the file (its end, for a block
+// past it): one users can look at, and a JavaScript number can hold.
+uint64_t ErrorOffset(BlockHandle handle, const TableFileFormat& format) {
+  return std::min(handle.offset, format.file_size);
 }
 
 }  // namespace
@@ -19,9 +26,10 @@ ByteView BlockFetcher::payload() const {
 Status BlockFetcher::Start(BlockHandle handle, uint64_t length) {
   if (handle.offset > format_->file_size || length > format_->file_size - handle.offset) {
     return At(ErrorCode::kTruncated,
-              "block of " + std::to_string(handle.size) + " bytes runs past the end of the " +
+              "block of " + std::to_string(handle.size) + " bytes at " +
+                  std::to_string(handle.offset) + " runs past the end of the " +
                   std::to_string(format_->file_size) + "-byte file",
-              handle.offset);
+              ErrorOffset(handle, *format_));
   }
   if (!raw_ && handle.offset + length > format_->blocks_end) {
     return At(ErrorCode::kCorrupt, "block overlaps the footer", handle.offset);
@@ -56,9 +64,10 @@ Status BlockFetcher::Fetch(BlockHandle handle, BlockKind kind, std::optional<Byt
     kind_ = kind;
     if (handle.size > kMaxBlockBytes) {
       return At(ErrorCode::kResourceLimit,
-                "block of " + std::to_string(handle.size) + " bytes is above the limit of " +
+                "block of " + std::to_string(handle.size) + " bytes at " +
+                    std::to_string(handle.offset) + " is above the limit of " +
                     std::to_string(kMaxBlockBytes),
-                handle.offset);
+                ErrorOffset(handle, *format_));
     }
     return Start(handle, handle.size + kBlockTrailerSize);
   }
@@ -106,7 +115,8 @@ Status BlockFetcher::Supply(ByteView bytes) {
     }
     const uint8_t type = trailer_[0];
     buffer_.assign(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size));
-    if (type == 0) {
+    // An unverified type byte is not acted on: the caller checks the trailer itself.
+    if (type == 0 || !verify_) {
       state_ = State::kReady;
       return Status::Ok();
     }

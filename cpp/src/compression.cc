@@ -147,7 +147,22 @@ Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteV
                    "zstd block compressed with dictionary " + std::to_string(header.dictionary_id),
                    context);
     }
+    // A frame that records another size than the block's prefix cannot decompress to the size the
+    // block must have; rejecting it here also keeps a decompressor from allocating what such a
+    // frame claims.
+    if (frame->uncompressed_size && header.content_size &&
+        *frame->uncompressed_size != *header.content_size) {
+      return Error(ErrorCode::kCorrupt,
+                   "zstd frame of " + std::to_string(*header.content_size) +
+                       " bytes in a block of " + std::to_string(*frame->uncompressed_size),
+                   context);
+    }
     if (!frame->uncompressed_size) frame->uncompressed_size = header.content_size;
+    // The decompressor writes into a buffer of the recorded size (ts/codecs.ts); LevelDB's zstd
+    // writer always records it in the frame.
+    if (!frame->uncompressed_size) {
+      return Error(ErrorCode::kUnsupported, "zstd frame that does not record its size", context);
+    }
   }
   // Zlib, LZ4 and zstd data blocks of a table with a rocksdb.compression_dict meta block were
   // compressed with that dictionary (a raw-content zstd dictionary has no id in the frame).

@@ -83,17 +83,22 @@ bool LevelDbFilterBlockReader::KeyMayMatch(uint64_t block_offset, ByteView key) 
   // A base_lg of 64 or more cannot come from LevelDB (it always writes 11); shifting by it is
   // undefined in C++, so such a block is treated as the corrupt block it is: may match.
   if (base_lg_ >= 64) return true;
-  const uint64_t index = block_offset >> base_lg_;
-  if (index >= num_filters_) return true;  // out of range: errors are treated as potential matches
+  // Out of range or malformed: errors are treated as potential matches.
+  const std::optional<ByteView> filter = FilterAt(block_offset >> base_lg_);
+  return !filter || LevelDbBloomMayMatch(*filter, key);
+}
+
+std::optional<ByteView> LevelDbFilterBlockReader::FilterAt(uint64_t index) const {
+  if (index >= num_filters_) return std::nullopt;
   const uint8_t* entry = contents_.data() + array_offset_ + index * 4;
   // For the last filter, `limit` is the array offset itself (the 4 bytes after the array).
   const uint32_t start = DecodeFixed32(entry);
   const uint32_t limit = DecodeFixed32(entry + 4);
   if (start <= limit && limit <= array_offset_) {
-    return LevelDbBloomMayMatch(ByteView(contents_.data() + start, limit - start), key);
+    return ByteView(contents_.data() + start, limit - start);
   }
-  if (start == limit) return false;  // an empty filter matches nothing
-  return true;
+  if (start == limit) return ByteView();  // an empty filter matches nothing
+  return std::nullopt;
 }
 
 }  // namespace sstfilter

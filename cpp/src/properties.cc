@@ -59,8 +59,11 @@ Status TableProperties::Decode(ByteView block, TableProperties* out) {
   BlockLayout layout;
   if (Status s = ParseBlockLayout(block, BlockFlavor::kRocksDb, &layout); !s.ok()) return s;
   BlockEntryDecoder decoder(block.first(layout.entries_size), /*values_have_length=*/true);
+  EntryBudget budget;
   while (!decoder.AtEnd()) {
     if (Status s = decoder.Next(); !s.ok()) return s;
+    const size_t bytes = decoder.key().size() + decoder.value().size();
+    if (Status s = budget.Charge(bytes, decoder.entry_offset()); !s.ok()) return s;
     TableProperty p;
     p.name.assign(decoder.key().begin(), decoder.key().end());
     const ByteView value = decoder.value();

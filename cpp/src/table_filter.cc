@@ -89,7 +89,8 @@ Status TableFilter::LevelDbMayMatch(uint64_t block_offset, ByteView key, bool* m
   return Status::Ok();
 }
 
-Status TableFilter::RocksDbMayMatch(ByteView lookup_key, ByteView probe, bool* may_match) const {
+Status TableFilter::RocksDbMayMatch(ByteView lookup_key, ByteView probe, bool* may_match,
+                                    size_t* partition) const {
   *may_match = true;
   const FilterReader* reader = full_.get();
   if (layout_ == TableFilterLayout::kPartitioned) {
@@ -100,6 +101,7 @@ Status TableFilter::RocksDbMayMatch(ByteView lookup_key, ByteView probe, bool* m
                                  return CompareUserKeys(order_, p.separator, key) < 0;
                                });
     if (it == partitions_.end()) --it;
+    if (partition != nullptr) *partition = static_cast<size_t>(it - partitions_.begin());
     reader = it->reader.get();
   }
   if (reader == nullptr) return Status::Ok();

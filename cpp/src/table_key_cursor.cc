@@ -22,9 +22,11 @@ void TableKeyCursor::ClearKeys() {
 
 Status TableKeyCursor::OnDataBlock(const Bytes& contents) {
   const BlockHandle handle = *pending_block_;
-  // Offsets inside a decompressed block mean nothing in the file: name the block instead.
+  // Offsets inside a decompressed block mean nothing in the file: name the block instead. A block
+  // that fails to decode yields none of its keys.
   const bool compressed = fetcher_.trailer()[0] != 0;
   auto located = [&](Status s) {
+    ClearKeys();
     const uint64_t inner = s.offset() < 0 || compressed ? 0 : static_cast<uint64_t>(s.offset());
     return Status::Error(s.code(), s.message() + " (data block)",
                          static_cast<int64_t>(handle.offset + inner));
@@ -34,8 +36,12 @@ Status TableKeyCursor::OnDataBlock(const Bytes& contents) {
       table_->family == TableFamily::kLevelDb ? BlockFlavor::kLevelDb : BlockFlavor::kRocksDb;
   if (Status s = ParseBlockLayout(contents, flavor, &layout); !s.ok()) return located(s);
   BlockEntryDecoder decoder(ByteView(contents).first(layout.entries_size), true);
+  EntryBudget budget;
   while (!decoder.AtEnd()) {
     if (Status s = decoder.Next(); !s.ok()) return located(s);
+    if (Status s = budget.Charge(decoder.key().size(), decoder.entry_offset()); !s.ok()) {
+      return located(s);
+    }
     ByteView key = decoder.key();
     if (table_->options.internal_keys) {
       auto user_key = StripInternalKeyTag(key);
@@ -48,6 +54,7 @@ Status TableKeyCursor::OnDataBlock(const Bytes& contents) {
     key_data_.insert(key_data_.end(), key.begin(), key.end());
     key_offsets_.push_back(static_cast<uint32_t>(key_data_.size()));
   }
+  keys_block_ = handle;
   pending_block_.reset();
   return Status::Ok();
 }

@@ -30,6 +30,12 @@ Status InBlock(Status s, BlockHandle handle, bool compressed) {
   return Status::Error(s.code(), s.message(), static_cast<int64_t>(handle.offset + inner));
 }
 
+// Errors about the filter itself (a custom policy's) name the filter block.
+Status AtFilter(Status s, const MetaindexEntry* filter) {
+  if (s.ok() || s.offset() >= 0 || filter == nullptr) return s;
+  return Status::Error(s.code(), s.message(), static_cast<int64_t>(filter->handle.offset));
+}
+
 }  // namespace
 
 const MetaindexEntry* OpenedTable::FindMeta(std::string_view name) const {
@@ -37,6 +43,19 @@ const MetaindexEntry* OpenedTable::FindMeta(std::string_view name) const {
     if (e.name == name) return &e;
   }
   return nullptr;
+}
+
+const MetaindexEntry* OpenedTable::PropertiesEntry() const {
+  const MetaindexEntry* e = FindMeta("rocksdb.properties");
+  return e != nullptr ? e : FindMeta("rocksdb.stats");
+}
+
+int64_t OpenedTable::PropertyOffset(std::string_view name) const {
+  const MetaindexEntry* block = PropertiesEntry();
+  const TableProperty* p = properties.Find(name);
+  if (block == nullptr || p == nullptr) return Status::kNoOffset;
+  // The properties block is never compressed: offsets within it are file offsets from its start.
+  return static_cast<int64_t>(block->handle.offset + p->value_offset);
 }
 
 TableReader::TableReader(uint64_t file_size, TableOptions options)
@@ -61,13 +80,11 @@ Status TableReader::Advance() {
         s = fetcher_.Fetch(table_->footer.metaindex, BlockKind::kMeta, &bytes);
         if (s.ok() && bytes) s = OnMetaindex(*bytes);
         break;
-      case Stage::kProperties: {
-        const MetaindexEntry* e = table_->FindMeta("rocksdb.properties");
-        if (e == nullptr) e = table_->FindMeta("rocksdb.stats");
-        s = fetcher_.Fetch(e->handle, BlockKind::kMeta, &bytes, /*verify=*/false);
+      case Stage::kProperties:
+        s = fetcher_.Fetch(table_->PropertiesEntry()->handle, BlockKind::kMeta, &bytes,
+                           /*verify=*/false);
         if (s.ok() && bytes) s = OnProperties(*bytes);
         break;
-      }
       case Stage::kIndex:
         s = fetcher_.Fetch(table_->index_handle, BlockKind::kIndex, &bytes);
         if (s.ok() && bytes) s = OnIndex(std::move(*bytes));
@@ -112,26 +129,29 @@ Status TableReader::OnFooter(const Bytes& tail) {
 Status TableReader::OnMetaindex(const Bytes& contents) {
   const BlockHandle handle = table_->footer.metaindex;
   const bool compressed = fetcher_.trailer()[0] != 0;
-  Status bad_handle;
+  Status bad_entry;
+  EntryBudget budget;
   Status s = ForEachBlockEntry(
       contents,
       [&](ByteView key, ByteView value) {
+        const auto at = static_cast<size_t>(value.data() - contents.data());
         size_t pos = 0;
         auto h = DecodeBlockHandle(value, &pos);
         if (!h) {
-          bad_handle = Status::Error(ErrorCode::kCorrupt, "bad block handle in the metaindex",
-                                     static_cast<int64_t>(value.data() - contents.data()));
+          bad_entry = Status::Error(ErrorCode::kCorrupt, "bad block handle in the metaindex",
+                                    static_cast<int64_t>(at));
           return false;
         }
+        bad_entry = budget.Charge(key.size(), at);
+        if (!bad_entry.ok()) return false;
         table_->metaindex.push_back(MetaindexEntry{std::string(key.begin(), key.end()), *h});
         return true;
       },
       table_->family == TableFamily::kLevelDb ? BlockFlavor::kLevelDb : BlockFlavor::kRocksDb);
-  if (s.ok()) s = bad_handle;
+  if (s.ok()) s = bad_entry;
   if (!s.ok()) return InBlock(std::move(s), handle, compressed);
 
-  const bool has_properties = table_->FindMeta("rocksdb.properties") != nullptr ||
-                              table_->FindMeta("rocksdb.stats") != nullptr;
+  const bool has_properties = table_->PropertiesEntry() != nullptr;
   // Every RocksDB table has a properties block; a LevelDB table never has one.
   if (table_->footer.legacy_magic && has_properties) table_->family = TableFamily::kRocksDb;
   table_->file.family = table_->family;
@@ -144,14 +164,7 @@ Status TableReader::OnMetaindex(const Bytes& contents) {
 }
 
 Status TableReader::OnProperties(const Bytes& contents) {
-  const MetaindexEntry* e = table_->FindMeta("rocksdb.properties");
-  if (e == nullptr) e = table_->FindMeta("rocksdb.stats");
-  const BlockHandle handle = e->handle;
-  // RocksDB never compresses it and reads it without decompression (meta_blocks.cc).
-  if (fetcher_.trailer()[0] != 0) {
-    return Status::Error(ErrorCode::kCorrupt, "compressed properties block",
-                         static_cast<int64_t>(handle.offset));
-  }
+  const BlockHandle handle = table_->PropertiesEntry()->handle;
   const TableFileFormat& file = table_->file;
   Bytes block = contents;
   block.insert(block.end(), fetcher_.trailer().begin(), fetcher_.trailer().end());
@@ -170,6 +183,12 @@ Status TableReader::OnProperties(const Bytes& contents) {
              .ok()) {
       return checksum;
     }
+  }
+  // RocksDB never compresses it and reads it without decompression (meta_blocks.cc). Checked after
+  // the checksum, so that a damaged compression-type byte is reported as the damage it is.
+  if (fetcher_.trailer()[0] != 0) {
+    return Status::Error(ErrorCode::kCorrupt, "compressed properties block",
+                         static_cast<int64_t>(handle.offset));
   }
   if (!decoded.ok()) return InBlock(std::move(decoded), handle, false);
   return Configure();
@@ -195,7 +214,8 @@ Status TableReader::Configure() {
   t.order = KeyOrderFromComparatorName(t.comparator);
   if (t.index_type > kBinarySearchWithFirstKey) {
     return Status::Error(ErrorCode::kUnsupported,
-                         "index type " + std::to_string(t.index_type) + " is not supported");
+                         "index type " + std::to_string(t.index_type) + " is not supported",
+                         t.PropertyOffset("rocksdb.block.based.table.index.type"));
   }
   IndexFormat& index = t.index_format;
   index.flavor = rocksdb ? BlockFlavor::kRocksDb : BlockFlavor::kLevelDb;
@@ -286,12 +306,26 @@ Status TableReader::OnFilter(Bytes contents) {
       !s.ok()) {
     return s;
   }
+  // Partitions are blocks of their own, so together they fit in the file: a hostile index that
+  // repeats one large handle must not make us read and keep that block again and again.
+  const uint64_t blocks_end = t.file.blocks_end;
+  uint64_t partition_bytes = 0;
+  EntryBudget budget;
   IndexBlock::Iterator it = partitions.Begin();
   for (;;) {
     IndexEntry entry;
     bool end = false;
     if (Status s = it.Next(&entry, &end); !s.ok()) return s;
     if (end) return Status::Ok();
+    partition_bytes += std::min(entry.handle.size, blocks_end) + kBlockTrailerSize;
+    if (partition_bytes > blocks_end) {
+      return Status::Error(ErrorCode::kCorrupt,
+                           "the filter partitions add up to more than the file",
+                           static_cast<int64_t>(filter_entry_->handle.offset));
+    }
+    if (Status s = budget.Charge(entry.user_key.size(), 0); !s.ok()) {
+      return InBlock(std::move(s), filter_entry_->handle, compressed);
+    }
     t.filter.AddPartition(std::move(entry.user_key), entry.handle);
   }
 }
@@ -302,35 +336,66 @@ Status TableReader::CheckProbeable() const {
   if (!t.order && t.filter.layout() != TableFilterLayout::kNone) {
     return Status::Error(ErrorCode::kUnsupported,
                          "keys ordered by the comparator \"" + t.comparator +
-                             "\" cannot be probed (only bytewise and reverse bytewise)");
+                             "\" cannot be probed (only bytewise and reverse bytewise)",
+                         t.PropertyOffset("rocksdb.comparator"));
   }
   return Status::Ok();
 }
 
-Status TableReader::MayContain(ByteView user_key, bool* may_match) const {
+Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* trace) const {
   *may_match = true;
+  LookupTrace local;
+  LookupTrace& route = trace != nullptr ? *trace : local;
+  route = LookupTrace{};
   if (Status s = CheckProbeable(); !s.ok()) return s;
   const OpenedTable& t = *table_;
+  const TableFilterLayout layout = t.filter.layout();
   if (t.family == TableFamily::kLevelDb) {
     std::optional<IndexEntry> block;
     if (Status s = t.index.Seek(user_key, &block); !s.ok()) return s;
     if (!block) {
+      route.route = LookupRoute::kAfterLastKey;
       *may_match = false;
       return Status::Ok();
     }
-    if (t.filter.layout() == TableFilterLayout::kNone) return Status::Ok();
-    return t.filter.LevelDbMayMatch(block->handle.offset, user_key, may_match);
+    route.data_block = block->handle;
+    if (layout == TableFilterLayout::kNone) return Status::Ok();
+    route.route = LookupRoute::kBlockFilter;
+    route.probed_size = user_key.size();
+    return AtFilter(t.filter.LevelDbMayMatch(block->handle.offset, user_key, may_match),
+                    filter_entry_);
   }
-  if (t.filter.layout() == TableFilterLayout::kNone) return Status::Ok();
-  if (t.whole_key_filtering) return t.filter.RocksDbMayMatch(user_key, user_key, may_match);
-  if (!t.prefix_extractor_name) return Status::Ok();
-  if (!t.prefix_extractor) {
-    return Status::Error(ErrorCode::kUnsupported,
-                         "the table's filter holds prefixes of the custom extractor \"" +
-                             *t.prefix_extractor_name + "\"");
+  // The data block a read would go to is known without I/O only from a single-level index.
+  // Only traced lookups look: RocksDB's own lookup consults the filter first.
+  if (trace != nullptr && t.index_type != kTwoLevelIndexSearch) {
+    std::optional<IndexEntry> block;
+    if (Status s = t.index.Seek(user_key, &block); !s.ok()) return s;
+    if (block) route.data_block = block->handle;
   }
-  if (!t.prefix_extractor->InDomain(user_key)) return Status::Ok();
-  return t.filter.RocksDbMayMatch(user_key, t.prefix_extractor->Transform(user_key), may_match);
+  if (layout == TableFilterLayout::kNone ||
+      (layout == TableFilterLayout::kPartitioned && t.filter.partitions_count() == 0)) {
+    return Status::Ok();
+  }
+  ByteView probe = user_key;
+  if (!t.whole_key_filtering) {
+    if (!t.prefix_extractor_name) return Status::Ok();
+    if (!t.prefix_extractor) {
+      return Status::Error(ErrorCode::kUnsupported,
+                           "the table's filter holds prefixes of the custom extractor \"" +
+                               *t.prefix_extractor_name + "\"",
+                           t.PropertyOffset("rocksdb.prefix.extractor.name"));
+    }
+    if (!t.prefix_extractor->InDomain(user_key)) {
+      route.route = LookupRoute::kOutsidePrefixDomain;
+      return Status::Ok();
+    }
+    probe = t.prefix_extractor->Transform(user_key);
+  }
+  route.route = layout == TableFilterLayout::kPartitioned ? LookupRoute::kPartition
+                                                          : LookupRoute::kFullFilter;
+  route.probed_size = probe.size();
+  return AtFilter(t.filter.RocksDbMayMatch(user_key, probe, may_match, &route.partition),
+                  filter_entry_);
 }
 
 Status TableReader::PrefixMayMatch(ByteView seek_key, bool* may_match) const {
@@ -344,10 +409,21 @@ Status TableReader::PrefixMayMatch(ByteView seek_key, bool* may_match) const {
   if (!t.prefix_extractor) {
     return Status::Error(
         ErrorCode::kUnsupported,
-        "the table's prefix extractor \"" + *t.prefix_extractor_name + "\" is not a built-in one");
+        "the table's prefix extractor \"" + *t.prefix_extractor_name + "\" is not a built-in one",
+        t.PropertyOffset("rocksdb.prefix.extractor.name"));
   }
   if (!t.prefix_extractor->InDomain(seek_key)) return Status::Ok();
-  return t.filter.RocksDbMayMatch(seek_key, t.prefix_extractor->Transform(seek_key), may_match);
+  return AtFilter(
+      t.filter.RocksDbMayMatch(seek_key, t.prefix_extractor->Transform(seek_key), may_match),
+      filter_entry_);
+}
+
+Status TableBlockRead::Advance() {
+  while (!contents_) {
+    if (Status s = fetcher_.Fetch(handle_, BlockKind::kMeta, &contents_); !s.ok()) return s;
+    if (fetcher_.need() != IoNeed::kNothing) return Status::Ok();
+  }
+  return Status::Ok();
 }
 
 }  // namespace sstfilter

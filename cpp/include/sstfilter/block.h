@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "sstfilter/bytes.h"
+#include "sstfilter/compression.h"
 #include "sstfilter/status.h"
 
 namespace sstfilter {
@@ -77,6 +78,24 @@ class BlockEntryDecoder {
   uint32_t shared_ = 0;
   Bytes key_;
   ByteView value_;
+};
+
+// Keeping every entry of a block can cost far more memory than the block: each key is rebuilt from
+// its predecessor's prefix, so n bytes of entries sharing a long prefix rebuild O(n^2) bytes of
+// keys, and each entry kept costs bookkeeping of its own. Whoever keeps all entries of a block (a
+// key cursor, the metaindex, the properties, the filter partitions) charges each one here; past
+// kMaxBlockBytes, the most a decompressed block may hold, that is kResourceLimit.
+class EntryBudget {
+ public:
+  // Charged per entry on top of its bytes, so that blocks of many tiny entries are bounded too
+  // (the core keeps an offset or an object per entry, JavaScript an object per key).
+  static constexpr uint64_t kEntryOverhead = 64;
+
+  // Charges an entry of `bytes` bytes at `offset` within its block (the error's offset).
+  Status Charge(size_t bytes, size_t offset);
+
+ private:
+  uint64_t used_ = 0;
 };
 
 // Visits the entries of an uncompressed block in order, rebuilding each full key from its shared

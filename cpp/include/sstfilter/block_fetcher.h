@@ -43,8 +43,9 @@ class BlockFetcher {
   // The contents of the block at `handle` once they are here (`*contents` set), or Ok with
   // `*contents` unset and need() != kNothing while they are not. A handle outside the file or
   // above kMaxBlockBytes fails before anything is requested. With verify = false the trailer is
-  // not checked; trailer() then gives the stored one (for the properties block, whose checksum
-  // may legitimately be stale, rocksdb table/meta_blocks.cc).
+  // neither checked nor acted on: the contents come as stored, trailer() gives the trailer (for the
+  // properties block, whose checksum may legitimately be stale and which is never compressed,
+  // rocksdb table/meta_blocks.cc).
   Status Fetch(BlockHandle handle, BlockKind kind, std::optional<Bytes>* contents,
                bool verify = true);
   // Raw file bytes without a trailer (the footer).

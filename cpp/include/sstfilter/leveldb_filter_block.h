@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/key_batch.h"
@@ -43,6 +44,10 @@ class LevelDbFilterBlockReader {
   explicit LevelDbFilterBlockReader(Bytes contents);
 
   bool KeyMayMatch(uint64_t block_offset, ByteView key) const;
+
+  // The bytes of filter `index` (empty for an empty filter, which matches nothing), or nullopt
+  // when the index is out of range or its offsets are malformed (then every key may match).
+  std::optional<ByteView> FilterAt(uint64_t index) const;
 
   // Number of filters the offset array announces (0 when the block is malformed).
   size_t num_filters() const { return num_filters_; }

@@ -56,8 +56,10 @@ class TableFilter {
   // LevelDB: the filter for the data block at `block_offset` (FilterBlockReader::KeyMayMatch).
   Status LevelDbMayMatch(uint64_t block_offset, ByteView key, bool* may_match) const;
   // RocksDB: `probe` (a whole user key or a prefix) in the full filter or in the partition chosen
-  // with `lookup_key`. kUnsupported when the filter cannot be probed by this build.
-  Status RocksDbMayMatch(ByteView lookup_key, ByteView probe, bool* may_match) const;
+  // with `lookup_key` (its index in `*partition` when given). kUnsupported when the filter cannot
+  // be probed by this build.
+  Status RocksDbMayMatch(ByteView lookup_key, ByteView probe, bool* may_match,
+                         size_t* partition = nullptr) const;
 
  private:
   Status CheckBuiltin() const;

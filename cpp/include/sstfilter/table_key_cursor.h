@@ -28,6 +28,8 @@ class TableKeyCursor final : public ResumableRead {
   // none are ready. Each entry's user key, in file order (versions of one key repeat it).
   const Bytes& key_data() const { return key_data_; }
   const std::vector<uint32_t>& key_offsets() const { return key_offsets_; }
+  // The data block the keys of key_data() come from.
+  BlockHandle keys_block() const { return keys_block_; }
   // Called once the keys were consumed; the next Advance moves on.
   void ClearKeys();
 
@@ -44,6 +46,7 @@ class TableKeyCursor final : public ResumableRead {
   std::optional<BlockHandle> pending_partition_;
   std::optional<BlockHandle> pending_block_;
   bool at_end_ = false;
+  BlockHandle keys_block_;
   Bytes key_data_;
   std::vector<uint32_t> key_offsets_{0};
 };

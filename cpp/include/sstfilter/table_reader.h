@@ -55,6 +55,31 @@ struct OpenedTable {
   TableFilter filter;
 
   const MetaindexEntry* FindMeta(std::string_view name) const;
+  // The properties block ("rocksdb.properties", or "rocksdb.stats" in old files), if any.
+  const MetaindexEntry* PropertiesEntry() const;
+  // Where the value of property `name` lies in the file, for errors about it; kNoOffset without
+  // it.
+  int64_t PropertyOffset(std::string_view name) const;
+};
+
+// How a point lookup's filter answer came about (TableReader::MayContain), for tools that show it.
+enum class LookupRoute : uint8_t {
+  kNoFilter,             // the table has no filter, or holds nothing this key can be checked by
+  kOutsidePrefixDomain,  // whole-key filtering is off and the key has no prefix: not filtered
+  kAfterLastKey,         // LevelDB: the key sorts after the last index entry, not in the file
+  kFullFilter,           // RocksDB: the full filter answered
+  kPartition,            // RocksDB: the filter partition `partition` answered
+  kBlockFilter,          // LevelDB: the filter of the data block `data_block` answered
+};
+
+struct LookupTrace {
+  LookupRoute route = LookupRoute::kNoFilter;
+  size_t partition = 0;
+  // LevelDB: the data block whose filter answered. RocksDB with a single-level index: the data
+  // block the lookup reads when the filter says "may match". Unset otherwise.
+  std::optional<BlockHandle> data_block;
+  // Bytes of the key the filter was probed with: the whole key, or its prefix.
+  size_t probed_size = 0;
 };
 
 class TableReader final : public ResumableRead {
@@ -74,7 +99,8 @@ class TableReader final : public ResumableRead {
   // filtering. LevelDB (Table::InternalGet) seeks the index first: a key after the last index
   // entry is not in the file (false), otherwise the filter of the data block found answers.
   // Without a filter, true. kUnsupported when the filter or the key order cannot be reproduced.
-  Status MayContain(ByteView user_key, bool* may_match) const;
+  // `trace`, when given, records how the answer came about.
+  Status MayContain(ByteView user_key, bool* may_match, LookupTrace* trace = nullptr) const;
   // What a RocksDB prefix Seek(seek_key) (total_order_seek = false) gets from the prefix filter,
   // using the table's own extractor: true without a filter or extractor, or for keys outside its
   // domain. LevelDB has no prefix seek: true.
@@ -108,6 +134,25 @@ class TableReader final : public ResumableRead {
   bool filter_builtin_ = false;
   std::string filter_policy_;
   size_t next_partition_ = 0;
+};
+
+// Reads one block of an open table by its handle: checksum verified, contents decompressed (for
+// tools that verify or show blocks the reader itself never reads, e.g. range deletions).
+class TableBlockRead final : public ResumableRead {
+ public:
+  TableBlockRead(std::shared_ptr<const OpenedTable> table, BlockHandle handle)
+      : table_(std::move(table)), fetcher_(&table_->file), handle_(handle) {}
+
+  Status Advance() override;
+  BlockFetcher& fetcher() override { return fetcher_; }
+  // Set once Advance() finished without a pending need.
+  const std::optional<Bytes>& contents() const { return contents_; }
+
+ private:
+  std::shared_ptr<const OpenedTable> table_;
+  BlockFetcher fetcher_;
+  BlockHandle handle_;
+  std::optional<Bytes> contents_;
 };
 
 }  // namespace sstfilter

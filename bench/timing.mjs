@@ -1,0 +1,28 @@
+// The clock of the Node harnesses: this process's CPU time (process.cpuUsage), as Google Benchmark
+// reports it natively. The machine is shared (two cores, other builds running), and wall time
+// would also count the time other processes hold the CPU.
+export function cpuMs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+// ns per item of run(): the best of `rounds` rounds, each repeating run for at least roundMs of
+// CPU time, after as long a warm-up (V8 starts wasm and JavaScript in baseline code and swaps in
+// optimized code only for later calls).
+export function nsPer(items, run, rounds, roundMs) {
+  const warmUntil = cpuMs() + roundMs;
+  while (cpuMs() < warmUntil) run();
+  let best = Infinity;
+  for (let round = 0; round < rounds; round++) {
+    let reps = 0;
+    const start = cpuMs();
+    let elapsed = 0;
+    do {
+      run();
+      reps++;
+      elapsed = cpuMs() - start;
+    } while (elapsed < roundMs);
+    best = Math.min(best, (elapsed * 1e6) / (reps * items));
+  }
+  return Number(best.toPrecision(4));
+}

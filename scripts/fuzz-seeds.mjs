@@ -1,0 +1,180 @@
+// Writes the seed corpora of the fuzz targets (tests/fuzz/harnesses.h documents each input layout)
+// from the golden corpus: node scripts/fuzz-seeds.mjs <golden dir> <output dir>. One folder per
+// target; rerunning replaces them.
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+const [golden, out] = process.argv.slice(2);
+if (!golden || !out) {
+  console.error("usage: node scripts/fuzz-seeds.mjs <golden dir> <output dir>");
+  process.exit(2);
+}
+const read = (relative) => new Uint8Array(readFileSync(path.join(golden, relative)));
+const manifest = (section) => JSON.parse(readFileSync(path.join(golden, section, "manifest.json"), "utf8"));
+
+// Seeds above this size slow every execution down more than they add coverage.
+const MAX_TABLE_BYTES = 160 << 10;
+const MAX_FILTER_BYTES = 64 << 10;
+
+function readKeys(relative, limit) {
+  const data = read(relative);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const keys = [];
+  for (let pos = 0; pos < data.length && keys.length < limit;) {
+    const n = view.getUint32(pos, true);
+    keys.push(data.subarray(pos + 4, pos + 4 + n));
+    pos += 4 + n;
+  }
+  return keys;
+}
+
+// SplitKeys' layout: a length byte, then that many bytes.
+function probeKeys(keys) {
+  return concat(keys.map((k) => concat([Uint8Array.of(Math.min(k.length, 255)), k.subarray(0, 255)])));
+}
+
+function concat(parts) {
+  const outBytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    outBytes.set(p, at);
+    at += p.length;
+  }
+  return outBytes;
+}
+
+const u16 = (n) => Uint8Array.of(n & 0xff, (n >> 8) & 0xff);
+
+const seeds = new Map();
+function seed(target, name, bytes) {
+  if (!seeds.has(target)) seeds.set(target, []);
+  seeds.get(target).push([name, bytes]);
+}
+
+function varint(data, at) {
+  let result = 0;
+  for (let shift = 0; ; shift += 7) {
+    const byte = data[at.pos++];
+    result += (byte & 0x7f) * 2 ** shift;
+    if ((byte & 0x80) === 0) return result;
+  }
+}
+
+// The handle of the first data block: the value of the index block's first entry (index values
+// always start with a full handle).
+function firstDataBlock(file, [offset, size], deltaEncoded) {
+  const block = file.subarray(offset, offset + size);
+  const at = { pos: 0 };
+  varint(block, at); // shared
+  const nonShared = varint(block, at);
+  if (!deltaEncoded) varint(block, at); // value length
+  at.pos += nonShared;
+  return [varint(block, at), varint(block, at)];
+}
+
+// ---- filters and LevelDB filter blocks ----
+for (const [section, family] of [
+  ["rocksdb-filter", 1],
+  ["leveldb-filter", 0],
+]) {
+  for (const c of manifest(section).cases) {
+    if (c.filter.bytes > MAX_FILTER_BYTES) continue;
+    const probes = probeKeys(readKeys(c.keys.path, 16));
+    seed("filter", c.id, concat([Uint8Array.of(family), u16(probes.length), read(c.filter.path), probes]));
+  }
+}
+
+// ---- tables, their blocks, LevelDB filter blocks ----
+const tables = [];
+for (const c of manifest("rocksdb-sst").cases) {
+  tables.push({
+    id: c.id,
+    path: c.file.path,
+    bytes: c.file.bytes,
+    keys: c.keys.path,
+    userKeys: false,
+    rocksdb: true,
+    compressed: c.options.compression !== "kNoCompression",
+    metaindex: c.footer.metaindex_handle,
+    index: c.footer.index_handle,
+    metaEntries: c.metaindex,
+    deltaEncoded: c.properties["rocksdb.index.value.is.delta.encoded"] === 1,
+    partitioned: c.options.index_type === "kTwoLevelIndexSearch",
+  });
+}
+for (const c of manifest("leveldb-table").cases) {
+  tables.push({
+    id: c.id,
+    path: c.file.path,
+    bytes: c.file.bytes,
+    keys: c.keys.path,
+    userKeys: c.internal_keys === false,
+    rocksdb: false,
+    compressed: c.options.compression !== "kNoCompression",
+    metaindex: c.footer.metaindex_handle,
+    index: c.footer.index_handle,
+    metaEntries: { [c.filter_block.metaindex_name]: c.filter_block.handle },
+    deltaEncoded: false,
+    partitioned: false,
+  });
+  const probes = probeKeys(readKeys(c.keys.path, 16));
+  seed("leveldb_filter_block", c.id, concat([u16(probes.length), read(c.filter_block.path), probes]));
+}
+for (const name of readdirSync(path.join(golden, "head"))) {
+  if (!name.endsWith(".sst")) continue;
+  const relative = path.join("head", name);
+  if (read(relative).length <= MAX_TABLE_BYTES) {
+    tables.push({ id: `head-${name}`, path: relative, bytes: read(relative).length, head: true });
+  }
+}
+
+for (const t of tables) {
+  if (t.bytes > MAX_TABLE_BYTES) continue;
+  const file = read(t.path);
+  const probes = t.keys ? probeKeys(readKeys(t.keys, 16)) : new Uint8Array(0);
+  // Flags: user keys as the file has them; fix checksums and "decompress" (harnesses.h).
+  const flags = (t.userKeys ? 1 : 0) | 2 | 4;
+  seed("table", t.id, concat([Uint8Array.of(flags), u16(probes.length), probes, file]));
+  if (t.head || t.compressed) continue;
+
+  // Blocks of uncompressed tables, with the flags each is read with (harnesses.h FuzzBlock).
+  const flavor = t.rocksdb ? 1 : 0;
+  const key = readKeys(t.keys, 1)[0] ?? new Uint8Array(0);
+  const block = (label, flags, [offset, size]) =>
+    seed(
+      "block",
+      `${t.id}-${label}`,
+      concat([Uint8Array.of(flags), Uint8Array.of(key.length), key, file.subarray(offset, offset + size)]),
+    );
+  block("metaindex", flavor, t.metaindex);
+  const indexFlags = flavor | (t.userKeys ? 0 : 2) | (t.deltaEncoded ? 4 : 0);
+  block("index", indexFlags, t.index);
+  if (!t.partitioned) block("data", flavor, firstDataBlock(file, t.index, t.deltaEncoded));
+  for (const [name, handle] of Object.entries(t.metaEntries)) {
+    if (name === "rocksdb.properties") block("properties", flavor, handle);
+    if (name.startsWith("partitionedfilter.")) block("filter-index", indexFlags, handle);
+  }
+}
+
+// ---- build -> probe round trips ----
+const keysets = [
+  "ks_bin-1-32_n50000_s12",
+  "ks_long-100-600_n100_s10",
+  "ks_mixlen_n10000_s1b",
+  "ks_text_n10_sf",
+  "ks_tiny_n10_s18_e",
+];
+for (const ks of keysets) {
+  const keys = probeKeys(readKeys(`keysets/${ks}.keys`, 40));
+  for (let format = 0; format < 4; format++) {
+    seed("roundtrip", `${ks}-${format}`, concat([Uint8Array.of(format), Uint8Array.of(72), keys]));
+  }
+}
+
+for (const [target, list] of seeds) {
+  const dir = path.join(out, target);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const [name, bytes] of list) writeFileSync(path.join(dir, name), bytes);
+  console.log(`fuzz seeds: ${target}: ${list.length}`);
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `npm run fuzz -- [--seconds N | --runs N] [target...]`: builds the libFuzzer targets of tests/fuzz
+# with clang, ASan and UBSan (build/fuzz), writes their seed corpora from ../shared/golden
+# (build/fuzz/seeds), and runs each target in turn: for N seconds each (default 60), or for N
+# executions. New inputs accumulate in build/fuzz/corpus/<target>, crashes in
+# build/fuzz/artifacts/<target>/. Prints executions per target and any crash input; exits 1 after
+# a crash.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=60
+runs=""
+targets=()
+while (($#)); do
+  case "$1" in
+    --seconds) seconds="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    -*) echo "fuzz: unknown option $1" >&2; exit 2 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+if ((${#targets[@]} == 0)); then
+  targets=(filter leveldb_filter_block block table roundtrip)
+fi
+
+golden="${SSTFILTER_GOLDEN_DIR:-$PWD/../shared/golden}"
+build=build/fuzz
+echo "fuzz: build (clang, libFuzzer, ASan + UBSan)"
+cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DSSTFILTER_FUZZ=ON -DSSTFILTER_TESTS=OFF -DSSTFILTER_BENCHMARKS=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)"
+node scripts/fuzz-seeds.mjs "$golden" "$build/seeds"
+
+if [ -n "$runs" ]; then
+  limit=(-runs="$runs")
+  budget="$runs runs"
+else
+  limit=(-max_total_time="$seconds")
+  budget="$seconds s"
+fi
+summary=()
+status=0
+for target in "${targets[@]}"; do
+  corpus="$build/corpus/$target"
+  artifacts="$build/artifacts/$target"
+  mkdir -p "$corpus" "$artifacts"
+  log="$build/$target.log"
+  echo "fuzz: $target ($budget; log $log)"
+  # -timeout: an input that takes seconds is a hang for inputs of this size.
+  target_status=0
+  # nice: fuzzing for long on a shared machine should not slow builds and benchmarks down.
+  nice -n 19 "$build/${target}_fuzz" "${limit[@]}" -timeout=10 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/" "$corpus" "$build/seeds/$target" >"$log" 2>&1 || target_status=$?
+  executions=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
+  crash=$(grep -o 'Test unit written to .*' "$log" | sed 's/^Test unit written to //' || true)
+  summary+=("$(printf '%-22s %12s executions  %s' "$target" "${executions:-?}" "${crash:-no crash}")")
+  if ((target_status != 0)); then
+    status=1
+    echo "fuzz: $target failed (exit $target_status):" >&2
+    grep -E '^(==[0-9]+==ERROR|SUMMARY|.*fuzz invariant broken|artifact_prefix|Test unit written)' "$log" >&2 || true
+  fi
+done
+printf 'fuzz: %s\n' "${summary[@]}"
+exit $status

@@ -1,0 +1,198 @@
+// The `sstfilter` command (dist/esm/cli.js, the package's "bin"), run as a user runs it: inspect
+// (text and JSON), probe exit codes both ways, build equal to sf.buildFilter, verify on a sound and
+// on a damaged file, help, usage errors and unreadable input.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+
+import type { NodeSstFilter } from "sstfilter";
+
+import { loadBackend } from "./backends";
+import { goldenPath, readBytes, readJson, readKeys } from "./golden";
+
+const CLI = path.join(__dirname, "..", "..", "dist", "esm", "cli.js");
+const work = mkdtempSync(path.join(tmpdir(), "sstfilter-cli-"));
+
+function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const CASES = readJson<{ cases: any[] }>("rocksdb-sst/manifest.json").cases;
+const FULL = CASES.find((c) => c.id === "fv5_bloom10_crc32c")!;
+const PARTITIONED = CASES.find((c) => c.id === "part_bloom10_mbs256")!;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
+
+let sf: NodeSstFilter;
+beforeAll(async () => {
+  sf = (await loadBackend(true)) as NodeSstFilter;
+});
+
+describe("inspect", () => {
+  test("text: format, footer, checksum, filter with estimated and measured rates, properties", () => {
+    const r = run("inspect", goldenPath(PARTITIONED.file.path));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("format      rocksdb block-based table, format_version 5");
+    expect(r.stdout).toContain("checksum    crc32c");
+    expect(r.stdout).toContain(`metaindex @ ${PARTITIONED.footer.metaindex_handle[0]}`);
+    expect(r.stdout).toMatch(/filter {6}rocksdb-bloom \(policy bloomfilter\), partitioned, 31 partitions/);
+    expect(r.stdout).toMatch(/5,000 keys \(rocksdb\.num\.filter_entries\), [\d.]+ bits\/key, 6 probes/);
+    expect(r.stdout).toMatch(
+      /estimated 0\.\d\d% \(RocksDB's formula\), measured 0\.\d\d% on [\d,]+ absent keys/,
+    );
+    expect(r.stdout).toMatch(/rocksdb\.num\.entries +5000/);
+  });
+
+  test("--json: everything the table says, parseable, properties as stored", () => {
+    const r = run("inspect", "--json", goldenPath(FULL.file.path));
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.format).toBe("rocksdb");
+    expect(out.footer).toMatchObject({ formatVersion: 5, checksum: "crc32c" });
+    expect(out.metaindex).toEqual(FULL.metaindex);
+    expect(out.properties).toMatchObject(FULL.properties);
+    expect(out.filter).toMatchObject({ kind: "rocksdb-bloom", keys: 2000, partitioned: false });
+    expect(out.filter.parts).toHaveLength(1);
+    expect(out.filter.parts[0].details.numProbes).toBe(FULL.filter.filter_meta.num_probes);
+  });
+
+  test("LevelDB: keys counted from the data blocks", () => {
+    const r = run("inspect", goldenPath("leveldb-table/db_b10_bs1024/table.ldb"));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("leveldb table");
+    expect(r.stdout).toMatch(/3,000 keys \(counted\)/);
+  });
+});
+
+describe("probe", () => {
+  const file = goldenPath(FULL.file.path);
+  const keys = readKeys(FULL.keys.path);
+  const probes = readKeys(FULL.probes.path);
+  const answers = readBytes(FULL.get_results);
+  const absent = probes.find((_, i) => answers[i] === 0)!;
+
+  test("exit 0 when every key may be present", () => {
+    const r = run("probe", "--hex", file, hex(keys[0]!), hex(keys[1999]!));
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split("\n")).toHaveLength(2);
+    expect(r.stdout).toContain("may be in this file");
+    expect(r.stdout).toContain("full filter; the lookup goes on to data block @ 0");
+  });
+
+  test("exit 1 when some key is definitely absent, naming the partition", () => {
+    const r = run("probe", "--hex", file, hex(keys[0]!), hex(absent));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("definitely not in this file");
+    const part = run("probe", goldenPath(PARTITIONED.file.path), "no-such-key");
+    expect(part.code).toBe(1);
+    expect(part.stdout).toMatch(/no-such-key +definitely not in this file +\(filter partition \d+ of 31\)/);
+  });
+});
+
+describe("build", () => {
+  const keys = ["apple", "banana", "cherry", "", "durian"];
+
+  test.each(["leveldb", "rocksdb-legacy-bloom", "rocksdb-bloom", "rocksdb-ribbon"] as const)(
+    "%s: the bytes sf.buildFilter returns, from text or hex lines",
+    (format) => {
+      const text = path.join(work, `${format}.txt`);
+      writeFileSync(text, keys.join("\r\n") + "\n");
+      const out = path.join(work, `${format}.bin`);
+      // LevelDB's policy takes whole bits per key; RocksDB's fractional ones.
+      const bits = format === "leveldb" ? 10 : 9.5;
+      const r = run("build", "--format", format, "--bits-per-key", String(bits), text, "-o", out);
+      expect(r.code).toBe(0);
+      const expected = sf.buildFilter(keys, { format, bitsPerKey: bits });
+      expect(new Uint8Array(readFileSync(out))).toEqual(expected);
+      expect(r.stderr).toContain(`5 keys at ${bits} bits/key: ${expected.length} bytes written to ${out}`);
+
+      const hexFile = path.join(work, `${format}.hex`);
+      writeFileSync(hexFile, keys.map((k) => Buffer.from(k).toString("hex")).join("\n"));
+      const piped = spawnSync(process.execPath, [
+        CLI,
+        "build",
+        "--hex",
+        "--format",
+        format,
+        `--bits-per-key=${bits}`,
+        hexFile,
+      ]);
+      expect(piped.status).toBe(0);
+      expect(new Uint8Array(piped.stdout)).toEqual(expected);
+    },
+  );
+
+  test("usage errors exit 2", () => {
+    const text = path.join(work, "keys.txt");
+    writeFileSync(text, "a\n");
+    expect(run("build", "--format", "cuckoo", "--bits-per-key", "10", text).code).toBe(2);
+    expect(run("build", "--format", "leveldb", "--bits-per-key", "ten", text).code).toBe(2);
+    expect(run("build", "--format", "leveldb", text).stderr).toContain("--bits-per-key");
+    const badHex = path.join(work, "bad.hex");
+    writeFileSync(badHex, "zz\n");
+    const r = run("build", "--hex", "--format", "leveldb", "--bits-per-key", "10", badHex);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("bad.hex line 1 is not hex");
+  });
+});
+
+describe("verify", () => {
+  test("a sound file: exit 0", () => {
+    const r = run("verify", goldenPath(PARTITIONED.file.path));
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(": ok");
+    expect(r.stdout).toContain("277 data blocks, 5,000 keys read, every checksum matches");
+    expect(r.stdout).toContain("every key read passes the filter");
+    const leveldb = run("verify", "--user-keys", goldenPath("leveldb-table/tb_b10_bs256/table.ldb"));
+    expect(leveldb.code).toBe(0);
+  });
+
+  test("a damaged copy: exit 1, naming the code and the offset", () => {
+    const bytes = readBytes(FULL.file.path);
+    const damaged = path.join(work, "damaged.sst");
+    bytes[5000]! ^= 0xff;
+    writeFileSync(damaged, bytes);
+    const r = run("verify", damaged);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`${damaged}: CORRUPT`);
+    expect(r.stdout).toMatch(/CHECKSUM_MISMATCH: .*\(at byte \d+\)/);
+
+    // A damaged footer (the metaindex offset, right after the checksum type of a 53-byte footer):
+    // the file does not even open.
+    const footer = readBytes(FULL.file.path);
+    footer[footer.length - 52]! ^= 0x01;
+    writeFileSync(damaged, footer);
+    const open = run("verify", damaged);
+    expect(open.code).toBe(1);
+    expect(open.stdout).toMatch(/CORRUPT\n {2}(CORRUPT|CHECKSUM_MISMATCH|TRUNCATED): .*at byte \d+/);
+  });
+});
+
+describe("help, usage and input errors", () => {
+  test.each(["inspect", "probe", "build", "verify"])("%s --help", (command) => {
+    const r = run(command, "--help");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^Usage: sstfilter ${command} `));
+  });
+
+  test("usage errors exit 2; unreadable input exits 3 naming the file", () => {
+    expect(run().code).toBe(2);
+    expect(run("--help").stdout).toContain("Commands:");
+    expect(run("frobnicate").code).toBe(2);
+    expect(run("inspect").code).toBe(2);
+    expect(run("inspect", "--bogus", "x").code).toBe(2);
+    expect(run("probe", goldenPath(FULL.file.path)).code).toBe(2);
+    const missing = run("inspect", path.join(work, "missing.sst"));
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toContain("missing.sst: no such file");
+    const garbage = path.join(work, "garbage.sst");
+    writeFileSync(garbage, "not a table at all, just some text that is long enough to hold a footer.......");
+    const r = run("probe", garbage, "k");
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/garbage\.sst: (CORRUPT|TRUNCATED): .*\(at byte \d+\)/);
+  });
+});

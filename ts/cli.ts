@@ -1,0 +1,555 @@
+#!/usr/bin/env node
+// The `sstfilter` command: inspect, probe and verify LevelDB / RocksDB table files, build filters.
+// Exit codes: 0 success (probe: every key may be present); 1 a negative finding (probe: some key is
+// definitely absent; verify: the file is corrupt); 2 usage error; 3 the input could not be read or
+// decoded.
+import { readFile, writeFile } from "node:fs/promises";
+import { parseArgs, type ParseArgsConfig } from "node:util";
+
+import type { FilterFormat } from "./api.js";
+import type { FilterSummary } from "./filter-report.js";
+import {
+  init,
+  SstFilterError,
+  summarizeTableFilter,
+  verifyTable,
+  type AsyncTable,
+  type LookupExplanation,
+  type NodeSstFilter,
+  type SstFilterErrorCode,
+  type TablePropertyValue,
+  type VerifyProgress,
+} from "./node.js";
+
+const EXIT_NEGATIVE = 1;
+const EXIT_USAGE = 2;
+const EXIT_INPUT = 3;
+
+/** A failure with its exit code; main() prints the message. */
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+const usage = (message: string): CliError => new CliError(message, EXIT_USAGE);
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+interface Command {
+  summary: string;
+  help: string;
+  options: Options;
+  run(sf: NodeSstFilter, args: Parsed): Promise<number>;
+}
+
+interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+const USER_KEYS_HELP =
+  "  --user-keys      the table's keys carry no 8-byte sequence/type tag (a bare TableBuilder wrote it)";
+
+// ---------------------------------------------------------------------------------------------
+// Formatting
+
+const HEX_DIGITS = "0123456789abcdef";
+
+function toHex(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += HEX_DIGITS[b >> 4]! + HEX_DIGITS[b & 15]!;
+  return out;
+}
+
+function fromHex(text: string, what: string): Uint8Array {
+  const hex = text.startsWith("0x") ? text.slice(2) : text;
+  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
+    throw usage(`${what} is not hex: ${JSON.stringify(text)}`);
+  }
+  return Uint8Array.from({ length: hex.length / 2 }, (_, i) => parseInt(hex.slice(2 * i, 2 * i + 2), 16));
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** A key as text when it is printable UTF-8, else as 0x-prefixed hex. */
+function showKey(key: Uint8Array): string {
+  try {
+    const text = utf8.decode(key);
+    // Control characters and leading/trailing spaces would be invisible or ambiguous.
+    if (text.length > 0 && !/[\p{Cc}\p{Cf}]/u.test(text) && text.trim() === text) return text;
+  } catch {
+    // Not UTF-8: hex below.
+  }
+  return `0x${toHex(key)}`;
+}
+
+const count = (n: number): string => n.toLocaleString("en-US");
+const plural = (n: number, noun: string): string => `${count(n)} ${noun}${n === 1 ? "" : "s"}`;
+const percent = (rate: number): string =>
+  rate === 0 ? "0%" : rate < 0.0001 ? `${(rate * 100).toExponential(1)}%` : `${(rate * 100).toFixed(2)}%`;
+const handle = ([offset, size]: [number, number]): string => `@ ${offset} (${count(size)} bytes)`;
+
+function propertyText(value: TablePropertyValue): string {
+  if (typeof value === "object") return `0x${value.hex}`;
+  return String(value);
+}
+
+function jsonValue(_key: string, value: unknown): unknown {
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof Float32Array) return Array.from(value, (v) => Math.round(v * 1e4) / 1e4);
+  if (value instanceof Uint8Array) return toHex(value);
+  return value;
+}
+
+/** Where a lookup's answer came from: "filter partition 3 of 31", "filter of the data block @ 0 …". */
+function describeRoute(e: LookupExplanation, partitions: number): string {
+  // RocksDB reads the data block only after the filter said "may match".
+  const then = e.dataBlock && e.mayContain ? `; the lookup goes on to data block ${handle(e.dataBlock)}` : "";
+  switch (e.route) {
+    case "full-filter":
+      return `full filter${then}`;
+    case "partition":
+      return `filter partition ${e.partition} of ${partitions}${then}`;
+    case "block-filter":
+      return `filter of the data block ${handle(e.dataBlock!)}`;
+    case "no-filter":
+      return `no filter${then}`;
+    case "outside-prefix-domain":
+      return `not filtered: the key has no prefix for the prefix filter${then}`;
+    case "after-last-key":
+      return "after the file's last key";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors: name the file, the code and the byte offset.
+
+function inputError(file: string, error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof SstFilterError)
+    return new CliError(`${file}: ${error.code}: ${error.message}`, EXIT_INPUT);
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.code === "string" && typeof e.message === "string") {
+    return new CliError(`${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`, EXIT_INPUT);
+  }
+  return new CliError(`${file}: ${String(error)}`, EXIT_INPUT);
+}
+
+function openTable(sf: NodeSstFilter, file: string, args: Parsed): Promise<AsyncTable> {
+  return sf.openTableFile(file, { internalKeys: args.values["user-keys"] !== true });
+}
+
+function onePath(args: Parsed, command: string): string {
+  if (args.positionals.length !== 1)
+    throw usage(`${command} takes one file (see sstfilter ${command} --help)`);
+  return args.positionals[0]!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// inspect
+
+function filterLines(summary: FilterSummary, table: AsyncTable): string[] {
+  const info = table.filter!;
+  const first = summary.parts.find((p) => p.details !== null)?.details;
+  const layout =
+    table.format === "leveldb"
+      ? `filter block of ${summary.parts.length} filters (one per 2 KiB of data offsets)`
+      : info.partitioned
+        ? `partitioned, ${info.partitions} partitions`
+        : "full filter";
+  const lines = [`${summary.kind} (policy ${info.policy}), ${layout}, ${count(info.sizeBytes)} bytes`];
+  const keys =
+    summary.keys === null
+      ? "keys unknown"
+      : `${count(summary.keys)} keys (${summary.keysSource === "counted" ? "counted" : summary.keysSource})`;
+  const params = [keys];
+  if (summary.bitsPerKey !== null) params.push(`${summary.bitsPerKey.toFixed(2)} bits/key`);
+  if (first && first.numProbes > 0) params.push(`${first.numProbes} probes`);
+  if (first && first.kind === "rocksdb-ribbon") params.push(`seed ${first.ribbonSeed}`);
+  lines.push(params.join(", "));
+  if (info.prefixExtractor !== null) {
+    lines.push(
+      `prefix extractor ${info.prefixExtractor}, whole keys ${info.wholeKeyFiltering ? "too" : "not added"}`,
+    );
+  }
+  const rates = [];
+  if (summary.estimatedFpRate !== null)
+    rates.push(`estimated ${percent(summary.estimatedFpRate)} (RocksDB's formula)`);
+  if (summary.measuredFpRate !== null) {
+    rates.push(`measured ${percent(summary.measuredFpRate)} on ${count(summary.samples)} absent keys`);
+  }
+  if (rates.length > 0) lines.push(`false positives: ${rates.join(", ")}`);
+  const densities = summary.parts.flatMap((p) => Array.from(p.density));
+  if (densities.length > 0) {
+    const mean = densities.reduce((a, b) => a + b, 0) / densities.length;
+    lines.push(
+      `bits set ${percent(mean)} over ${count(densities.length)} 64-byte blocks ` +
+        `(min ${percent(Math.min(...densities))}, max ${percent(Math.max(...densities))})`,
+    );
+  }
+  return lines;
+}
+
+async function inspect(sf: NodeSstFilter, args: Parsed): Promise<number> {
+  const file = onePath(args, "inspect");
+  const table = await openTable(sf, file, args).catch((error: unknown) => {
+    throw inputError(file, error);
+  });
+  try {
+    // LevelDB records no key count: count the keys of each filter's range (reads the data blocks;
+    // where one fails, the counts stay unknown and `verify` tells what is wrong).
+    let keysPerLevelDbFilter: number[] | null = null;
+    if (table.format === "leveldb" && table.filter !== null) {
+      const report = await verifyTable(table);
+      if (report.error === null) keysPerLevelDbFilter = report.keysPerLevelDbFilter;
+    }
+    const summary = await summarizeTableFilter(sf, table, { keysPerLevelDbFilter });
+    if (args.values.json === true) {
+      const { parts, ...overall } = summary ?? { parts: [] };
+      const out = {
+        file,
+        format: table.format,
+        footer: table.footer,
+        metaindex: table.metaindex,
+        properties: table.properties,
+        filter: table.filter && { ...table.filter, ...overall, parts },
+      };
+      process.stdout.write(JSON.stringify(out, jsonValue, 2) + "\n");
+      return 0;
+    }
+    const out: string[] = [];
+    const row = (label: string, lines: string[]): void => {
+      lines.forEach((line, i) => out.push(`${(i === 0 ? label : "").padEnd(12)}${line}`));
+    };
+    const f = table.footer;
+    row("file", [file]);
+    row("format", [
+      `${table.format}${table.format === "rocksdb" ? ` block-based table, format_version ${f.formatVersion}` : " table"}`,
+    ]);
+    row("checksum", [f.checksum]);
+    row("footer", [`metaindex ${handle(f.metaindexHandle)}`, `index ${handle(f.indexHandle)}`]);
+    const meta = Object.entries(table.metaindex);
+    row("metaindex", meta.length === 0 ? ["(empty)"] : meta.map(([name, h]) => `${name} ${handle(h)}`));
+    row("filter", summary === null ? ["none"] : filterLines(summary, table));
+    const props = Object.entries(table.properties);
+    if (props.length > 0) {
+      const width = Math.max(...props.map(([name]) => name.length));
+      row(
+        "properties",
+        props.map(([name, value]) => `${name.padEnd(width)}  ${propertyText(value)}`),
+      );
+    }
+    process.stdout.write(out.join("\n") + "\n");
+    return 0;
+  } catch (error) {
+    throw inputError(file, error);
+  } finally {
+    table.dispose();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// probe
+
+async function probe(sf: NodeSstFilter, args: Parsed): Promise<number> {
+  const [file, ...keyArgs] = args.positionals;
+  if (file === undefined || keyArgs.length === 0) throw usage("probe takes a file and at least one key");
+  const keys = keyArgs.map((k) =>
+    args.values.hex === true ? fromHex(k, "key") : new TextEncoder().encode(k),
+  );
+  const table = await openTable(sf, file, args).catch((error: unknown) => {
+    throw inputError(file, error);
+  });
+  try {
+    const partitions = table.filter?.partitions ?? 0;
+    const results = [];
+    for (const key of keys) results.push(await table.explain(key));
+    const shown = keys.map(showKey);
+    const width = Math.max(...shown.map((s) => s.length));
+    results.forEach((e, i) => {
+      const verdict = e.mayContain ? "may be in this file       " : "definitely not in this file";
+      process.stdout.write(`${shown[i]!.padEnd(width)}  ${verdict}  (${describeRoute(e, partitions)})\n`);
+    });
+    return results.every((e) => e.mayContain) ? 0 : EXIT_NEGATIVE;
+  } catch (error) {
+    throw inputError(file, error);
+  } finally {
+    table.dispose();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// build
+
+const FORMATS: FilterFormat[] = ["leveldb", "rocksdb-legacy-bloom", "rocksdb-bloom", "rocksdb-ribbon"];
+
+/** One key per line: a final newline ends the last key; "\r\n" line ends are accepted. */
+function splitLines(text: string): string[] {
+  if (text.length === 0) return [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+}
+
+async function build(sf: NodeSstFilter, args: Parsed): Promise<number> {
+  const file = onePath(args, "build");
+  const format = args.values.format;
+  if (typeof format !== "string" || !FORMATS.includes(format as FilterFormat)) {
+    throw usage(`--format must be one of ${FORMATS.join(", ")}`);
+  }
+  const bitsText = args.values["bits-per-key"];
+  const bitsPerKey = Number(bitsText);
+  if (typeof bitsText !== "string" || bitsText.trim() === "" || !Number.isFinite(bitsPerKey)) {
+    throw usage("--bits-per-key takes a number, e.g. 10 or 9.9");
+  }
+  const output = args.values.output;
+  if (typeof output !== "string" && process.stdout.isTTY) {
+    throw usage("the filter is binary: name a file with -o, or redirect standard output");
+  }
+  let text: string;
+  try {
+    text = file === "-" ? await readStdin() : await readFile(file, "utf8");
+  } catch (error) {
+    throw inputError(file, error);
+  }
+  const lines = splitLines(text);
+  const keys = args.values.hex === true ? lines.map((l, i) => fromHex(l, `${file} line ${i + 1}`)) : lines;
+  let bytes: Uint8Array;
+  try {
+    bytes = sf.buildFilter(keys, { format: format as FilterFormat, bitsPerKey });
+  } catch (error) {
+    if (error instanceof SstFilterError && error.code === "BAD_OPTIONS") throw usage(error.message);
+    throw inputError(file, error);
+  }
+  if (typeof output === "string") {
+    await writeFile(output, bytes);
+  } else {
+    process.stdout.write(bytes);
+  }
+  process.stderr.write(
+    `${format} filter, ${count(keys.length)} keys at ${bitsPerKey} bits/key: ${count(bytes.length)} bytes` +
+      `${typeof output === "string" ? ` written to ${output}` : ""}\n`,
+  );
+  return 0;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+// ---------------------------------------------------------------------------------------------
+// verify
+
+/** Draws a progress bar on stderr (a terminal only) once the work has run for half a second. */
+function progressBar(): { update(p: VerifyProgress): void; clear(): void } {
+  const started = Date.now();
+  let drawn = false;
+  return {
+    update(p) {
+      if (!process.stderr.isTTY || Date.now() - started < 500) return;
+      const share = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1;
+      const width = 30;
+      const filled = Math.round(share * width);
+      process.stderr.write(
+        `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${(share * 100).toFixed(0).padStart(3)}%  ` +
+          `${count(p.dataBlocks)} blocks, ${count(p.keys)} keys`,
+      );
+      drawn = true;
+    },
+    clear() {
+      if (drawn) process.stderr.write("\r\x1b[K");
+    },
+  };
+}
+
+const CORRUPTION = new Set<SstFilterErrorCode>(["TRUNCATED", "CORRUPT", "CHECKSUM_MISMATCH"]);
+
+async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
+  const file = onePath(args, "verify");
+  let table: AsyncTable;
+  try {
+    table = await openTable(sf, file, args);
+  } catch (error) {
+    // A file that does not even open is corrupt, unless it could not be read or is unsupported.
+    if (error instanceof SstFilterError && CORRUPTION.has(error.code)) {
+      process.stdout.write(`${file}: CORRUPT\n  ${error.code}: ${error.message}\n`);
+      return EXIT_NEGATIVE;
+    }
+    throw inputError(file, error);
+  }
+  const bar = progressBar();
+  try {
+    const report = await verifyTable(table, { onProgress: (p) => bar.update(p) });
+    bar.clear();
+    const opened = ["footer", "metaindex"];
+    if (Object.keys(table.properties).length > 0) opened.push("properties");
+    opened.push("index");
+    if (table.filter !== null) opened.push("filter");
+    const lines = [
+      `${plural(report.dataBlocks, "data block")}, ${plural(report.keys, "key")} read` +
+        (report.error === null ? ", every checksum matches" : ""),
+      `checked when opening: ${opened.join(", ")}` +
+        (report.metaBlocks.length > 0 ? `; meta blocks: ${report.metaBlocks.join(", ")}` : ""),
+    ];
+    if (report.error !== null) {
+      lines.push(`${report.error.code}: ${report.error.message}`);
+      // The usual cause of this one: a table a bare TableBuilder wrote, read as a database file.
+      if (/internal-key tag/.test(report.error.message) && args.values["user-keys"] !== true) {
+        lines.push("(if the file holds user keys without tags, try --user-keys)");
+      }
+    }
+    if (report.filterSkipped !== null) {
+      lines.push(`keys not probed: ${report.filterSkipped}`);
+    } else if (report.falseNegatives > 0) {
+      lines.push(`${plural(report.falseNegatives, "key")} the filter rules out although in the file:`);
+      for (const fn of report.falseNegativeSamples) {
+        lines.push(`  ${showKey(fn.key)} (data block ${handle(fn.dataBlock)})`);
+      }
+    } else if (report.keys > 0) {
+      lines.push(`every key read passes the filter`);
+    }
+    process.stdout.write(
+      `${file}: ${report.ok ? "ok" : "CORRUPT"}\n${lines.map((l) => `  ${l}\n`).join("")}`,
+    );
+    return report.ok ? 0 : EXIT_NEGATIVE;
+  } catch (error) {
+    bar.clear();
+    throw inputError(file, error);
+  } finally {
+    table.dispose();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const COMMANDS: Record<string, Command> = {
+  inspect: {
+    summary: "show a table's format, footer, metaindex, properties and filter",
+    help: `Usage: sstfilter inspect <file> [--json] [--user-keys]
+
+Shows the format, footer and checksum type, the metaindex, the filter (kind, layout, keys,
+bits/key, probes, RocksDB's estimated false-positive rate next to the rate measured on sampled
+absent keys, bit density) and the properties of a LevelDB .ldb or RocksDB .sst file. Reads only
+what the database reads when opening it (LevelDB: the data blocks too, to count keys per filter).
+
+  --json           print everything as JSON (64-bit numbers as strings, bytes as hex)
+${USER_KEYS_HELP}`,
+    options: { json: { type: "boolean" }, "user-keys": { type: "boolean" } },
+    run: inspect,
+  },
+  probe: {
+    summary: "ask a table's filter about keys (exit 1 when one is definitely absent)",
+    help: `Usage: sstfilter probe <file> <key>... [--hex] [--user-keys]
+
+Answers, for each user key, what the database's point lookup gets from the file's filter:
+"definitely not in this file" or "may be in this file", naming the filter partition or data
+block consulted. Exit code 0 when every key may be present, 1 when some key is definitely absent.
+
+  --hex            keys are given in hex (e.g. 6b6579 or 0x6b6579)
+${USER_KEYS_HELP}`,
+    options: { hex: { type: "boolean" }, "user-keys": { type: "boolean" } },
+    run: probe,
+  },
+  build: {
+    summary: "build the filter LevelDB / RocksDB would store for a list of keys",
+    help: `Usage: sstfilter build --format F --bits-per-key B <keys-file> [-o out.bin] [--hex]
+
+Builds exactly the filter bytes the database stores for the keys of <keys-file> (one key per
+line, in the order given; "-" reads standard input) and writes them to out.bin or standard
+output. A summary goes to standard error.
+
+  --format F        ${FORMATS.join(" | ")}
+  --bits-per-key B  bits per key as the database's policy takes them (e.g. 10, or 9.9 for RocksDB)
+  -o, --output FILE write the filter here instead of standard output
+  --hex             each line is a key in hex`,
+    options: {
+      format: { type: "string" },
+      "bits-per-key": { type: "string" },
+      output: { type: "string", short: "o" },
+      hex: { type: "boolean" },
+    },
+    run: build,
+  },
+  verify: {
+    summary: "check every block checksum and every key against the filter",
+    help: `Usage: sstfilter verify <file> [--user-keys]
+
+Reads every block of the file, checking its checksum and decoding it, and probes every key
+against the file's filter: a key the filter rules out means a corrupt filter. Shows a progress
+bar on standard error when it runs long. Exit code 0 when the file is sound, 1 when it is
+corrupt.
+
+${USER_KEYS_HELP}`,
+    options: { "user-keys": { type: "boolean" } },
+    run: verify,
+  },
+};
+
+const MAIN_HELP = `Usage: sstfilter <command> [options]
+
+Reads LevelDB (.ldb) and RocksDB (.sst) table files and their filters, byte for byte as the
+databases do (WebAssembly; no database needed).
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(9)}${c.summary}`)
+  .join("\n")}
+
+Run "sstfilter <command> --help" for a command's options.
+Exit codes: 0 ok, 1 a key is definitely absent (probe) or the file is corrupt (verify),
+2 usage error, 3 the input could not be read or decoded.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(MAIN_HELP + "\n");
+    return name === undefined ? EXIT_USAGE : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) throw usage(`unknown command ${JSON.stringify(name)} (see sstfilter --help)`);
+  let parsed: Parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: { ...command.options, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    }) as Parsed;
+  } catch (error) {
+    throw usage(`${name}: ${(error as Error).message}`);
+  }
+  if (parsed.values.help === true) {
+    process.stdout.write(command.help + "\n");
+    return 0;
+  }
+  return command.run(await init(), parsed);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof CliError) {
+      process.stderr.write(`sstfilter: ${error.message}\n`);
+      process.exitCode = error.exitCode;
+      return;
+    }
+    if (error instanceof SstFilterError) {
+      // Not about an input file: loading the wasm module failed.
+      process.stderr.write(`sstfilter: ${error.code}: ${error.message}\n`);
+      process.exitCode = EXIT_INPUT;
+      return;
+    }
+    process.stderr.write(
+      `sstfilter: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = EXIT_INPUT;
+  },
+);

@@ -1,0 +1,145 @@
+// Checks a whole table file, as `sstfilter verify` and the viewer do: every block's checksum (the
+// blocks opening read, every meta block, every index partition and data block) and every key
+// against the table's filter (a key the filter rules out is a false negative: a corrupt filter).
+import { SstFilterError, type SstFilterErrorCode } from "./errors.js";
+import type { AsyncTable, DataBlockKeys, Table } from "./table.js";
+
+export interface VerifyProgress {
+  /** Bytes of data blocks checked so far, and in all (the data blocks lie at the file's start). */
+  bytesDone: number;
+  bytesTotal: number;
+  dataBlocks: number;
+  keys: number;
+}
+
+export interface VerifyOptions {
+  /** Called after each data block, and once more at the end if the last did not reach 100%. */
+  onProgress?: (progress: VerifyProgress) => void;
+  /** Stops the walk between two blocks; verifyTable then rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** How many false negatives to report with their keys (all are counted). Default 10. */
+  maxReported?: number;
+}
+
+export interface FalseNegative {
+  key: Uint8Array;
+  /** [offset, size] of the data block holding the key. */
+  dataBlock: [number, number];
+}
+
+export interface VerifyReport {
+  /** No checksum mismatch, no undecodable block, no false negative. */
+  ok: boolean;
+  dataBlocks: number;
+  /** Entries walked (versions of one user key each count). */
+  keys: number;
+  /** Meta blocks read and checked by name (the properties block is checked when opening). */
+  metaBlocks: string[];
+  /** Why keys were not probed (a filter this library cannot probe), or null when they were. */
+  filterSkipped: string | null;
+  /** Keys the filter says are definitely not in the file although they are. */
+  falseNegatives: number;
+  falseNegativeSamples: FalseNegative[];
+  /** LevelDB: entries per filter of the filter block (per 2 KiB of data-block offsets); else null. */
+  keysPerLevelDbFilter: number[] | null;
+  /** The first block that failed to read or decode: the walk stops there. */
+  error: { code: SstFilterErrorCode; message: string; offset: number | undefined } | null;
+}
+
+// The data range one LevelDB filter covers (kFilterBase, 1 << 11, in table/filter_block.cc).
+const LEVELDB_FILTER_RANGE = 2048;
+
+// Blocks opening already checked, with RocksDB's own exception for the properties block of an
+// ingested file whose global sequence number was rewritten in place (its stored checksum is stale).
+const CHECKED_WHEN_OPENING = new Set(["rocksdb.properties", "rocksdb.stats"]);
+
+/** Where the data blocks end: every other block follows them, in LevelDB and RocksDB files. */
+function dataEnd(table: Table | AsyncTable): number {
+  // RocksDB records it (the data blocks with their trailers); filter partitions may follow them.
+  const recorded = table.properties["rocksdb.data.size"];
+  if (typeof recorded === "number") return recorded;
+  const offsets = Object.values(table.metaindex).map(([offset]) => offset);
+  offsets.push(table.footer.metaindexHandle[0], table.footer.indexHandle[0]);
+  return Math.min(...offsets);
+}
+
+/**
+ * Reads every block of `table` and probes every key against its filter. Resolves with a report
+ * (a failing block ends the walk and is reported); rejects only for a table used after dispose(),
+ * an abort, or errors of the byte source itself.
+ */
+export async function verifyTable(
+  table: Table | AsyncTable,
+  opts: VerifyOptions = {},
+): Promise<VerifyReport> {
+  const maxReported = opts.maxReported ?? 10;
+  const leveldb = table.format === "leveldb";
+  const report: VerifyReport = {
+    ok: true,
+    dataBlocks: 0,
+    keys: 0,
+    metaBlocks: [],
+    filterSkipped: table.filter === null ? "the table has no filter" : null,
+    falseNegatives: 0,
+    falseNegativeSamples: [],
+    keysPerLevelDbFilter: leveldb ? [] : null,
+    error: null,
+  };
+  const bytesTotal = dataEnd(table);
+  let reported = 0;
+  const progress = (bytesDone: number): void => {
+    reported = bytesDone;
+    opts.onProgress?.({ bytesDone, bytesTotal, dataBlocks: report.dataBlocks, keys: report.keys });
+  };
+  const onBlock = async (block: DataBlockKeys): Promise<void> => {
+    report.dataBlocks++;
+    report.keys += block.keys.length;
+    const counts = report.keysPerLevelDbFilter;
+    if (counts !== null) {
+      const filter = Math.floor(block.offset / LEVELDB_FILTER_RANGE);
+      while (counts.length <= filter) counts.push(0);
+      counts[filter]! += block.keys.length;
+    }
+    if (report.filterSkipped === null && block.keys.length > 0) {
+      let answers: Uint8Array;
+      try {
+        answers = await table.mayContainMany(block.keys);
+      } catch (error) {
+        // A custom policy's filter or an unknown comparator: the blocks can still be checked.
+        if (!(error instanceof SstFilterError) || error.code !== "UNSUPPORTED") throw error;
+        report.filterSkipped = error.message;
+        answers = new Uint8Array(0);
+      }
+      answers.forEach((answer, i) => {
+        if (answer !== 0) return;
+        report.falseNegatives++;
+        if (report.falseNegativeSamples.length < maxReported) {
+          report.falseNegativeSamples.push({ key: block.keys[i]!, dataBlock: [block.offset, block.size] });
+        }
+      });
+    }
+    progress(Math.min(bytesTotal, block.offset + block.size + 5));
+  };
+  try {
+    for (const [name, [offset, size]] of Object.entries(table.metaindex)) {
+      if (CHECKED_WHEN_OPENING.has(name)) continue;
+      opts.signal?.throwIfAborted();
+      await table.readBlock(offset, size);
+      report.metaBlocks.push(name);
+    }
+    for await (const block of table.dataBlocks()) {
+      opts.signal?.throwIfAborted();
+      await onBlock(block);
+    }
+    // Blocks of the data area without keys (the walk skips empty ones) still count as done.
+    if (reported < bytesTotal) progress(bytesTotal);
+  } catch (error) {
+    // Errors of the file's contents are findings; anything else (abort, dispose, I/O) propagates.
+    if (!(error instanceof SstFilterError) || error.code === "DISPOSED" || error.code === "BAD_OPTIONS") {
+      throw error;
+    }
+    report.error = { code: error.code, message: error.message, offset: error.offset };
+  }
+  report.ok = report.error === null && report.falseNegatives === 0;
+  return report;
+}
