@@ -24,8 +24,7 @@ ctest --test-dir build/native-asan --output-on-failure -j"$(nproc)" | tee build/
 
 echo "test: TypeScript (jest)"
 jest_status=0
-# --expose-gc lets the FinalizationRegistry test force collections.
-node --expose-gc node_modules/jest/bin/jest.js --ci --json --outputFile=build/test-results/jest.json ||
+node node_modules/jest/bin/jest.js --ci --json --outputFile=build/test-results/jest.json ||
   jest_status=$?
 
 node scripts/test-summary.mjs build/test-results/ctest.log build/test-results/ctest-asan.log \

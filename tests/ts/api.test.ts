@@ -180,21 +180,4 @@ describe.each(BACKENDS)("API behaviour on $name", ({ simd }) => {
     expect(corrupt.numFilters).toBe(0);
     expect(corrupt.mayContain(0, "anything")).toBe(true);
   });
-
-  test("forgotten filters are freed by the FinalizationRegistry", async () => {
-    const gc = (globalThis as { gc?: () => void }).gc;
-    expect(gc).toBeDefined(); // scripts/test.sh runs Jest with --expose-gc
-    const core = coreOf(sf);
-    const before = core.liveHandles();
-    const bytes = sf.buildFilter(["a"], { format: "leveldb", bitsPerKey: 10 });
-    (() => {
-      for (let i = 0; i < 1000; i++) sf.openFilter(bytes, { format: "leveldb" });
-    })();
-    expect(core.liveHandles()).toBe(before + 1000);
-    for (let round = 0; round < 50 && core.liveHandles() > before; round++) {
-      gc!();
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(core.liveHandles()).toBe(before);
-  });
 });
