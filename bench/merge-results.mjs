@@ -408,7 +408,7 @@ function chart(data) {
         }),
       ],
     ].filter(([, rec]) => rec);
-    panels.push({ title: `Batched probe, 16-byte keys hashed, ${sizeLabel(keys)}`, rows });
+    panels.push({ title: `FastLocalBloom batched probe, 16-byte keys hashed, ${sizeLabel(keys)}`, rows });
   }
   const peerKeys = Math.min(...r.filter((x) => x.impl === "bloom-filters").map((x) => x.keys));
   panels.push({
