@@ -5,7 +5,7 @@
 // report the best of their rounds.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { cpus, release, totalmem } from "node:os";
+import { cpus, loadavg, release, totalmem } from "node:os";
 
 const args = process.argv.slice(2);
 const arg = (name) => args[args.indexOf(name) + 1];
@@ -302,6 +302,8 @@ const out = {
     cores: cpus().length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     kernel: release(),
+    // Other work on the machine skews the memory-bound figures most: say how busy it was.
+    loadAverageAtEnd: { "1min": loadavg()[0], "5min": loadavg()[1], "15min": loadavg()[2] },
   },
   versions: {
     sstfilter: JSON.parse(readFileSync("package.json", "utf8")).version,
