@@ -25,8 +25,8 @@ namespace sstfilter::simd {
 inline constexpr uint32_t kRibbonSegmentBytes = 16;
 
 // Kernels may load up to this many bytes past the last segment a query addresses (the SIMD kernels
-// load eight columns per round, up to seven of which they then ignore); readers keep this much zero
-// padding after the solution.
+// load eight columns per round and ignore those past the key's last one); readers keep this much
+// zero padding after the solution.
 inline constexpr size_t kRibbonReadPadding = 128;
 
 // Kernels read segments with plain loads: every target (x86-64, wasm32) is little-endian.
@@ -101,6 +101,24 @@ struct RibbonQueryParams {
   return (static_cast<RibbonU128>(s < 64 ? high : 0) << 64) | low;
 }
 
+// Where one key's query reads (InterleavedPrepareQuery): the first segment of its start block,
+// that block's number of columns, and the start slot's bit within the block.
+struct RibbonLocation {
+  uint32_t segment;
+  uint32_t num_columns;
+  uint32_t start_bit;
+};
+
+[[gnu::always_inline]] inline RibbonLocation LocateRibbonQuery(uint64_t seeded_hash,
+                                                               const RibbonQueryParams& p) {
+  const uint32_t start = RibbonStart(seeded_hash, p.num_starts);
+  const uint32_t block = start / 128;
+  // Blocks below upper_start_block store one column less, and come first.
+  const uint32_t below = block < p.upper_start_block ? 1 : 0;
+  return {block * p.upper_num_columns - (below ? block : p.upper_start_block),
+          p.upper_num_columns - below, start % 128};
+}
+
 // One key's query, ready for a kernel (InterleavedPrepareQuery). Column j of the 128 slots from the
 // start slot on is (left[j] >> start_bit) | (right[j] << (128 - start_bit)); the kernels instead
 // shift the coefficient row the other way: mask_left = coeff << start_bit covers the start block's
@@ -118,52 +136,52 @@ struct RibbonProbe {
 [[gnu::always_inline]] inline RibbonProbe PrepareRibbonProbe(uint64_t key_hash,
                                                              const RibbonQueryParams& p) {
   const uint64_t h = RibbonSeededHash(key_hash, p.raw_seed);
-  const uint32_t start = RibbonStart(h, p.num_starts);
-  const uint32_t block = start / 128;
-  const uint32_t start_bit = start % 128;
-  // Blocks below upper_start_block store one column less, and come first.
-  const uint32_t below = block < p.upper_start_block ? 1 : 0;
-  const uint32_t segment = block * p.upper_num_columns - (below ? block : p.upper_start_block);
-  const uint32_t num_columns = p.upper_num_columns - below;
+  const RibbonLocation at = LocateRibbonQuery(h, p);
   const RibbonU128 coeff = RibbonCoeffRow(h);
   RibbonProbe probe;
-  probe.left = p.data + size_t{segment} * kRibbonSegmentBytes;
-  probe.mask_left = RibbonShiftLeft(coeff, start_bit);
-  if (start_bit == 0) {
+  probe.left = p.data + size_t{at.segment} * kRibbonSegmentBytes;
+  probe.mask_left = RibbonShiftLeft(coeff, at.start_bit);
+  if (at.start_bit == 0) {
     probe.right = probe.left;
     probe.mask_right = 0;
   } else {
-    probe.right = probe.left + size_t{num_columns} * kRibbonSegmentBytes;
-    probe.mask_right = RibbonShiftRight(coeff, 128 - start_bit);
+    probe.right = probe.left + size_t{at.num_columns} * kRibbonSegmentBytes;
+    probe.mask_right = RibbonShiftRight(coeff, 128 - at.start_bit);
   }
-  probe.num_columns = num_columns;
+  probe.num_columns = at.num_columns;
   probe.expected = RibbonResultRow(h);
   return probe;
 }
 
 // The column loop of the SIMD kernels: kRoundParities(left, right, mask_left, mask_right) returns
-// bit j = parity of column j for the eight columns from `left` / `right` on; rounds continue while
-// columns remain and all agree with their result bits. Columns past num_columns are computed from
-// whatever follows (segments or padding) and masked out.
-template <typename Mask, Mask (*kSplat)(RibbonU128),
-          uint32_t (*kRoundParities)(const uint8_t*, const uint8_t*, Mask, Mask)>
-[[gnu::always_inline]] inline bool RibbonCheckInRoundsOfEight(const RibbonProbe& probe) {
-  const Mask mask_left = kSplat(probe.mask_left);
-  const Mask mask_right = kSplat(probe.mask_right);
-  const uint8_t* left = probe.left;
-  const uint8_t* right = probe.right;
-  uint32_t expected = probe.expected;
-  for (uint32_t remaining = probe.num_columns; remaining > 0; remaining -= 8) {
+// bit j = parity of column j for the eight columns from `left` / `right` on. The query matches iff
+// every column agrees with its result bit. Rounds continue while columns remain and all agreed so
+// far; the last (often only) round decides without a branch on its parities. Columns past
+// num_columns are computed from whatever follows (segments or padding) and masked out; with no
+// columns at all one round is computed and ignored.
+template <typename Mask, uint32_t (*kRoundParities)(const uint8_t*, const uint8_t*, Mask, Mask)>
+[[gnu::always_inline]] inline bool RibbonColumnsMatch(const uint8_t* left, const uint8_t* right,
+                                                      Mask mask_left, Mask mask_right,
+                                                      uint32_t num_columns, uint32_t expected) {
+  for (uint32_t remaining = num_columns;; remaining -= 8) {
     const uint32_t in_use = remaining < 8 ? (1u << remaining) - 1 : 0xffu;
-    if (((kRoundParities(left, right, mask_left, mask_right) ^ expected) & in_use) != 0) {
-      return false;
-    }
-    if (remaining <= 8) break;
+    const uint32_t mismatches =
+        (kRoundParities(left, right, mask_left, mask_right) ^ expected) & in_use;
+    if (remaining <= 8) return mismatches == 0;
+    if (mismatches != 0) return false;
     left += 8 * kRibbonSegmentBytes;
     right += 8 * kRibbonSegmentBytes;
     expected >>= 8;
   }
-  return true;
+}
+
+// RibbonColumnsMatch for a prepared probe, its masks converted by kSplat.
+template <typename Mask, Mask (*kSplat)(RibbonU128),
+          uint32_t (*kRoundParities)(const uint8_t*, const uint8_t*, Mask, Mask)>
+[[gnu::always_inline]] inline bool RibbonCheckInRoundsOfEight(const RibbonProbe& probe) {
+  return RibbonColumnsMatch<Mask, kRoundParities>(probe.left, probe.right, kSplat(probe.mask_left),
+                                                  kSplat(probe.mask_right), probe.num_columns,
+                                                  probe.expected);
 }
 
 struct RibbonKernel {
