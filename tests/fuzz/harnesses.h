@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "simd/bloom_kernels.h"
@@ -27,6 +29,7 @@
 #include "sstfilter/leveldb_filter_block.h"
 #include "sstfilter/properties.h"
 #include "sstfilter/table_key_cursor.h"
+#include "sstfilter/table_memory_driver.h"
 #include "sstfilter/table_reader.h"
 
 namespace sstfilter::fuzz {
@@ -68,26 +71,36 @@ class Input {
 };
 
 // Probe keys: a length byte, then that many bytes, repeated (the last key may be cut short). The
-// empty key always comes first.
-inline std::vector<ByteView> SplitKeys(ByteView region) {
+// empty key always comes first; at most `max_keys` in all (the rest of `region` is ignored).
+inline std::vector<ByteView> SplitKeys(ByteView region, size_t max_keys = SIZE_MAX) {
   std::vector<ByteView> keys{ByteView()};
+  keys.reserve(std::min(region.size() + 1, max_keys));
   Input in(region.data(), region.size());
-  while (in.remaining() > 0) {
+  while (in.remaining() > 0 && keys.size() < max_keys) {
     const uint8_t n = in.Byte();
     keys.push_back(in.Take(n));
   }
   return keys;
 }
 
+// Keys probed through every path and kernel per input. Probing costs keys x kernels x paths, so
+// this bounds the work per execution; it is still more than the batch paths' internal strides
+// (FastLocalBloom prefetches 64 keys ahead, Ribbon checks groups of 32, and both hash batches in
+// chunks of 256 keys), so every stride boundary and tail is crossed.
+inline constexpr size_t kMaxProbeKeys = 300;
+
 // Keys as one packed KeyBatch (data + n + 1 offsets).
 struct PackedKeys {
   Bytes data;
-  std::vector<uint32_t> offsets{0};
+  std::vector<uint32_t> offsets;
 
-  explicit PackedKeys(const std::vector<ByteView>& keys) {
-    for (ByteView k : keys) {
-      data.insert(data.end(), k.begin(), k.end());
-      offsets.push_back(static_cast<uint32_t>(data.size()));
+  explicit PackedKeys(const std::vector<ByteView>& keys) : offsets(keys.size() + 1, 0) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+      offsets[i + 1] = offsets[i] + static_cast<uint32_t>(keys[i].size());
+    }
+    data.resize(offsets.back());
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (!keys[i].empty()) std::memcpy(data.data() + offsets[i], keys[i].data(), keys[i].size());
     }
   }
   KeyBatchView view() const {
@@ -96,39 +109,51 @@ struct PackedKeys {
 };
 
 // Answers of `reader` for `keys` through every path and every kernel this build has; all must
-// agree. Returns the single-key answers of the default kernels.
-inline std::vector<bool> ProbeEveryWay(const FilterReader& reader,
-                                       const std::vector<ByteView>& keys) {
+// agree. Returns the single-key answers (1 or 0) of the scalar reference kernels.
+inline std::vector<uint8_t> ProbeEveryWay(const FilterReader& reader,
+                                          const std::vector<ByteView>& keys) {
   const PackedKeys packed(keys);
-  std::vector<uint64_t> hashes;
-  for (ByteView k : keys) hashes.push_back(Xxph3Hash64(k, 0));
+  std::vector<uint64_t> hashes(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) hashes[i] = Xxph3Hash64(keys[i], 0);
   const char* default_bloom = simd::ActiveFastLocalBloomKernel().name;
   const char* default_ribbon = simd::ActiveRibbonKernel().name;
 
   // A filter uses kernels of one family only: the i-th kernel of each family run together covers
-  // every kernel against the scalar reference (the first).
+  // every kernel against the scalar reference (the first). Filters of other kinds (LevelDB,
+  // legacy Bloom, constant) use none, and are probed once.
   const auto blooms = simd::AvailableFastLocalBloomKernels();
   const auto ribbons = simd::AvailableRibbonKernels();
-  std::optional<std::vector<bool>> reference;
-  for (size_t kernel = 0; kernel < std::max(blooms.size(), ribbons.size()); ++kernel) {
+  const FilterKind kind = reader.kind();
+  const size_t kernels = kind == FilterKind::kRocksDbFastLocalBloom ? blooms.size()
+                         : kind == FilterKind::kRocksDbRibbon       ? ribbons.size()
+                                                                    : 1;
+  // Byte vectors, not vector<bool>: under the fuzzer's instrumentation bit iterators cost more
+  // than the probes.
+  std::vector<uint8_t> reference;
+  std::vector<uint8_t> single(keys.size());
+  std::vector<uint8_t> batch(keys.size());
+  std::vector<uint8_t> by_hash(keys.size());
+  for (size_t kernel = 0; kernel < kernels; ++kernel) {
     simd::SelectFastLocalBloomKernel(blooms[std::min(kernel, blooms.size() - 1)]->name);
     simd::SelectRibbonKernel(ribbons[std::min(kernel, ribbons.size() - 1)]->name);
-    std::vector<bool> single;
-    for (ByteView k : keys) single.push_back(reader.MayMatch(k));
-    std::vector<uint8_t> batch(keys.size(), 2);
+    for (size_t i = 0; i < keys.size(); ++i) single[i] = reader.MayMatch(keys[i]) ? 1 : 0;
+    std::fill(batch.begin(), batch.end(), 2);
     reader.MayMatchBatch(packed.view(), batch.data());
-    std::vector<uint8_t> by_hash(keys.size(), 2);
+    std::fill(by_hash.begin(), by_hash.end(), 2);
     const bool hashed = reader.MayMatchHashes(hashes.data(), hashes.size(), by_hash.data());
     for (size_t i = 0; i < keys.size(); ++i) {
-      FUZZ_CHECK(batch[i] == (single[i] ? 1 : 0));
-      if (hashed) FUZZ_CHECK(by_hash[i] == (single[i] ? 1 : 0));
+      FUZZ_CHECK(batch[i] == single[i]);
+      if (hashed) FUZZ_CHECK(by_hash[i] == single[i]);
     }
-    if (reference) FUZZ_CHECK(*reference == single);
-    reference = std::move(single);
+    if (kernel == 0) {
+      reference = single;
+    } else {
+      FUZZ_CHECK(reference == single);
+    }
   }
   simd::SelectFastLocalBloomKernel(default_bloom);
   simd::SelectRibbonKernel(default_ribbon);
-  return *reference;
+  return reference;
 }
 
 // ---- filter_fuzz: [family u8][probe-key bytes u16][filter bytes][probe keys] ----
@@ -139,7 +164,7 @@ inline void FuzzFilter(const uint8_t* data, size_t size) {
   const size_t key_bytes = in.U16();
   const size_t filter_size = in.remaining() > key_bytes ? in.remaining() - key_bytes : 0;
   const ByteView filter = in.Take(filter_size);
-  const std::vector<ByteView> keys = SplitKeys(in.Rest());
+  const std::vector<ByteView> keys = SplitKeys(in.Rest(), kMaxProbeKeys);
 
   Bytes copy(filter.begin(), filter.end());
   const std::unique_ptr<FilterReader> reader =
@@ -147,8 +172,8 @@ inline void FuzzFilter(const uint8_t* data, size_t size) {
   const FilterInfo info = reader->info();
   FUZZ_CHECK(info.data_bytes <= filter.size());
   const bool probeable = reader->ProbeSupport().ok();
-  const std::vector<bool> answers = ProbeEveryWay(*reader, keys);
-  for (bool a : answers) {
+  const std::vector<uint8_t> answers = ProbeEveryWay(*reader, keys);
+  for (uint8_t a : answers) {
     if (info.kind == FilterKind::kAlwaysMatch || !probeable) FUZZ_CHECK(a);
     if (info.kind == FilterKind::kNeverMatch) FUZZ_CHECK(!a);
   }
@@ -200,11 +225,17 @@ struct TableFuzzFlags {
   bool decompress = false;
 };
 
-// Advances `op` to completion over `file` as DriveFromMemory does, with the two fuzzing aids of
-// TableFuzzFlags. `file_format` is where the operation's table records its checksum type; the
-// first read of a TableReader is the raw footer, which has no trailer (`first_read_raw`).
-inline Status DriveForFuzzing(ResumableRead& op, Bytes& file, const TableFileFormat& file_format,
-                              TableFuzzFlags flags, bool first_read_raw) {
+// Advances `op` to completion over `file`: DriveFromMemory itself, or its equivalent with the two
+// fuzzing aids of TableFuzzFlags. With fix_checksums, `file` must be writable: trailers are fixed
+// in place. `file_format` is where the operation's table records its checksum type; the first read
+// of a TableReader is the raw footer, which has no trailer (`first_read_raw`).
+// DriveFromMemory answers a read past the end of the file with a short read, which the fetcher
+// reports; the loop below instead checks that no read goes past the end at all (a reader is told
+// the file's size, so it must never ask for more), so inputs with either aid check that too.
+inline Status DriveForFuzzing(ResumableRead& op, std::span<uint8_t> file,
+                              const TableFileFormat& file_format, TableFuzzFlags flags,
+                              bool first_read_raw) {
+  if (!flags.fix_checksums && !flags.decompress) return DriveFromMemory(op, file);
   bool raw = first_read_raw;
   for (int steps = 0;; ++steps) {
     // A read never makes more than a few block requests per block it parses; far more means the
@@ -253,9 +284,15 @@ inline Status DriveForFuzzing(ResumableRead& op, Bytes& file, const TableFileFor
 }
 
 // Users are told where in the file a table is broken.
-inline bool InFile(const Status& s, const Bytes& file) {
+inline bool InFile(const Status& s, ByteView file) {
   return s.offset() >= 0 && static_cast<uint64_t>(s.offset()) <= file.size();
 }
+
+// Per input: probe keys (the seeds carry 16: scripts/fuzz-seeds.mjs), and data blocks whose keys
+// the cursor walks. Each probe seeks the index (and its partitions) anew and each block is parsed
+// whole; more keys or blocks repeat the same parsing, so these bound the work per execution.
+inline constexpr size_t kMaxTableProbeKeys = 1 + 16;  // the empty key, then 16
+inline constexpr int kMaxWalkedBlocks = 16;
 
 inline void FuzzTable(const uint8_t* data, size_t size) {
   Input in(data, size);
@@ -265,9 +302,15 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
   TableFuzzFlags flags;
   flags.fix_checksums = (flag_bits & 2) != 0;
   flags.decompress = (flag_bits & 4) != 0;
-  const std::vector<ByteView> keys = SplitKeys(in.Take(in.U16()));
+  const std::vector<ByteView> keys = SplitKeys(in.Take(in.U16()), kMaxTableProbeKeys);
   const ByteView bytes = in.Rest();
-  Bytes file(bytes.begin(), bytes.end());
+  // The file is read where it lies in the input (never written: DriveForFuzzing writes only with
+  // fix_checksums), or from a copy whose trailers get fixed.
+  Bytes copy;
+  if (flags.fix_checksums) copy.assign(bytes.begin(), bytes.end());
+  const std::span<uint8_t> file =
+      flags.fix_checksums ? std::span<uint8_t>(copy)
+                          : std::span<uint8_t>(const_cast<uint8_t*>(bytes.data()), bytes.size());
 
   TableReader reader(file.size(), options);
   const Status opened = DriveForFuzzing(reader, file, reader.table().file, flags, true);
@@ -297,9 +340,9 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
     }
   }
 
-  // Walk the keys of at most 64 data blocks.
+  // Walk the keys of at most kMaxWalkedBlocks data blocks.
   TableKeyCursor cursor(reader.shared_table());
-  for (int blocks = 0; blocks < 64; ++blocks) {
+  for (int blocks = 0; blocks < kMaxWalkedBlocks; ++blocks) {
     const Status s = DriveForFuzzing(cursor, file, t.file, flags, false);
     if (!s.ok()) FUZZ_CHECK(InFile(s, file));
     if (!s.ok() || cursor.at_end()) break;
@@ -383,14 +426,24 @@ inline void FuzzBlock(const uint8_t* data, size_t size) {
     if (frame.uncompressed_size) FUZZ_CHECK(*frame.uncompressed_size <= kMaxBlockBytes);
   }
 
+  // Handles decoded back to back from the start (at most 64: every later one is the same parse),
+  // and from near the end, where varints get cut short.
   size_t pos = 0;
+  for (int handles = 0; handles < 64 && DecodeBlockHandle(block, &pos); ++handles) {
+    FUZZ_CHECK(pos <= block.size());
+  }
+  constexpr size_t kTail = 40;  // two handles of two 10-byte varints
+  pos = block.size() - std::min(block.size(), kTail);
   while (DecodeBlockHandle(block, &pos)) FUZZ_CHECK(pos <= block.size());
 }
 
 // ---- roundtrip_fuzz: [format u8][bits u8][keys] ----
 // Builds a filter of every format from arbitrary keys (length-prefixed as SplitKeys reads them)
-// and checks that it matches each of them, through every probe path and kernel; LevelDB keys also
-// go through a filter block, spread over data blocks at offsets the key lengths spell.
+// and checks that it matches each of them (the first kMaxRoundTripProbeKeys through every probe
+// path and kernel, all of them through the batch path); LevelDB keys also go through a filter
+// block, spread over data blocks at offsets the key lengths spell.
+inline constexpr size_t kMaxRoundTripProbeKeys = 100;
+
 inline void FuzzRoundTrip(const uint8_t* data, size_t size) {
   Input in(data, size);
   const uint8_t format_byte = in.Byte();
@@ -398,6 +451,11 @@ inline void FuzzRoundTrip(const uint8_t* data, size_t size) {
   std::vector<ByteView> keys = SplitKeys(in.Rest());
   if ((format_byte & 0x80) == 0) keys.erase(keys.begin());  // with or without the empty key
   const PackedKeys packed(keys);
+  // Every kernel and path for the first kMaxRoundTripProbeKeys keys (more than the batch paths'
+  // prefetch distance and group size); every key through the batch path of the default kernels
+  // below (crossing its 256-key hash chunks), so that no key may be a false negative.
+  const std::vector<ByteView> probed(keys.begin(),
+                                     keys.begin() + std::min(keys.size(), kMaxRoundTripProbeKeys));
 
   BuildOptions options;
   options.format = static_cast<FilterFormat>(format_byte % 4);
@@ -430,7 +488,10 @@ inline void FuzzRoundTrip(const uint8_t* data, size_t size) {
                                     kind == FilterKind::kRocksDbFastLocalBloom);
       break;
   }
-  for (bool a : ProbeEveryWay(*reader, keys)) FUZZ_CHECK(a);
+  for (uint8_t a : ProbeEveryWay(*reader, probed)) FUZZ_CHECK(a == 1);
+  std::vector<uint8_t> all(keys.size(), 2);
+  reader->MayMatchBatch(packed.view(), all.data());
+  for (uint8_t a : all) FUZZ_CHECK(a == 1);
 
   if (options.format != FilterFormat::kLevelDbBloom) return;
   LevelDbFilterBlockBuilder builder(static_cast<int>(options.bits_per_key));
