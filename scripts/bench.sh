@@ -6,26 +6,8 @@
 #   --quick: 10^4 and 10^6 keys, single runs, under two minutes; writes build/bench/quick/
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-
-# Bench-only Debian packages: RocksDB itself, for the comparison program.
-missing=()
-for pkg in librocksdb-dev; do
-  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$pkg")
-  fi
-done
-if ((${#missing[@]})); then
-  echo "bench: installing Debian packages: ${missing[*]}"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null || { echo "bench: need root or sudo to install ${missing[*]}" >&2; exit 1; }
-    sudo="sudo"
-  fi
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
-
+# RocksDB itself too, for the comparison program.
+bash scripts/setup.sh librocksdb-dev
 bash scripts/build.sh
 echo "build: RocksDB comparison"
 cmake -S bench/rocksdb -B build/bench-rocksdb -DCMAKE_BUILD_TYPE=Release \

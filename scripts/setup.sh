@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing need on a fresh Debian 12 machine, and nothing that is
 # already there: Debian packages (toolchains, GoogleTest, Google Benchmark, Emscripten 3.1.6,
-# Chromium for the browser test) and the npm packages pinned in package-lock.json.
+# Chromium for the browser test) and the npm packages pinned in package-lock.json. Arguments name
+# further Debian packages a caller needs (scripts/bench.sh: librocksdb-dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +12,7 @@ debian_packages=(
   emscripten binaryen
   libatomic1 # rocksdb-native's prebuilt addon (test peer) links it
   chromium   # the viewer's browser test (tests/ts/viewer.test.ts) drives it with playwright-core
+  "$@"
 )
 
 missing=()
