@@ -3,7 +3,7 @@ import { SstFilterError } from "./errors.js";
 import { Filter, LevelDbFilterBlock } from "./filters.js";
 import { makeHashes, type Hashes } from "./hash.js";
 import { WasmHeap } from "./heap.js";
-import { packKeys, toKeyBatch, type Key, type KeyBatch } from "./keys.js";
+import { packKeys, type Key, type KeyBatch } from "./keys.js";
 import {
   openTable,
   openTableFrom,
@@ -99,13 +99,12 @@ export class SstFilter {
     if (typeof opts.bitsPerKey !== "number") {
       throw new SstFilterError("BAD_OPTIONS", `bitsPerKey must be a number, got ${typeof opts.bitsPerKey}`);
     }
-    const batch = toKeyBatch(keys);
-    const at = this.heap.putBatch(batch);
+    const at = this.heap.putKeys(keys, "buildFilter");
     const out = this.heap.module.buildFilter(
       format,
       opts.bitsPerKey,
       at.data,
-      batch.data.length,
+      at.dataSize,
       at.offsets,
       at.count,
     );
@@ -153,24 +152,26 @@ export class SstFilter {
       for (const key of block.keys) allKeys.push(key);
       counts[i] = allKeys.length - before;
     });
-    const batch = packKeys(allKeys);
     const offsetBytes = new Uint8Array(offsets.buffer);
     const countBytes = new Uint8Array(counts.buffer);
-    // Layout in scratch: key batch | block offsets (f64, 8-aligned) | key counts (u32).
-    const batchBytes = batch.offsets.length * 4 + batch.data.length;
-    const offsetsAt = Math.ceil(batchBytes / 8) * 8;
-    const at = this.heap.putBatch(batch, offsetsAt - batchBytes + offsetBytes.length + countBytes.length);
-    const base = at.offsets;
-    this.heap.bytes.set(offsetBytes, base + offsetsAt);
-    this.heap.bytes.set(countBytes, base + offsetsAt + offsetBytes.length);
+    // Layout in scratch: key batch | up to 7 bytes of padding | block offsets (f64, 8-aligned) |
+    // key counts (u32).
+    const at = this.heap.putKeys(
+      allKeys,
+      "buildLevelDbFilterBlock",
+      7 + offsetBytes.length + countBytes.length,
+    );
+    const offsetsAt = Math.ceil(at.extra / 8) * 8;
+    this.heap.bytes.set(offsetBytes, offsetsAt);
+    this.heap.bytes.set(countBytes, offsetsAt + offsetBytes.length);
     const out = this.heap.module.buildLevelDbFilterBlock(
       bitsPerKey,
       at.data,
-      batch.data.length,
+      at.dataSize,
       at.offsets,
       at.count,
-      base + offsetsAt,
-      base + offsetsAt + offsetBytes.length,
+      offsetsAt,
+      offsetsAt + offsetBytes.length,
       blocks.length,
     );
     if (out === null) throw this.heap.lastError();

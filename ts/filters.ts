@@ -2,7 +2,7 @@ import type { FilterBlockHandle, FilterHandle } from "./core-module.js";
 import { SstFilterError } from "./errors.js";
 import type { WasmHeap } from "./heap.js";
 import { WasmObject } from "./wasm-object.js";
-import { isKeyBatch, toKeyBatch, type Key, type KeyBatch } from "./keys.js";
+import { isKeyBatch, type Key, type KeyBatch } from "./keys.js";
 
 export type FilterKind =
   | "leveldb-bloom"
@@ -62,18 +62,10 @@ export class Filter extends WasmObject<FilterHandle> {
     if (!isKeyBatch(keys) && !Array.isArray(keys)) {
       throw new SstFilterError("BAD_KEY", "mayContainMany takes an array of keys or a KeyBatch");
     }
-    const batch = toKeyBatch(keys);
-    const count = batch.offsets.length - 1;
-    const at = this.heap.putBatch(batch, count);
+    const count = isKeyBatch(keys) ? keys.offsets.length - 1 : keys.length;
+    const at = this.heap.putKeys(keys, "mayContainMany", count);
     if (
-      !this.heap.module._sstfilter_may_match_batch(
-        reader,
-        at.data,
-        batch.data.length,
-        at.offsets,
-        count,
-        at.extra,
-      )
+      !this.heap.module._sstfilter_may_match_batch(reader, at.data, at.dataSize, at.offsets, count, at.extra)
     ) {
       throw this.heap.lastError();
     }

@@ -1,6 +1,26 @@
 import type { CoreModule } from "./core-module.js";
 import { SstFilterError, type SstFilterErrorCode } from "./errors.js";
-import { keyBytes, writeUtf8, type Key, type KeyBatch } from "./keys.js";
+import {
+  asciiKeyBytes,
+  checkKeyBatch,
+  isKeyBatch,
+  keyBytes,
+  keyList,
+  packKeys,
+  writeAsciiKeys,
+  writeUtf8,
+  type Key,
+  type KeyBatch,
+} from "./keys.js";
+
+/** Where putBatch / putKeys put a batch of keys in scratch: addresses, data size and key count. */
+export interface PlacedKeys {
+  offsets: number;
+  data: number;
+  dataSize: number;
+  extra: number;
+  count: number;
+}
 
 /**
  * Linear-memory bookkeeping for one module. A single scratch region, grown on demand, carries the
@@ -11,10 +31,19 @@ export class WasmHeap {
   private scratchPtr = 0;
   private scratchSize = 0;
 
-  constructor(readonly module: CoreModule) {}
+  // The module's HEAPU8, kept here because the Emscripten module object is a dictionary-mode
+  // object on which every property read is a hash lookup, too slow for once per key.
+  private heapView: Uint8Array;
+
+  constructor(readonly module: CoreModule) {
+    this.heapView = module.HEAPU8;
+  }
 
   get bytes(): Uint8Array {
-    return this.module.HEAPU8;
+    // Memory growth detaches the old buffer (its views read as empty) and Emscripten's growth
+    // hook installs a new HEAPU8.
+    if (this.heapView.length === 0) this.heapView = this.module.HEAPU8;
+    return this.heapView;
   }
 
   /** A scratch region of at least `size` bytes, 8-byte aligned; valid until the next call. */
@@ -59,19 +88,40 @@ export class WasmHeap {
    * Copies a KeyBatch into scratch, followed by `extra` bytes of room (for results).
    * Layout: offsets (u32, aligned) | data | extra.
    */
-  putBatch(batch: KeyBatch, extra = 0): { data: number; offsets: number; extra: number; count: number } {
+  putBatch(batch: KeyBatch, extra = 0): PlacedKeys {
     const count = batch.offsets.length - 1;
     const offsetsBytes = batch.offsets.length * 4;
     const base = this.scratch(offsetsBytes + batch.data.length + extra);
     const heap = this.bytes;
     new Uint32Array(heap.buffer, heap.byteOffset + base, batch.offsets.length).set(batch.offsets);
     heap.set(batch.data, base + offsetsBytes);
-    return {
-      offsets: base,
-      data: base + offsetsBytes,
-      extra: base + offsetsBytes + batch.data.length,
-      count,
-    };
+    return this.placed(base, offsetsBytes, batch.data.length, count);
+  }
+
+  /**
+   * Puts keys in either form the API accepts into scratch, laid out as putBatch does. Keys whose
+   * strings are all ASCII are written straight into wasm memory; others are packed first.
+   */
+  putKeys(keys: Iterable<Key> | KeyBatch, caller: string, extra = 0): PlacedKeys {
+    if (isKeyBatch(keys)) {
+      checkKeyBatch(keys);
+      return this.putBatch(keys, extra);
+    }
+    const list = keyList(keys, caller);
+    const size = asciiKeyBytes(list);
+    const offsetsBytes = (list.length + 1) * 4;
+    const base = this.scratch(offsetsBytes + size + extra);
+    const heap = this.bytes;
+    const offsets = new Uint32Array(heap.buffer, heap.byteOffset + base, list.length + 1);
+    if (writeAsciiKeys(list, heap, base + offsetsBytes, size, offsets)) {
+      return this.placed(base, offsetsBytes, size, list.length);
+    }
+    return this.putBatch(packKeys(list), extra);
+  }
+
+  private placed(base: number, offsetsBytes: number, dataSize: number, count: number): PlacedKeys {
+    const data = base + offsetsBytes;
+    return { offsets: base, data, dataSize, extra: data + dataSize, count };
   }
 
   /** The error the last failing core call left behind, as an SstFilterError. */

@@ -59,22 +59,111 @@ export function checkKeyBatch(batch: KeyBatch): void {
   }
 }
 
+/**
+ * Bytes `keys` take if every string is ASCII: its length in UTF-16 units, the exact UTF-8 size
+ * then. Throws BAD_KEY for anything that is not a key.
+ */
+export function asciiKeyBytes(keys: readonly unknown[]): number {
+  let total = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (typeof key === "string" || key instanceof Uint8Array) total += key.length;
+    else keyBytes(key, i);
+  }
+  if (total > 0xffffffff) throw new SstFilterError("RESOURCE_LIMIT", "a KeyBatch holds at most 4 GiB");
+  return total;
+}
+
+// Strings are encoded this many at a time, concatenated: one TextEncoder.encodeInto call on the
+// joined text costs about a third of a charCodeAt loop over the same characters, and the call's
+// own overhead (more than probing a key) is paid once per run. Longer runs stop paying off once
+// the joined text outgrows the first-level cache.
+const ASCII_RUN = 1024;
+
+// Writes `text` into target[at, at + text.length) if it is all ASCII; false if it is not. Every
+// UTF-16 unit takes at least one UTF-8 byte, so the text fits exactly this room only if each unit
+// took one, that is, only if all were ASCII; otherwise encodeInto stops before reading it all.
+function writeAsciiText(text: string, target: Uint8Array, at: number): boolean {
+  return (
+    text.length === 0 || utf8.encodeInto(text, target.subarray(at, at + text.length)).read === text.length
+  );
+}
+
+/**
+ * Writes keys back to back into target[at, at + limit), key i's end (relative to `at`) going to
+ * offsets[i + 1], provided every string is ASCII so that each takes exactly its length in bytes.
+ * Returns false, with the room partly written, if a string is not ASCII or the keys do not fit
+ * `limit` (which asciiKeyBytes gave; only keys that change between reads, such as getters, can
+ * outgrow it); the caller then encodes them in full with packKeys' general path.
+ */
+export function writeAsciiKeys(
+  keys: readonly Key[],
+  target: Uint8Array,
+  at: number,
+  limit: number,
+  offsets: Uint32Array,
+): boolean {
+  let end = 0;
+  let text = "";
+  let textAt = 0;
+  let run = 0;
+  offsets[0] = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (typeof key === "string") {
+      if (end + key.length > limit) return false;
+      text += key;
+      end += key.length;
+      run += 1;
+    } else {
+      if (run > 0) {
+        if (!writeAsciiText(text, target, at + textAt)) return false;
+        text = "";
+        run = 0;
+      }
+      if (!(key instanceof Uint8Array) || end + key.length > limit) return false;
+      target.set(key, at + end);
+      end += key.length;
+    }
+    offsets[i + 1] = end;
+    if (run === ASCII_RUN) {
+      if (!writeAsciiText(text, target, at + textAt)) return false;
+      text = "";
+      run = 0;
+    }
+    if (run === 0) textAt = end;
+  }
+  return writeAsciiText(text, target, at + textAt);
+}
+
+/** The keys of an iterable as an array (the array itself if it is one); `caller` names the API. */
+export function keyList(keys: Iterable<Key>, caller: string): readonly Key[] {
+  if (Array.isArray(keys)) return keys as Key[];
+  if (keys === null || typeof keys !== "object" || !(Symbol.iterator in keys)) {
+    throw new SstFilterError("BAD_KEY", `${caller} takes an iterable of keys`);
+  }
+  return Array.from(keys);
+}
+
 /** Packs keys into one KeyBatch (strings as UTF-8). */
 export function packKeys(keys: Iterable<Key>): KeyBatch {
-  if (keys === null || typeof keys !== "object" || !(Symbol.iterator in keys)) {
-    throw new SstFilterError("BAD_KEY", "packKeys takes an iterable of keys");
-  }
+  const list = keyList(keys, "packKeys");
+  const size = asciiKeyBytes(list);
+  const data = new Uint8Array(size);
+  const offsets = new Uint32Array(list.length + 1);
+  if (writeAsciiKeys(list, data, 0, size, offsets)) return { data, offsets };
+  return packUtf8Keys(list);
+}
+
+// packKeys for keys with non-ASCII strings: each string is written with room for 3 bytes per
+// UTF-16 unit, the buffer grown as needed and trimmed at the end.
+function packUtf8Keys(keys: readonly Key[]): KeyBatch {
   let data = new Uint8Array(1024);
-  let offsets = new Uint32Array(64);
+  const offsets = new Uint32Array(keys.length + 1);
   let used = 0;
-  let count = 0;
-  for (const key of keys) {
-    if (count + 2 > offsets.length) {
-      const grown = new Uint32Array(offsets.length * 2);
-      grown.set(offsets);
-      offsets = grown;
-    }
-    const worstCase = typeof key === "string" ? key.length * 3 : keyBytes(key, count).length;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    const worstCase = typeof key === "string" ? key.length * 3 : keyBytes(key, i).length;
     if (used + worstCase > data.length) {
       const grown = new Uint8Array(Math.max(data.length * 2, used + worstCase));
       grown.set(data.subarray(0, used));
@@ -83,22 +172,12 @@ export function packKeys(keys: Iterable<Key>): KeyBatch {
     if (typeof key === "string") {
       used += writeUtf8(key, data, used);
     } else {
-      const bytes = keyBytes(key, count);
+      const bytes = keyBytes(key, i);
       data.set(bytes, used);
       used += bytes.length;
     }
     if (used > 0xffffffff) throw new SstFilterError("RESOURCE_LIMIT", "a KeyBatch holds at most 4 GiB");
-    count += 1;
-    offsets[count] = used;
+    offsets[i + 1] = used;
   }
-  return { data: data.slice(0, used), offsets: offsets.slice(0, count + 1) };
-}
-
-/** A KeyBatch from either form the API accepts. */
-export function toKeyBatch(keys: Iterable<Key> | KeyBatch): KeyBatch {
-  if (isKeyBatch(keys)) {
-    checkKeyBatch(keys);
-    return keys;
-  }
-  return packKeys(keys);
+  return { data: data.slice(0, used), offsets };
 }

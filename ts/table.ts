@@ -7,7 +7,7 @@ import type { BlockReadHandle, IoHandle, KeyCursorHandle, TableHandle } from "./
 import { SstFilterError } from "./errors.js";
 import type { FilterKind } from "./filters.js";
 import type { WasmHeap } from "./heap.js";
-import { isKeyBatch, keyBytes, toKeyBatch, type Key, type KeyBatch } from "./keys.js";
+import { isKeyBatch, keyBytes, type Key, type KeyBatch } from "./keys.js";
 import { WasmObject } from "./wasm-object.js";
 
 export interface OpenTableOptions {
@@ -249,10 +249,9 @@ class TableBase extends WasmObject<TableHandle> {
     if (!isKeyBatch(keys) && !Array.isArray(keys)) {
       throw new SstFilterError("BAD_KEY", "mayContainMany takes an array of keys or a KeyBatch");
     }
-    const batch = toKeyBatch(keys);
-    const count = batch.offsets.length - 1;
-    const at = this.heap.putBatch(batch, count);
-    if (!handle.mayContainBatch(at.data, batch.data.length, at.offsets, count, at.extra)) {
+    const count = isKeyBatch(keys) ? keys.offsets.length - 1 : keys.length;
+    const at = this.heap.putKeys(keys, "mayContainMany", count);
+    if (!handle.mayContainBatch(at.data, at.dataSize, at.offsets, count, at.extra)) {
       throw this.heap.lastError();
     }
     return this.heap.bytes.slice(at.extra, at.extra + count);

@@ -56,6 +56,58 @@ describe.each(BACKENDS)("API behaviour on $name", ({ simd }) => {
     expect(Array.from(batch.data)).toEqual([0xc3, 0xa9, 0, 255, 0x61, 0x62, 0x63]);
   });
 
+  // Key arrays are written into wasm memory by a fast path for ASCII strings (encoded many at a
+  // time, joined) and by a general one otherwise; both must give each key's own UTF-8 bytes.
+  describe("Key[] gives each key's own UTF-8, on the ASCII fast path and off it", () => {
+    const utf8 = new TextEncoder();
+    // The KeyBatch the keys should become, each key encoded on its own.
+    const expectedBatch = (keys: (string | Uint8Array)[]) => {
+      const parts = keys.map((k) => (typeof k === "string" ? utf8.encode(k) : k));
+      let end = 0;
+      const offsets = Uint32Array.from([0, ...parts.map((p) => (end += p.length))]);
+      return { data: new Uint8Array(Buffer.concat(parts)), offsets };
+    };
+    // More keys than one encoder run (1024 strings), byte keys between strings, empty keys.
+    const ascii = Array.from({ length: 3000 }, (_, i) =>
+      i % 7 === 3 ? new Uint8Array([i & 255, 0x80, i >> 8]) : i % 11 === 5 ? "" : `key-${i}`,
+    );
+    // A non-ASCII key deep in the second run, and a lone high surrogate ending one key before a
+    // lone low surrogate starting the next: joined, they would read as one character.
+    const mixed = ascii.slice();
+    mixed[1500] = "naïve";
+    mixed[2000] = "a\ud83d";
+    mixed[2001] = "\ude00b";
+
+    test.each([
+      ["ASCII strings and bytes", ascii],
+      ["with non-ASCII and split surrogates", mixed],
+    ])("%s", (_name, keys) => {
+      const expected = expectedBatch(keys);
+      const packed = sf.packKeys(keys);
+      expect(Array.from(packed.offsets)).toEqual(Array.from(expected.offsets));
+      expect(Buffer.from(packed.data).equals(Buffer.from(expected.data))).toBe(true);
+      const opts = { format: "rocksdb-bloom", bitsPerKey: 10 } as const;
+      const built = sf.buildFilter(keys, opts);
+      expect(Buffer.from(built).equals(Buffer.from(sf.buildFilter(expected, opts)))).toBe(true);
+      using filter = sf.openFilter(built);
+      const probes = [...keys, ...keys.map((k) => (typeof k === "string" ? `${k}!` : "absent"))];
+      expect(Array.from(filter.mayContainMany(probes))).toEqual(
+        Array.from(filter.mayContainMany(expectedBatch(probes))),
+      );
+      expect(filter.mayContainMany(keys).every((answer) => answer === 1)).toBe(true);
+    });
+
+    test("a key that grows between reads (a getter) cannot write past the room measured for it", () => {
+      using filter = sf.openFilter(sf.buildFilter(["a"], { format: "rocksdb-bloom", bitsPerKey: 10 }));
+      let reads = 0;
+      const keys = ["a", "b"];
+      Object.defineProperty(keys, 1, { get: () => (reads++ === 0 ? "b" : "b".repeat(100_000)) });
+      const answers = filter.mayContainMany(keys);
+      expect(reads).toBeGreaterThan(1);
+      expect(Array.from(answers)).toEqual(Array.from(filter.mayContainMany(["a", "b".repeat(100_000)])));
+    });
+  });
+
   test("bad build options are BAD_OPTIONS", () => {
     const keys = ["a", "b"];
     for (const bitsPerKey of [Number.NaN, 0, -1, 1e9, Number.POSITIVE_INFINITY, 10.5]) {
