@@ -31,7 +31,12 @@ Status DriveFromMemory(ResumableRead& op, ByteView file, const BlockDecompressor
         }
         Bytes out;
         s = decompress(fetcher.codec(), fetcher.payload(), fetcher.uncompressed_size(), &out);
-        if (s.ok()) s = fetcher.Supply(out);
+        if (s.ok()) {
+          s = fetcher.Supply(out);
+        } else if (s.offset() == Status::kNoOffset) {
+          // A codec knows nothing of the file: the block it failed on is where the error is.
+          s = Status::Error(s.code(), s.message(), static_cast<int64_t>(fetcher.block_offset()));
+        }
         break;
       }
     }

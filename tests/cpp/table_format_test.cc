@@ -1,6 +1,7 @@
 // Table containers beyond what the golden corpus holds: format_version 0 and 1 footers, unknown
 // versions and table types, hostile handles, sizes and varints, compression framing, the
-// properties checksum quirk of ingested files, and data blocks whose codec is unsupported.
+// properties checksum quirk of ingested files, and data blocks whose codec is unsupported or
+// fails.
 #include <gtest/gtest.h>
 
 #include "golden.h"
@@ -209,6 +210,24 @@ TEST(TableFormat, UnsupportedDataBlockCodecNamesTheBlock) {
   const Status s = DriveFromMemory(cursor, file);
   EXPECT_EQ(s.code(), ErrorCode::kUnsupported);
   EXPECT_EQ(s.offset(), static_cast<int64_t>(h.offset));
+
+  // A decompressor's own error, which cannot know where its block lies, gets the block's offset.
+  // The block is re-labelled Snappy (type 1), which the fetcher hands to the decompressor.
+  file[h.offset + h.size] = 1;
+  const uint32_t snappy_crc =
+      ComputeBlockChecksum(ChecksumType::kCrc32c, ByteView(file).subspan(h.offset, h.size + 1));
+  for (int i = 0; i < 4; ++i)
+    file[h.offset + h.size + 1 + i] = static_cast<uint8_t>(snappy_crc >> (8 * i));
+  const BlockDecompressor failing = [](Codec codec, ByteView, std::optional<uint64_t>, Bytes*) {
+    EXPECT_EQ(codec, Codec::kSnappy);
+    return Status::Error(ErrorCode::kCorrupt, "snappy stream is damaged");
+  };
+  ASSERT_TRUE(OpenBytes(file, &reader).ok());
+  TableKeyCursor failing_cursor(reader->shared_table());
+  const Status f = DriveFromMemory(failing_cursor, file, failing);
+  EXPECT_EQ(f.code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(f.message(), "snappy stream is damaged");
+  EXPECT_EQ(f.offset(), static_cast<int64_t>(h.offset));
 }
 
 TEST(TableFormat, IngestedFilesMayCarryARewrittenGlobalSeqno) {

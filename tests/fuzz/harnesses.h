@@ -225,62 +225,74 @@ struct TableFuzzFlags {
   bool decompress = false;
 };
 
-// Advances `op` to completion over `file`: DriveFromMemory itself, or its equivalent with the two
-// fuzzing aids of TableFuzzFlags. With fix_checksums, `file` must be writable: trailers are fixed
-// in place. `file_format` is where the operation's table records its checksum type; the first read
-// of a TableReader is the raw footer, which has no trailer (`first_read_raw`).
-// DriveFromMemory answers a read past the end of the file with a short read, which the fetcher
-// reports; the loop below instead checks that no read goes past the end at all (a reader is told
-// the file's size, so it must never ask for more), so inputs with either aid check that too.
+// A ResumableRead that passes `op` through, checking and preparing each read it is about to make
+// of `file` before DriveFromMemory supplies it: no read may pass the end (a reader is told the
+// file's size, so it must never ask for more; DriveFromMemory would answer with a short read),
+// no operation may loop, and with fix_checksums the block's trailer is made to match, in place.
+// `file_format` is where the operation's table records its checksum type; the first read of a
+// TableReader is the raw footer, which has no trailer (`first_read_raw`).
+class CheckedFuzzRead final : public ResumableRead {
+ public:
+  CheckedFuzzRead(ResumableRead& op, std::span<uint8_t> file, const TableFileFormat& file_format,
+                  bool fix_checksums, bool first_read_raw)
+      : op_(op),
+        file_(file),
+        file_format_(file_format),
+        fix_checksums_(fix_checksums),
+        raw_(first_read_raw) {}
+
+  Status Advance() override {
+    // A read never makes more than a few block requests per block it parses; far more means the
+    // operation loops.
+    FUZZ_CHECK(++steps_ < 1000000);
+    Status s = op_.Advance();
+    if (!s.ok() || op_.fetcher().need() != IoNeed::kBytes) return s;
+    const uint64_t offset = op_.fetcher().need_offset();
+    const uint64_t length = op_.fetcher().need_length();
+    FUZZ_CHECK(offset <= file_.size() && length <= file_.size() - offset);
+    if (fix_checksums_ && !raw_ && length >= kBlockTrailerSize) {
+      uint8_t* block = file_.data() + offset;
+      const size_t covered = static_cast<size_t>(length) - 4;
+      const uint32_t checksum =
+          ComputeBlockChecksum(file_format_.checksum, ByteView(block, covered)) +
+          ChecksumModifierForContext(file_format_.base_context_checksum, offset);
+      for (int i = 0; i < 4; ++i) block[covered + i] = static_cast<uint8_t>(checksum >> (8 * i));
+    }
+    raw_ = false;
+    return s;
+  }
+  BlockFetcher& fetcher() override { return op_.fetcher(); }
+
+ private:
+  ResumableRead& op_;
+  std::span<uint8_t> file_;
+  const TableFileFormat& file_format_;
+  bool fix_checksums_;
+  bool raw_;
+  int steps_ = 0;
+};
+
+// The decompress aid: a compressed block's payload taken as its contents, cut or zero-padded to
+// the recorded size.
+inline Status PayloadAsContents(Codec, ByteView payload, std::optional<uint64_t> size, Bytes* out) {
+  // Sizes the fetcher accepts go up to kMaxBlockBytes; allocating them would only slow the fuzzer
+  // down.
+  constexpr uint64_t kMaxFuzzBlock = 1 << 20;
+  const uint64_t wanted = size.value_or(payload.size());
+  if (wanted > kMaxFuzzBlock) return Status::Error(ErrorCode::kResourceLimit, "fuzz");
+  out->assign(payload.begin(), payload.end());
+  out->resize(static_cast<size_t>(wanted));
+  return Status::Ok();
+}
+
+// Advances `op` to completion over `file` with DriveFromMemory, through CheckedFuzzRead and, with
+// the decompress flag, PayloadAsContents. With fix_checksums, `file` must be writable.
 inline Status DriveForFuzzing(ResumableRead& op, std::span<uint8_t> file,
                               const TableFileFormat& file_format, TableFuzzFlags flags,
                               bool first_read_raw) {
-  if (!flags.fix_checksums && !flags.decompress) return DriveFromMemory(op, file);
-  bool raw = first_read_raw;
-  for (int steps = 0;; ++steps) {
-    // A read never makes more than a few block requests per block it parses; far more means the
-    // operation loops.
-    FUZZ_CHECK(steps < 1000000);
-    if (Status s = op.Advance(); !s.ok()) return s;
-    BlockFetcher& fetcher = op.fetcher();
-    Status s;
-    switch (fetcher.need()) {
-      case IoNeed::kNothing:
-        return Status::Ok();
-      case IoNeed::kBytes: {
-        const uint64_t offset = fetcher.need_offset();
-        const uint64_t length = fetcher.need_length();
-        FUZZ_CHECK(offset <= file.size() && length <= file.size() - offset);
-        if (flags.fix_checksums && !raw && length >= kBlockTrailerSize) {
-          uint8_t* block = file.data() + offset;
-          const size_t covered = static_cast<size_t>(length) - 4;
-          const uint32_t checksum =
-              ComputeBlockChecksum(file_format.checksum, ByteView(block, covered)) +
-              ChecksumModifierForContext(file_format.base_context_checksum, offset);
-          for (int i = 0; i < 4; ++i)
-            block[covered + i] = static_cast<uint8_t>(checksum >> (8 * i));
-        }
-        raw = false;
-        s = fetcher.Supply(ByteView(file).subspan(offset, length));
-        break;
-      }
-      case IoNeed::kDecompression: {
-        const auto at = static_cast<int64_t>(fetcher.block_offset());
-        if (!flags.decompress) return Status::Error(ErrorCode::kUnsupported, "no codec", at);
-        const ByteView payload = fetcher.payload();
-        Bytes out(payload.begin(), payload.end());
-        // Sizes the fetcher accepts go up to kMaxBlockBytes; allocating them would only slow the
-        // fuzzer down.
-        constexpr uint64_t kMaxFuzzBlock = 1 << 20;
-        const uint64_t wanted = fetcher.uncompressed_size().value_or(out.size());
-        if (wanted > kMaxFuzzBlock) return Status::Error(ErrorCode::kResourceLimit, "fuzz", at);
-        out.resize(static_cast<size_t>(wanted));
-        s = fetcher.Supply(out);
-        break;
-      }
-    }
-    if (!s.ok()) return s;
-  }
+  CheckedFuzzRead checked(op, file, file_format, flags.fix_checksums, first_read_raw);
+  return DriveFromMemory(
+      checked, file, flags.decompress ? BlockDecompressor(PayloadAsContents) : BlockDecompressor());
 }
 
 // Users are told where in the file a table is broken.

@@ -18,7 +18,8 @@ using BlockDecompressor =
     std::function<Status(Codec codec, ByteView payload, std::optional<uint64_t> size, Bytes* out)>;
 
 // Advances `op` until it needs nothing more, answering its reads from `file`. Without a
-// decompressor, compressed blocks are kUnsupported (with the block's offset).
+// decompressor, compressed blocks are kUnsupported (with the block's offset); a decompressor's
+// error without an offset gets the block's.
 Status DriveFromMemory(ResumableRead& op, ByteView file, const BlockDecompressor& decompress = {});
 
 }  // namespace sstfilter
