@@ -1,5 +1,6 @@
 // What both native benchmark programs share, so that sstfilter and RocksDB are measured on the
-// same keys, the same probes and the same clock: key sets, probe sets, the allocation counter
+// same keys, the same probes and the same clock: key sets, probe sets and their hashes, the
+// allocation counter
 // (alloc_tracking.cc) and the counters reported to Google Benchmark.
 #pragma once
 
@@ -11,6 +12,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "sstfilter/hash.h"
 
 namespace sstfilter::bench {
 
@@ -55,6 +58,16 @@ inline KeySet MakeProbes(const KeySet& keys) {
     std::memcpy(&probes.data[kKeyBytes * i], keys.key(Mix64(i) % keys.size()), kKeyBytes);
   }
   return probes;
+}
+
+// The 64-bit hash of every key of `keys` (Xxph3Hash64, seed 0): the input of sstfilter's and
+// RocksDB's hash probes (FastLocalBloom and Ribbon).
+inline std::vector<uint64_t> KeyHashes(const KeySet& keys) {
+  std::vector<uint64_t> hashes(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    hashes[i] = Xxph3Hash64(ByteView(keys.key(i), kKeyBytes), /*seed=*/0);
+  }
+  return hashes;
 }
 
 // Reports `per_pass` items per iteration as the counter `name`, in ns per item (the inverse of a

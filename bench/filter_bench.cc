@@ -29,7 +29,6 @@
 #include "simd/bloom_kernels.h"
 #include "simd/ribbon_kernels.h"
 #include "sstfilter/filter.h"
-#include "sstfilter/hash.h"
 
 namespace sstfilter::bench {
 namespace {
@@ -86,10 +85,7 @@ SizeFixture& Fixture(size_t num_keys) {
     fixture.probes = std::make_unique<KeySet>(MakeProbes(*fixture.keys));
     Export("probes-" + std::to_string(num_keys) + ".bin", fixture.probes->data.data(),
            fixture.probes->data.size());
-    for (size_t i = 0; i < fixture.probes->size(); ++i) {
-      fixture.probe_hashes.push_back(
-          Xxph3Hash64(ByteView(fixture.probes->key(i), kKeyBytes), /*seed=*/0));
-    }
+    fixture.probe_hashes = KeyHashes(*fixture.probes);
   }
   return fixture;
 }

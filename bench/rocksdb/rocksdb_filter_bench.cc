@@ -24,7 +24,6 @@
 #include "../bench_support.h"
 #include "rocksdb_filter_abi.h"
 #include "sstfilter/filter.h"
-#include "sstfilter/hash.h"
 
 namespace sstfilter::bench {
 namespace {
@@ -95,10 +94,10 @@ SizeFixture& Fixture(size_t num_keys) {
     fixture.num_keys = num_keys;
     fixture.keys = std::make_unique<KeySet>(num_keys, 0);
     fixture.probes = std::make_unique<KeySet>(MakeProbes(*fixture.keys));
+    fixture.probe_hashes = KeyHashes(*fixture.probes);
     for (size_t i = 0; i < fixture.probes->size(); ++i) {
-      const uint8_t* key = fixture.probes->key(i);
-      fixture.probe_hashes.push_back(Xxph3Hash64(ByteView(key, kKeyBytes), /*seed=*/0));
-      fixture.probe_slices.emplace_back(reinterpret_cast<const char*>(key), kKeyBytes);
+      fixture.probe_slices.emplace_back(reinterpret_cast<const char*>(fixture.probes->key(i)),
+                                        kKeyBytes);
     }
   }
   return fixture;
