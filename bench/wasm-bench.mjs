@@ -7,6 +7,7 @@
 //                     mayContainHashes (batch, hashes precomputed), ns/key
 //   op "api-vs-raw"   the TypeScript API against the raw wasm export on keys already in wasm
 //                     memory, per batch size, ns/key for both
+//   op "key-copy"     copying a Key[] of Uint8Arrays into wasm memory, the floor of that input
 //   op "random-read"  the random-read floor inside wasm (wasm/bench_bindings.cc), ns/read
 // Usage: node --expose-gc bench/wasm-bench.mjs --fixtures DIR --sizes 10000,10000000 [--quick]
 import { randomFillSync } from "node:crypto";
@@ -193,8 +194,21 @@ function benchApiVsRaw(sf, numKeys, probeData) {
       batch,
       unit: "ns/key",
     };
+    // What any API taking a Key[] pays before it probes: each key copied into wasm memory (one
+    // TypedArray.set per key, the fastest copy for 16-byte keys measured here).
+    const heap = m.HEAPU8;
+    const copy = nsPer(items, () => {
+      for (const keys of arrays) {
+        let at = dataPtr;
+        for (const key of keys) {
+          heap.set(key, at);
+          at += key.length;
+        }
+      }
+    });
     record({ ...base, input: "KeyBatch", raw, value: api });
     record({ ...base, input: "Key[]", raw, value: apiArray });
+    record({ ...base, op: "key-copy", input: "Key[]", value: copy });
     m._free(offsetsPtr);
     m._free(outPtr);
   }
