@@ -1,6 +1,7 @@
 // Merges the four benchmark outputs into bench/results.json (machine, versions, every figure with
 // its unit, the ratios against issue 7's targets) and draws bench/results.svg. Prints the ratios.
-// Usage: node bench/merge-results.mjs --native F --rocksdb F --wasm F --peers F --out DIR [--quick]
+// Usage: node bench/merge-results.mjs --native F[,F...] --rocksdb F[,F...] --wasm F --peers F
+//          --out DIR [--quick]
 // Native figures are the best of the Google Benchmark repetitions; the Node harnesses already
 // report the best of their rounds.
 import { execFileSync } from "node:child_process";
@@ -25,11 +26,12 @@ const firstLine = (cmd, cmdArgs) => {
 const debianVersion = (pkg) => firstLine("dpkg-query", ["-W", "-f=${Version}", pkg]);
 const npmVersion = (pkg) => JSON.parse(readFileSync(`node_modules/${pkg}/package.json`, "utf8")).version;
 
-// Google Benchmark JSON -> records. Names: build/<format>/<keys>, probe/<format>/<kernel>/<input>/
+// Google Benchmark JSON files -> records. Names: build/<format>/<keys>, probe/<format>/<kernel>/<input>/
 // <mode>/<keys>, floor/random-read-64B/1GiB/<shape>; the best (lowest) of the repetitions.
-function googleBenchmark(path, impl) {
+function googleBenchmark(paths, impl) {
   const best = new Map();
-  for (const b of JSON.parse(readFileSync(path, "utf8")).benchmarks) {
+  const runs = paths.flatMap((path) => JSON.parse(readFileSync(path, "utf8")).benchmarks);
+  for (const b of runs) {
     if (b.run_type !== "iteration") continue;
     const name = b.run_name ?? b.name;
     const [op, ...parts] = name.replace(/\/iterations:\d+$/, "").split("/");
@@ -74,8 +76,8 @@ function googleBenchmark(path, impl) {
 }
 
 const results = [
-  ...googleBenchmark(arg("--native"), "sstfilter"),
-  ...googleBenchmark(arg("--rocksdb"), "rocksdb-7.8.3"),
+  ...googleBenchmark(arg("--native").split(","), "sstfilter"),
+  ...googleBenchmark(arg("--rocksdb").split(","), "rocksdb-7.8.3"),
   ...JSON.parse(readFileSync(arg("--wasm"), "utf8")).map((r) => ({
     impl: r.op === "random-read" ? "machine" : "sstfilter",
     ...r,
@@ -322,7 +324,7 @@ const out = {
     probes:
       "half keys of the filter, half absent; 2^16 probes for 10^4 keys, 2^22 (wasm single: 2^20) for larger filters",
     timing:
-      "native: Google Benchmark CPU time, best of the repetitions; Node: best of several rounds of >= 150 ms",
+      "native: Google Benchmark CPU time, best of the repetitions, sstfilter and RocksDB run one after the other size by size; Node: best of several rounds of >= 150 ms",
     rocksdb:
       "FilterPolicy::GetBuilderWithContext / GetFilterBitsReader of Debian's librocksdb, called through interfaces declaring the 7.8.3 vtable layout (the headers only forward-declare FilterBitsBuilder/Reader); its bytes and answers are checked against sstfilter's every run",
     floor:

@@ -31,17 +31,28 @@ work=build/bench
 mkdir -p "$work/fixtures" "$out"
 rm -f "$work"/fixtures/*.bin
 
-echo "bench: native sstfilter (sizes $sizes)"
-build/native/sstfilter_bench --sizes="$sizes" --export_dir="$work/fixtures" "${gbench[@]}" \
-  --benchmark_out="$work/native.json" --benchmark_out_format=json
-echo "bench: RocksDB 7.8.3"
-build/bench-rocksdb/sstfilter_rocksdb_bench --sizes="$sizes" "${gbench[@]}" \
-  --benchmark_out="$work/rocksdb.json" --benchmark_out_format=json
+# Size by size, sstfilter and then RocksDB, so that each comparison is measured minutes apart at
+# most: on a shared machine the speed drifts by 20-30% over a run. The random-read floor runs once.
+native_files=()
+rocksdb_files=()
+only=()
+for size in ${sizes//,/ }; do
+  echo "bench: native sstfilter, $size keys"
+  build/native/sstfilter_bench --sizes="$size" --export_dir="$work/fixtures" "${gbench[@]}" \
+    "${only[@]}" --benchmark_out="$work/native-$size.json" --benchmark_out_format=json
+  echo "bench: RocksDB 7.8.3, $size keys"
+  build/bench-rocksdb/sstfilter_rocksdb_bench --sizes="$size" "${gbench[@]}" \
+    --benchmark_out="$work/rocksdb-$size.json" --benchmark_out_format=json
+  native_files+=("$work/native-$size.json")
+  rocksdb_files+=("$work/rocksdb-$size.json")
+  only=(--benchmark_filter='^(build|probe)/')
+done
 echo "bench: wasm"
 node --expose-gc bench/wasm-bench.mjs --fixtures "$work/fixtures" --sizes "$sizes" "${quick[@]}" \
   >"$work/wasm.json"
 echo "bench: npm peers and hashing"
 node bench/peers-bench.mjs --sizes "$peer_sizes" "${quick[@]}" >"$work/peers.json"
-node bench/merge-results.mjs --native "$work/native.json" --rocksdb "$work/rocksdb.json" \
+node bench/merge-results.mjs --native "$(IFS=,; echo "${native_files[*]}")" \
+  --rocksdb "$(IFS=,; echo "${rocksdb_files[*]}")" \
   --wasm "$work/wasm.json" --peers "$work/peers.json" --out "$out" "${quick[@]}"
 npx prettier --log-level warn --write "$out/results.json"
