@@ -14,7 +14,7 @@ import { randomFillSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 
 import { init } from "../dist/esm/node.js";
-import { cpuMs, nsPer as measure } from "./timing.mjs";
+import { cpuMs, nsPer as measure, nsPerEach } from "./timing.mjs";
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -167,24 +167,43 @@ function benchApiVsRaw(sf, numKeys, probeData) {
       arrays.push(keys);
     }
     const items = chunks * batch;
-    const raw = nsPer(items, () => {
-      for (let c = 0; c < chunks; c++) {
-        m._sstfilter_may_match_batch(
-          reader,
-          dataPtr + c * batch * KEY_BYTES,
-          batch * KEY_BYTES,
-          offsetsPtr,
-          batch,
-          outPtr,
-        );
-      }
-    });
-    const api = nsPer(items, () => {
-      for (const b of batches) filter.mayContainMany(b);
-    });
-    const apiArray = nsPer(items, () => {
-      for (const keys of arrays) filter.mayContainMany(keys);
-    });
+    // What any API taking a Key[] pays before it probes: each key copied into wasm memory (one
+    // TypedArray.set per key, the fastest copy for 16-byte keys measured here).
+    const heap = m.HEAPU8;
+    const [raw, api, apiArray, copy] = nsPerEach(
+      items,
+      [
+        () => {
+          for (let c = 0; c < chunks; c++) {
+            m._sstfilter_may_match_batch(
+              reader,
+              dataPtr + c * batch * KEY_BYTES,
+              batch * KEY_BYTES,
+              offsetsPtr,
+              batch,
+              outPtr,
+            );
+          }
+        },
+        () => {
+          for (const b of batches) filter.mayContainMany(b);
+        },
+        () => {
+          for (const keys of arrays) filter.mayContainMany(keys);
+        },
+        () => {
+          for (const keys of arrays) {
+            let at = dataPtr;
+            for (const key of keys) {
+              heap.set(key, at);
+              at += key.length;
+            }
+          }
+        },
+      ],
+      ROUNDS,
+      ROUND_MS,
+    );
     const base = {
       op: "api-vs-raw",
       target: sf.backend,
@@ -194,18 +213,6 @@ function benchApiVsRaw(sf, numKeys, probeData) {
       batch,
       unit: "ns/key",
     };
-    // What any API taking a Key[] pays before it probes: each key copied into wasm memory (one
-    // TypedArray.set per key, the fastest copy for 16-byte keys measured here).
-    const heap = m.HEAPU8;
-    const copy = nsPer(items, () => {
-      for (const keys of arrays) {
-        let at = dataPtr;
-        for (const key of keys) {
-          heap.set(key, at);
-          at += key.length;
-        }
-      }
-    });
     record({ ...base, input: "KeyBatch", raw, value: api });
     record({ ...base, input: "Key[]", raw, value: apiArray });
     record({ ...base, op: "key-copy", input: "Key[]", value: copy });
@@ -214,12 +221,19 @@ function benchApiVsRaw(sf, numKeys, probeData) {
   }
   const singles = [];
   for (let i = 0; i < n; i++) singles.push(probeData.subarray(KEY_BYTES * i, KEY_BYTES * (i + 1)));
-  const raw = nsPer(n, () => {
-    for (let i = 0; i < n; i++) m._sstfilter_may_match(reader, dataPtr + KEY_BYTES * i, KEY_BYTES);
-  });
-  const api = nsPer(n, () => {
-    for (const key of singles) filter.mayContain(key);
-  });
+  const [raw, api] = nsPerEach(
+    n,
+    [
+      () => {
+        for (let i = 0; i < n; i++) m._sstfilter_may_match(reader, dataPtr + KEY_BYTES * i, KEY_BYTES);
+      },
+      () => {
+        for (const key of singles) filter.mayContain(key);
+      },
+    ],
+    ROUNDS,
+    ROUND_MS,
+  );
   record({
     op: "api-vs-raw",
     target: sf.backend,
