@@ -62,14 +62,20 @@ export class Filter extends WasmObject<FilterHandle> {
     if (!isKeyBatch(keys) && !Array.isArray(keys)) {
       throw new SstFilterError("BAD_KEY", "mayContainMany takes an array of keys or a KeyBatch");
     }
-    const count = isKeyBatch(keys) ? keys.offsets.length - 1 : keys.length;
-    const at = this.heap.putKeys(keys, "mayContainMany", count);
+    const at = this.heap.putProbeKeys(keys, "mayContainMany");
     if (
-      !this.heap.module._sstfilter_may_match_batch(reader, at.data, at.dataSize, at.offsets, count, at.extra)
+      !this.heap.module._sstfilter_may_match_batch(
+        reader,
+        at.data,
+        at.dataSize,
+        at.offsets,
+        at.count,
+        at.extra,
+      )
     ) {
       throw this.heap.lastError();
     }
-    return this.heap.bytes.slice(at.extra, at.extra + count);
+    return this.heap.bytes.slice(at.extra, at.extra + at.count);
   }
 
   /**

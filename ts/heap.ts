@@ -6,7 +6,7 @@ import {
   isKeyBatch,
   keyBytes,
   keyList,
-  packKeys,
+  packUtf8Keys,
   writeAsciiKeys,
   writeUtf8,
   type Key,
@@ -108,15 +108,23 @@ export class WasmHeap {
       return this.putBatch(keys, extra);
     }
     const list = keyList(keys, caller);
-    const size = asciiKeyBytes(list);
-    const offsetsBytes = (list.length + 1) * 4;
+    // The keys the array holds now: reading them (through getters) cannot add any.
+    const count = list.length;
+    const size = asciiKeyBytes(list, count);
+    const offsetsBytes = (count + 1) * 4;
     const base = this.scratch(offsetsBytes + size + extra);
     const heap = this.bytes;
-    const offsets = new Uint32Array(heap.buffer, heap.byteOffset + base, list.length + 1);
+    const offsets = new Uint32Array(heap.buffer, heap.byteOffset + base, count + 1);
     if (writeAsciiKeys(list, heap, base + offsetsBytes, size, offsets)) {
-      return this.placed(base, offsetsBytes, size, list.length);
+      return this.placed(base, offsetsBytes, size, count);
     }
-    return this.putBatch(packKeys(list), extra);
+    return this.putBatch(packUtf8Keys(list.slice(0, count)), extra);
+  }
+
+  /** putKeys followed by one byte of room per key, for the answers of a batch probe. */
+  putProbeKeys(keys: Key[] | KeyBatch, caller: string): PlacedKeys {
+    if (isKeyBatch(keys)) checkKeyBatch(keys);
+    return this.putKeys(keys, caller, isKeyBatch(keys) ? keys.offsets.length - 1 : keys.length);
   }
 
   private placed(base: number, offsetsBytes: number, dataSize: number, count: number): PlacedKeys {

@@ -60,12 +60,12 @@ export function checkKeyBatch(batch: KeyBatch): void {
 }
 
 /**
- * Bytes `keys` take if every string is ASCII: its length in UTF-16 units, the exact UTF-8 size
- * then. Throws BAD_KEY for anything that is not a key.
+ * Bytes the first `count` keys take if every string is ASCII: its length in UTF-16 units, the
+ * exact UTF-8 size then. Throws BAD_KEY for anything that is not a key.
  */
-export function asciiKeyBytes(keys: readonly unknown[]): number {
+export function asciiKeyBytes(keys: readonly unknown[], count: number): number {
   let total = 0;
-  for (let i = 0; i < keys.length; i++) {
+  for (let i = 0; i < count; i++) {
     const key = keys[i];
     if (typeof key === "string" || key instanceof Uint8Array) total += key.length;
     else keyBytes(key, i);
@@ -90,8 +90,9 @@ function writeAsciiText(text: string, target: Uint8Array, at: number): boolean {
 }
 
 /**
- * Writes keys back to back into target[at, at + limit), key i's end (relative to `at`) going to
- * offsets[i + 1], provided every string is ASCII so that each takes exactly its length in bytes.
+ * Writes the first offsets.length - 1 keys back to back into target[at, at + limit), key i's end
+ * (relative to `at`) going to offsets[i + 1], provided every string is ASCII so that each takes
+ * exactly its length in bytes.
  * Returns false, with the room partly written, if a string is not ASCII or the keys do not fit
  * `limit` (which asciiKeyBytes gave; only keys that change between reads, such as getters, can
  * outgrow it); the caller then encodes them in full with packKeys' general path.
@@ -108,7 +109,7 @@ export function writeAsciiKeys(
   let textAt = 0;
   let run = 0;
   offsets[0] = 0;
-  for (let i = 0; i < keys.length; i++) {
+  for (let i = 0; i + 1 < offsets.length; i++) {
     const key = keys[i];
     if (typeof key === "string") {
       if (end + key.length > limit) return false;
@@ -148,16 +149,19 @@ export function keyList(keys: Iterable<Key>, caller: string): readonly Key[] {
 /** Packs keys into one KeyBatch (strings as UTF-8). */
 export function packKeys(keys: Iterable<Key>): KeyBatch {
   const list = keyList(keys, "packKeys");
-  const size = asciiKeyBytes(list);
+  const count = list.length;
+  const size = asciiKeyBytes(list, count);
   const data = new Uint8Array(size);
-  const offsets = new Uint32Array(list.length + 1);
+  const offsets = new Uint32Array(count + 1);
   if (writeAsciiKeys(list, data, 0, size, offsets)) return { data, offsets };
-  return packUtf8Keys(list);
+  return packUtf8Keys(list.slice(0, count));
 }
 
-// packKeys for keys with non-ASCII strings: each string is written with room for 3 bytes per
-// UTF-16 unit, the buffer grown as needed and trimmed at the end.
-function packUtf8Keys(keys: readonly Key[]): KeyBatch {
+/**
+ * packKeys for keys with non-ASCII strings: each string is written with room for 3 bytes per UTF-16
+ * unit, the buffer grown as needed and trimmed at the end.
+ */
+export function packUtf8Keys(keys: readonly Key[]): KeyBatch {
   let data = new Uint8Array(1024);
   const offsets = new Uint32Array(keys.length + 1);
   let used = 0;

@@ -249,12 +249,11 @@ class TableBase extends WasmObject<TableHandle> {
     if (!isKeyBatch(keys) && !Array.isArray(keys)) {
       throw new SstFilterError("BAD_KEY", "mayContainMany takes an array of keys or a KeyBatch");
     }
-    const count = isKeyBatch(keys) ? keys.offsets.length - 1 : keys.length;
-    const at = this.heap.putKeys(keys, "mayContainMany", count);
-    if (!handle.mayContainBatch(at.data, at.dataSize, at.offsets, count, at.extra)) {
+    const at = this.heap.putProbeKeys(keys, "mayContainMany");
+    if (!handle.mayContainBatch(at.data, at.dataSize, at.offsets, at.count, at.extra)) {
       throw this.heap.lastError();
     }
-    return this.heap.bytes.slice(at.extra, at.extra + count);
+    return this.heap.bytes.slice(at.extra, at.extra + at.count);
   }
 
   protected rawFilters(): Uint8Array[] {

@@ -106,6 +106,25 @@ describe.each(BACKENDS)("API behaviour on $name", ({ simd }) => {
       expect(reads).toBeGreaterThan(1);
       expect(Array.from(answers)).toEqual(Array.from(filter.mayContainMany(["a", "b".repeat(100_000)])));
     });
+
+    test("an array that grows while it is read (a getter) is read as it was when the call began", () => {
+      using filter = sf.openFilter(sf.buildFilter(["a"], { format: "rocksdb-bloom", bitsPerKey: 10 }));
+      // ["a", "b"], where each read of "b" appends a key.
+      const growing = () => {
+        const keys = ["a", "b"];
+        Object.defineProperty(keys, 1, {
+          get: () => {
+            if (keys.length < 4000) keys.push(`k${keys.length}`);
+            return "b";
+          },
+        });
+        return keys;
+      };
+      expect(Array.from(filter.mayContainMany(growing()))).toEqual(
+        Array.from(filter.mayContainMany(["a", "b"])),
+      );
+      expect(sf.packKeys(growing()).offsets).toEqual(new Uint32Array([0, 1, 2]));
+    });
   });
 
   test("bad build options are BAD_OPTIONS", () => {
@@ -151,6 +170,9 @@ describe.each(BACKENDS)("API behaviour on $name", ({ simd }) => {
       codeOf(() => filter.mayContainMany({ data: new Uint8Array(4), offsets: new Uint32Array([0, 3, 2]) })),
     ).toBe("BAD_KEY");
     expect(codeOf(() => filter.mayContainMany({ data: [1], offsets: [0, 1] } as never))).toBe("BAD_KEY");
+    expect(codeOf(() => filter.mayContainMany({ data: new Uint8Array(1), offsets: null } as never))).toBe(
+      "BAD_KEY",
+    );
   });
 
   test("use after dispose is DISPOSED; dispose is idempotent; both paths free the wasm side", () => {
