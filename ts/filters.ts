@@ -2,7 +2,7 @@ import type { FilterBlockHandle, FilterHandle } from "./core-module.js";
 import { SstFilterError } from "./errors.js";
 import type { WasmHeap } from "./heap.js";
 import { WasmObject } from "./wasm-object.js";
-import { isKeyBatch, type Key, type KeyBatch } from "./keys.js";
+import type { Key, KeyBatch } from "./keys.js";
 
 export type FilterKind =
   | "leveldb-bloom"
@@ -59,9 +59,6 @@ export class Filter extends WasmObject<FilterHandle> {
   /** One byte per key: 1 = may contain, 0 = definitely not. One call into wasm per batch. */
   mayContainMany(keys: Key[] | KeyBatch): Uint8Array {
     const reader = this.probeable();
-    if (!isKeyBatch(keys) && !Array.isArray(keys)) {
-      throw new SstFilterError("BAD_KEY", "mayContainMany takes an array of keys or a KeyBatch");
-    }
     const at = this.heap.putProbeKeys(keys, "mayContainMany");
     if (
       !this.heap.module._sstfilter_may_match_batch(

@@ -85,13 +85,13 @@ export class WasmHeap {
   }
 
   /**
-   * Copies a KeyBatch into scratch, followed by `extra` bytes of room (for results).
-   * Layout: offsets (u32, aligned) | data | extra.
+   * Copies a KeyBatch into scratch, followed by `extra` + `extraPerKey` * (number of keys) bytes
+   * of room (for results). Layout: offsets (u32, aligned) | data | extra.
    */
-  putBatch(batch: KeyBatch, extra = 0): PlacedKeys {
+  putBatch(batch: KeyBatch, extra = 0, extraPerKey = 0): PlacedKeys {
     const count = batch.offsets.length - 1;
     const offsetsBytes = batch.offsets.length * 4;
-    const base = this.scratch(offsetsBytes + batch.data.length + extra);
+    const base = this.scratch(offsetsBytes + batch.data.length + extra + extraPerKey * count);
     const heap = this.bytes;
     new Uint32Array(heap.buffer, heap.byteOffset + base, batch.offsets.length).set(batch.offsets);
     heap.set(batch.data, base + offsetsBytes);
@@ -102,29 +102,31 @@ export class WasmHeap {
    * Puts keys in either form the API accepts into scratch, laid out as putBatch does. Keys whose
    * strings are all ASCII are written straight into wasm memory; others are packed first.
    */
-  putKeys(keys: Iterable<Key> | KeyBatch, caller: string, extra = 0): PlacedKeys {
+  putKeys(keys: Iterable<Key> | KeyBatch, caller: string, extra = 0, extraPerKey = 0): PlacedKeys {
     if (isKeyBatch(keys)) {
       checkKeyBatch(keys);
-      return this.putBatch(keys, extra);
+      return this.putBatch(keys, extra, extraPerKey);
     }
     const list = keyList(keys, caller);
     // The keys the array holds now: reading them (through getters) cannot add any.
     const count = list.length;
     const size = asciiKeyBytes(list, count);
     const offsetsBytes = (count + 1) * 4;
-    const base = this.scratch(offsetsBytes + size + extra);
+    const base = this.scratch(offsetsBytes + size + extra + extraPerKey * count);
     const heap = this.bytes;
     const offsets = new Uint32Array(heap.buffer, heap.byteOffset + base, count + 1);
     if (writeAsciiKeys(list, heap, base + offsetsBytes, size, offsets)) {
       return this.placed(base, offsetsBytes, size, count);
     }
-    return this.putBatch(packUtf8Keys(list.slice(0, count)), extra);
+    return this.putBatch(packUtf8Keys(list.slice(0, count)), extra, extraPerKey);
   }
 
-  /** putKeys followed by one byte of room per key, for the answers of a batch probe. */
+  /** The keys of a batch probe (an array or a KeyBatch), with one byte of room per key for its answers. */
   putProbeKeys(keys: Key[] | KeyBatch, caller: string): PlacedKeys {
-    if (isKeyBatch(keys)) checkKeyBatch(keys);
-    return this.putKeys(keys, caller, isKeyBatch(keys) ? keys.offsets.length - 1 : keys.length);
+    if (!isKeyBatch(keys) && !Array.isArray(keys)) {
+      throw new SstFilterError("BAD_KEY", `${caller} takes an array of keys or a KeyBatch`);
+    }
+    return this.putKeys(keys, caller, 0, 1);
   }
 
   private placed(base: number, offsetsBytes: number, dataSize: number, count: number): PlacedKeys {

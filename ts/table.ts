@@ -7,7 +7,7 @@ import type { BlockReadHandle, IoHandle, KeyCursorHandle, TableHandle } from "./
 import { SstFilterError } from "./errors.js";
 import type { FilterKind } from "./filters.js";
 import type { WasmHeap } from "./heap.js";
-import { isKeyBatch, keyBytes, type Key, type KeyBatch } from "./keys.js";
+import { keyBytes, type Key, type KeyBatch } from "./keys.js";
 import { WasmObject } from "./wasm-object.js";
 
 export interface OpenTableOptions {
@@ -246,9 +246,6 @@ class TableBase extends WasmObject<TableHandle> {
 
   protected probeMany(keys: Key[] | KeyBatch): Uint8Array {
     const handle = this.live();
-    if (!isKeyBatch(keys) && !Array.isArray(keys)) {
-      throw new SstFilterError("BAD_KEY", "mayContainMany takes an array of keys or a KeyBatch");
-    }
     const at = this.heap.putProbeKeys(keys, "mayContainMany");
     if (!handle.mayContainBatch(at.data, at.dataSize, at.offsets, at.count, at.extra)) {
       throw this.heap.lastError();
