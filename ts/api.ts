@@ -34,6 +34,12 @@ export interface OpenFilterOptions {
 /** One data block of a LevelDB table: its file offset and the user keys it holds. */
 export interface LevelDbDataBlock {
   offset: number;
+  /**
+   * The block's size without its 5-byte trailer, as `t.dataBlocks()` reports it. LevelDB starts
+   * the next filter range at the end of each block it writes, so the last block's size decides
+   * how many empty filters the stored block ends with; give it to reproduce a table's block.
+   */
+  size?: number;
   keys: Iterable<Key>;
 }
 
@@ -141,6 +147,7 @@ export class SstFilter {
       throw new SstFilterError("BAD_OPTIONS", `bitsPerKey must be a number, got ${typeof bitsPerKey}`);
     }
     const offsets = new Float64Array(blocks.length);
+    const sizes = new Float64Array(blocks.length).fill(-1);
     const counts = new Uint32Array(blocks.length);
     const allKeys: Key[] = [];
     blocks.forEach((block, i) => {
@@ -148,22 +155,32 @@ export class SstFilter {
         throw new SstFilterError("BAD_OPTIONS", `block ${i} needs a numeric offset`);
       }
       offsets[i] = block.offset;
+      if (block.size !== undefined) {
+        if (typeof block.size !== "number" || !(block.size >= 0)) {
+          throw new SstFilterError("BAD_OPTIONS", `block ${i}: size must be a number >= 0`);
+        }
+        sizes[i] = block.size;
+      }
       const before = allKeys.length;
       for (const key of block.keys) allKeys.push(key);
       counts[i] = allKeys.length - before;
     });
     const offsetBytes = new Uint8Array(offsets.buffer);
+    const sizeBytes = new Uint8Array(sizes.buffer);
     const countBytes = new Uint8Array(counts.buffer);
     // Layout in scratch: key batch | up to 7 bytes of padding | block offsets (f64, 8-aligned) |
-    // key counts (u32).
+    // block sizes (f64) | key counts (u32).
     const at = this.heap.putKeys(
       allKeys,
       "buildLevelDbFilterBlock",
-      7 + offsetBytes.length + countBytes.length,
+      7 + offsetBytes.length + sizeBytes.length + countBytes.length,
     );
     const offsetsAt = Math.ceil(at.extra / 8) * 8;
+    const sizesAt = offsetsAt + offsetBytes.length;
+    const countsAt = sizesAt + sizeBytes.length;
     this.heap.bytes.set(offsetBytes, offsetsAt);
-    this.heap.bytes.set(countBytes, offsetsAt + offsetBytes.length);
+    this.heap.bytes.set(sizeBytes, sizesAt);
+    this.heap.bytes.set(countBytes, countsAt);
     const out = this.heap.module.buildLevelDbFilterBlock(
       bitsPerKey,
       at.data,
@@ -171,7 +188,8 @@ export class SstFilter {
       at.offsets,
       at.count,
       offsetsAt,
-      offsetsAt + offsetBytes.length,
+      sizesAt,
+      countsAt,
       blocks.length,
     );
     if (out === null) throw this.heap.lastError();

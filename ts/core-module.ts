@@ -130,6 +130,7 @@ export interface CoreModule {
     offsets: number,
     count: number,
     blockOffsets: number,
+    blockSizes: number,
     keyCounts: number,
     numBlocks: number,
   ): Uint8Array | null;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "binding_support.h"
+#include "sstfilter/block.h"
 #include "sstfilter/filter.h"
 #include "sstfilter/leveldb_filter_block.h"
 
@@ -80,11 +81,12 @@ FilterHandle* OpenFilter(int family, uintptr_t data, size_t size) {
 }
 
 // ---- LevelDB filter blocks ----
-// block_offsets: Float64Array of data-block offsets (whole numbers below 2^53); key_counts:
-// Uint32Array, how many consecutive keys of the batch belong to each block.
+// block_offsets: Float64Array of data-block offsets (whole numbers below 2^53); block_sizes:
+// Float64Array of their sizes without the trailer, or -1 where unknown; key_counts: Uint32Array,
+// how many consecutive keys of the batch belong to each block.
 val BuildLevelDbFilterBlock(double bits_per_key, uintptr_t data, size_t data_size,
                             uintptr_t offsets, size_t count, uintptr_t block_offsets,
-                            uintptr_t key_counts, size_t num_blocks) {
+                            uintptr_t block_sizes, uintptr_t key_counts, size_t num_blocks) {
   BuildOptions options;
   options.format = FilterFormat::kLevelDbBloom;
   options.bits_per_key = bits_per_key;
@@ -96,6 +98,7 @@ val BuildLevelDbFilterBlock(double bits_per_key, uintptr_t data, size_t data_siz
     return val::null();
   }
   const double* block_offset = reinterpret_cast<const double*>(block_offsets);
+  const double* block_size = reinterpret_cast<const double*>(block_sizes);
   const uint32_t* key_count = reinterpret_cast<const uint32_t*>(key_counts);
   uint64_t total_keys = 0;
   for (size_t b = 0; b < num_blocks; ++b) total_keys += key_count[b];
@@ -117,6 +120,22 @@ val BuildLevelDbFilterBlock(double bits_per_key, uintptr_t data, size_t data_siz
       return val::null();
     }
     for (uint32_t i = 0; i < key_count[b]; ++i) builder.AddKey(keys[next_key++]);
+    // leveldb table/table_builder.cc Flush: once a block is written, the filter builder is
+    // started at the offset after it (docs/FORMATS.md 3.9), which after the last block leaves
+    // empty filters up to the end's 2 KiB range.
+    const double size = block_size[b];
+    if (size == -1) continue;
+    if (!(size >= 0 && size <= 9007199254740991.0) || size != std::floor(size)) {
+      Fail(Status::Error(ErrorCode::kBadOptions,
+                         "block " + std::to_string(b) + ": size must be a whole number >= 0"));
+      return val::null();
+    }
+    const uint64_t end =
+        static_cast<uint64_t>(offset) + static_cast<uint64_t>(size) + kBlockTrailerSize;
+    if (Status st = builder.StartBlock(end); !st.ok()) {
+      Fail(std::move(st));
+      return val::null();
+    }
   }
   Bytes out;
   if (Status st = builder.Finish(&out); !st.ok()) {

@@ -45,6 +45,7 @@ Status IndexBlock::Iterator::DecodeCurrent(IndexEntry* entry) {
   if (format.keys_have_tag) {
     auto user_key = StripInternalKeyTag(key);
     if (!user_key) return Corrupt("index key shorter than an internal-key tag", at);
+    entry->tag = DecodeFixed64(key.data() + user_key->size());
     key = *user_key;
   }
   entry->user_key.assign(key.begin(), key.end());
@@ -81,12 +82,16 @@ Status IndexBlock::Iterator::Next(IndexEntry* entry, bool* end) {
   return block_->Located(std::move(s));
 }
 
-Status IndexBlock::Seek(ByteView user_key, std::optional<IndexEntry>* entry) const {
+Status IndexBlock::Seek(const LookupKey& lookup, std::optional<IndexEntry>* entry) const {
   entry->reset();
   if (empty()) return Status::Ok();
   Iterator it(this);
   IndexEntry current;
   bool end = false;
+  auto before_lookup = [&](const IndexEntry& e) {
+    return CompareIndexKeyWithLookup(format_.order, e.user_key, format_.keys_have_tag, e.tag,
+                                     lookup) < 0;
+  };
   // Restart points hold whole keys and whole handles: binary search for the last one whose key
   // is below the target, then scan forward from it.
   auto entry_at_restart = [&](uint32_t i) -> Status {
@@ -103,7 +108,7 @@ Status IndexBlock::Seek(ByteView user_key, std::optional<IndexEntry>* entry) con
   while (left < right) {
     const uint32_t mid = left + (right - left + 1) / 2;
     if (Status s = entry_at_restart(mid); !s.ok()) return s;
-    if (CompareUserKeys(format_.order, current.user_key, user_key) < 0) {
+    if (before_lookup(current)) {
       left = mid;
     } else {
       right = mid - 1;
@@ -111,7 +116,7 @@ Status IndexBlock::Seek(ByteView user_key, std::optional<IndexEntry>* entry) con
   }
   if (Status s = entry_at_restart(left); !s.ok()) return s;
   while (!end) {
-    if (CompareUserKeys(format_.order, current.user_key, user_key) >= 0) {
+    if (!before_lookup(current)) {
       *entry = std::move(current);
       return Status::Ok();
     }

@@ -18,4 +18,10 @@ int CompareUserKeys(KeyOrder order, ByteView a, ByteView b) {
   return order == KeyOrder::kBytewise ? c : -c;
 }
 
+int CompareIndexKeyWithLookup(KeyOrder order, ByteView key, bool has_tag, uint64_t tag,
+                              const LookupKey& lookup) {
+  if (const int c = CompareUserKeys(order, key, lookup.user_key); c != 0) return c;
+  return has_tag && TagSequence(tag) > lookup.sequence ? -1 : 0;
+}
+
 }  // namespace sstfilter

@@ -22,16 +22,17 @@ void TableFilter::SetFull(std::string policy, bool builtin, Bytes contents) {
 }
 
 void TableFilter::SetPartitioned(std::string policy, bool builtin, uint64_t index_size,
-                                 KeyOrder order) {
+                                 KeyOrder order, bool separators_have_tag) {
   layout_ = TableFilterLayout::kPartitioned;
   metaindex_policy_ = std::move(policy);
   builtin_ = builtin;
   partition_index_size_ = index_size;
   order_ = order;
+  separators_have_tag_ = separators_have_tag;
 }
 
-void TableFilter::AddPartition(Bytes separator, BlockHandle handle) {
-  partitions_.push_back(FilterPartition{std::move(separator), handle, {}, nullptr});
+void TableFilter::AddPartition(Bytes separator, uint64_t separator_tag, BlockHandle handle) {
+  partitions_.push_back(FilterPartition{std::move(separator), separator_tag, handle, {}, nullptr});
 }
 
 void TableFilter::SetPartitionContents(size_t i, Bytes contents) {
@@ -89,16 +90,19 @@ Status TableFilter::LevelDbMayMatch(uint64_t block_offset, ByteView key, bool* m
   return Status::Ok();
 }
 
-Status TableFilter::RocksDbMayMatch(ByteView lookup_key, ByteView probe, bool* may_match,
+Status TableFilter::RocksDbMayMatch(const LookupKey& lookup, ByteView probe, bool* may_match,
                                     size_t* partition) const {
   *may_match = true;
   const FilterReader* reader = full_.get();
   if (layout_ == TableFilterLayout::kPartitioned) {
     if (partitions_.empty()) return Status::Ok();
-    // PartitionedFilterBlockReader::GetFilterPartitionHandle: Seek, else SeekToLast.
-    auto it = std::lower_bound(partitions_.begin(), partitions_.end(), lookup_key,
-                               [this](const FilterPartition& p, ByteView key) {
-                                 return CompareUserKeys(order_, p.separator, key) < 0;
+    // PartitionedFilterBlockReader::GetFilterPartitionHandle: Seek with the lookup's internal
+    // key, else SeekToLast.
+    auto it = std::lower_bound(partitions_.begin(), partitions_.end(), lookup,
+                               [this](const FilterPartition& p, const LookupKey& key) {
+                                 return CompareIndexKeyWithLookup(order_, p.separator,
+                                                                  separators_have_tag_,
+                                                                  p.separator_tag, key) < 0;
                                });
     if (it == partitions_.end()) --it;
     if (partition != nullptr) *partition = static_cast<size_t>(it - partitions_.begin());

@@ -294,7 +294,7 @@ Status TableReader::OnFilter(Bytes contents) {
   }
   // The partition index is an index block keyed like the table's index, without first keys.
   t.filter.SetPartitioned(filter_policy_, filter_builtin_, contents.size(),
-                          t.order.value_or(KeyOrder::kBytewise));
+                          t.order.value_or(KeyOrder::kBytewise), t.index_format.keys_have_tag);
   stage_ = Stage::kPartitions;
   if (contents.empty()) return Status::Ok();  // no partitions: everything may match
   IndexFormat format = t.index_format;
@@ -326,7 +326,7 @@ Status TableReader::OnFilter(Bytes contents) {
     if (Status s = budget.Charge(entry.user_key.size(), 0); !s.ok()) {
       return InBlock(std::move(s), filter_entry_->handle, compressed);
     }
-    t.filter.AddPartition(std::move(entry.user_key), entry.handle);
+    t.filter.AddPartition(std::move(entry.user_key), entry.tag, entry.handle);
   }
 }
 
@@ -350,9 +350,10 @@ Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* 
   if (Status s = CheckProbeable(); !s.ok()) return s;
   const OpenedTable& t = *table_;
   const TableFilterLayout layout = t.filter.layout();
+  const LookupKey lookup{user_key};
   if (t.family == TableFamily::kLevelDb) {
     std::optional<IndexEntry> block;
-    if (Status s = t.index.Seek(user_key, &block); !s.ok()) return s;
+    if (Status s = t.index.Seek(lookup, &block); !s.ok()) return s;
     if (!block) {
       route.route = LookupRoute::kAfterLastKey;
       *may_match = false;
@@ -369,7 +370,7 @@ Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* 
   // Only traced lookups look: RocksDB's own lookup consults the filter first.
   if (trace != nullptr && t.index_type != kTwoLevelIndexSearch) {
     std::optional<IndexEntry> block;
-    if (Status s = t.index.Seek(user_key, &block); !s.ok()) return s;
+    if (Status s = t.index.Seek(lookup, &block); !s.ok()) return s;
     if (block) route.data_block = block->handle;
   }
   if (layout == TableFilterLayout::kNone ||
@@ -394,7 +395,7 @@ Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* 
   route.route = layout == TableFilterLayout::kPartitioned ? LookupRoute::kPartition
                                                           : LookupRoute::kFullFilter;
   route.probed_size = probe.size();
-  return AtFilter(t.filter.RocksDbMayMatch(user_key, probe, may_match, &route.partition),
+  return AtFilter(t.filter.RocksDbMayMatch(lookup, probe, may_match, &route.partition),
                   filter_entry_);
 }
 
@@ -413,9 +414,9 @@ Status TableReader::PrefixMayMatch(ByteView seek_key, bool* may_match) const {
         t.PropertyOffset("rocksdb.prefix.extractor.name"));
   }
   if (!t.prefix_extractor->InDomain(seek_key)) return Status::Ok();
-  return AtFilter(
-      t.filter.RocksDbMayMatch(seek_key, t.prefix_extractor->Transform(seek_key), may_match),
-      filter_entry_);
+  return AtFilter(t.filter.RocksDbMayMatch(LookupKey{seek_key},
+                                           t.prefix_extractor->Transform(seek_key), may_match),
+                  filter_entry_);
 }
 
 Status TableBlockRead::Advance() {

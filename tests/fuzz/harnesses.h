@@ -418,8 +418,10 @@ inline void FuzzBlock(const uint8_t* data, size_t size) {
       if (!it.Next(&entry, &end).ok() || end) break;
     }
     std::optional<IndexEntry> found;
-    if (index.Seek(key, &found).ok() && found) {
-      FUZZ_CHECK(CompareUserKeys(format.order, found->user_key, key) >= 0);
+    const LookupKey lookup{key, flag_bits & 64 ? kMaxSequenceNumber : kLatestReadSequence};
+    if (index.Seek(lookup, &found).ok() && found) {
+      FUZZ_CHECK(CompareIndexKeyWithLookup(format.order, found->user_key, format.keys_have_tag,
+                                           found->tag, lookup) >= 0);
     }
     (void)index.Last(&found);  // any error is fine; reading past the block is not
   }

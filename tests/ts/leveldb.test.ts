@@ -109,7 +109,11 @@ describe.each(BACKENDS)("LevelDB filters on $name", ({ name, simd }) => {
         const handle = blockHandle(value);
         const entries = blockEntries(file.subarray(handle.offset, handle.offset + handle.size));
         const trailer = c.internal_keys ? 8 : 0;
-        return { offset: handle.offset, keys: entries.map((e) => e.key.subarray(0, e.key.length - trailer)) };
+        return {
+          offset: handle.offset,
+          size: handle.size,
+          keys: entries.map((e) => e.key.subarray(0, e.key.length - trailer)),
+        };
       });
       const out = sf.buildLevelDbFilterBlock(blocks, c.options.filter_policy.bits_per_key);
       const expected = readBytes(c.filter_block.path);

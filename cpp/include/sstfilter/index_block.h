@@ -24,7 +24,8 @@ struct IndexFormat {
 };
 
 struct IndexEntry {
-  Bytes user_key;  // the separator without its tag
+  Bytes user_key;    // the separator without its tag
+  uint64_t tag = 0;  // the separator's tag, when the index holds internal keys
   BlockHandle handle;
 };
 
@@ -53,9 +54,13 @@ class IndexBlock {
   };
   Iterator Begin() const { return Iterator(this); }
 
-  // The first entry whose user key is >= `user_key` (binary search over the restart points, then a
-  // scan, as IndexBlockIter::Seek), or nullopt after the last entry.
-  Status Seek(ByteView user_key, std::optional<IndexEntry>* entry) const;
+  // The first entry that does not sort before `lookup` (binary search over the restart points,
+  // then a scan, as IndexBlockIter::Seek), or nullopt after the last entry. Internal-key indexes
+  // compare as the databases' lookup keys do (docs/FORMATS.md 3.8).
+  Status Seek(const LookupKey& lookup, std::optional<IndexEntry>* entry) const;
+
+  // Whether the index's keys carry tags (IndexEntry::tag is meaningful).
+  bool keys_have_tag() const { return format_.keys_have_tag; }
 
   // The last entry (nullopt for an empty block).
   Status Last(std::optional<IndexEntry>* entry) const;

@@ -19,10 +19,34 @@ inline std::optional<ByteView> StripInternalKeyTag(ByteView internal_key) {
   return internal_key.first(internal_key.size() - kInternalKeyTagSize);
 }
 
-// The user-key orders a reader can compare in. Internal keys sort by user key first (then by
-// descending tag), so "first index entry >= the lookup key (user key, maximal tag)" is "first
-// entry whose user key is >= the user key" in every order.
+// The user-key orders a reader can compare in.
 enum class KeyOrder : uint8_t { kBytewise, kReverseBytewise };
+
+// Sequence numbers are 56 bits (leveldb and rocksdb db/dbformat.h kMaxSequenceNumber). Index
+// separators that FindShortestSeparator / FindShortSuccessor shortened carry this one.
+inline constexpr uint64_t kMaxSequenceNumber = (uint64_t{1} << 56) - 1;
+
+// A plain Get reads at the database's last sequence number (DBImpl::GetImpl, leveldb DBImpl::Get):
+// below kMaxSequenceNumber and at or above every sequence number in the database's files. Every
+// such number positions an index alike, so a table read on its own uses this one.
+inline constexpr uint64_t kLatestReadSequence = kMaxSequenceNumber - 1;
+
+// The sequence number of an internal key's 8-byte tag (sequence << 8 | type).
+inline uint64_t TagSequence(uint64_t tag) { return tag >> 8; }
+
+// Where a lookup positions an index (docs/FORMATS.md 3.8): the databases seek with the internal
+// key (user key, read sequence, kValueTypeForSeek). Internal keys sort by user key, then by
+// descending tag; kValueTypeForSeek is the largest type, so an index key with the same user key
+// sorts before the lookup exactly when its sequence number is above the read's.
+struct LookupKey {
+  ByteView user_key;
+  uint64_t sequence = kLatestReadSequence;
+};
+
+// <0 when the index key (user key `key`, and `tag` when `has_tag`) sorts before `lookup`, else >=0
+// (0: the lookup stops at this key). Indexes of user keys only compare user keys.
+int CompareIndexKeyWithLookup(KeyOrder order, ByteView key, bool has_tag, uint64_t tag,
+                              const LookupKey& lookup);
 
 // The order a RocksDB `rocksdb.comparator` property names; nullopt for comparators whose order
 // cannot be reproduced from the name (custom ones, and user-defined timestamps).

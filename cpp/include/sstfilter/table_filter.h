@@ -1,7 +1,8 @@
 // The filter a table file holds, as its reader consults it (FORMATS.md 2.3, 2.12, 2.13, 3.7):
 // a LevelDB filter block (one Bloom filter per 2 KiB of data-block offsets), a RocksDB full
 // filter, or a RocksDB partitioned filter (partitions keyed by separators, the partition for a
-// lookup chosen with the whole key: the first separator >= it, else the last partition).
+// lookup chosen with the whole lookup key: the first separator that does not sort before it,
+// else the last partition; docs/FORMATS.md 3.8).
 #pragma once
 
 #include <cstdint>
@@ -22,7 +23,8 @@ namespace sstfilter {
 enum class TableFilterLayout : uint8_t { kNone, kLevelDbBlock, kFull, kPartitioned };
 
 struct FilterPartition {
-  Bytes separator;  // user key part of the partition's index key
+  Bytes separator;         // user key part of the partition's index key
+  uint64_t separator_tag;  // its tag, when the partition index holds internal keys
   BlockHandle handle;
   Bytes contents;
   std::unique_ptr<FilterReader> reader;
@@ -40,8 +42,9 @@ class TableFilter {
   void SetLevelDbBlock(std::string policy, bool builtin, Bytes contents);
   void SetFull(std::string policy, bool builtin, Bytes contents);
   // Partitions are added in index order, then their contents as they are read.
-  void SetPartitioned(std::string policy, bool builtin, uint64_t index_size, KeyOrder order);
-  void AddPartition(Bytes separator, BlockHandle handle);
+  void SetPartitioned(std::string policy, bool builtin, uint64_t index_size, KeyOrder order,
+                      bool separators_have_tag);
+  void AddPartition(Bytes separator, uint64_t separator_tag, BlockHandle handle);
   std::vector<FilterPartition>& partitions() { return partitions_; }
   size_t partitions_count() const { return partitions_.size(); }
   void SetPartitionContents(size_t i, Bytes contents);
@@ -56,9 +59,9 @@ class TableFilter {
   // LevelDB: the filter for the data block at `block_offset` (FilterBlockReader::KeyMayMatch).
   Status LevelDbMayMatch(uint64_t block_offset, ByteView key, bool* may_match) const;
   // RocksDB: `probe` (a whole user key or a prefix) in the full filter or in the partition chosen
-  // with `lookup_key` (its index in `*partition` when given). kUnsupported when the filter cannot
-  // be probed by this build.
-  Status RocksDbMayMatch(ByteView lookup_key, ByteView probe, bool* may_match,
+  // with `lookup` (its index in `*partition` when given). kUnsupported when the filter cannot be
+  // probed by this build.
+  Status RocksDbMayMatch(const LookupKey& lookup, ByteView probe, bool* may_match,
                          size_t* partition = nullptr) const;
 
  private:
@@ -73,6 +76,7 @@ class TableFilter {
   std::vector<FilterPartition> partitions_;
   uint64_t partition_index_size_ = 0;
   KeyOrder order_ = KeyOrder::kBytewise;
+  bool separators_have_tag_ = false;
 };
 
 }  // namespace sstfilter
