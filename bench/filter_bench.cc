@@ -26,8 +26,8 @@
 
 #include "alloc_tracking.h"
 #include "bench_support.h"
-#include "simd/bloom_kernels.h"
-#include "simd/ribbon_kernels.h"
+#include "filter/kernels/bloom_kernels.h"
+#include "filter/kernels/ribbon_kernels.h"
 #include "sstfilter/filter.h"
 
 namespace sstfilter::bench {

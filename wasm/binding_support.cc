@@ -1,7 +1,6 @@
 #include "binding_support.h"
 
 #include <emscripten/bind.h>
-#include <malloc.h>
 
 namespace sstfilter::wasm {
 namespace {
@@ -12,10 +11,6 @@ int live_handles = 0;
 std::string LastErrorCode() { return ErrorCodeName(last_error.code()); }
 std::string LastErrorMessage() { return last_error.message(); }
 double LastErrorOffset() { return static_cast<double>(last_error.offset()); }
-int LiveHandles() { return live_handles; }
-// Bytes allocated and not yet freed, for leak tests: HEAPU8 keeps the size the heap once grew to,
-// so free space there can hide a leak that this count shows.
-double HeapInUse() { return static_cast<double>(mallinfo().uordblks); }
 
 }  // namespace
 
@@ -32,6 +27,7 @@ bool Fail(Status status) {
 
 LiveHandleCount::LiveHandleCount() { ++live_handles; }
 LiveHandleCount::~LiveHandleCount() { --live_handles; }
+int LiveHandleCount::alive() { return live_handles; }
 
 }  // namespace sstfilter::wasm
 
@@ -40,6 +36,4 @@ EMSCRIPTEN_BINDINGS(sstfilter_support) {
   emscripten::function("lastErrorCode", &LastErrorCode);
   emscripten::function("lastErrorMessage", &LastErrorMessage);
   emscripten::function("lastErrorOffset", &LastErrorOffset);
-  emscripten::function("liveHandles", &LiveHandles);
-  emscripten::function("heapInUse", &HeapInUse);
 }

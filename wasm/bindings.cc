@@ -12,9 +12,9 @@
 #include <string>
 
 #include "binding_support.h"
-#include "sstfilter/block.h"
 #include "sstfilter/filter.h"
 #include "sstfilter/leveldb_filter_block.h"
+#include "table/block.h"
 
 namespace sstfilter::wasm {
 namespace {

@@ -10,9 +10,9 @@
 #include <string>
 
 #include "binding_support.h"
-#include "sstfilter/compression.h"
-#include "sstfilter/table_key_cursor.h"
-#include "sstfilter/table_reader.h"
+#include "table/compression.h"
+#include "table/table_key_cursor.h"
+#include "table/table_reader.h"
 
 namespace sstfilter::wasm {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sstfilter/block.h"
+#include "table/block.h"
 
 namespace sstfilter {
 namespace {

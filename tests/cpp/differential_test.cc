@@ -10,8 +10,8 @@
 #include <iostream>
 #include <vector>
 
+#include "filter/kernels/bloom_kernels.h"
 #include "packed_keys.h"
-#include "simd/bloom_kernels.h"
 #include "sstfilter/filter.h"
 
 namespace sstfilter {

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "simd/bloom_kernels.h"
-#include "simd/ribbon_kernels.h"
+#include "filter/kernels/bloom_kernels.h"
+#include "filter/kernels/ribbon_kernels.h"
 
 namespace sstfilter::testing {
 

@@ -10,7 +10,7 @@
 
 #include "../fuzz/harnesses.h"
 #include "golden.h"
-#include "sstfilter/table_memory_driver.h"
+#include "table/table_memory_driver.h"
 
 namespace sstfilter {
 namespace {

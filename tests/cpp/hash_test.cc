@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/hash_internal.h"
 #include "golden.h"
-#include "src/hash_internal.h"
 
 namespace sstfilter {
 namespace {

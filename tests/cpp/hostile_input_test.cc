@@ -7,14 +7,14 @@
 #include <string>
 #include <vector>
 
-#include "sstfilter/block.h"
-#include "sstfilter/block_checksum.h"
-#include "sstfilter/compression.h"
 #include "sstfilter/filter.h"
-#include "sstfilter/footer.h"
-#include "sstfilter/table_key_cursor.h"
-#include "sstfilter/table_memory_driver.h"
-#include "sstfilter/table_reader.h"
+#include "table/block.h"
+#include "table/block_checksum.h"
+#include "table/compression.h"
+#include "table/footer.h"
+#include "table/table_key_cursor.h"
+#include "table/table_memory_driver.h"
+#include "table/table_reader.h"
 
 namespace sstfilter {
 namespace {

@@ -8,10 +8,10 @@
 
 #include "golden.h"
 #include "packed_keys.h"
-#include "sstfilter/block.h"
 #include "sstfilter/filter.h"
 #include "sstfilter/leveldb_bloom.h"
 #include "sstfilter/leveldb_filter_block.h"
+#include "table/block.h"
 
 namespace sstfilter {
 namespace {

@@ -7,11 +7,11 @@
 #include <string>
 
 #include "golden.h"
-#include "sstfilter/block.h"
 #include "sstfilter/leveldb_filter_block.h"
-#include "sstfilter/table_key_cursor.h"
-#include "sstfilter/table_memory_driver.h"
-#include "sstfilter/table_reader.h"
+#include "table/block.h"
+#include "table/table_key_cursor.h"
+#include "table/table_memory_driver.h"
+#include "table/table_reader.h"
 
 namespace sstfilter {
 namespace {

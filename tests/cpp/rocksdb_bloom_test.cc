@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "each_kernel.h"
+#include "filter/kernels/bloom_kernels.h"
+#include "filter/rocksdb_bloom_internal.h"
 #include "golden.h"
 #include "packed_keys.h"
-#include "simd/bloom_kernels.h"
-#include "src/rocksdb_bloom_internal.h"
 #include "sstfilter/filter.h"
 #include "sstfilter/hash.h"
 

@@ -21,11 +21,11 @@
 #include <vector>
 
 #include "each_kernel.h"
+#include "filter/kernels/ribbon_kernels.h"
+#include "filter/rocksdb_bloom_internal.h"
+#include "filter/rocksdb_ribbon_internal.h"
 #include "golden.h"
 #include "packed_keys.h"
-#include "simd/ribbon_kernels.h"
-#include "src/rocksdb_bloom_internal.h"
-#include "src/rocksdb_ribbon_internal.h"
 #include "sstfilter/filter.h"
 #include "sstfilter/hash.h"
 #include "sstfilter/rocksdb_bloom.h"

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "golden.h"
-#include "sstfilter/table_key_cursor.h"
-#include "sstfilter/table_memory_driver.h"
-#include "sstfilter/table_reader.h"
+#include "table/table_key_cursor.h"
+#include "table/table_memory_driver.h"
+#include "table/table_reader.h"
 
 namespace sstfilter {
 namespace {

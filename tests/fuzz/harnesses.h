@@ -16,21 +16,21 @@
 #include <span>
 #include <vector>
 
-#include "simd/bloom_kernels.h"
-#include "simd/ribbon_kernels.h"
-#include "sstfilter/block.h"
-#include "sstfilter/block_checksum.h"
+#include "filter/kernels/bloom_kernels.h"
+#include "filter/kernels/ribbon_kernels.h"
 #include "sstfilter/bytes.h"
-#include "sstfilter/compression.h"
 #include "sstfilter/filter.h"
-#include "sstfilter/footer.h"
 #include "sstfilter/hash.h"
-#include "sstfilter/index_block.h"
 #include "sstfilter/leveldb_filter_block.h"
-#include "sstfilter/properties.h"
-#include "sstfilter/table_key_cursor.h"
-#include "sstfilter/table_memory_driver.h"
-#include "sstfilter/table_reader.h"
+#include "table/block.h"
+#include "table/block_checksum.h"
+#include "table/compression.h"
+#include "table/footer.h"
+#include "table/index_block.h"
+#include "table/properties.h"
+#include "table/table_key_cursor.h"
+#include "table/table_memory_driver.h"
+#include "table/table_reader.h"
 
 namespace sstfilter::fuzz {
 

@@ -1,0 +1,100 @@
+// RocksDB's Standard128Ribbon reader (FORMATS.md 2.8.1, 2.8.6, 2.8.7; RocksDB table/block_based/
+// filter_policy.cc, GetRibbonBitsReader / Standard128RibbonBitsReader, and util/ribbon_impl.h,
+// SerializableInterleavedSolution::ConfigureForNumBlocks). The column checks are done by the
+// kernels in cpp/simd/.
+//
+// Safe on any bytes: the layout is derived from the filter's own length and block count so that
+// every segment a query addresses lies inside the solution (a start block b reads its own
+// segments and, when the query spans two blocks, b + 1's; b + 1 < num_blocks then), and the
+// kernels' whole-vector over-reads land in zero padding.
+#include <algorithm>
+#include <cstring>
+
+#include "filter/kernels/ribbon_kernels.h"
+#include "filter/rocksdb_bloom_internal.h"
+#include "filter/rocksdb_ribbon_internal.h"
+#include "sstfilter/hash.h"
+
+namespace sstfilter::rocksdb_ribbon {
+namespace {
+
+using rocksdb_bloom::kMetadataLen;
+
+// Keys hashed per kernel call in MayMatchBatch: enough for the kernel's prefetching to overlap
+// misses, small enough to stay on the stack.
+constexpr size_t kHashChunk = 256;
+
+inline uint64_t KeyHash(ByteView key) { return Xxph3Hash64(key, 0); }
+
+class RibbonReader final : public FilterReader {
+ public:
+  // `filter` is longer than kMetadataLen; num_blocks >= 2.
+  RibbonReader(const Bytes& filter, uint32_t seed, uint32_t num_blocks)
+      : data_bytes_(static_cast<uint32_t>(filter.size() - kMetadataLen)),
+        seed_(seed),
+        num_blocks_(num_blocks) {
+    const SolutionLayout layout = ConfigureLayout(num_blocks, data_bytes_);
+    const size_t solution_bytes = size_t{layout.num_segments} * simd::kRibbonSegmentBytes;
+    // Only the segments in use, then the kernels' padding (zeros).
+    solution_.assign(solution_bytes + simd::kRibbonReadPadding, 0);
+    std::memcpy(solution_.data(), filter.data(), solution_bytes);
+    params_.data = solution_.data();
+    params_.raw_seed = RawSeed(seed);
+    params_.num_starts = num_blocks * kCoeffBits - kCoeffBits + 1;
+    params_.upper_num_columns = layout.upper_num_columns;
+    params_.upper_start_block = layout.upper_start_block;
+  }
+
+  FilterInfo info() const override {
+    FilterInfo info;
+    info.kind = FilterKind::kRocksDbRibbon;
+    info.data_bytes = data_bytes_;
+    info.ribbon_seed = seed_;
+    info.ribbon_blocks = num_blocks_;
+    return info;
+  }
+
+  bool MayMatch(ByteView key) const override {
+    return simd::ActiveRibbonKernel().check(simd::PrepareRibbonProbe(KeyHash(key), params_));
+  }
+
+  void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const override {
+    const simd::RibbonKernel& kernel = simd::ActiveRibbonKernel();
+    uint64_t hashes[kHashChunk];
+    for (size_t start = 0; start < keys.size(); start += kHashChunk) {
+      const size_t count = std::min(kHashChunk, keys.size() - start);
+      for (size_t i = 0; i < count; ++i) hashes[i] = KeyHash(keys[start + i]);
+      kernel.may_match_batch(hashes, count, params_, results + start);
+    }
+  }
+
+  // Standard128RibbonBitsReader::HashMayMatch.
+  bool MayMatchHashes(const uint64_t* hashes, size_t n, uint8_t* results) const override {
+    simd::ActiveRibbonKernel().may_match_batch(hashes, n, params_, results);
+    return true;
+  }
+
+ private:
+  uint32_t data_bytes_;
+  uint32_t seed_;
+  uint32_t num_blocks_;
+  Bytes solution_;
+  simd::RibbonQueryParams params_;
+};
+
+}  // namespace
+
+std::unique_ptr<FilterReader> OpenRibbonReader(Bytes filter) {
+  // Metadata: FE, ordinal seed, 24-bit little-endian num_blocks.
+  const size_t meta = filter.size() - kMetadataLen;
+  const uint32_t seed = filter[meta + 1];
+  const uint32_t num_blocks = static_cast<uint32_t>(filter[meta + 2]) |
+                              (static_cast<uint32_t>(filter[meta + 3]) << 8) |
+                              (static_cast<uint32_t>(filter[meta + 4]) << 16);
+  // One block would be problematic for Ribbon's hashing and zero has a shorter "never" encoding,
+  // so RocksDB never writes either; it reads them as "may match".
+  if (num_blocks < 2) return MakeConstantFilterReader(true);
+  return std::make_unique<RibbonReader>(filter, seed, num_blocks);
+}
+
+}  // namespace sstfilter::rocksdb_ribbon

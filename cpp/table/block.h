@@ -1,0 +1,107 @@
+// Block contents shared by LevelDB and RocksDB tables (FORMATS.md 3.1, 3.3): block handles and the
+// prefix-compressed key/value entries followed by a restart array.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "sstfilter/bytes.h"
+#include "sstfilter/status.h"
+#include "table/compression.h"
+
+namespace sstfilter {
+
+// Every block in a table file is followed by 1 compression-type byte and 4 checksum bytes.
+inline constexpr uint64_t kBlockTrailerSize = 5;
+
+struct BlockHandle {
+  uint64_t offset = 0;
+  uint64_t size = 0;  // without the 5-byte trailer (1 compression-type byte, 4 checksum bytes)
+};
+
+// varint64 offset, varint64 size.
+std::optional<BlockHandle> DecodeBlockHandle(ByteView in, size_t* pos);
+
+// How the last word of a block is read. LevelDB (table/block.cc) uses all 32 bits as the restart
+// count. RocksDB (table/block_based/data_block_footer.cc) packs flags into the top bits: bit 31 =
+// a data-block hash index sits between the restarts and the footer (v7.8.3 and HEAD); at HEAD
+// bit 30 is reserved, bit 29 a hint for index blocks, bit 28 "separated key/value" data blocks.
+enum class BlockFlavor : uint8_t { kLevelDb, kRocksDb };
+
+// Where the entries of a block end and its restart array lies.
+struct BlockLayout {
+  size_t entries_size = 0;     // entries occupy block[0, entries_size)
+  size_t restarts_offset = 0;  // fixed32 restart offsets start here
+  uint32_t num_restarts = 0;
+};
+
+// Validates the restart array (and a RocksDB hash index' extent) before anything is read from it:
+// a restart count the block cannot hold is kCorrupt, flags this reader does not know are
+// kUnsupported. Offsets in errors are within the block.
+Status ParseBlockLayout(ByteView block, BlockFlavor flavor, BlockLayout* layout);
+
+// Offset of restart point `i` (< num_restarts) within the block; not validated against the
+// entries (the decoder checks every offset it is given).
+uint32_t RestartOffset(ByteView block, const BlockLayout& layout, uint32_t i);
+
+// Decodes entries one after another: varint32 shared, varint32 non_shared, [varint32
+// value_length], key delta, value. RocksDB index blocks with delta-encoded values have no value
+// length (FORMATS.md 2.13); their values delimit themselves, so the caller says how many value
+// bytes it consumed.
+class BlockEntryDecoder {
+ public:
+  BlockEntryDecoder(ByteView entries, bool values_have_length)
+      : entries_(entries), values_have_length_(values_have_length) {}
+
+  // Continues at `offset`, which must be a restart point (an entry with shared == 0).
+  void SeekTo(size_t offset);
+  bool AtEnd() const { return next_ >= entries_.size(); }
+
+  // Decodes the entry at the current position. Errors carry the entry's offset in the block.
+  Status Next();
+
+  ByteView key() const { return key_; }
+  // The value; without value lengths, every byte from the value's start to the end of the entries.
+  ByteView value() const { return value_; }
+  uint32_t shared() const { return shared_; }
+  size_t entry_offset() const { return entry_offset_; }
+  // Blocks without value lengths: the value of the current entry was `n` bytes long.
+  void ConsumeValue(size_t n) { next_ = value_offset_ + n; }
+
+ private:
+  ByteView entries_;
+  bool values_have_length_;
+  size_t next_ = 0;
+  size_t entry_offset_ = 0;
+  size_t value_offset_ = 0;
+  uint32_t shared_ = 0;
+  Bytes key_;
+  ByteView value_;
+};
+
+// Keeping every entry of a block can cost far more memory than the block: each key is rebuilt from
+// its predecessor's prefix, so n bytes of entries sharing a long prefix rebuild O(n^2) bytes of
+// keys, and each entry kept costs bookkeeping of its own. Whoever keeps all entries of a block (a
+// key cursor, the metaindex, the properties, the filter partitions) charges each one here; past
+// kMaxBlockBytes, the most a decompressed block may hold, that is kResourceLimit.
+class EntryBudget {
+ public:
+  // Charged per entry on top of its bytes, so that blocks of many tiny entries are bounded too
+  // (the core keeps an offset or an object per entry, JavaScript an object per key).
+  static constexpr uint64_t kEntryOverhead = 64;
+
+  // Charges an entry of `bytes` bytes at `offset` within its block (the error's offset).
+  Status Charge(size_t bytes, size_t offset);
+
+ private:
+  uint64_t used_ = 0;
+};
+
+// Visits the entries of an uncompressed block in order, rebuilding each full key from its shared
+// prefix. `visit` returns false to stop early. Errors carry the offset within the block.
+using BlockEntryVisitor = std::function<bool(ByteView key, ByteView value)>;
+Status ForEachBlockEntry(ByteView block, const BlockEntryVisitor& visit,
+                         BlockFlavor flavor = BlockFlavor::kLevelDb);
+
+}  // namespace sstfilter

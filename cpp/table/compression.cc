@@ -1,0 +1,185 @@
+#include "table/compression.h"
+
+#include <string>
+
+namespace sstfilter {
+namespace {
+
+// RocksDB include/rocksdb/compression_type.h; LevelDB include/leveldb/options.h.
+constexpr uint8_t kSnappyType = 0x01;
+constexpr uint8_t kZlibOrLevelDbZstdType = 0x02;
+constexpr uint8_t kBZip2Type = 0x03;
+constexpr uint8_t kLz4Type = 0x04;
+constexpr uint8_t kLz4HcType = 0x05;
+constexpr uint8_t kXpressType = 0x06;
+constexpr uint8_t kZstdType = 0x07;
+constexpr uint8_t kZstdNotFinalType = 0x40;  // v7.8.3 kZSTDNotFinalCompression, framed as 0x07
+constexpr uint8_t kFirstCustomType = 0x80;   // HEAD format_version 7 CompressionManager types
+
+Status Error(ErrorCode code, std::string message, const FramingContext& context) {
+  return Status::Error(code, std::move(message), static_cast<int64_t>(context.block_offset));
+}
+
+// What a zstd frame header (RFC 8878 3.1.1.1) says about the frame: its dictionary id and the
+// content size when recorded. Returns false when the bytes are no zstd frame header.
+struct ZstdFrameHeader {
+  uint32_t dictionary_id = 0;
+  std::optional<uint64_t> content_size;
+};
+
+bool ParseZstdFrameHeader(ByteView in, ZstdFrameHeader* header) {
+  constexpr uint32_t kZstdMagic = 0xFD2FB528;
+  if (in.size() < 5 || DecodeFixed32(in.data()) != kZstdMagic) return false;
+  const uint8_t descriptor = in[4];
+  const int fcs_flag = descriptor >> 6;
+  const bool single_segment = (descriptor >> 5) & 1;
+  const int dict_flag = descriptor & 3;
+  if (descriptor & 0x08) return false;  // reserved bit
+  size_t pos = 5 + (single_segment ? 0 : 1);
+  static constexpr size_t kDictBytes[4] = {0, 1, 2, 4};
+  static constexpr size_t kFcsBytes[4] = {0, 2, 4, 8};
+  const size_t dict_bytes = kDictBytes[dict_flag];
+  const size_t fcs_bytes = fcs_flag == 0 && single_segment ? 1 : kFcsBytes[fcs_flag];
+  if (in.size() < pos + dict_bytes + fcs_bytes) return false;
+  header->dictionary_id = 0;
+  for (size_t i = 0; i < dict_bytes; ++i) header->dictionary_id |= uint32_t{in[pos + i]} << (8 * i);
+  pos += dict_bytes;
+  if (fcs_bytes == 0) {
+    header->content_size.reset();
+    return true;
+  }
+  uint64_t size = 0;
+  for (size_t i = 0; i < fcs_bytes; ++i) size |= uint64_t{in[pos + i]} << (8 * i);
+  header->content_size = fcs_bytes == 2 ? size + 256 : size;
+  return true;
+}
+
+}  // namespace
+
+const char* CodecName(Codec codec) {
+  switch (codec) {
+    case Codec::kNone:
+      return "none";
+    case Codec::kSnappy:
+      return "snappy";
+    case Codec::kDeflateRaw:
+      return "zlib";
+    case Codec::kLz4Block:
+      return "lz4";
+    case Codec::kZstd:
+      return "zstd";
+  }
+  return "unknown";
+}
+
+Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteView contents,
+                              CompressedFrame* frame) {
+  *frame = CompressedFrame();
+  const bool rocksdb = context.family == TableFamily::kRocksDb;
+  // compress_format_version 2 (RocksDB format_version >= 2) prefixes most codecs' streams with
+  // the uncompressed size (rocksdb util/compression.h, GetCompressFormatForVersion).
+  const bool size_prefixed = rocksdb && context.format_version >= 2;
+  size_t pos = 0;
+  auto read_size_prefix = [&]() -> Status {
+    // HEAD parses the prefix as a varint64; writers emit values below 2^32.
+    auto size = GetVarint64(contents, &pos);
+    if (!size) return Error(ErrorCode::kCorrupt, "bad uncompressed-size prefix", context);
+    frame->uncompressed_size = *size;
+    return Status::Ok();
+  };
+
+  if (type == kSnappyType) {
+    frame->codec = Codec::kSnappy;
+    // The Snappy stream starts with its own varint32 uncompressed length.
+    size_t p = 0;
+    auto size = GetVarint32(contents, &p);
+    if (!size) return Error(ErrorCode::kCorrupt, "bad Snappy length preamble", context);
+    frame->uncompressed_size = *size;
+  } else if (!rocksdb) {
+    if (type != kZlibOrLevelDbZstdType) {
+      return Error(ErrorCode::kUnsupported,
+                   "unknown LevelDB compression type " + std::to_string(type), context);
+    }
+    frame->codec = Codec::kZstd;  // LevelDB main: a bare zstd frame, no size prefix
+  } else if (type == kZlibOrLevelDbZstdType) {
+    frame->codec = Codec::kDeflateRaw;
+    if (size_prefixed) {
+      if (Status s = read_size_prefix(); !s.ok()) return s;
+    }
+  } else if (type == kLz4Type || type == kLz4HcType) {
+    frame->codec = Codec::kLz4Block;
+    if (size_prefixed) {
+      if (Status s = read_size_prefix(); !s.ok()) return s;
+    } else {
+      // compress_format_version 1: an 8-byte header whose first 4 bytes hold the size.
+      if (contents.size() < 8) return Error(ErrorCode::kCorrupt, "LZ4 header truncated", context);
+      frame->uncompressed_size = DecodeFixed32(contents.data());
+      pos = 8;
+    }
+  } else if (type == kZstdType || type == kZstdNotFinalType) {
+    frame->codec = Codec::kZstd;
+    if (Status s = read_size_prefix(); !s.ok()) return s;  // every format_version
+  } else if (type == kBZip2Type || type == kXpressType) {
+    return Error(ErrorCode::kUnsupported,
+                 std::string(type == kBZip2Type ? "bzip2" : "XPRESS") +
+                     " compressed blocks are not supported",
+                 context);
+  } else if (type >= kFirstCustomType) {
+    return Error(ErrorCode::kUnsupported,
+                 "custom compression type " + std::to_string(type) +
+                     " (format_version 7 CompressionManager) is not supported",
+                 context);
+  } else {
+    return Error(ErrorCode::kUnsupported, "unknown compression type " + std::to_string(type),
+                 context);
+  }
+
+  frame->payload_offset = pos;
+  frame->payload_size = contents.size() - pos;
+  const ByteView payload = contents.subspan(pos);
+  if (frame->codec == Codec::kZstd) {
+    ZstdFrameHeader header;
+    if (!ParseZstdFrameHeader(payload, &header)) {
+      return Error(ErrorCode::kCorrupt, "not a zstd frame", context);
+    }
+    if (header.dictionary_id != 0) {
+      return Error(ErrorCode::kUnsupported,
+                   "zstd block compressed with dictionary " + std::to_string(header.dictionary_id),
+                   context);
+    }
+    // A frame that records another size than the block's prefix cannot decompress to the size the
+    // block must have; rejecting it here also keeps a decompressor from allocating what such a
+    // frame claims.
+    if (frame->uncompressed_size && header.content_size &&
+        *frame->uncompressed_size != *header.content_size) {
+      return Error(ErrorCode::kCorrupt,
+                   "zstd frame of " + std::to_string(*header.content_size) +
+                       " bytes in a block of " + std::to_string(*frame->uncompressed_size),
+                   context);
+    }
+    if (!frame->uncompressed_size) frame->uncompressed_size = header.content_size;
+    // The decompressor writes into a buffer of the recorded size (ts/codecs.ts); LevelDB's zstd
+    // writer always records it in the frame.
+    if (!frame->uncompressed_size) {
+      return Error(ErrorCode::kUnsupported, "zstd frame that does not record its size", context);
+    }
+  }
+  // Zlib, LZ4 and zstd data blocks of a table with a rocksdb.compression_dict meta block were
+  // compressed with that dictionary (a raw-content zstd dictionary has no id in the frame).
+  if (context.dictionary_possible && frame->codec != Codec::kSnappy) {
+    return Error(ErrorCode::kUnsupported,
+                 std::string(CodecName(frame->codec)) +
+                     " block compressed with the table's dictionary is not supported",
+                 context);
+  }
+  if (frame->uncompressed_size && *frame->uncompressed_size > kMaxBlockBytes) {
+    return Error(ErrorCode::kResourceLimit,
+                 "block claims " + std::to_string(*frame->uncompressed_size) +
+                     " uncompressed bytes, more than the limit of " +
+                     std::to_string(kMaxBlockBytes),
+                 context);
+  }
+  return Status::Ok();
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,105 @@
+#include "table/properties.h"
+
+#include <algorithm>
+#include <array>
+
+#include "table/block.h"
+
+namespace sstfilter {
+namespace {
+
+// predefined_uint64_properties of rocksdb table/meta_blocks.cc (v7.8.3 and HEAD), whose values
+// are varint64. "rocksdb.deleted.keys" and "rocksdb.merge.operands" are among them although
+// RocksDB also reports them as user-collected properties.
+constexpr std::array<std::string_view, 29> kNumericProperties = {
+    "rocksdb.column.family.id",
+    "rocksdb.creation.time",
+    "rocksdb.data.size",
+    "rocksdb.deleted.keys",
+    "rocksdb.fast.compression.estimated.data.size",
+    "rocksdb.file.creation.time",
+    "rocksdb.filter.size",
+    "rocksdb.fixed.key.length",
+    "rocksdb.format.version",
+    "rocksdb.index.key.is.user.key",
+    "rocksdb.index.partitions",
+    "rocksdb.index.size",
+    "rocksdb.index.value.is.delta.encoded",
+    "rocksdb.key.largest.seqno",
+    "rocksdb.key.smallest.seqno",
+    "rocksdb.merge.operands",
+    "rocksdb.newest.key.time",
+    "rocksdb.num.data.blocks",
+    "rocksdb.num.entries",
+    "rocksdb.num.filter_entries",
+    "rocksdb.num.range-deletions",
+    "rocksdb.oldest.key.time",
+    "rocksdb.original.file.number",
+    "rocksdb.raw.key.size",
+    "rocksdb.raw.value.size",
+    "rocksdb.slow.compression.estimated.data.size",
+    "rocksdb.tail.start.offset",
+    "rocksdb.top-level.index.size",
+    "rocksdb.user.defined.timestamps.persisted",
+};
+
+bool IsNumericProperty(std::string_view name) {
+  return std::find(kNumericProperties.begin(), kNumericProperties.end(), name) !=
+         kNumericProperties.end();
+}
+
+bool IsPrintable(ByteView bytes) {
+  return std::all_of(bytes.begin(), bytes.end(), [](uint8_t c) { return c >= 0x20 && c < 0x7f; });
+}
+
+}  // namespace
+
+Status TableProperties::Decode(ByteView block, TableProperties* out) {
+  out->properties_.clear();
+  BlockLayout layout;
+  if (Status s = ParseBlockLayout(block, BlockFlavor::kRocksDb, &layout); !s.ok()) return s;
+  BlockEntryDecoder decoder(block.first(layout.entries_size), /*values_have_length=*/true);
+  EntryBudget budget;
+  while (!decoder.AtEnd()) {
+    if (Status s = decoder.Next(); !s.ok()) return s;
+    const size_t bytes = decoder.key().size() + decoder.value().size();
+    if (Status s = budget.Charge(bytes, decoder.entry_offset()); !s.ok()) return s;
+    TableProperty p;
+    p.name.assign(decoder.key().begin(), decoder.key().end());
+    const ByteView value = decoder.value();
+    p.bytes.assign(value.begin(), value.end());
+    p.value_offset = static_cast<size_t>(value.data() - block.data());
+    size_t pos = 0;
+    std::optional<uint64_t> number;
+    if (IsNumericProperty(p.name)) number = GetVarint64(value, &pos);
+    if (number && pos == value.size()) {
+      p.kind = TableProperty::Kind::kNumber;
+      p.number = *number;
+    } else {
+      p.kind = IsPrintable(value) ? TableProperty::Kind::kText : TableProperty::Kind::kBinary;
+    }
+    out->properties_.push_back(std::move(p));
+  }
+  return Status::Ok();
+}
+
+const TableProperty* TableProperties::Find(std::string_view name) const {
+  for (const TableProperty& p : properties_) {
+    if (p.name == name) return &p;
+  }
+  return nullptr;
+}
+
+std::optional<uint64_t> TableProperties::Number(std::string_view name) const {
+  const TableProperty* p = Find(name);
+  if (p == nullptr || p->kind != TableProperty::Kind::kNumber) return std::nullopt;
+  return p->number;
+}
+
+std::optional<std::string> TableProperties::Text(std::string_view name) const {
+  const TableProperty* p = Find(name);
+  if (p == nullptr) return std::nullopt;
+  return std::string(p->bytes.begin(), p->bytes.end());
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,118 @@
+#include "table/table_filter.h"
+
+#include <algorithm>
+#include <set>
+
+namespace sstfilter {
+
+void TableFilter::SetLevelDbBlock(std::string policy, bool builtin, Bytes contents) {
+  layout_ = TableFilterLayout::kLevelDbBlock;
+  metaindex_policy_ = std::move(policy);
+  builtin_ = builtin;
+  leveldb_ = std::make_unique<LevelDbFilterBlockReader>(contents);
+  contents_ = std::move(contents);
+}
+
+void TableFilter::SetFull(std::string policy, bool builtin, Bytes contents) {
+  layout_ = TableFilterLayout::kFull;
+  metaindex_policy_ = std::move(policy);
+  builtin_ = builtin;
+  full_ = OpenRocksDbFilter(contents);
+  contents_ = std::move(contents);
+}
+
+void TableFilter::SetPartitioned(std::string policy, bool builtin, uint64_t index_size,
+                                 KeyOrder order, bool separators_have_tag) {
+  layout_ = TableFilterLayout::kPartitioned;
+  metaindex_policy_ = std::move(policy);
+  builtin_ = builtin;
+  partition_index_size_ = index_size;
+  order_ = order;
+  separators_have_tag_ = separators_have_tag;
+}
+
+void TableFilter::AddPartition(Bytes separator, uint64_t separator_tag, BlockHandle handle) {
+  partitions_.push_back(FilterPartition{std::move(separator), separator_tag, handle, {}, nullptr});
+}
+
+void TableFilter::SetPartitionContents(size_t i, Bytes contents) {
+  partitions_[i].reader = OpenRocksDbFilter(contents);
+  partitions_[i].contents = std::move(contents);
+}
+
+std::string TableFilter::KindName() const {
+  if (!builtin_) return "custom";
+  switch (layout_) {
+    case TableFilterLayout::kNone:
+      return "none";
+    case TableFilterLayout::kLevelDbBlock:
+      return FilterKindName(FilterKind::kLevelDbBloom);
+    case TableFilterLayout::kFull:
+      return FilterKindName(full_->kind());
+    case TableFilterLayout::kPartitioned:
+      break;
+  }
+  std::set<std::string> kinds;
+  for (const FilterPartition& p : partitions_) {
+    if (p.reader) kinds.insert(FilterKindName(p.reader->kind()));
+  }
+  // No partitions: RocksDB answers "may match" to everything.
+  if (kinds.empty()) return FilterKindName(FilterKind::kAlwaysMatch);
+  return kinds.size() == 1 ? *kinds.begin() : "mixed";
+}
+
+uint64_t TableFilter::size_bytes() const {
+  uint64_t total = contents_.size() + partition_index_size_;
+  for (const FilterPartition& p : partitions_) total += p.contents.size();
+  return total;
+}
+
+std::vector<ByteView> TableFilter::RawFilters() const {
+  std::vector<ByteView> out;
+  if (layout_ == TableFilterLayout::kLevelDbBlock || layout_ == TableFilterLayout::kFull) {
+    out.push_back(contents_);
+  }
+  for (const FilterPartition& p : partitions_) out.push_back(p.contents);
+  return out;
+}
+
+Status TableFilter::CheckBuiltin() const {
+  if (builtin_) return Status::Ok();
+  return Status::Error(
+      ErrorCode::kUnsupported,
+      "the table's filter was written by the custom policy \"" + metaindex_policy_ + "\"");
+}
+
+Status TableFilter::LevelDbMayMatch(uint64_t block_offset, ByteView key, bool* may_match) const {
+  *may_match = true;
+  if (Status s = CheckBuiltin(); !s.ok()) return s;
+  *may_match = leveldb_->KeyMayMatch(block_offset, key);
+  return Status::Ok();
+}
+
+Status TableFilter::RocksDbMayMatch(const LookupKey& lookup, ByteView probe, bool* may_match,
+                                    size_t* partition) const {
+  *may_match = true;
+  const FilterReader* reader = full_.get();
+  if (layout_ == TableFilterLayout::kPartitioned) {
+    if (partitions_.empty()) return Status::Ok();
+    // PartitionedFilterBlockReader::GetFilterPartitionHandle: Seek with the lookup's internal
+    // key, else SeekToLast.
+    auto it = std::lower_bound(partitions_.begin(), partitions_.end(), lookup,
+                               [this](const FilterPartition& p, const LookupKey& key) {
+                                 return CompareIndexKeyWithLookup(order_, p.separator,
+                                                                  separators_have_tag_,
+                                                                  p.separator_tag, key) < 0;
+                               });
+    if (it == partitions_.end()) --it;
+    if (partition != nullptr) *partition = static_cast<size_t>(it - partitions_.begin());
+    reader = it->reader.get();
+  }
+  if (reader == nullptr) return Status::Ok();
+  if (Status s = CheckBuiltin(); !s.ok()) return s;
+  if (Status s = reader->ProbeSupport(); !s.ok()) return s;
+  *may_match = reader->MayMatch(probe);
+  return Status::Ok();
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,430 @@
+#include "table/table_reader.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "table/internal_key.h"
+
+namespace sstfilter {
+namespace {
+
+constexpr std::string_view kLevelDbFilterPolicy = "leveldb.BuiltinBloomFilter2";
+// The names RocksDB's built-in policies are filed under in the metaindex: CompatibilityName()
+// since 7.1, and the Name()s 7.0.x wrote, which v7.8.3 still accepts (table/block_based/
+// block_based_table_reader.cc, filter_policy.cc).
+constexpr std::array<std::string_view, 6> kRocksDbBuiltinPolicies = {
+    "rocksdb.BuiltinBloomFilter",
+    "bloomfilter",
+    "ribbonfilter",
+    "rocksdb.internal.LegacyBloomFilter",
+    "rocksdb.internal.FastLocalBloomFilter",
+    "rocksdb.internal.Standard128RibbonFilter",
+};
+
+// Offsets inside a block become file offsets; inside a decompressed block only the block's own
+// offset means anything.
+Status InBlock(Status s, BlockHandle handle, bool compressed) {
+  if (s.ok()) return s;
+  const uint64_t inner = s.offset() < 0 || compressed ? 0 : static_cast<uint64_t>(s.offset());
+  return Status::Error(s.code(), s.message(), static_cast<int64_t>(handle.offset + inner));
+}
+
+// Errors about the filter itself (a custom policy's) name the filter block.
+Status AtFilter(Status s, const MetaindexEntry* filter) {
+  if (s.ok() || s.offset() >= 0 || filter == nullptr) return s;
+  return Status::Error(s.code(), s.message(), static_cast<int64_t>(filter->handle.offset));
+}
+
+}  // namespace
+
+const MetaindexEntry* OpenedTable::FindMeta(std::string_view name) const {
+  for (const MetaindexEntry& e : metaindex) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+const MetaindexEntry* OpenedTable::PropertiesEntry() const {
+  const MetaindexEntry* e = FindMeta("rocksdb.properties");
+  return e != nullptr ? e : FindMeta("rocksdb.stats");
+}
+
+int64_t OpenedTable::PropertyOffset(std::string_view name) const {
+  const MetaindexEntry* block = PropertiesEntry();
+  const TableProperty* p = properties.Find(name);
+  if (block == nullptr || p == nullptr) return Status::kNoOffset;
+  // The properties block is never compressed: offsets within it are file offsets from its start.
+  return static_cast<int64_t>(block->handle.offset + p->value_offset);
+}
+
+TableReader::TableReader(uint64_t file_size, TableOptions options)
+    : table_(std::make_shared<OpenedTable>()), fetcher_(&table_->file) {
+  table_->options = options;
+  table_->file.file_size = file_size;
+  table_->file.blocks_end = file_size;
+}
+
+Status TableReader::Advance() {
+  for (;;) {
+    std::optional<Bytes> bytes;
+    Status s;
+    switch (stage_) {
+      case Stage::kFooter: {
+        const uint64_t size = table_->file.file_size;
+        s = fetcher_.FetchRaw(size - FooterReadSize(size), FooterReadSize(size), &bytes);
+        if (s.ok() && bytes) s = OnFooter(*bytes);
+        break;
+      }
+      case Stage::kMetaindex:
+        s = fetcher_.Fetch(table_->footer.metaindex, BlockKind::kMeta, &bytes);
+        if (s.ok() && bytes) s = OnMetaindex(*bytes);
+        break;
+      case Stage::kProperties:
+        s = fetcher_.Fetch(table_->PropertiesEntry()->handle, BlockKind::kMeta, &bytes,
+                           /*verify=*/false);
+        if (s.ok() && bytes) s = OnProperties(*bytes);
+        break;
+      case Stage::kIndex:
+        s = fetcher_.Fetch(table_->index_handle, BlockKind::kIndex, &bytes);
+        if (s.ok() && bytes) s = OnIndex(std::move(*bytes));
+        break;
+      case Stage::kFilter:
+        s = fetcher_.Fetch(filter_entry_->handle, BlockKind::kMeta, &bytes);
+        if (s.ok() && bytes) s = OnFilter(std::move(*bytes));
+        break;
+      case Stage::kPartitions: {
+        std::vector<FilterPartition>& partitions = table_->filter.partitions();
+        if (next_partition_ == partitions.size()) {
+          stage_ = Stage::kOpen;
+          break;
+        }
+        s = fetcher_.Fetch(partitions[next_partition_].handle, BlockKind::kMeta, &bytes);
+        if (s.ok() && bytes) table_->filter.SetPartitionContents(next_partition_++, *bytes);
+        break;
+      }
+      case Stage::kOpen:
+        return Status::Ok();
+    }
+    if (!s.ok() || fetcher_.need() != IoNeed::kNothing) return s;
+  }
+}
+
+Status TableReader::OnFooter(const Bytes& tail) {
+  Footer& footer = table_->footer;
+  if (Status s = DecodeFooter(tail, table_->file.file_size, &footer); !s.ok()) return s;
+  TableFileFormat& file = table_->file;
+  file.blocks_end = footer.offset;
+  file.format_version = footer.format_version;
+  file.checksum = footer.checksum;
+  file.base_context_checksum = footer.base_context_checksum;
+  // With the LevelDB magic the family is known only from the metaindex. RocksDB never
+  // compresses its metaindex, so reading it as LevelDB's (type 2 = zstd) is right for both.
+  table_->family = footer.legacy_magic ? TableFamily::kLevelDb : TableFamily::kRocksDb;
+  file.family = table_->family;
+  stage_ = Stage::kMetaindex;
+  return Status::Ok();
+}
+
+Status TableReader::OnMetaindex(const Bytes& contents) {
+  const BlockHandle handle = table_->footer.metaindex;
+  const bool compressed = fetcher_.trailer()[0] != 0;
+  Status bad_entry;
+  EntryBudget budget;
+  Status s = ForEachBlockEntry(
+      contents,
+      [&](ByteView key, ByteView value) {
+        const auto at = static_cast<size_t>(value.data() - contents.data());
+        size_t pos = 0;
+        auto h = DecodeBlockHandle(value, &pos);
+        if (!h) {
+          bad_entry = Status::Error(ErrorCode::kCorrupt, "bad block handle in the metaindex",
+                                    static_cast<int64_t>(at));
+          return false;
+        }
+        bad_entry = budget.Charge(key.size(), at);
+        if (!bad_entry.ok()) return false;
+        table_->metaindex.push_back(MetaindexEntry{std::string(key.begin(), key.end()), *h});
+        return true;
+      },
+      table_->family == TableFamily::kLevelDb ? BlockFlavor::kLevelDb : BlockFlavor::kRocksDb);
+  if (s.ok()) s = bad_entry;
+  if (!s.ok()) return InBlock(std::move(s), handle, compressed);
+
+  const bool has_properties = table_->PropertiesEntry() != nullptr;
+  // Every RocksDB table has a properties block; a LevelDB table never has one.
+  if (table_->footer.legacy_magic && has_properties) table_->family = TableFamily::kRocksDb;
+  table_->file.family = table_->family;
+  table_->file.has_compression_dictionary = table_->FindMeta("rocksdb.compression_dict") != nullptr;
+  if (has_properties) {
+    stage_ = Stage::kProperties;
+    return Status::Ok();
+  }
+  return Configure();
+}
+
+Status TableReader::OnProperties(const Bytes& contents) {
+  const BlockHandle handle = table_->PropertiesEntry()->handle;
+  const TableFileFormat& file = table_->file;
+  Bytes block = contents;
+  block.insert(block.end(), fetcher_.trailer().begin(), fetcher_.trailer().end());
+  Status checksum =
+      VerifyBlockChecksum(file.checksum, file.base_context_checksum, handle.offset, block);
+  Status decoded = TableProperties::Decode(contents, &table_->properties);
+  if (!checksum.ok()) {
+    // An ingested file whose global sequence number RocksDB rewrote in place keeps the checksum
+    // of the original bytes: verify again with those 8 bytes zeroed (rocksdb table/
+    // meta_blocks.cc ReadTablePropertiesHelper).
+    const TableProperty* seqno =
+        decoded.ok() ? table_->properties.Find("rocksdb.external_sst_file.global_seqno") : nullptr;
+    if (seqno == nullptr || seqno->bytes.size() != 8) return checksum;
+    std::fill_n(block.begin() + static_cast<std::ptrdiff_t>(seqno->value_offset), 8, uint8_t{0});
+    if (!VerifyBlockChecksum(file.checksum, file.base_context_checksum, handle.offset, block)
+             .ok()) {
+      return checksum;
+    }
+  }
+  // RocksDB never compresses it and reads it without decompression (meta_blocks.cc). Checked after
+  // the checksum, so that a damaged compression-type byte is reported as the damage it is.
+  if (fetcher_.trailer()[0] != 0) {
+    return Status::Error(ErrorCode::kCorrupt, "compressed properties block",
+                         static_cast<int64_t>(handle.offset));
+  }
+  if (!decoded.ok()) return InBlock(std::move(decoded), handle, false);
+  return Configure();
+}
+
+Status TableReader::Configure() {
+  OpenedTable& t = *table_;
+  const TableProperties& props = t.properties;
+  const bool rocksdb = t.family == TableFamily::kRocksDb;
+  if (rocksdb) {
+    if (auto name = props.Text("rocksdb.comparator")) t.comparator = *name;
+    if (const TableProperty* p = props.Find("rocksdb.block.based.table.index.type");
+        p != nullptr && p->bytes.size() == 4) {
+      t.index_type = DecodeFixed32(p->bytes.data());
+    }
+    t.whole_key_filtering = props.Text("rocksdb.block.based.table.whole.key.filtering") != "0";
+    auto extractor = props.Text("rocksdb.prefix.extractor.name");
+    if (extractor && !extractor->empty() && *extractor != "nullptr") {
+      t.prefix_extractor_name = *extractor;
+      t.prefix_extractor = PrefixExtractor::FromName(*extractor);
+    }
+  }
+  t.order = KeyOrderFromComparatorName(t.comparator);
+  if (t.index_type > kBinarySearchWithFirstKey) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "index type " + std::to_string(t.index_type) + " is not supported",
+                         t.PropertyOffset("rocksdb.block.based.table.index.type"));
+  }
+  IndexFormat& index = t.index_format;
+  index.flavor = rocksdb ? BlockFlavor::kRocksDb : BlockFlavor::kLevelDb;
+  index.keys_have_tag =
+      t.options.internal_keys && (!rocksdb || props.Number("rocksdb.index.key.is.user.key") != 1);
+  index.values_delta_encoded = props.Number("rocksdb.index.value.is.delta.encoded") == 1;
+  index.values_have_first_key = t.index_type == kBinarySearchWithFirstKey;
+  index.order = t.order.value_or(KeyOrder::kBytewise);
+
+  if (t.footer.index) {
+    t.index_handle = *t.footer.index;
+  } else if (const MetaindexEntry* e = t.FindMeta("rocksdb.index")) {
+    t.index_handle = e->handle;
+  } else {
+    return Status::Error(ErrorCode::kCorrupt, "the metaindex has no rocksdb.index entry",
+                         static_cast<int64_t>(t.footer.metaindex.offset));
+  }
+  stage_ = Stage::kIndex;
+  return Status::Ok();
+}
+
+Status TableReader::OnIndex(Bytes contents) {
+  const bool compressed = fetcher_.trailer()[0] != 0;
+  if (Status s = IndexBlock::Open(std::move(contents), table_->index_format,
+                                  table_->index_handle.offset, compressed, &table_->index);
+      !s.ok()) {
+    return s;
+  }
+  return SelectFilter();
+}
+
+Status TableReader::SelectFilter() {
+  const OpenedTable& t = *table_;
+  auto find = [&](std::string_view prefix, TableFilterLayout layout) {
+    for (const MetaindexEntry& e : t.metaindex) {
+      if (e.name.substr(0, prefix.size()) != prefix) continue;
+      const std::string policy = e.name.substr(prefix.size());
+      const bool builtin =
+          t.family == TableFamily::kLevelDb
+              ? policy == kLevelDbFilterPolicy
+              : std::find(kRocksDbBuiltinPolicies.begin(), kRocksDbBuiltinPolicies.end(), policy) !=
+                    kRocksDbBuiltinPolicies.end();
+      // A built-in policy wins over custom ones filed under the same prefix.
+      if (filter_entry_ == nullptr || (builtin && !filter_builtin_)) {
+        filter_entry_ = &e;
+        filter_policy_ = policy;
+        filter_builtin_ = builtin;
+        filter_layout_ = layout;
+      }
+    }
+    return filter_entry_ != nullptr;
+  };
+  if (t.family == TableFamily::kLevelDb) {
+    find("filter.", TableFilterLayout::kLevelDbBlock);
+  } else {
+    // BlockBasedTable::PrefetchIndexAndFilterBlocks looks for full, then partitioned filters.
+    // Block-based "filter." blocks (RocksDB < 7.0) have been ignored since 7.4: no filter.
+    find("fullfilter.", TableFilterLayout::kFull) ||
+        find("partitionedfilter.", TableFilterLayout::kPartitioned);
+  }
+  stage_ = filter_entry_ != nullptr ? Stage::kFilter : Stage::kOpen;
+  return Status::Ok();
+}
+
+Status TableReader::OnFilter(Bytes contents) {
+  OpenedTable& t = *table_;
+  if (filter_layout_ == TableFilterLayout::kLevelDbBlock) {
+    t.filter.SetLevelDbBlock(filter_policy_, filter_builtin_, std::move(contents));
+    stage_ = Stage::kOpen;
+    return Status::Ok();
+  }
+  if (filter_layout_ == TableFilterLayout::kFull) {
+    t.filter.SetFull(filter_policy_, filter_builtin_, std::move(contents));
+    stage_ = Stage::kOpen;
+    return Status::Ok();
+  }
+  // The partition index is an index block keyed like the table's index, without first keys.
+  t.filter.SetPartitioned(filter_policy_, filter_builtin_, contents.size(),
+                          t.order.value_or(KeyOrder::kBytewise), t.index_format.keys_have_tag);
+  stage_ = Stage::kPartitions;
+  if (contents.empty()) return Status::Ok();  // no partitions: everything may match
+  IndexFormat format = t.index_format;
+  format.values_have_first_key = false;
+  IndexBlock partitions;
+  const bool compressed = fetcher_.trailer()[0] != 0;
+  if (Status s = IndexBlock::Open(std::move(contents), format, filter_entry_->handle.offset,
+                                  compressed, &partitions);
+      !s.ok()) {
+    return s;
+  }
+  // Partitions are blocks of their own, so together they fit in the file: a hostile index that
+  // repeats one large handle must not make us read and keep that block again and again.
+  const uint64_t blocks_end = t.file.blocks_end;
+  uint64_t partition_bytes = 0;
+  EntryBudget budget;
+  IndexBlock::Iterator it = partitions.Begin();
+  for (;;) {
+    IndexEntry entry;
+    bool end = false;
+    if (Status s = it.Next(&entry, &end); !s.ok()) return s;
+    if (end) return Status::Ok();
+    partition_bytes += std::min(entry.handle.size, blocks_end) + kBlockTrailerSize;
+    if (partition_bytes > blocks_end) {
+      return Status::Error(ErrorCode::kCorrupt,
+                           "the filter partitions add up to more than the file",
+                           static_cast<int64_t>(filter_entry_->handle.offset));
+    }
+    if (Status s = budget.Charge(entry.user_key.size(), 0); !s.ok()) {
+      return InBlock(std::move(s), filter_entry_->handle, compressed);
+    }
+    t.filter.AddPartition(std::move(entry.user_key), entry.tag, entry.handle);
+  }
+}
+
+Status TableReader::CheckProbeable() const {
+  if (!is_open()) return Status::Error(ErrorCode::kBadOptions, "the table is not open");
+  const OpenedTable& t = *table_;
+  if (!t.order && t.filter.layout() != TableFilterLayout::kNone) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "keys ordered by the comparator \"" + t.comparator +
+                             "\" cannot be probed (only bytewise and reverse bytewise)",
+                         t.PropertyOffset("rocksdb.comparator"));
+  }
+  return Status::Ok();
+}
+
+Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* trace) const {
+  *may_match = true;
+  LookupTrace local;
+  LookupTrace& route = trace != nullptr ? *trace : local;
+  route = LookupTrace{};
+  if (Status s = CheckProbeable(); !s.ok()) return s;
+  const OpenedTable& t = *table_;
+  const TableFilterLayout layout = t.filter.layout();
+  const LookupKey lookup{user_key};
+  if (t.family == TableFamily::kLevelDb) {
+    std::optional<IndexEntry> block;
+    if (Status s = t.index.Seek(lookup, &block); !s.ok()) return s;
+    if (!block) {
+      route.route = LookupRoute::kAfterLastKey;
+      *may_match = false;
+      return Status::Ok();
+    }
+    route.data_block = block->handle;
+    if (layout == TableFilterLayout::kNone) return Status::Ok();
+    route.route = LookupRoute::kBlockFilter;
+    route.probed_size = user_key.size();
+    return AtFilter(t.filter.LevelDbMayMatch(block->handle.offset, user_key, may_match),
+                    filter_entry_);
+  }
+  // The data block a read would go to is known without I/O only from a single-level index.
+  // Only traced lookups look: RocksDB's own lookup consults the filter first.
+  if (trace != nullptr && t.index_type != kTwoLevelIndexSearch) {
+    std::optional<IndexEntry> block;
+    if (Status s = t.index.Seek(lookup, &block); !s.ok()) return s;
+    if (block) route.data_block = block->handle;
+  }
+  if (layout == TableFilterLayout::kNone ||
+      (layout == TableFilterLayout::kPartitioned && t.filter.partitions_count() == 0)) {
+    return Status::Ok();
+  }
+  ByteView probe = user_key;
+  if (!t.whole_key_filtering) {
+    if (!t.prefix_extractor_name) return Status::Ok();
+    if (!t.prefix_extractor) {
+      return Status::Error(ErrorCode::kUnsupported,
+                           "the table's filter holds prefixes of the custom extractor \"" +
+                               *t.prefix_extractor_name + "\"",
+                           t.PropertyOffset("rocksdb.prefix.extractor.name"));
+    }
+    if (!t.prefix_extractor->InDomain(user_key)) {
+      route.route = LookupRoute::kOutsidePrefixDomain;
+      return Status::Ok();
+    }
+    probe = t.prefix_extractor->Transform(user_key);
+  }
+  route.route = layout == TableFilterLayout::kPartitioned ? LookupRoute::kPartition
+                                                          : LookupRoute::kFullFilter;
+  route.probed_size = probe.size();
+  return AtFilter(t.filter.RocksDbMayMatch(lookup, probe, may_match, &route.partition),
+                  filter_entry_);
+}
+
+Status TableReader::PrefixMayMatch(ByteView seek_key, bool* may_match) const {
+  *may_match = true;
+  if (Status s = CheckProbeable(); !s.ok()) return s;
+  const OpenedTable& t = *table_;
+  if (t.family == TableFamily::kLevelDb || t.filter.layout() == TableFilterLayout::kNone ||
+      !t.prefix_extractor_name) {
+    return Status::Ok();
+  }
+  if (!t.prefix_extractor) {
+    return Status::Error(
+        ErrorCode::kUnsupported,
+        "the table's prefix extractor \"" + *t.prefix_extractor_name + "\" is not a built-in one",
+        t.PropertyOffset("rocksdb.prefix.extractor.name"));
+  }
+  if (!t.prefix_extractor->InDomain(seek_key)) return Status::Ok();
+  return AtFilter(t.filter.RocksDbMayMatch(LookupKey{seek_key},
+                                           t.prefix_extractor->Transform(seek_key), may_match),
+                  filter_entry_);
+}
+
+Status TableBlockRead::Advance() {
+  while (!contents_) {
+    if (Status s = fetcher_.Fetch(handle_, BlockKind::kMeta, &contents_); !s.ok()) return s;
+    if (fetcher_.need() != IoNeed::kNothing) return Status::Ok();
+  }
+  return Status::Ok();
+}
+
+}  // namespace sstfilter
