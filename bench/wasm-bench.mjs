@@ -14,6 +14,7 @@ import { randomFillSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 
 import { init } from "../dist/esm/node.js";
+import { initTesting } from "../tests/testing-module.mjs";
 import { cpuMs, nsPer as measure, nsPerEach } from "./timing.mjs";
 
 const args = process.argv.slice(2);
@@ -251,9 +252,10 @@ function benchApiVsRaw(sf, numKeys, probeData) {
 }
 
 // The random-read floor inside wasm: independent reads of random 64-byte lines of 1 GiB of wasm
-// memory, in each shape wasm/bench_bindings.cc offers; the floor is the fastest.
+// memory, in each shape wasm/testing/bench_bindings.cc offers (linked into the test build of the
+// module only); the floor is the fastest.
 async function benchFloor(simd) {
-  const sf = await init({ simd });
+  const sf = await initTesting(simd);
   const m = sf.heap.module;
   const bytes = 2 ** 30;
   const reads = 1 << 22;

@@ -6,8 +6,7 @@
 #   --quick: 10^4 and 10^6 keys, single runs, under two minutes; writes build/bench/quick/
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# RocksDB itself too, for the comparison program.
-bash scripts/setup.sh librocksdb-dev
+bash scripts/setup.sh # installs RocksDB too, for the comparison program
 bash scripts/build.sh
 echo "build: RocksDB comparison"
 cmake -S bench/rocksdb -B build/bench-rocksdb -DCMAKE_BUILD_TYPE=Release \

@@ -32,4 +32,11 @@ for variant in simd scalar; do
   }
 done
 echo '{"type":"commonjs"}' >dist/cjs/package.json
+# The test builds (test hooks linked in, wasm/testing/) stay out of the package: the tests and
+# benchmarks load them from here.
+mkdir -p build/testing-dist
+for variant in simd scalar; do
+  cp "build/wasm/cjs/sstfilter-$variant-testing.cjs" "build/wasm/esm/sstfilter-$variant-testing.mjs" \
+    "build/wasm/esm/sstfilter-$variant-testing.wasm" build/testing-dist/
+done
 chmod +x dist/esm/cli.js # the package's "bin"

@@ -1,16 +1,16 @@
 // Writes the seed corpora of the fuzz targets (tests/fuzz/harnesses.h documents each input layout)
-// from the golden corpus: node scripts/fuzz-seeds.mjs <golden dir> <output dir>. One folder per
+// from the test corpus: node scripts/fuzz-seeds.mjs <corpus dir> <fixtures dir> <output dir>. One folder per
 // target; rerunning replaces them.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const [golden, out] = process.argv.slice(2);
-if (!golden || !out) {
-  console.error("usage: node scripts/fuzz-seeds.mjs <golden dir> <output dir>");
+const [corpus, fixtures, out] = process.argv.slice(2);
+if (!corpus || !fixtures || !out) {
+  console.error("usage: node scripts/fuzz-seeds.mjs <corpus dir> <fixtures dir> <output dir>");
   process.exit(2);
 }
-const read = (relative) => new Uint8Array(readFileSync(path.join(golden, relative)));
-const manifest = (section) => JSON.parse(readFileSync(path.join(golden, section, "manifest.json"), "utf8"));
+const read = (relative) => new Uint8Array(readFileSync(path.resolve(corpus, relative)));
+const manifest = (section) => JSON.parse(readFileSync(path.join(corpus, section, "manifest.json"), "utf8"));
 
 // Seeds above this size slow every execution down more than they add coverage.
 const MAX_TABLE_BYTES = 160 << 10;
@@ -120,12 +120,11 @@ for (const c of manifest("leveldb-table").cases) {
   const probes = probeKeys(readKeys(c.keys.path, 16));
   seed("leveldb_filter_block", c.id, concat([u16(probes.length), read(c.filter_block.path), probes]));
 }
-for (const name of readdirSync(path.join(golden, "head"))) {
+for (const name of readdirSync(path.join(fixtures, "head"))) {
   if (!name.endsWith(".sst")) continue;
-  const relative = path.join("head", name);
-  if (read(relative).length <= MAX_TABLE_BYTES) {
-    tables.push({ id: `head-${name}`, path: relative, bytes: read(relative).length, head: true });
-  }
+  const file = path.join(fixtures, "head", name);
+  const bytes = readFileSync(file).length;
+  if (bytes <= MAX_TABLE_BYTES) tables.push({ id: `head-${name}`, path: file, bytes, head: true });
 }
 
 for (const t of tables) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm run fuzz -- [--seconds N | --runs N] [target...]`: builds the libFuzzer targets of tests/fuzz
-# with clang, ASan and UBSan (build/fuzz), writes their seed corpora from ../shared/golden
+# with clang, ASan and UBSan (build/fuzz), writes their seed corpora from the generated test corpus
 # (build/fuzz/seeds), and runs each target in turn: for N seconds each (default 60), or for N
 # executions. New inputs accumulate in build/fuzz/corpus/<target>, crashes in
 # build/fuzz/artifacts/<target>/. Prints executions per target and any crash input; exits 1 after
@@ -23,13 +23,13 @@ if ((${#targets[@]} == 0)); then
   targets=(filter leveldb_filter_block block table roundtrip)
 fi
 
-golden="${SSTFILTER_GOLDEN_DIR:-$PWD/../shared/golden}"
+bash scripts/corpus.sh
 build=build/fuzz
 echo "fuzz: build (clang, libFuzzer, ASan + UBSan)"
 cmake -S . -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DSSTFILTER_FUZZ=ON -DSSTFILTER_TESTS=OFF -DSSTFILTER_BENCHMARKS=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)"
-node scripts/fuzz-seeds.mjs "$golden" "$build/seeds"
+node scripts/fuzz-seeds.mjs build/corpus/native tests/corpus/fixtures "$build/seeds"
 
 if [ -n "$runs" ]; then
   limit=(-runs="$runs")

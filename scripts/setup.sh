@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing need on a fresh Debian 12 machine, and nothing that is
 # already there: Debian packages (toolchains, GoogleTest, Google Benchmark, Emscripten 3.1.6,
-# Chromium for the browser test) and the npm packages pinned in package-lock.json. Arguments name
-# further Debian packages a caller needs (scripts/bench.sh: librocksdb-dev).
+# Chromium for the browser test, RocksDB and LevelDB for the test corpus) and the npm packages
+# pinned in package-lock.json. Arguments name further Debian packages a caller needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +11,8 @@ debian_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   emscripten binaryen
   libatomic1 # rocksdb-native's prebuilt addon (test peer) links it
+  # The libraries the test corpus is generated from (scripts/corpus.sh), and sst_dump
+  librocksdb-dev libleveldb-dev libsnappy-dev rocksdb-tools
   chromium   # the viewer's browser test (tests/ts/viewer.test.ts) drives it with playwright-core
   "$@"
 )

@@ -1,5 +1,7 @@
-// Prints one closing line over CTest and Jest: "total: N passed, N failed".
+// Prints the closing lines over CTest and Jest: which corpora the tests ran, and
+// "total: N passed, N failed".
 import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
 
 // Usage: test-summary.mjs <ctest log>... <jest json>
 const args = process.argv.slice(2);
@@ -26,4 +28,12 @@ if (existsSync(jestJson)) {
   failed += 1; // Jest did not write its results
 }
 
+// The same lookup as tests/cpp/golden.cc and tests/ts/golden.ts.
+const repo = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const extra = path.resolve(process.env.SSTFILTER_GOLDEN_DIR || path.join(repo, "..", "shared", "golden"));
+console.log(
+  `corpora: generated (build/corpus), fixtures (tests/corpus/fixtures), extra ${
+    existsSync(path.join(extra, "manifest.json")) ? `${extra}: ran` : "(none found): not run"
+  }`,
+);
 console.log(`total: ${passed} passed, ${failed} failed`);

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# `npm test`: set up what is missing, lint, build native + wasm + package, run every C++ test
-# (CTest) and every TypeScript test (Jest) against ../shared/golden, then print one closing line
-# "total: N passed, N failed" over both.
+# `npm test`: set up what is missing, lint, build native + wasm + package, generate the test
+# corpus from RocksDB and LevelDB when it is missing or stale, run every C++ test (CTest) and every
+# TypeScript test (Jest) against it (and against ../shared/golden too when that is present), then
+# print one closing line "total: N passed, N failed" over both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/lint.sh
 bash scripts/build.sh
+bash scripts/corpus.sh
 mkdir -p build/test-results
 
 echo "test: C++ (ctest)"

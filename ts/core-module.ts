@@ -109,9 +109,6 @@ export interface CoreModule {
   lastErrorCode(): string;
   lastErrorMessage(): string;
   lastErrorOffset(): number;
-  liveHandles(): number;
-  /** Bytes allocated in the wasm heap and not yet freed (leak tests). */
-  heapInUse(): number;
 
   buildFilter(
     format: number,
@@ -154,3 +151,19 @@ export interface ModuleOverrides {
 }
 
 export type CoreModuleFactory = (overrides: ModuleOverrides) => Promise<CoreModule>;
+
+/**
+ * What the test builds of the module (sstfilter-*-testing, wasm/testing/) add to the shipped one;
+ * never part of the package.
+ */
+export interface TestingHooks {
+  /** Handles (filters, tables, cursors) created and not yet deleted. */
+  liveHandles(): number;
+  /** Bytes allocated in the wasm heap and not yet freed (leak tests). */
+  heapInUse(): number;
+  /** Digests of Standard128Ribbon sizing sweeps, compared with the native build's. */
+  ribbonSizingDigest(first: number, last: number, step: number): string;
+  ribbonFpRateTargetDigest(randomCount: number): string;
+  /** The benchmark's raw random-read loop (bench/wasm-bench.mjs). */
+  _sstfilter_bench_random_reads(base: number, lines: number, reads: number, seed: number): number;
+}

@@ -1,5 +1,5 @@
 // CRC-32C (Castagnoli) as crc32c::Extend in LevelDB and RocksDB util/crc32c.cc computes it
-// (FORMATS.md 1.6): reflected polynomial 0x82F63B78, pre- and post-inverted. One portable
+// (docs/FORMATS.md 1.6): reflected polynomial 0x82F63B78, pre- and post-inverted. One portable
 // slicing-by-8 implementation, with its tables built at compile time.
 
 #include <array>

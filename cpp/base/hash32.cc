@@ -1,5 +1,5 @@
 // The MurmurHash1-like 32-bit hash of LevelDB util/hash.cc (1.23) and RocksDB util/hash.cc
-// (FORMATS.md 1.2). The two differ only in how the 1-3 trailing bytes are widened.
+// (docs/FORMATS.md 1.2). The two differ only in how the 1-3 trailing bytes are widened.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Private building blocks shared by the hash implementations (hash32.cc, xxph3.cc, xxhash.cc):
 // xxHash primes, the XXH3 default secret, rotations, a 64x64->128 multiply and the parts of
 // XXH3 that are identical in the preview (RocksDB util/xxph3.h) and the final version (RocksDB
-// util/xxhash.h, xxHash 0.8.1). FORMATS.md sections 1.3-1.5 describe every formula used here.
+// util/xxhash.h, xxHash 0.8.1). docs/FORMATS.md sections 1.3-1.5 describe every formula used here.
 #pragma once
 
 #include <cstddef>

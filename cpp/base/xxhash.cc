@@ -1,5 +1,5 @@
 // xxHash as bundled by RocksDB in util/xxhash.h (xxHash 0.8.1): XXH32, XXH64 and the final
-// XXH3 64-bit hash, used for the kxxHash, kxxHash64 and kXXH3 block checksums (FORMATS.md 1.4,
+// XXH3 64-bit hash, used for the kxxHash, kxxHash64 and kXXH3 block checksums (docs/FORMATS.md 1.4,
 // 1.5). Final XXH3 differs from RocksDB's filter hash Xxph3Hash64 on every input (1.3.7).
 
 #include <cstddef>

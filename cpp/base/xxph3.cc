@@ -1,6 +1,6 @@
 // RocksDB's Hash64 (util/xxph3.h, util/hash.cc): XXH3 as previewed in xxHash 0.7.2, with
 // RocksDB's own rule for empty input. It is frozen into the FastLocalBloom and Ribbon filter
-// formats, so it must not be replaced by final XXH3 (FORMATS.md 1.3, differences in 1.3.7).
+// formats, so it must not be replaced by final XXH3 (docs/FORMATS.md 1.3, differences in 1.3.7).
 // Portable scalar code: the vector variants upstream compute the same values.
 
 #include <cstddef>

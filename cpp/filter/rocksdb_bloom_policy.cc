@@ -1,4 +1,4 @@
-// How RocksDB turns a policy's bits_per_key into Bloom parameters (FORMATS.md 2.5, 2.6, 2.7;
+// How RocksDB turns a policy's bits_per_key into Bloom parameters (docs/FORMATS.md 2.5, 2.6, 2.7;
 // RocksDB table/block_based/filter_policy.cc, BloomLikeFilterPolicy constructor, and
 // util/bloom_impl.h, the ChooseNumProbes functions).
 #include "filter/rocksdb_bloom_internal.h"

@@ -1,4 +1,4 @@
-// RocksDB's FastLocalBloom, the Bloom filter of table format_version >= 5 (FORMATS.md 2.7;
+// RocksDB's FastLocalBloom, the Bloom filter of table format_version >= 5 (docs/FORMATS.md 2.7;
 // RocksDB table/block_based/filter_policy.cc, FastLocalBloomBitsBuilder / FastLocalBloomBitsReader
 // / GetBloomBitsReader, and util/bloom_impl.h, FastLocalBloomImpl). The bit-level work is done by
 // the kernels in cpp/simd/.

@@ -1,5 +1,5 @@
 // OpenRocksDbFilter: which reader a RocksDB full filter (or filter partition) gets, decided by its
-// 5-byte metadata trailer as BuiltinFilterPolicy::GetBuiltinFilterBitsReader does (FORMATS.md
+// 5-byte metadata trailer as BuiltinFilterPolicy::GetBuiltinFilterBitsReader does (docs/FORMATS.md
 // 2.9, 2.10; RocksDB table/block_based/filter_policy.cc).
 #include <cstdint>
 #include <limits>

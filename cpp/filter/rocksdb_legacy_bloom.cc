@@ -1,4 +1,4 @@
-// RocksDB's legacy full filter, the Bloom filter of table format_version < 5 (FORMATS.md 2.6;
+// RocksDB's legacy full filter, the Bloom filter of table format_version < 5 (docs/FORMATS.md 2.6;
 // RocksDB table/block_based/filter_policy.cc, LegacyBloomBitsBuilder / LegacyBloomBitsReader /
 // GetBuiltinFilterBitsReader, and util/bloom_impl.h, LegacyLocalityBloomImpl<false>).
 //

@@ -1,7 +1,8 @@
-// RocksDB's Standard128Ribbon builder (FORMATS.md 2.8.2, 2.8.5, 2.8.6; RocksDB table/block_based/
-// filter_policy.cc, Standard128RibbonBitsBuilder::Finish / CalculateSpaceAndSlots, and
-// util/ribbon_impl.h + util/ribbon_alg.h: StandardBanding::ResetAndFindSeedToSolve, BandingAdd,
-// InterleavedBackSubst). Identical in RocksDB 7.8.3 and 10.x apart from formatting.
+// RocksDB's Standard128Ribbon builder (docs/FORMATS.md 2.8.2, 2.8.5, 2.8.6; RocksDB
+// table/block_based/ filter_policy.cc, Standard128RibbonBitsBuilder::Finish /
+// CalculateSpaceAndSlots, and util/ribbon_impl.h + util/ribbon_alg.h:
+// StandardBanding::ResetAndFindSeedToSolve, BandingAdd, InterleavedBackSubst). Identical in
+// RocksDB 7.8.3 and 10.x apart from formatting.
 //
 // Memory follows RocksDB's: the 8-byte hash of every key, then the banding storage (16 + 4 bytes
 // per slot, slots about 1.03 per key), then, with the hashes released, the filter itself.

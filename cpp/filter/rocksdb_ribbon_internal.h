@@ -1,7 +1,7 @@
 // Private to the Standard128Ribbon files (rocksdb_ribbon_math.cc, rocksdb_ribbon_sizing.cc,
 // rocksdb_ribbon_builder.cc, rocksdb_ribbon_reader.cc), the reader dispatch
-// (rocksdb_filter_reader.cc) and their tests. FORMATS.md 2.8 describes every formula here; RocksDB
-// sources are cited per function.
+// (rocksdb_filter_reader.cc) and their tests. docs/FORMATS.md 2.8 describes every formula here;
+// RocksDB sources are cited per function.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
-// RocksDB's Standard128Ribbon reader (FORMATS.md 2.8.1, 2.8.6, 2.8.7; RocksDB table/block_based/
-// filter_policy.cc, GetRibbonBitsReader / Standard128RibbonBitsReader, and util/ribbon_impl.h,
-// SerializableInterleavedSolution::ConfigureForNumBlocks). The column checks are done by the
-// kernels in cpp/simd/.
+// RocksDB's Standard128Ribbon reader (docs/FORMATS.md 2.8.1, 2.8.6, 2.8.7; RocksDB
+// table/block_based/ filter_policy.cc, GetRibbonBitsReader / Standard128RibbonBitsReader, and
+// util/ribbon_impl.h, SerializableInterleavedSolution::ConfigureForNumBlocks). The column checks
+// are done by the kernels in cpp/simd/.
 //
 // Safe on any bytes: the layout is derived from the filter's own length and block count so that
 // every segment a query addresses lies inside the solution (a start block b reads its own

@@ -1,5 +1,5 @@
-// How large RocksDB makes a Standard128Ribbon filter (FORMATS.md 2.5, 2.8.3, 2.8.4, 2.8.6): the
-// FP-rate target from the policy's bits per key (table/block_based/filter_policy.cc,
+// How large RocksDB makes a Standard128Ribbon filter (docs/FORMATS.md 2.5, 2.8.3, 2.8.4, 2.8.6):
+// the FP-rate target from the policy's bits per key (table/block_based/filter_policy.cc,
 // BloomLikeFilterPolicy; util/bloom_impl.h, BloomMath), the slot count for a number of entries
 // (util/ribbon_config.cc, BandingConfigHelper1MaybeSupported::GetNumSlots) and the solution bytes
 // and layout (util/ribbon_impl.h, SerializableInterleavedSolution).

@@ -1,5 +1,5 @@
-// Block contents shared by LevelDB and RocksDB tables (FORMATS.md 3.1, 3.3): block handles and the
-// prefix-compressed key/value entries followed by a restart array.
+// Block contents shared by LevelDB and RocksDB tables (docs/FORMATS.md 3.1, 3.3): block handles and
+// the prefix-compressed key/value entries followed by a restart array.
 #pragma once
 
 #include <cstdint>
@@ -47,7 +47,7 @@ uint32_t RestartOffset(ByteView block, const BlockLayout& layout, uint32_t i);
 
 // Decodes entries one after another: varint32 shared, varint32 non_shared, [varint32
 // value_length], key delta, value. RocksDB index blocks with delta-encoded values have no value
-// length (FORMATS.md 2.13); their values delimit themselves, so the caller says how many value
+// length (docs/FORMATS.md 2.13); their values delimit themselves, so the caller says how many value
 // bytes it consumed.
 class BlockEntryDecoder {
  public:

@@ -1,4 +1,4 @@
-// Block trailer checksums (FORMATS.md 3.1; rocksdb table/format.cc ComputeBuiltinChecksum,
+// Block trailer checksums (docs/FORMATS.md 3.1; rocksdb table/format.cc ComputeBuiltinChecksum,
 // ComputeBuiltinChecksumWithLastByte, ChecksumModifierForContext; leveldb table/format.cc). The
 // checksum covers the block contents followed by the compression-type byte.
 #pragma once

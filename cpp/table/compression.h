@@ -1,8 +1,8 @@
-// Compressed blocks (FORMATS.md 3.2): which codec a block's compression-type byte names, and the
-// framing the writer put around the codec's own stream. Decompression itself happens outside the
-// core (the TypeScript layer uses maintained codec libraries); the core only strips the framing,
-// learns the uncompressed size where the format records it, and rejects what it cannot support
-// before anything is allocated.
+// Compressed blocks (docs/FORMATS.md 3.2): which codec a block's compression-type byte names, and
+// the framing the writer put around the codec's own stream. Decompression itself happens outside
+// the core (the TypeScript layer uses maintained codec libraries); the core only strips the
+// framing, learns the uncompressed size where the format records it, and rejects what it cannot
+// support before anything is allocated.
 #pragma once
 
 #include <cstdint>

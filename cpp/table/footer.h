@@ -1,4 +1,4 @@
-// Table footers (FORMATS.md 3.5, 3.6.2-3.6.3; leveldb table/format.cc, rocksdb table/format.cc
+// Table footers (docs/FORMATS.md 3.5, 3.6.2-3.6.3; leveldb table/format.cc, rocksdb table/format.cc
 // Footer::DecodeFrom): the last 48 bytes of a LevelDB table or RocksDB format_version 0 table, or
 // the last 53 bytes of a RocksDB block-based table of format_version 1-7.
 #pragma once

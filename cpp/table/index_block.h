@@ -1,4 +1,4 @@
-// Index blocks (FORMATS.md 2.13, 3.6.6; rocksdb table/format.cc IndexValue::DecodeFrom,
+// Index blocks (docs/FORMATS.md 2.13, 3.6.6; rocksdb table/format.cc IndexValue::DecodeFrom,
 // table/block_based/block.cc IndexBlockIter; leveldb table/two_level_iterator.cc): entries map a
 // separator key to the handle of a data block, an index partition or a filter partition.
 // RocksDB format_version >= 4 writes values without a length, and entries that are not restart

@@ -1,6 +1,6 @@
-// Internal keys and the orders table blocks are sorted in (FORMATS.md 3.4; leveldb db/dbformat.h,
-// rocksdb db/dbformat.h, util/comparator.cc). An internal key is the user key followed by an
-// 8-byte tag (sequence << 8 | type); a reader only needs the user key part.
+// Internal keys and the orders table blocks are sorted in (docs/FORMATS.md 3.4; leveldb
+// db/dbformat.h, rocksdb db/dbformat.h, util/comparator.cc). An internal key is the user key
+// followed by an 8-byte tag (sequence << 8 | type); a reader only needs the user key part.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // The built-in prefix extractors a table names in its `rocksdb.prefix.extractor.name` property
-// (FORMATS.md 2.11; rocksdb util/slice.cc FixedPrefixTransform, CappedPrefixTransform,
+// (docs/FORMATS.md 2.11; rocksdb util/slice.cc FixedPrefixTransform, CappedPrefixTransform,
 // NoopTransform). Custom extractors cannot be reproduced from their name.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The RocksDB properties block (FORMATS.md 3.6.5; rocksdb table/meta_blocks.cc
+// The RocksDB properties block (docs/FORMATS.md 3.6.5; rocksdb table/meta_blocks.cc
 // ReadTablePropertiesHelper, table/table_properties.cc): a key/value block of name -> value,
 // sorted bytewise. Values of the predefined numeric properties are varint64; everything else is
 // bytes, most of them text.

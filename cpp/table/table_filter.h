@@ -1,4 +1,4 @@
-// The filter a table file holds, as its reader consults it (FORMATS.md 2.3, 2.12, 2.13, 3.7):
+// The filter a table file holds, as its reader consults it (docs/FORMATS.md 2.3, 2.12, 2.13, 3.7):
 // a LevelDB filter block (one Bloom filter per 2 KiB of data-block offsets), a RocksDB full
 // filter, or a RocksDB partitioned filter (partitions keyed by separators, the partition for a
 // lookup chosen with the whole lookup key: the first separator that does not sort before it,

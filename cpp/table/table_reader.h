@@ -1,4 +1,4 @@
-// Opens a LevelDB (.ldb) or RocksDB block-based (.sst) table file lazily (FORMATS.md 3.5-3.7):
+// Opens a LevelDB (.ldb) or RocksDB block-based (.sst) table file lazily (docs/FORMATS.md 3.5-3.7):
 // footer, metaindex, properties, index and filter (every partition), and nothing else. The reader
 // does no I/O itself (block_fetcher.h): Advance() until is_open(), supplying what fetcher() needs.
 // Once open it answers what the database's point lookup and prefix seek get from the filter.

@@ -47,7 +47,7 @@ TEST(FuzzRegressions, EveryCommittedInputPassesItsHarness) {
 // checksum recomputed, opened from memory.
 Status OpenWithProperty(const std::string& table, const std::string& name, const Bytes& value,
                         std::unique_ptr<TableReader>* out, int64_t* value_offset) {
-  Bytes file = golden::ReadFileBytes(golden::GoldenPath(table));
+  Bytes file = golden::ReadFileBytes(golden::Generated().Path(table));
   TableReader original(file.size(), TableOptions());
   if (Status s = DriveFromMemory(original, file); !s.ok()) return s;
   const OpenedTable& t = original.table();

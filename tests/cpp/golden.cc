@@ -21,30 +21,67 @@ int HexDigitValue(char c) {
 
 }  // namespace
 
-std::string GoldenDir() {
-  std::string dir;
-  std::string source;
-  if (const char* env = std::getenv("SSTFILTER_GOLDEN_DIR"); env != nullptr && *env != '\0') {
-    dir = env;
-    source = "environment variable SSTFILTER_GOLDEN_DIR";
-  } else {
-#ifdef SSTFILTER_DEFAULT_GOLDEN_DIR
-    dir = SSTFILTER_DEFAULT_GOLDEN_DIR;
-    source = "compile definition SSTFILTER_DEFAULT_GOLDEN_DIR";
-#else
-    Fail("neither SSTFILTER_GOLDEN_DIR nor SSTFILTER_DEFAULT_GOLDEN_DIR is set");
-#endif
-  }
-  const std::filesystem::path manifest = std::filesystem::path(dir) / "manifest.json";
-  if (!std::filesystem::is_regular_file(manifest)) {
-    Fail("not found: " + manifest.string() + " (directory taken from " + source +
-         "; set SSTFILTER_GOLDEN_DIR to the corpus root)");
-  }
-  return dir;
+namespace {
+
+std::string FromEnvironment(const char* variable, const char* fallback) {
+  const char* env = std::getenv(variable);
+  return env != nullptr && *env != '\0' ? env : fallback;
 }
 
-std::string GoldenPath(std::string_view relative) {
-  return GoldenDir() + "/" + std::string(relative);
+std::optional<Corpus> LoadCorpus(std::string name, const std::filesystem::path& dir) {
+  const std::filesystem::path manifest = dir / "manifest.json";
+  if (!std::filesystem::is_regular_file(manifest)) return std::nullopt;
+  return Corpus{std::move(name), dir, ReadJson(manifest)};
+}
+
+}  // namespace
+
+std::filesystem::path Corpus::Path(std::string_view relative) const { return dir / relative; }
+
+std::optional<nlohmann::json> Corpus::Section(std::string_view section) const {
+  const nlohmann::json& sections = manifest.at("sections");
+  const auto it = sections.find(std::string(section));
+  if (it == sections.end()) return std::nullopt;
+  return ReadJson(Path(it->at("path").get<std::string>()));
+}
+
+const std::vector<Corpus>& Corpora() {
+  static const std::vector<Corpus> corpora = [] {
+    std::vector<Corpus> out;
+    const std::string generated = FromEnvironment("SSTFILTER_CORPUS_DIR", SSTFILTER_CORPUS_DIR);
+    auto corpus = LoadCorpus("generated", generated);
+    if (!corpus) {
+      Fail("no manifest.json in " + generated +
+           " (run `bash scripts/corpus.sh`, or set SSTFILTER_CORPUS_DIR)");
+    }
+    out.push_back(std::move(*corpus));
+    corpus = LoadCorpus("fixtures", SSTFILTER_FIXTURES_DIR);
+    if (!corpus) Fail(std::string("no manifest.json in ") + SSTFILTER_FIXTURES_DIR);
+    out.push_back(std::move(*corpus));
+    corpus =
+        LoadCorpus("shared", FromEnvironment("SSTFILTER_GOLDEN_DIR", SSTFILTER_DEFAULT_GOLDEN_DIR));
+    if (corpus) out.push_back(std::move(*corpus));
+    return out;
+  }();
+  return corpora;
+}
+
+std::vector<CorpusSection> Sections(std::string_view section) {
+  std::vector<CorpusSection> out;
+  for (const Corpus& corpus : Corpora()) {
+    if (auto manifest = corpus.Section(section)) out.push_back({&corpus, std::move(*manifest)});
+  }
+  return out;
+}
+
+const Corpus& Generated() { return Corpora().front(); }
+
+std::string CorporaSummary() {
+  std::string out;
+  for (const Corpus& corpus : Corpora()) {
+    out += (out.empty() ? "" : ", ") + corpus.name + " (" + corpus.dir.string() + ")";
+  }
+  return out;
 }
 
 std::vector<uint8_t> ReadFileBytes(const std::filesystem::path& path) {

@@ -1,11 +1,14 @@
-// Access to the shared golden corpus (/work/shared/golden, described by its README.md) for the
-// GoogleTest suites. Every function throws std::runtime_error naming the path it tried when the
-// corpus or a file is missing or malformed, so a test using it fails loudly instead of skipping.
+// The corpora the GoogleTest suites check sstfilter against (layout: tests/corpus/README.md):
+// the corpus generated from RocksDB and LevelDB into build/corpus/native (required), the fixtures
+// committed under tests/corpus/fixtures, and the shared golden corpus when it is present. Every
+// function throws std::runtime_error naming the path it tried when a required corpus or a file
+// is missing or malformed, so a test using it fails loudly instead of skipping.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,12 +17,35 @@
 
 namespace sstfilter::golden {
 
-// The corpus root (the folder holding the top-level manifest.json): $SSTFILTER_GOLDEN_DIR if set,
-// else the SSTFILTER_DEFAULT_GOLDEN_DIR compile definition. Throws if manifest.json is not there.
-std::string GoldenDir();
+// One corpus root: the folder holding a top-level manifest.json whose "sections" name each
+// section's manifest; every path in a manifest is relative to the root.
+struct Corpus {
+  std::string name;  // "generated", "fixtures" or "shared"
+  std::filesystem::path dir;
+  nlohmann::json manifest;
 
-// GoldenDir() + "/" + relative; manifests give every path relative to the corpus root.
-std::string GoldenPath(std::string_view relative);
+  std::filesystem::path Path(std::string_view relative) const;
+  // The section's manifest, or nullopt when this corpus has no such section.
+  std::optional<nlohmann::json> Section(std::string_view section) const;
+};
+
+// Every corpus the tests run: the generated one ($SSTFILTER_CORPUS_DIR, else the
+// SSTFILTER_CORPUS_DIR compile definition; throws if it is missing), the committed fixtures, and
+// the shared golden corpus ($SSTFILTER_GOLDEN_DIR, else SSTFILTER_DEFAULT_GOLDEN_DIR) if present.
+const std::vector<Corpus>& Corpora();
+
+// The corpora holding `section`, each with that section's manifest.
+struct CorpusSection {
+  const Corpus* corpus;
+  nlohmann::json manifest;
+};
+std::vector<CorpusSection> Sections(std::string_view section);
+
+// The generated corpus, which every run has: for tests that need one particular table.
+const Corpus& Generated();
+
+// A one-line account of which corpora ran, for the test log: "generated, fixtures, shared".
+std::string CorporaSummary();
 
 std::vector<uint8_t> ReadFileBytes(const std::filesystem::path& path);
 

@@ -1,8 +1,8 @@
 // RocksDB's two Bloom filters (legacy, format_version < 5, and FastLocalBloom, >= 5) against:
 // the golden corpus written by RocksDB 7.8.3 (rocksdb-filter), the vectors of RocksDB's own
-// util/bloom_test.cc (FORMATS.md 4.4), the special encodings and reader dispatch of FORMATS.md
-// 2.9-2.10, and a differential test that every FastLocalBloom kernel answers like the scalar
-// reference. Every reader check runs once per kernel this build and CPU have.
+// util/bloom_test.cc (docs/FORMATS.md 4.4), the special encodings and reader dispatch of
+// docs/FORMATS.md 2.9-2.10, and a differential test that every FastLocalBloom kernel answers like
+// the scalar reference. Every reader check runs once per kernel this build and CPU have.
 #include "sstfilter/rocksdb_bloom.h"
 
 #include <gtest/gtest.h>
@@ -31,7 +31,6 @@
 namespace sstfilter {
 namespace {
 
-using golden::GoldenPath;
 using golden::ReadFileBytes;
 using golden::ReadJson;
 using golden::ReadKeysFile;
@@ -81,97 +80,103 @@ FilterKind KindOfBuiltImpl(const std::string& built_impl) {
   return FilterKind::kAlwaysMatch;
 }
 
-// The golden manifest's key sets, each read once (cases share them).
+// A corpus's key sets, each read once (cases share them).
 class KeySets {
  public:
+  explicit KeySets(const golden::Corpus& corpus) : corpus_(corpus) {}
   const KeyList& Get(const std::string& path) {
     auto it = sets_.find(path);
-    if (it == sets_.end()) it = sets_.emplace(path, ReadKeysFile(GoldenPath(path))).first;
+    if (it == sets_.end()) it = sets_.emplace(path, ReadKeysFile(corpus_.Path(path))).first;
     return it->second;
   }
 
  private:
+  const golden::Corpus& corpus_;
   std::map<std::string, KeyList> sets_;
 };
 
 TEST(RocksDbBloomGolden, BuildersWriteRocksDbsBytes) {
-  const auto manifest = ReadJson(GoldenPath("rocksdb-filter/manifest.json"));
-  KeySets key_sets;
   std::map<std::string, int> built;
-  for (const auto& c : manifest.at("cases")) {
-    const std::string id = c.at("id");
-    const std::string requested = c.at("requested_impl");
-    if (requested != "fastlocalbloom" && requested != "legacybloom") continue;
-    const double bits_per_key = c.at("policy").at("bits_per_key");
-    const KeyList& keys = key_sets.Get(c.at("keys").at("path"));
-    const auto expected = ReadFileBytes(GoldenPath(c.at("filter").at("path").get<std::string>()));
-    const PackedKeys packed(keys);
-    Bytes actual;
-    const Status s = requested == "fastlocalbloom"
-                         ? BuildRocksDbFastLocalBloom(packed.view(), bits_per_key, &actual)
-                         : BuildRocksDbLegacyBloom(packed.view(), bits_per_key, &actual);
-    ASSERT_TRUE(s.ok()) << id << ": " << s.message();
-    ASSERT_EQ(actual.size(), expected.size()) << id << ": built filter length";
-    EXPECT_TRUE(actual == expected) << id << ": built bytes differ from RocksDB's";
-    ++built[requested];
+  for (const auto& [corpus, manifest] : golden::Sections("rocksdb_filter")) {
+    KeySets key_sets(*corpus);
+    for (const auto& c : manifest.at("cases")) {
+      const std::string id = corpus->name + ":" + c.at("id").get<std::string>();
+      const std::string requested = c.at("requested_impl");
+      if (requested != "fastlocalbloom" && requested != "legacybloom") continue;
+      const double bits_per_key = c.at("policy").at("bits_per_key");
+      const KeyList& keys = key_sets.Get(c.at("keys").at("path"));
+      const auto expected =
+          ReadFileBytes(corpus->Path(c.at("filter").at("path").get<std::string>()));
+      const PackedKeys packed(keys);
+      Bytes actual;
+      const Status s = requested == "fastlocalbloom"
+                           ? BuildRocksDbFastLocalBloom(packed.view(), bits_per_key, &actual)
+                           : BuildRocksDbLegacyBloom(packed.view(), bits_per_key, &actual);
+      ASSERT_TRUE(s.ok()) << id << ": " << s.message();
+      ASSERT_EQ(actual.size(), expected.size()) << id << ": built filter length";
+      EXPECT_TRUE(actual == expected) << id << ": built bytes differ from RocksDB's";
+      ++built[requested];
+    }
   }
-  // 61 cases per Bloom implementation in the corpus (58 filters + 3 with zero keys).
-  EXPECT_EQ(built["fastlocalbloom"], 61);
-  EXPECT_EQ(built["legacybloom"], 61);
+  EXPECT_GT(built["fastlocalbloom"], 0) << golden::CorporaSummary();
+  EXPECT_GT(built["legacybloom"], 0) << golden::CorporaSummary();
   std::cout << "[golden] rocksdb-filter built byte-identical: " << built["fastlocalbloom"]
             << " fastlocalbloom, " << built["legacybloom"] << " legacybloom\n";
 }
 
 TEST(RocksDbBloomGolden, ReadersAnswerEveryProbeAsRocksDb) {
-  const auto manifest = ReadJson(GoldenPath("rocksdb-filter/manifest.json"));
-  KeySets key_sets;
   std::map<std::string, int> checked_per_kernel;
-  int ribbon_cases = 0;
-  for (const auto& c : manifest.at("cases")) {
-    const std::string id = c.at("id");
-    const std::string built_impl = c.at("built_impl");
-    const auto filter = ReadFileBytes(GoldenPath(c.at("filter").at("path").get<std::string>()));
-    if (built_impl == "ribbon") {
-      // Dispatched to the Ribbon reader, whose answers the Ribbon suite checks.
-      const auto reader = OpenRocksDbFilter(filter);
-      const auto& meta = c.at("filter_meta");
-      EXPECT_EQ(reader->kind(), FilterKind::kRocksDbRibbon) << id;
-      EXPECT_EQ(reader->info().ribbon_seed, meta.at("seed").get<uint32_t>()) << id;
-      EXPECT_EQ(reader->info().ribbon_blocks, meta.at("num_blocks").get<uint32_t>()) << id;
-      ++ribbon_cases;
-      continue;
-    }
-    const KeyList& keys = key_sets.Get(c.at("keys").at("path"));
-    const KeyList& probes = key_sets.Get(c.at("probes").at("path"));
-    const auto expected = ReadFileBytes(GoldenPath(c.at("probe_results").get<std::string>()));
-    ASSERT_EQ(expected.size(), probes.size()) << id;
-    ASSERT_TRUE(c.at("keys_all_match").get<bool>()) << id;
-
-    testing::EachFastLocalBloomKernel().Run([&](const std::string& kernel) {
-      const std::string where = "case " + id + ", kernel " + kernel;
-      const auto reader = OpenRocksDbFilter(filter);
-      EXPECT_EQ(reader->kind(), KindOfBuiltImpl(built_impl)) << where;
-      EXPECT_TRUE(reader->ProbeSupport().ok()) << where;
-      EXPECT_TRUE(SameAnswers(expected, SingleAnswers(*reader, probes), where + ", MayMatch"));
-      EXPECT_TRUE(SameAnswers(expected, BatchAnswers(*reader, probes), where + ", MayMatchBatch"));
-      if (built_impl != "always_false") {  // RocksDB's zero-key filters hold none of the keys
-        EXPECT_TRUE(AllMatch(SingleAnswers(*reader, keys), where + ", MayMatch"));
-        EXPECT_TRUE(AllMatch(BatchAnswers(*reader, keys), where + ", MayMatchBatch"));
+  int ribbon_cases = 0, bloom_cases = 0;
+  for (const auto& [corpus, manifest] : golden::Sections("rocksdb_filter")) {
+    KeySets key_sets(*corpus);
+    for (const auto& c : manifest.at("cases")) {
+      const std::string id = corpus->name + ":" + c.at("id").get<std::string>();
+      const std::string built_impl = c.at("built_impl");
+      const auto filter = ReadFileBytes(corpus->Path(c.at("filter").at("path").get<std::string>()));
+      if (built_impl == "ribbon") {
+        // Dispatched to the Ribbon reader, whose answers the Ribbon suite checks.
+        const auto reader = OpenRocksDbFilter(filter);
+        const auto& meta = c.at("filter_meta");
+        EXPECT_EQ(reader->kind(), FilterKind::kRocksDbRibbon) << id;
+        EXPECT_EQ(reader->info().ribbon_seed, meta.at("seed").get<uint32_t>()) << id;
+        EXPECT_EQ(reader->info().ribbon_blocks, meta.at("num_blocks").get<uint32_t>()) << id;
+        ++ribbon_cases;
+        continue;
       }
-      ++checked_per_kernel[kernel];
-    });
+      const KeyList& keys = key_sets.Get(c.at("keys").at("path"));
+      const KeyList& probes = key_sets.Get(c.at("probes").at("path"));
+      const auto expected = ReadFileBytes(corpus->Path(c.at("probe_results").get<std::string>()));
+      ASSERT_EQ(expected.size(), probes.size()) << id;
+      ASSERT_TRUE(c.at("keys_all_match").get<bool>()) << id;
+      ++bloom_cases;
+
+      testing::EachFastLocalBloomKernel().Run([&](const std::string& kernel) {
+        const std::string where = "case " + id + ", kernel " + kernel;
+        const auto reader = OpenRocksDbFilter(filter);
+        EXPECT_EQ(reader->kind(), KindOfBuiltImpl(built_impl)) << where;
+        EXPECT_TRUE(reader->ProbeSupport().ok()) << where;
+        EXPECT_TRUE(SameAnswers(expected, SingleAnswers(*reader, probes), where + ", MayMatch"));
+        EXPECT_TRUE(
+            SameAnswers(expected, BatchAnswers(*reader, probes), where + ", MayMatchBatch"));
+        if (built_impl != "always_false") {  // RocksDB's zero-key filters hold none of the keys
+          EXPECT_TRUE(AllMatch(SingleAnswers(*reader, keys), where + ", MayMatch"));
+          EXPECT_TRUE(AllMatch(BatchAnswers(*reader, keys), where + ", MayMatchBatch"));
+        }
+        ++checked_per_kernel[kernel];
+      });
+    }
   }
-  // 183 cases: 26 Ribbon filters, the other 157 Bloom or constant filters.
-  EXPECT_EQ(ribbon_cases, 26);
+  EXPECT_GT(ribbon_cases, 0) << golden::CorporaSummary();
+  EXPECT_GT(bloom_cases, 0) << golden::CorporaSummary();
   for (const auto& [kernel, cases] : checked_per_kernel) {
-    EXPECT_EQ(cases, 157) << kernel;
+    EXPECT_EQ(cases, bloom_cases) << kernel;
     std::cout << "[golden] rocksdb-filter kernel " << kernel << ": " << cases
               << " cases, every probe and key answered as RocksDB\n";
   }
 }
 
 // ---------------------------------------------------------------------------------------------
-// util/bloom_test.cc (FORMATS.md 4.4).
+// util/bloom_test.cc (docs/FORMATS.md 4.4).
 
 // Key(i) of bloom_test.cc: the 4-byte little-endian encoding of i.
 std::vector<uint8_t> TestKey(uint32_t i) {
@@ -210,7 +215,7 @@ struct SchemaRow {
   const char* fast_first_fps;
 };
 
-// FullBloomTest.Schema, rows 1-14 of FORMATS.md 4.4.
+// FullBloomTest.Schema, rows 1-14 of docs/FORMATS.md 4.4.
 constexpr SchemaRow kSchema[] = {
     {5, 0, 86, 3, 3, {0, 0, 0}, 4130687756U, "31,38,40,43,61,83,86,112,125,131"},
     {2,
@@ -429,7 +434,7 @@ TEST(RocksDbBloomSchema, RawSchemaFiltersReadAsInBloomTest) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Special encodings and reader dispatch (FORMATS.md 2.9, 2.10; bloom_test.cc CorruptFilters).
+// Special encodings and reader dispatch (docs/FORMATS.md 2.9, 2.10; bloom_test.cc CorruptFilters).
 
 const KeyList kHelloWorld = {{'h', 'e', 'l', 'l', 'o'}, {'w', 'o', 'r', 'l', 'd'}};
 
@@ -570,7 +575,7 @@ TEST(RocksDbFilterReader, RibbonMarkerDispatchesToTheRibbonReader) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Parameters and sizing (FORMATS.md 2.5-2.7; bloom_test.cc FilterSize).
+// Parameters and sizing (docs/FORMATS.md 2.5-2.7; bloom_test.cc FilterSize).
 
 TEST(RocksDbBloomParams, BitsPerKeySanitisedAsRocksDb) {
   const double inf = std::numeric_limits<double>::infinity();
@@ -586,7 +591,7 @@ TEST(RocksDbBloomParams, BitsPerKeySanitisedAsRocksDb) {
 }
 
 TEST(RocksDbBloomParams, ProbeCountsAsRocksDb) {
-  // FORMATS.md 2.5: bits/key -> FastLocalBloom k, legacy k.
+  // docs/FORMATS.md 2.5: bits/key -> FastLocalBloom k, legacy k.
   const std::array<int, 3> kByBits[] = {
       {1, 1, 1},    {2, 1, 1},    {3, 2, 2},    {4, 3, 2},    {5, 3, 3},    {6, 4, 4},
       {8, 5, 5},    {9, 6, 6},    {10, 6, 6},   {12, 8, 8},   {14, 8, 9},   {16, 9, 11},
@@ -595,7 +600,7 @@ TEST(RocksDbBloomParams, ProbeCountsAsRocksDb) {
     EXPECT_EQ(rocksdb_bloom::FastLocalBloomNumProbes(bits * 1000), fast) << bits;
     EXPECT_EQ(rocksdb_bloom::LegacyBloomNumProbes(bits), legacy) << bits;
   }
-  // FORMATS.md 2.7: both ends of every step, including the drop from 12 to 11 at 25502.
+  // docs/FORMATS.md 2.7: both ends of every step, including the drop from 12 to 11 at 25502.
   const std::pair<int, int> kByMillibits[] = {
       {1000, 1},   {2080, 1},   {2081, 2},   {3580, 2},   {3581, 3},   {5100, 3},
       {5101, 4},   {6640, 4},   {6641, 5},   {8300, 5},   {8301, 6},   {10070, 6},

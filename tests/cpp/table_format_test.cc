@@ -18,10 +18,12 @@ namespace {
 
 // An uncompressed CRC32C format_version 2 table: fv 0 and 1 differ from it only in the footer.
 Bytes Fv2Table() {
-  return golden::ReadFileBytes(golden::GoldenPath("rocksdb-sst/fv2_bloom10_crc32c/table.sst"));
+  return golden::ReadFileBytes(
+      golden::Generated().Path("rocksdb-sst/fv2_bloom10_crc32c/table.sst"));
 }
 std::vector<std::vector<uint8_t>> Fv2Probes() {
-  return golden::ReadKeysFile(golden::GoldenPath("rocksdb-sst/fv2_bloom10_crc32c/probes.keys"));
+  return golden::ReadKeysFile(
+      golden::Generated().Path("rocksdb-sst/fv2_bloom10_crc32c/probes.keys"));
 }
 
 Status OpenBytes(const Bytes& file, std::unique_ptr<TableReader>* out) {

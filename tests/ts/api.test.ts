@@ -4,13 +4,9 @@ import * as path from "node:path";
 import { init, SstFilterError, type SstFilter } from "sstfilter";
 
 import { BACKENDS, loadBackend } from "./backends";
+import { loadTestingBackend } from "./testing-backend";
 
 const repoRoot = path.join(__dirname, "..", "..");
-
-// The core module behind a loaded SstFilter, for white-box checks of what crosses into wasm.
-function coreOf(sf: SstFilter): { liveHandles(): number; HEAPU8: Uint8Array } {
-  return (sf as unknown as { heap: { module: { liveHandles(): number; HEAPU8: Uint8Array } } }).heap.module;
-}
 
 function codeOf(fn: () => unknown): string {
   try {
@@ -175,8 +171,9 @@ describe.each(BACKENDS)("API behaviour on $name", ({ simd }) => {
     );
   });
 
-  test("use after dispose is DISPOSED; dispose is idempotent; both paths free the wasm side", () => {
-    const core = coreOf(sf);
+  test("use after dispose is DISPOSED; dispose is idempotent; both paths free the wasm side", async () => {
+    // The test build of the same module counts the live handles.
+    const { sf, hooks: core } = await loadTestingBackend(simd);
     const before = core.liveHandles();
     const filter = sf.openFilter(sf.buildFilter(["a"], { format: "leveldb", bitsPerKey: 10 }), {
       format: "leveldb",

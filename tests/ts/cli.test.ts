@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { NodeSstFilter } from "sstfilter";
 
 import { loadBackend } from "./backends";
-import { goldenPath, readBytes, readJson, readKeys } from "./golden";
+import { GENERATED } from "./golden";
 
 const CLI = path.join(__dirname, "..", "..", "dist", "esm", "cli.js");
 const work = mkdtempSync(path.join(tmpdir(), "sstfilter-cli-"));
@@ -20,7 +20,7 @@ function run(...args: string[]): { code: number | null; stdout: string; stderr: 
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const CASES = readJson<{ cases: any[] }>("rocksdb-sst/manifest.json").cases;
+const CASES = GENERATED.section<{ cases: any[] }>("rocksdb_sst")!.cases;
 const FULL = CASES.find((c) => c.id === "fv5_bloom10_crc32c")!;
 const PARTITIONED = CASES.find((c) => c.id === "part_bloom10_mbs256")!;
 /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -34,7 +34,7 @@ beforeAll(async () => {
 
 describe("inspect", () => {
   test("text: format, footer, checksum, filter with estimated and measured rates, properties", () => {
-    const r = run("inspect", goldenPath(PARTITIONED.file.path));
+    const r = run("inspect", GENERATED.path(PARTITIONED.file.path));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("format      rocksdb block-based table, format_version 5");
     expect(r.stdout).toContain("checksum    crc32c");
@@ -48,7 +48,7 @@ describe("inspect", () => {
   });
 
   test("--json: everything the table says, parseable, properties as stored", () => {
-    const r = run("inspect", "--json", goldenPath(FULL.file.path));
+    const r = run("inspect", "--json", GENERATED.path(FULL.file.path));
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.format).toBe("rocksdb");
@@ -61,18 +61,20 @@ describe("inspect", () => {
   });
 
   test("LevelDB: keys counted from the data blocks", () => {
-    const r = run("inspect", goldenPath("leveldb-table/db_b10_bs1024/table.ldb"));
+    const r = run("inspect", GENERATED.path("leveldb-table/db_b10_bs1024/table.ldb"));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("leveldb table");
-    expect(r.stdout).toMatch(/3,000 keys \(counted\)/);
+    const keys = GENERATED.find<{ id: string; keys: { count: number } }>("leveldb_table", "db_b10_bs1024")
+      .keys.count;
+    expect(r.stdout).toContain(`${keys.toLocaleString("en-US")} keys (counted)`);
   });
 });
 
 describe("probe", () => {
-  const file = goldenPath(FULL.file.path);
-  const keys = readKeys(FULL.keys.path);
-  const probes = readKeys(FULL.probes.path);
-  const answers = readBytes(FULL.get_results);
+  const file = GENERATED.path(FULL.file.path);
+  const keys = GENERATED.readKeys(FULL.keys.path);
+  const probes = GENERATED.readKeys(FULL.probes.path);
+  const answers = GENERATED.readBytes(FULL.get_results);
   const absent = probes.find((_, i) => answers[i] === 0)!;
 
   test("exit 0 when every key may be present", () => {
@@ -87,7 +89,7 @@ describe("probe", () => {
     const r = run("probe", "--hex", file, hex(keys[0]!), hex(absent));
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("definitely not in this file");
-    const part = run("probe", goldenPath(PARTITIONED.file.path), "no-such-key");
+    const part = run("probe", GENERATED.path(PARTITIONED.file.path), "no-such-key");
     expect(part.code).toBe(1);
     expect(part.stdout).toMatch(/no-such-key +definitely not in this file +\(filter partition \d+ of 31\)/);
   });
@@ -142,17 +144,19 @@ describe("build", () => {
 
 describe("verify", () => {
   test("a sound file: exit 0", () => {
-    const r = run("verify", goldenPath(PARTITIONED.file.path));
+    const r = run("verify", GENERATED.path(PARTITIONED.file.path));
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(": ok");
-    expect(r.stdout).toContain("277 data blocks, 5,000 keys read, every checksum matches");
+    const blocks = PARTITIONED.properties["rocksdb.num.data.blocks"] as number;
+    const keys = (PARTITIONED.keys.count as number).toLocaleString("en-US");
+    expect(r.stdout).toContain(`${blocks} data blocks, ${keys} keys read, every checksum matches`);
     expect(r.stdout).toContain("every key read passes the filter");
-    const leveldb = run("verify", "--user-keys", goldenPath("leveldb-table/tb_b10_bs256/table.ldb"));
+    const leveldb = run("verify", "--user-keys", GENERATED.path("leveldb-table/tb_b10_bs256/table.ldb"));
     expect(leveldb.code).toBe(0);
   });
 
   test("a damaged copy: exit 1, naming the code and the offset", () => {
-    const bytes = readBytes(FULL.file.path);
+    const bytes = GENERATED.readBytes(FULL.file.path);
     const damaged = path.join(work, "damaged.sst");
     bytes[5000]! ^= 0xff;
     writeFileSync(damaged, bytes);
@@ -163,7 +167,7 @@ describe("verify", () => {
 
     // A damaged footer (the metaindex offset, right after the checksum type of a 53-byte footer):
     // the file does not even open.
-    const footer = readBytes(FULL.file.path);
+    const footer = GENERATED.readBytes(FULL.file.path);
     footer[footer.length - 52]! ^= 0x01;
     writeFileSync(damaged, footer);
     const open = run("verify", damaged);
@@ -185,7 +189,7 @@ describe("help, usage and input errors", () => {
     expect(run("frobnicate").code).toBe(2);
     expect(run("inspect").code).toBe(2);
     expect(run("inspect", "--bogus", "x").code).toBe(2);
-    expect(run("probe", goldenPath(FULL.file.path)).code).toBe(2);
+    expect(run("probe", GENERATED.path(FULL.file.path)).code).toBe(2);
     const missing = run("inspect", path.join(work, "missing.sst"));
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain("missing.sst: no such file");

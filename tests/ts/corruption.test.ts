@@ -1,7 +1,9 @@
+import { readFileSync } from "node:fs";
+
 import { SstFilterError, type KeyBatch, type SstFilter, type Table } from "sstfilter";
 
 import { BACKENDS, loadBackend } from "./backends";
-import { blockEntries, hexToBytes, readBytes, readJson, readKeys } from "./golden";
+import { blockEntries, FIXTURES, GENERATED, hexToBytes } from "./golden";
 
 // Corruption sweep (issue 8) over a representative subset of the golden tables, through the public
 // API on both wasm modules: each file truncated, and each bit flipped, at every offset the reader
@@ -20,28 +22,28 @@ import { blockEntries, hexToBytes, readBytes, readJson, readKeys } from "./golde
 
 interface Case {
   id: string;
-  path: string;
+  path: string; // absolute
   internalKeys: boolean;
   keys: Uint8Array[];
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-function goldenCase(section: string, id: string): Case {
-  const c = readJson<{ cases: any[] }>(`${section}/manifest.json`).cases.find((x) => x.id === id);
-  if (c === undefined) throw new Error(`no golden case ${section}/${id}`);
+function goldenCase(section: "rocksdb_sst" | "leveldb_table" | "head", id: string): Case {
   if (section === "head") {
+    const c = FIXTURES.find<any>("head", id);
     return {
       id: `head/${id}`,
-      path: `head/${c.file}`,
+      path: FIXTURES.path(`head/${c.file}`),
       internalKeys: true,
       keys: c.keys.map(hexToBytes),
     };
   }
+  const c = GENERATED.find<any>(section, id);
   return {
     id: `${section}/${id}`,
-    path: c.file.path,
+    path: GENERATED.path(c.file.path),
     internalKeys: c.internal_keys !== false,
-    keys: readKeys(c.keys.path),
+    keys: GENERATED.readKeys(c.keys.path),
   };
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
@@ -50,18 +52,18 @@ function goldenCase(section: string, id: string): Case {
 // Ribbon; full, partitioned (mixed kinds) and LevelDB filter blocks; prefix filters; snappy, lz4
 // and zlib blocks; user-key and internal-key LevelDB tables.
 const CASES: Case[] = [
-  goldenCase("rocksdb-sst", "fv2_bloom10_crc32c"),
-  goldenCase("rocksdb-sst", "fv3_bloom10_xxhash64_snappy"),
-  goldenCase("rocksdb-sst", "fv4_legacy1_n300"),
-  goldenCase("rocksdb-sst", "fv5_bloom10_xxh3"),
-  goldenCase("rocksdb-sst", "fv5_ribbon9p9_n10"),
-  goldenCase("rocksdb-sst", "part_ribbon10_mbs256_mixed_impls"),
-  goldenCase("rocksdb-sst", "prefix_capped4_wkf0"),
+  goldenCase("rocksdb_sst", "fv2_bloom10_crc32c"),
+  goldenCase("rocksdb_sst", "fv3_bloom10_xxhash64_snappy"),
+  goldenCase("rocksdb_sst", "fv4_legacy1_n300"),
+  goldenCase("rocksdb_sst", "fv5_bloom10_xxh3"),
+  goldenCase("rocksdb_sst", "fv5_ribbon9p9_n10"),
+  goldenCase("rocksdb_sst", "part_ribbon10_mbs256_mixed_impls"),
+  goldenCase("rocksdb_sst", "prefix_capped4_wkf0"),
   goldenCase("head", "fv6-bloom8-fixed5-whole-lz4"),
   goldenCase("head", "fv7-bloom12-capped5-nowhole-zlib"),
-  goldenCase("leveldb-table", "tb_b10_tiny_with_empty"),
-  goldenCase("leveldb-table", "db_b10_bs1024"),
-  goldenCase("leveldb-table", "tb_b10_bs1024_snappy"),
+  goldenCase("leveldb_table", "tb_b10_tiny_with_empty"),
+  goldenCase("leveldb_table", "db_b10_bs1024"),
+  goldenCase("leveldb_table", "tb_b10_bs1024_snappy"),
 ];
 
 // Offsets outside what opening reads, per file.
@@ -206,7 +208,7 @@ describe.each(BACKENDS)("corruption sweep on $name", ({ simd }) => {
   });
 
   test.each(CASES.map((c) => [c.id, c] as const))("%s", async (_id, c) => {
-    const bytes = readBytes(c.path);
+    const bytes = new Uint8Array(readFileSync(c.path));
     const reads = await openTimeReads(sf, c, bytes);
     const [footerRead, ...blocks] = reads;
     expect(footerRead![1]).toBe(bytes.length);

@@ -1,30 +1,101 @@
-// Reading the shared golden corpus (../shared/golden, format in its README.md).
+// The corpora the TypeScript tests check sstfilter against (layout: tests/corpus/README.md): the
+// corpus generated from RocksDB and LevelDB into build/corpus/native (required), the fixtures
+// committed under tests/corpus/fixtures, and the shared golden corpus when it is present
+// ($SSTFILTER_GOLDEN_DIR, else ../shared/golden beside the repository).
 import { readFileSync, existsSync } from "node:fs";
 import * as path from "node:path";
 
-export const GOLDEN_DIR = path.resolve(
-  process.env.SSTFILTER_GOLDEN_DIR ?? path.join(__dirname, "..", "..", "..", "shared", "golden"),
+const REPO = path.resolve(__dirname, "..", "..");
+
+/** One corpus root: a folder whose manifest.json names its sections; paths are relative to it. */
+export class Corpus {
+  constructor(
+    readonly name: string,
+    readonly dir: string,
+  ) {}
+
+  static load(name: string, dir: string): Corpus | undefined {
+    return existsSync(path.join(dir, "manifest.json")) ? new Corpus(name, path.resolve(dir)) : undefined;
+  }
+
+  path(relative: string): string {
+    return path.join(this.dir, relative);
+  }
+
+  readBytes(relative: string): Uint8Array<ArrayBuffer> {
+    return new Uint8Array(readFileSync(this.path(relative)));
+  }
+
+  readJson<T>(relative: string): T {
+    return JSON.parse(readFileSync(this.path(relative), "utf8")) as T;
+  }
+
+  readKeys(relative: string): Uint8Array[] {
+    return parseKeys(this.readBytes(relative));
+  }
+
+  readU32s(relative: string): Uint32Array {
+    const data = this.readBytes(relative);
+    const out = new Uint32Array(data.length / 4);
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    for (let i = 0; i < out.length; i++) out[i] = view.getUint32(4 * i, true);
+    return out;
+  }
+
+  /** The manifest of `section`, or undefined when this corpus has no such section. */
+  section<T>(section: string): T | undefined {
+    const sections = this.readJson<{ sections: Record<string, { path: string }> }>("manifest.json").sections;
+    const entry = sections[section];
+    return entry ? this.readJson<T>(entry.path) : undefined;
+  }
+
+  /** The case of `section` with this id; throws if there is none. */
+  find<T extends { id: string }>(section: string, id: string): T {
+    const found = this.section<{ cases: T[] }>(section)?.cases.find((c) => c.id === id);
+    if (!found)
+      throw new Error(`no case ${id} in section ${section} of the ${this.name} corpus (${this.dir})`);
+    return found;
+  }
+}
+
+function required(name: string, dir: string, hint: string): Corpus {
+  const corpus = Corpus.load(name, dir);
+  if (!corpus) throw new Error(`the ${name} corpus is missing: no manifest.json in ${dir} (${hint})`);
+  return corpus;
+}
+
+export const GENERATED = required(
+  "generated",
+  process.env.SSTFILTER_CORPUS_DIR ?? path.join(REPO, "build", "corpus", "native"),
+  "run `bash scripts/corpus.sh`, or set SSTFILTER_CORPUS_DIR",
 );
+export const FIXTURES = required(
+  "fixtures",
+  path.join(REPO, "tests", "corpus", "fixtures"),
+  "part of the repository",
+);
+/** The optional extra corpus. */
+export const EXTRA = Corpus.load(
+  "shared",
+  process.env.SSTFILTER_GOLDEN_DIR ?? path.join(REPO, "..", "shared", "golden"),
+);
+export const CORPORA: Corpus[] = [GENERATED, FIXTURES, ...(EXTRA ? [EXTRA] : [])];
 
-if (!existsSync(path.join(GOLDEN_DIR, "manifest.json"))) {
-  throw new Error(`golden corpus not found at ${GOLDEN_DIR} (set SSTFILTER_GOLDEN_DIR)`);
+export function corporaSummary(): string {
+  return CORPORA.map((c) => `${c.name} (${c.dir})`).join(", ");
 }
 
-export function goldenPath(relative: string): string {
-  return path.join(GOLDEN_DIR, relative);
-}
-
-export function readBytes(relative: string): Uint8Array<ArrayBuffer> {
-  return new Uint8Array(readFileSync(goldenPath(relative)));
-}
-
-export function readJson<T>(relative: string): T {
-  return JSON.parse(readFileSync(goldenPath(relative), "utf8")) as T;
+/** Every case of `section` across the corpora, each with its corpus; throws when there are none. */
+export function sectionCases<T>(section: string): (T & { corpus: Corpus })[] {
+  const cases = CORPORA.flatMap((corpus) =>
+    (corpus.section<{ cases: T[] }>(section)?.cases ?? []).map((c) => ({ ...c, corpus })),
+  );
+  if (cases.length === 0) throw new Error(`no ${section} cases in ${corporaSummary()}`);
+  return cases;
 }
 
 /** A .keys file: u32 little-endian length, then that many bytes, repeated. */
-export function readKeys(relative: string): Uint8Array[] {
-  const data = readBytes(relative);
+export function parseKeys(data: Uint8Array): Uint8Array[] {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const keys: Uint8Array[] = [];
   for (let pos = 0; pos < data.length;) {
@@ -34,14 +105,6 @@ export function readKeys(relative: string): Uint8Array[] {
     pos += n;
   }
   return keys;
-}
-
-export function readU32s(relative: string): Uint32Array {
-  const data = readBytes(relative);
-  const out = new Uint32Array(data.length / 4);
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  for (let i = 0; i < out.length; i++) out[i] = view.getUint32(4 * i, true);
-  return out;
 }
 
 export function hexToBytes(hex: string): Uint8Array {

@@ -1,7 +1,8 @@
 import { SstFilterError, type SstFilter } from "sstfilter";
 
-import { BACKENDS, loadBackend } from "./backends";
-import { readBytes } from "./golden";
+import { BACKENDS } from "./backends";
+import { GENERATED } from "./golden";
+import { loadTestingBackend, type TestingHooks } from "./testing-backend";
 
 // Hostile tables (issue 8), built block by block with valid checksums. Sizes no honest file
 // claims are rejected with a typed error before anything of the claimed size is allocated: the
@@ -219,10 +220,6 @@ const CODECS: { name: string; type: number; frame(size: number, garbage: number[
   },
 ];
 
-function heapOf(sf: SstFilter): { liveHandles(): number; HEAPU8: Uint8Array } {
-  return (sf as unknown as { heap: { module: { liveHandles(): number; HEAPU8: Uint8Array } } }).heap.module;
-}
-
 function openError(sf: SstFilter, bytes: Uint8Array): SstFilterError {
   try {
     sf.openTable(bytes).dispose();
@@ -233,16 +230,17 @@ function openError(sf: SstFilter, bytes: Uint8Array): SstFilterError {
   throw new Error("the hostile table opened");
 }
 
+// On the test builds of the modules (the shipped code plus hooks), which count live handles.
 describe.each(BACKENDS)("hostile input on $name", ({ simd }) => {
   let sf: SstFilter;
+  let core: TestingHooks;
   beforeAll(async () => {
-    sf = await loadBackend(simd);
+    ({ sf, hooks: core } = await loadTestingBackend(simd));
     // Warm up: scratch memory and the allocator's pools as an honest table leaves them.
-    sf.openTable(readBytes("rocksdb-sst/fv2_bloom10_crc32c/table.sst")).dispose();
+    sf.openTable(GENERATED.readBytes("rocksdb-sst/fv2_bloom10_crc32c/table.sst")).dispose();
   });
 
   test("are rejected with typed errors before anything of their size is allocated", () => {
-    const core = heapOf(sf);
     const handles = core.liveHandles();
     for (const hostile of BEFORE_ALLOCATION) {
       const bytes = hostile.build(sf);
@@ -299,7 +297,6 @@ describe.each(BACKENDS)("hostile input on $name", ({ simd }) => {
   });
 
   test("keeping prefix-compressed entries stops at kMaxBlockBytes", () => {
-    const core = heapOf(sf);
     const bytes = quadraticProperties(sf);
     const before = core.HEAPU8.length;
     const error = openError(sf, bytes);

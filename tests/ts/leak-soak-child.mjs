@@ -1,6 +1,6 @@
 // The leak soak of leak-soak.test.ts, run in a Node process of its own:
 //
-//   node --expose-gc tests/ts/leak-soak-child.mjs <simd|scalar> <disposed|forgotten> <golden dir>
+//   node --expose-gc tests/ts/leak-soak-child.mjs <simd|scalar> <disposed|forgotten> <corpus dir>
 //
 // disposed:  10^5 create/use/dispose cycles of every wasm-backed object (filters of each kind,
 //            LevelDB filter blocks, tables, key walks finished and abandoned through return()).
@@ -18,16 +18,17 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { init } from "sstfilter";
+import { initTesting } from "../testing-module.mjs";
 
-const [backend, phase, goldenDir] = process.argv.slice(2);
-const read = (relative) => new Uint8Array(readFileSync(path.join(goldenDir, relative)));
+const [backend, phase, corpusDir] = process.argv.slice(2);
+const read = (relative) => new Uint8Array(readFileSync(path.join(corpusDir, relative)));
 // Smallest golden tables of each family.
 const rocksdbTable = read("rocksdb-sst/fv5_ribbon9p9_n10/table.sst");
 const leveldbTable = read("leveldb-table/tb_b10_tiny_with_empty/table.ldb");
 const filterBlock = read("leveldb-table/tb_b10_tiny_with_empty/filter_block.bin");
 
-const sf = await init({ simd: backend === "simd" });
+// The test build of the module: it counts live handles and heap bytes in use.
+const sf = await initTesting(backend === "simd");
 const core = sf.heap.module;
 const keys = Array.from({ length: 100 }, (_, i) => `key${i}`);
 const filters = [

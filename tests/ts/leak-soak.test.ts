@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 
 import { BACKENDS } from "./backends";
-import { GOLDEN_DIR } from "./golden";
+import { GENERATED } from "./golden";
 
 // Leak soak (issue 8), run by leak-soak-child.mjs in a Node process of its own (it says why):
 // 10^5 create/use/dispose cycles of every wasm-backed object leave the live wasm handles, the wasm
@@ -28,7 +28,13 @@ interface SoakReport {
 function soak(simd: boolean, phase: "disposed" | "forgotten"): { report: SoakReport; trace: string } {
   const out = execFileSync(
     process.execPath,
-    ["--expose-gc", path.join(__dirname, "leak-soak-child.mjs"), simd ? "simd" : "scalar", phase, GOLDEN_DIR],
+    [
+      "--expose-gc",
+      path.join(__dirname, "leak-soak-child.mjs"),
+      simd ? "simd" : "scalar",
+      phase,
+      GENERATED.dir,
+    ],
     { cwd: path.join(__dirname, "..", "..") },
   ).toString();
   return { report: JSON.parse(out) as SoakReport, trace: `leak-soak-child.mjs reported ${out.trim()}` };

@@ -4,9 +4,8 @@
 // into digests, which must equal the native build's (tests/cpp/rocksdb_ribbon_test.cc,
 // RibbonSizing.SweepDigests, where the same values are checked against RocksDB's formulas run
 // with glibc).
-import type { SstFilter } from "sstfilter";
-
-import { BACKENDS, loadBackend } from "./backends";
+import { BACKENDS } from "./backends";
+import { loadTestingBackend, type TestingHooks } from "./testing-backend";
 
 // The native build's digests (RibbonSizing.SweepDigests prints them).
 const NATIVE_DIGESTS = {
@@ -16,19 +15,10 @@ const NATIVE_DIGESTS = {
   fpRateTargets: "1e5e0f1ab6237dd3",
 };
 
-interface RibbonSizingCore {
-  ribbonSizingDigest(first: number, last: number, step: number): string;
-  ribbonFpRateTargetDigest(randomCount: number): string;
-}
-
-function coreOf(sf: SstFilter): RibbonSizingCore {
-  return (sf as unknown as { heap: { module: RibbonSizingCore } }).heap.module;
-}
-
 describe.each(BACKENDS)("Ribbon sizing on $name equals the native build's", ({ simd }) => {
-  let core: RibbonSizingCore;
+  let core: TestingHooks;
   beforeAll(async () => {
-    core = coreOf(await loadBackend(simd));
+    core = (await loadTestingBackend(simd)).hooks;
   });
 
   test("FP-rate targets: bits per key 0.5..100 by 0.001, and 100000 random values", () => {

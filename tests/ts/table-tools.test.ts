@@ -2,6 +2,8 @@
 // consults (checked against the ones RocksDB and LevelDB consulted), dataBlocks() and readBlock(),
 // the filters of a LevelDB filter block, RocksDB's false-positive estimates, filter summaries and
 // whole-file verification (sound files, a broken checksum, a filter that lost its keys).
+import { readFileSync } from "node:fs";
+
 import {
   estimateFalsePositiveRate,
   summarizeTableFilter,
@@ -12,11 +14,12 @@ import {
 } from "sstfilter";
 
 import { loadBackend } from "./backends";
-import { bytesEqual, goldenPath, readBytes, readJson, readKeys, readU32s } from "./golden";
+import { bytesEqual, FIXTURES, GENERATED, sectionCases } from "./golden";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const ROCKSDB = readJson<{ cases: any[] }>("rocksdb-sst/manifest.json").cases;
-const LEVELDB = readJson<{ cases: any[] }>("leveldb-table/manifest.json").cases;
+// Every corpus, the generated one first (so find() by id picks its case).
+const ROCKSDB = sectionCases<Record<string, any>>("rocksdb_sst");
+const LEVELDB = sectionCases<Record<string, any>>("leveldb_table");
 /* eslint-enable @typescript-eslint/no-explicit-any */
 const NOT_CONSULTED = 0xffffffff;
 
@@ -25,8 +28,8 @@ beforeAll(async () => {
   sf = (await loadBackend(true)) as NodeSstFilter;
 });
 
-function open(path: string, internalKeys = true): Table {
-  return sf.openTable(readBytes(path), { internalKeys });
+function open(file: string, internalKeys = true): Table {
+  return sf.openTable(new Uint8Array(readFileSync(file)), { internalKeys });
 }
 
 /** A copy of `bytes` with the block at [offset, size] replaced and its crc32c trailer recomputed. */
@@ -43,37 +46,57 @@ function rewriteBlock(bytes: Uint8Array, offset: number, contents: Uint8Array): 
 }
 
 describe("explain()", () => {
-  test.each(ROCKSDB.filter((c) => c.filter.kind === "partitioned").map((c) => [c.id, c]))(
-    "%s: names the partition RocksDB consulted",
-    (_id, c) => {
-      const t = open(c.file.path);
-      const probes = readKeys(c.probes.path);
-      const expected = readU32s(c.filter.probe_partition);
-      const named: number[] = [];
-      const recorded: number[] = [];
-      probes.forEach((probe, i) => {
-        const e = t.explain(probe);
-        // The recorded partition is the one the rule picks even where no filter is consulted
-        // (keys without a prefix, whole-key filtering off).
-        if (e.route === "outside-prefix-domain" || expected[i] === NOT_CONSULTED) return;
-        named.push(e.route === "partition" ? e.partition! : -1);
-        recorded.push(expected[i]!);
-      });
-      expect(named).toEqual(recorded);
-      expect(named.length).toBeGreaterThan(probes.length / 2);
-      expect(probes.map((p) => t.explain(p).mayContain)).toEqual(
-        Array.from(t.mayContainMany(probes), Boolean),
-      );
-      t.dispose();
-    },
-  );
+  // The shared corpus records which partition each probe consulted; the generated one records
+  // RocksDB's answers, which the next test checks for every table.
+  test.each(
+    ROCKSDB.filter((c) => c.filter.kind === "partitioned" && c.filter.probe_partition).map((c) => [
+      `${c.corpus.name}:${c.id}`,
+      c,
+    ]),
+  )("%s: names the partition RocksDB consulted", (_id, c) => {
+    const t = open(c.corpus.path(c.file.path));
+    const probes = c.corpus.readKeys(c.probes.path);
+    const expected = c.corpus.readU32s(c.filter.probe_partition);
+    const named: number[] = [];
+    const recorded: number[] = [];
+    probes.forEach((probe, i) => {
+      const e = t.explain(probe);
+      // The recorded partition is the one the rule picks even where no filter is consulted
+      // (keys without a prefix, whole-key filtering off).
+      if (e.route === "outside-prefix-domain" || expected[i] === NOT_CONSULTED) return;
+      named.push(e.route === "partition" ? e.partition! : -1);
+      recorded.push(expected[i]!);
+    });
+    expect(named).toEqual(recorded);
+    expect(named.length).toBeGreaterThan(probes.length / 2);
+    expect(probes.map((p) => t.explain(p).mayContain)).toEqual(Array.from(t.mayContainMany(probes), Boolean));
+    t.dispose();
+  });
 
-  test.each(LEVELDB.map((c) => [c.id, c]))(
+  // Whole-key filters only: without whole-key filtering a Get consults the prefix filter.
+  test.each(
+    [...ROCKSDB.filter((c) => c.options.whole_key_filtering), ...LEVELDB].map(
+      (c) => [`${c.corpus.name}:${c.id}`, c] as const,
+    ),
+  )("%s: explain() gives the database's answer for every probe it filtered", (_id, c) => {
+    const t = open(c.corpus.path(c.file.path), c.internal_keys !== false);
+    const probes = c.corpus.readKeys(c.probes.path);
+    const answers = c.corpus.readBytes(c.get_results);
+    const wrong = probes.flatMap((probe, i) => {
+      if (answers[i] === 2) return [];
+      const e = t.explain(probe);
+      return e.mayContain === (answers[i] === 1) ? [] : [`probe ${i}: ${e.route} says ${e.mayContain}`];
+    });
+    expect(wrong.slice(0, 5)).toEqual([]);
+    t.dispose();
+  });
+
+  test.each(LEVELDB.filter((c) => c.probe_filter_index).map((c) => [`${c.corpus.name}:${c.id}`, c]))(
     "%s: names the data block whose filter LevelDB consulted",
     (_id, c) => {
-      const t = open(c.file.path, c.internal_keys);
-      const probes = readKeys(c.probes.path);
-      const expected = readU32s(c.probe_filter_index);
+      const t = open(c.corpus.path(c.file.path), c.internal_keys);
+      const probes = c.corpus.readKeys(c.probes.path);
+      const expected = c.corpus.readU32s(c.probe_filter_index);
       const named = probes.map((probe, i) => {
         const e = t.explain(probe);
         if (expected[i] !== NOT_CONSULTED) {
@@ -94,7 +117,7 @@ describe("explain()", () => {
   );
 
   test("full filters, the data block a read goes on to, prefixes probed, keys after the last", () => {
-    const full = open("rocksdb-sst/fv5_bloom10_crc32c/table.sst");
+    const full = open(GENERATED.path("rocksdb-sst/fv5_bloom10_crc32c/table.sst"));
     const [first] = full.keys();
     const e = full.explain(first!);
     expect(e).toMatchObject({ mayContain: true, route: "full-filter", partition: null });
@@ -103,14 +126,14 @@ describe("explain()", () => {
     expect(e.probed).toEqual(first);
     full.dispose();
 
-    const prefixed = sf.openTable(readBytes("head/fv7-bloom12-capped5-nowhole-zlib.sst"));
+    const prefixed = sf.openTable(FIXTURES.readBytes("head/fv7-bloom12-capped5-nowhole-zlib.sst"));
     expect(prefixed.filter!.wholeKeyFiltering).toBe(false);
     const long = prefixed.explain("1234567890");
     expect(long.route).toBe("full-filter");
     expect(Buffer.from(long.probed).toString()).toBe("12345");
     prefixed.dispose();
 
-    const leveldb = open("leveldb-table/tb_b10_bs256/table.ldb", false);
+    const leveldb = open(GENERATED.path("leveldb-table/tb_b10_bs256/table.ldb"), false);
     expect(leveldb.explain(new Uint8Array(64).fill(0xff))).toMatchObject({
       route: "after-last-key",
       mayContain: false,
@@ -125,7 +148,7 @@ describe("dataBlocks() and readBlock()", () => {
     "rocksdb-sst/%s: every data block once, in order, holding the keys in file order",
     async (id) => {
       const c = ROCKSDB.find((x) => x.id === id)!;
-      const t = open(c.file.path);
+      const t = open(c.corpus.path(c.file.path));
       const blocks = [...t.dataBlocks()];
       expect(blocks.length).toBe(c.properties["rocksdb.num.data.blocks"]);
       blocks.slice(1).forEach((b, i) => expect(b.offset).toBe(blocks[i]!.offset + blocks[i]!.size + 5));
@@ -133,7 +156,7 @@ describe("dataBlocks() and readBlock()", () => {
       expect(blocks.reduce((n, b) => n + b.keys.length, 0)).toBe(keys.length);
       expect(Buffer.concat(blocks.flatMap((b) => b.keys)).equals(Buffer.concat(keys))).toBe(true);
       // The same from a lazily read file.
-      const lazy = await sf.openTableFile(goldenPath(c.file.path));
+      const lazy = await sf.openTableFile(c.corpus.path(c.file.path));
       let n = 0;
       for await (const b of lazy.dataBlocks()) expect(b.offset).toBe(blocks[n++]!.offset);
       expect(n).toBe(blocks.length);
@@ -144,11 +167,11 @@ describe("dataBlocks() and readBlock()", () => {
 
   test("readBlock returns a block's contents, verified and decompressed", async () => {
     const c = ROCKSDB.find((x) => x.id === "fv5_bloom10_crc32c")!;
-    const t = open(c.file.path);
+    const t = open(c.corpus.path(c.file.path));
     const [offset, size] = c.filter.handle;
-    expect(t.readBlock(offset, size)).toEqual(readBytes(c.filter.path));
-    const lazy = await sf.openTableFile(goldenPath(c.file.path));
-    expect(await lazy.readBlock(offset, size)).toEqual(readBytes(c.filter.path));
+    expect(t.readBlock(offset, size)).toEqual(c.corpus.readBytes(c.filter.path));
+    const lazy = await sf.openTableFile(c.corpus.path(c.file.path));
+    expect(await lazy.readBlock(offset, size)).toEqual(c.corpus.readBytes(c.filter.path));
     lazy.dispose();
     expect(() => t.readBlock(offset + 1, size)).toThrow(
       expect.objectContaining({ code: "CHECKSUM_MISMATCH" }),
@@ -161,12 +184,12 @@ describe("dataBlocks() and readBlock()", () => {
 
 test("LevelDB filter blocks: the filter of each 2 KiB range, as the block reader uses it", () => {
   for (const c of LEVELDB) {
-    const block = sf.openLevelDbFilterBlock(readBytes(c.filter_block.path));
+    const block = sf.openLevelDbFilterBlock(c.corpus.readBytes(c.filter_block.path));
     expect(block.baseLg).toBe(c.filter_block.base_lg);
     const filters = block.filters();
     expect(filters.length).toBe(c.filter_block.num_filters);
     expect(filters.filter((f) => f !== null && f.length === 0).length).toBe(c.filter_block.empty_filters);
-    const probes = readKeys(c.probes.path).slice(0, 300);
+    const probes = c.corpus.readKeys(c.probes.path).slice(0, 300);
     filters.forEach((bytes, i) => {
       if (bytes === null || bytes.length === 0) return;
       const filter = sf.openFilter(bytes, { format: "leveldb" });
@@ -231,7 +254,7 @@ describe("summarizeTableFilter", () => {
   test("full and partitioned RocksDB filters: keys from the properties, one part per partition", async () => {
     for (const id of ["fv5_bloom10_crc32c", "part_bloom10_mbs256", "fv5_ribbon10_n5000"]) {
       const c = ROCKSDB.find((x) => x.id === id)!;
-      const t = open(c.file.path);
+      const t = open(c.corpus.path(c.file.path));
       const s = (await summarizeTableFilter(sf, t))!;
       expect(s.keys).toBe(c.properties["rocksdb.num.filter_entries"]);
       expect(s.keysSource).toBe("rocksdb.num.filter_entries");
@@ -247,7 +270,7 @@ describe("summarizeTableFilter", () => {
 
   test("LevelDB: estimates once the keys per filter are counted", async () => {
     const c = LEVELDB.find((x) => x.id === "db_b10_bs1024")!;
-    const t = open(c.file.path, c.internal_keys);
+    const t = open(c.corpus.path(c.file.path), c.internal_keys);
     const unknown = (await summarizeTableFilter(sf, t, { samples: 0 }))!;
     expect(unknown).toMatchObject({ keys: null, estimatedFpRate: null, measuredFpRate: null, samples: 0 });
     const report = await verifyTable(t);
@@ -262,9 +285,9 @@ describe("summarizeTableFilter", () => {
     const c = ROCKSDB.find((x) => x.id === "fv5_bloom10_crc32c")!;
     const [offset, size] = c.footer.metaindex_handle as [number, number];
     // Hide the filter: rename its metaindex entry to a name no reader looks for.
-    const metaindex = Buffer.from(readBytes(c.file.path).subarray(offset, offset + size));
+    const metaindex = Buffer.from(c.corpus.readBytes(c.file.path).subarray(offset, offset + size));
     metaindex.write("x", metaindex.indexOf("fullfilter."));
-    const t = sf.openTable(rewriteBlock(readBytes(c.file.path), offset, metaindex));
+    const t = sf.openTable(rewriteBlock(c.corpus.readBytes(c.file.path), offset, metaindex));
     expect(t.filter).toBeNull();
     expect(await summarizeTableFilter(sf, t)).toBeNull();
     t.dispose();
@@ -278,9 +301,10 @@ describe("verifyTable", () => {
     ["rocksdb-sst/bs65536_zstd_n10000/table.sst", true],
     ["head/fv7-ribbon9-part-coupled-zstd.sst", true],
     ["leveldb-table/tb_b10_bs256/table.ldb", false],
-    ["leveldb-table/db_b20_bs4096_snappy_text/table.ldb", true],
+    ["leveldb-table/db_b16_bs4096_snappy_dec/table.ldb", true],
   ])("%s is sound", async (path, internalKeys) => {
-    const t = await sf.openTableFile(goldenPath(path), { internalKeys });
+    const corpus = path.startsWith("head/") ? FIXTURES : GENERATED;
+    const t = await sf.openTableFile(corpus.path(path), { internalKeys });
     const progress: number[] = [];
     const report = await verifyTable(t, { onProgress: (p) => progress.push(p.bytesDone / p.bytesTotal) });
     expect(report).toMatchObject({ ok: true, error: null, falseNegatives: 0, filterSkipped: null });
@@ -294,7 +318,7 @@ describe("verifyTable", () => {
   });
 
   test("a damaged data block: CHECKSUM_MISMATCH at that block, the walk stops there", async () => {
-    const bytes = readBytes("rocksdb-sst/fv5_bloom10_crc32c/table.sst");
+    const bytes = GENERATED.readBytes("rocksdb-sst/fv5_bloom10_crc32c/table.sst");
     const t0 = sf.openTable(bytes);
     const blocks = [...t0.dataBlocks()];
     t0.dispose();
@@ -311,19 +335,19 @@ describe("verifyTable", () => {
   test("a filter that lost its keys (valid checksum): every key is a reported false negative", async () => {
     const c = ROCKSDB.find((x) => x.id === "fv5_bloom10_crc32c")!;
     const [offset, size] = c.filter.handle as [number, number];
-    const filter = readBytes(c.filter.path);
+    const filter = c.corpus.readBytes(c.filter.path);
     const emptied = filter.slice();
     emptied.fill(0, 0, size - 5); // the bit array; the 5 bytes of metadata stay
-    const t = sf.openTable(rewriteBlock(readBytes(c.file.path), offset, emptied));
+    const t = sf.openTable(rewriteBlock(c.corpus.readBytes(c.file.path), offset, emptied));
     const report = await verifyTable(t, { maxReported: 3 });
     expect(report).toMatchObject({ ok: false, error: null, falseNegatives: c.keys.count });
     expect(report.falseNegativeSamples.length).toBe(3);
-    expect(report.falseNegativeSamples[0]!.key).toEqual(readKeys(c.keys.path)[0]);
+    expect(report.falseNegativeSamples[0]!.key).toEqual(c.corpus.readKeys(c.keys.path)[0]);
     t.dispose();
   });
 
   test("an abort stops the walk", async () => {
-    const t = await sf.openTableFile(goldenPath("rocksdb-sst/big_dec_n200000_snappy/table.sst"));
+    const t = await sf.openTableFile(GENERATED.path("rocksdb-sst/big_dec_n200000_snappy/table.sst"));
     const controller = new AbortController();
     const run = verifyTable(t, { signal: controller.signal, onProgress: () => controller.abort() });
     await expect(run).rejects.toMatchObject({ name: "AbortError" });

@@ -4,26 +4,18 @@ import * as path from "node:path";
 import { SstFilterError, type AsyncTable, type NodeSstFilter, type Table } from "sstfilter";
 
 import { BACKENDS, loadBackend } from "./backends";
-import {
-  blockEntries,
-  blockHandle,
-  bytesEqual,
-  goldenPath,
-  hexToBytes,
-  readBytes,
-  readJson,
-  readKeys,
-} from "./golden";
+import { loadTestingBackend } from "./testing-backend";
+import { blockEntries, blockHandle, bytesEqual, hexToBytes, sectionCases } from "./golden";
 
-// Every table of the golden corpus (rocksdb-sst, leveldb-table, head), opened from bytes and from
+// Every table of every corpus (rocksdb-sst, leveldb-table, head), opened from bytes and from
 // the file: what it says about itself, its raw filters, every recorded answer, its keys.
 // Result codes everywhere: 0 = the filter said no, 1 = maybe, 2 = not consulted by the database.
 
 type PropertyValue = number | bigint | string | { hex: string };
 
 interface GoldenTable {
-  id: string;
-  path: string; // relative to the corpus root
+  id: string; // "<corpus>:<section folder>/<case id>"
+  file: string; // absolute path
   internalKeys: boolean;
   keys: Uint8Array[];
   probes: Uint8Array[];
@@ -32,6 +24,7 @@ interface GoldenTable {
   filters: Uint8Array[] | null; // expected filterBytes()
   kind: string | null; // expected t.filter.kind
   properties: Record<string, PropertyValue> | null;
+  propertiesPartial: boolean; // the corpus records only some of the table's properties
   sstDump: string | null;
   footer: {
     format_version: number;
@@ -54,24 +47,29 @@ const CHECKSUM: Record<string, string> = {
   kXXH3: "xxh3",
 };
 
+const readFile = (file: string): Uint8Array<ArrayBuffer> => new Uint8Array(readFileSync(file));
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
 function rocksdbSst(): GoldenTable[] {
-  return readJson<{ cases: any[] }>("rocksdb-sst/manifest.json").cases.map((c) => {
+  return sectionCases<Record<string, any>>("rocksdb_sst").map((c) => {
     const f = c.filter;
     const partitioned = f.kind === "partitioned";
     const impls: string[] = partitioned ? f.partition_impls : [f.built_impl];
     return {
-      id: `rocksdb-sst/${c.id}`,
-      path: c.file.path,
+      id: `${c.corpus.name}:rocksdb-sst/${c.id}`,
+      file: c.corpus.path(c.file.path),
       internalKeys: true,
-      keys: readKeys(c.keys.path),
-      probes: readKeys(c.probes.path),
-      get: readBytes(c.get_results),
-      seek: c.seek_prefix_results === null ? null : readBytes(c.seek_prefix_results),
-      filters: partitioned ? f.partitions.map((p: any) => readBytes(p.path)) : [readBytes(f.path)],
+      keys: c.corpus.readKeys(c.keys.path),
+      probes: c.corpus.readKeys(c.probes.path),
+      get: c.corpus.readBytes(c.get_results),
+      seek: c.seek_prefix_results === null ? null : c.corpus.readBytes(c.seek_prefix_results),
+      filters: partitioned
+        ? f.partitions.map((p: any) => c.corpus.readBytes(p.path))
+        : [c.corpus.readBytes(f.path)],
       kind: impls.length === 1 ? KIND[impls[0]!]! : "mixed",
       properties: c.properties,
-      sstDump: readFileSync(goldenPath(c.sst_dump), "utf8"),
+      propertiesPartial: c.properties_partial === true,
+      sstDump: readFileSync(c.corpus.path(c.sst_dump), "utf8"),
       footer: c.footer,
       metaindex: c.metaindex,
     };
@@ -79,17 +77,18 @@ function rocksdbSst(): GoldenTable[] {
 }
 
 function leveldbTables(): GoldenTable[] {
-  return readJson<{ cases: any[] }>("leveldb-table/manifest.json").cases.map((c) => ({
-    id: `leveldb-table/${c.id}`,
-    path: c.file.path,
+  return sectionCases<Record<string, any>>("leveldb_table").map((c) => ({
+    id: `${c.corpus.name}:leveldb-table/${c.id}`,
+    file: c.corpus.path(c.file.path),
     internalKeys: c.internal_keys,
-    keys: readKeys(c.keys.path),
-    probes: readKeys(c.probes.path),
-    get: readBytes(c.get_results),
+    keys: c.corpus.readKeys(c.keys.path),
+    probes: c.corpus.readKeys(c.probes.path),
+    get: c.corpus.readBytes(c.get_results),
     seek: null,
-    filters: [readBytes(c.filter_block.path)],
+    filters: [c.corpus.readBytes(c.filter_block.path)],
     kind: "leveldb-bloom",
     properties: {},
+    propertiesPartial: false,
     sstDump: null,
     footer: null,
     metaindex: { [c.filter_block.metaindex_name]: c.filter_block.handle },
@@ -98,9 +97,9 @@ function leveldbTables(): GoldenTable[] {
 
 function headTables(): GoldenTable[] {
   const code = (answer: string | null): number => (answer === "no" ? 0 : answer === "maybe" ? 1 : 2);
-  return readJson<{ cases: any[] }>("head/manifest.json").cases.map((c) => ({
-    id: `head/${c.id}`,
-    path: `head/${c.file}`,
+  return sectionCases<Record<string, any>>("head").map((c) => ({
+    id: `${c.corpus.name}:head/${c.id}`,
+    file: c.corpus.path(`head/${c.file}`),
     internalKeys: true,
     keys: c.keys.map(hexToBytes),
     probes: c.probes.map((p: any) => hexToBytes(p.key)),
@@ -109,6 +108,7 @@ function headTables(): GoldenTable[] {
     filters: null,
     kind: null,
     properties: null,
+    propertiesPartial: false,
     sstDump: null,
     footer: {
       format_version: c.formatVersion,
@@ -265,10 +265,11 @@ function checkAnswers(c: GoldenTable, t: Table): void {
 function checkSelfDescription(c: GoldenTable, t: Table): number {
   let sstDumpLines = 0;
   if (c.properties !== null) {
-    expect({ id: c.id, props: withoutCreationTimes(t.properties) }).toEqual({
-      id: c.id,
-      props: c.properties,
-    });
+    const actual = withoutCreationTimes(t.properties);
+    const recorded = c.propertiesPartial
+      ? Object.fromEntries(Object.keys(c.properties).map((name) => [name, actual[name]]))
+      : actual;
+    expect({ id: c.id, props: recorded }).toEqual({ id: c.id, props: c.properties });
   }
   if (c.sstDump !== null) sstDumpLines = checkSstDump(c.id, c.sstDump, t.properties);
   if (c.footer !== null) {
@@ -324,7 +325,7 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
     let probes = 0;
     let sstDumpLines = 0;
     for (const c of TABLES) {
-      using t = sf.openTable(readBytes(c.path), { internalKeys: c.internalKeys });
+      using t = sf.openTable(readFile(c.file), { internalKeys: c.internalKeys });
       sstDumpLines += checkSelfDescription(c, t);
       checkAnswers(c, t);
       probes += c.probes.length;
@@ -333,13 +334,13 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
     console.log(
       `[golden] ${name}: ${TABLES.length} tables, ${probes} probes identical, ${sstDumpLines} sst_dump lines`,
     );
-    expect(TABLES.length).toBe(84);
+    expect(TABLES.length).toBeGreaterThan(0);
   });
 
   test("openTableFile and openTableFrom(Blob) read the same tables lazily", async () => {
     for (const c of TABLES) {
-      const t = sf.openTable(readBytes(c.path), { internalKeys: c.internalKeys });
-      const f: AsyncTable = await sf.openTableFile(goldenPath(c.path), { internalKeys: c.internalKeys });
+      const t = sf.openTable(readFile(c.file), { internalKeys: c.internalKeys });
+      const f: AsyncTable = await sf.openTableFile(c.file, { internalKeys: c.internalKeys });
       expect([c.id, f.format, f.footer, f.properties, f.filter]).toEqual([
         c.id,
         t.format,
@@ -362,17 +363,20 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
       t.dispose();
       f.dispose();
     }
-    const c = TABLES.find((x) => x.id === "head/fv7-bloom10-part-decoupled-snappy")!;
-    using b = await sf.openTableFrom(new Blob([readBytes(c.path)]));
+    const c = TABLES.find((x) => x.id === "fixtures:head/fv7-bloom10-part-decoupled-snappy")!;
+    using b = await sf.openTableFrom(new Blob([readFile(c.file)]));
     let n = 0;
     for await (const key of b.keys()) if (bytesEqual(key, c.keys[n]!)) n++;
     expect(n).toBe(c.keys.length);
   });
 
   test("opening reads footer, metaindex, properties, index and filter only", async () => {
-    for (const id of ["rocksdb-sst/big_dec_n200000_snappy", "rocksdb-sst/big_dec_n200000_ribbon_part_zstd"]) {
+    for (const id of [
+      "generated:rocksdb-sst/big_dec_n200000_snappy",
+      "generated:rocksdb-sst/big_dec_n200000_ribbon_part_zstd",
+    ]) {
       const c = TABLES.find((x) => x.id === id)!;
-      const bytes = readBytes(c.path);
+      const bytes = readFile(c.file);
       const reads: [number, number][] = [];
       const source = {
         size: bytes.length,
@@ -402,8 +406,8 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
   });
 
   test("corruption and hostile input give typed errors with offsets", () => {
-    const c = TABLES.find((x) => x.id === "rocksdb-sst/fv5_bloom10_crc32c")!;
-    const bytes = readBytes(c.path);
+    const c = TABLES.find((x) => x.id === "generated:rocksdb-sst/fv5_bloom10_crc32c")!;
+    const bytes = readFile(c.file);
     const t = sf.openTable(bytes);
     const [filterOffset] = t.metaindex["fullfilter.rocksdb.BuiltinBloomFilter"]!;
     t.dispose();
@@ -420,8 +424,8 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
     using lazy = sf.openTable(dataFlipped);
     expect(errorOf(() => [...lazy.keys()])).toMatchObject({ code: "CHECKSUM_MISMATCH", offset: 0 });
 
-    const head = TABLES.find((x) => x.id === "head/fv6-ribbon7-long")!;
-    const fv6 = readBytes(head.path).slice();
+    const head = TABLES.find((x) => x.id === "fixtures:head/fv6-ribbon7-long")!;
+    const fv6 = readFile(head.file).slice();
     fv6[fv6.length - 30]! ^= 1; // a reserved footer byte that the footer checksum covers
     expect(errorOf(() => sf.openTable(fv6))).toMatchObject({
       code: "CHECKSUM_MISMATCH",
@@ -430,7 +434,7 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
 
     // The first data block relabelled (with a valid checksum) as snappy, then as bzip2: opening is
     // lazy; keys() reaches the block and names it.
-    const fv2 = readBytes(TABLES.find((x) => x.id === "rocksdb-sst/fv2_bloom10_crc32c")!.path);
+    const fv2 = readFile(TABLES.find((x) => x.id === "generated:rocksdb-sst/fv2_bloom10_crc32c")!.file);
     using plain = sf.openTable(fv2);
     const [indexOffset, indexSize] = plain.footer.indexHandle;
     const first = blockHandle(blockEntries(fv2.subarray(indexOffset, indexOffset + indexSize))[0]!.value);
@@ -457,10 +461,10 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
   });
 
   test("tables and key walks free their wasm memory", async () => {
-    const core = (sf as unknown as { heap: { module: { liveHandles(): number } } }).heap.module;
+    const { sf, hooks: core } = await loadTestingBackend(simd);
     const before = core.liveHandles();
-    const c = TABLES.find((x) => x.id === "rocksdb-sst/bs256")!;
-    const t = sf.openTable(readBytes(c.path));
+    const c = TABLES.find((x) => x.id === "generated:rocksdb-sst/bs256")!;
+    const t = sf.openTable(readFile(c.file));
     for (const key of t.keys()) if (key.length > 0) break; // return() frees the walk
     expect(core.liveHandles()).toBe(before + 1);
     t.dispose();

@@ -9,11 +9,11 @@ import * as path from "node:path";
 
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 
-import { goldenPath, readBytes } from "./golden";
+import { FIXTURES } from "./golden";
 
 const ROOT = path.join(__dirname, "..", "..");
 const CHROMIUM = "/usr/bin/chromium"; // Debian's package, installed by scripts/setup.sh
-const FILE = goldenPath("head/fv7-bloom10-part-decoupled-snappy.sst");
+const FILE = FIXTURES.path("head/fv7-bloom10-part-decoupled-snappy.sst");
 
 let server: ChildProcess;
 let context: BrowserContext;
@@ -121,7 +121,7 @@ test("verify reads every block with a progress bar; a screenshot for the README"
 
 test("a damaged file shows the typed error and its offset", async () => {
   const damaged = path.join(mkdtempSync(path.join(tmpdir(), "sstfilter-viewer-")), "damaged.sst");
-  const bytes = readBytes("head/fv7-bloom10-part-decoupled-snappy.sst");
+  const bytes = FIXTURES.readBytes("head/fv7-bloom10-part-decoupled-snappy.sst");
   bytes[bytes.length - 30]! ^= 0xff; // inside the footer's handles / checksum
   writeFileSync(damaged, bytes);
   await page.setInputFiles("#file", damaged);

@@ -1,4 +1,4 @@
-// Probe kernels for RocksDB's FastLocalBloom (FORMATS.md 2.7; RocksDB util/bloom_impl.h,
+// Probe kernels for RocksDB's FastLocalBloom (docs/FORMATS.md 2.7; RocksDB util/bloom_impl.h,
 // FastLocalBloomImpl), one file per kernel, plus the registry that picks one at run time.
 //
 // A kernel works on the 64-bit key hashes (Xxph3Hash64(key, 0)) rather than on keys, so hashing

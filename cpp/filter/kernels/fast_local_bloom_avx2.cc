@@ -1,6 +1,6 @@
 // The AVX2 FastLocalBloom kernel: what RocksDB computes when built with AVX2 (util/bloom_impl.h,
-// FastLocalBloomImpl::HashMayMatchPrepared under __AVX2__; FORMATS.md 2.7). Compiled with -mavx2
-// and used only after the registry (bloom_kernels.cc) saw the CPU support AVX2.
+// FastLocalBloomImpl::HashMayMatchPrepared under __AVX2__; docs/FORMATS.md 2.7). Compiled with
+// -mavx2 and used only after the registry (bloom_kernels.cc) saw the CPU support AVX2.
 #include "filter/kernels/bloom_kernels.h"
 
 #if defined(SSTFILTER_HAVE_AVX2)

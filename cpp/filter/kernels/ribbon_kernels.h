@@ -1,4 +1,4 @@
-// Query kernels for RocksDB's Standard128Ribbon filter (FORMATS.md 1.7, 2.8.6, 2.8.7; RocksDB
+// Query kernels for RocksDB's Standard128Ribbon filter (docs/FORMATS.md 1.7, 2.8.6, 2.8.7; RocksDB
 // util/ribbon_impl.h, StandardHasher / StandardRehasherAdapter, and util/ribbon_alg.h,
 // InterleavedPrepareQuery / InterleavedFilterQuery), one file per kernel, plus the registry that
 // picks one at run time (ribbon_kernels.cc).
@@ -21,7 +21,7 @@
 namespace sstfilter::simd {
 
 // The solution is stored in 16-byte segments, each a little-endian u128 whose bit i belongs to slot
-// 128 * block + i of one column (FORMATS.md 2.8.6).
+// 128 * block + i of one column (docs/FORMATS.md 2.8.6).
 inline constexpr uint32_t kRibbonSegmentBytes = 16;
 
 // Kernels may load up to this many bytes past the last segment a query addresses (the SIMD kernels

@@ -8,7 +8,7 @@
 namespace sstfilter::simd {
 namespace {
 
-// Segments are little-endian u128 (FORMATS.md 2.8.6); both targets are little-endian hosts.
+// Segments are little-endian u128 (docs/FORMATS.md 2.8.6); both targets are little-endian hosts.
 inline RibbonU128 LoadSegment(const uint8_t* p) {
   RibbonU128 v;
   std::memcpy(&v, p, sizeof(v));

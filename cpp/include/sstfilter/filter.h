@@ -84,7 +84,7 @@ Status BuildFilter(const KeyBatchView& keys, const BuildOptions& options, Bytes*
 
 // Opens a filter's bytes. LevelDB filters carry no format marker, so the caller says which family
 // the bytes belong to; RocksDB readers dispatch on the metadata trailer as
-// GetBuiltinFilterBitsReader does (FORMATS.md 2.10).
+// GetBuiltinFilterBitsReader does (docs/FORMATS.md 2.10).
 std::unique_ptr<FilterReader> OpenLevelDbFilter(Bytes filter);
 std::unique_ptr<FilterReader> OpenRocksDbFilter(Bytes filter);
 

@@ -1,5 +1,5 @@
-// Every hash and checksum LevelDB and RocksDB store or key filters with (FORMATS.md section 1).
-// Filters: LevelDbHash32 (LevelDB Bloom), RocksDbLegacyHash32 (RocksDB legacy Bloom),
+// Every hash and checksum LevelDB and RocksDB store or key filters with (docs/FORMATS.md section
+// 1). Filters: LevelDbHash32 (LevelDB Bloom), RocksDbLegacyHash32 (RocksDB legacy Bloom),
 // Xxph3Hash64 (FastLocalBloom and Ribbon). Block checksums: Crc32c (masked), Xxh32, Xxh64,
 // Xxh3Hash64.
 #pragma once

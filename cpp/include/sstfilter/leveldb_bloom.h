@@ -1,4 +1,4 @@
-// LevelDB's Bloom filter, leveldb.BuiltinBloomFilter2 (FORMATS.md 2.2; LevelDB util/bloom.cc).
+// LevelDB's Bloom filter, leveldb.BuiltinBloomFilter2 (docs/FORMATS.md 2.2; LevelDB util/bloom.cc).
 // One filter = a bit array of max(64, n * bits_per_key) bits rounded up to whole bytes, followed
 // by one byte holding the number of probes.
 #pragma once

@@ -1,4 +1,4 @@
-// LevelDB's filter block (FORMATS.md 2.3; LevelDB table/filter_block.cc): one Bloom filter per
+// LevelDB's filter block (docs/FORMATS.md 2.3; LevelDB table/filter_block.cc): one Bloom filter per
 // 2 KiB range of data-block start offsets, then the filters' offsets, the offset array's
 // position and log2 of the range size.
 #pragma once

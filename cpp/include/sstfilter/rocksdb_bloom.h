@@ -1,4 +1,4 @@
-// RocksDB's two Bloom filter formats (FORMATS.md 2.5-2.7; RocksDB util/bloom_impl.h and
+// RocksDB's two Bloom filter formats (docs/FORMATS.md 2.5-2.7; RocksDB util/bloom_impl.h and
 // table/block_based/filter_policy.cc): the legacy full filter written for table format_version < 5
 // and FastLocalBloom written for format_version >= 5. Readers for both come from
 // OpenRocksDbFilter (filter.h), which dispatches on the metadata trailer.

@@ -1,7 +1,7 @@
-// RocksDB's Standard128Ribbon filter (FORMATS.md 2.8; RocksDB table/block_based/filter_policy.cc,
-// Standard128RibbonBitsBuilder, and util/ribbon_*.h): about 30% smaller than a Bloom filter with
-// the same false-positive rate. Its reader comes from OpenRocksDbFilter (filter.h), which
-// dispatches on the metadata trailer.
+// RocksDB's Standard128Ribbon filter (docs/FORMATS.md 2.8; RocksDB
+// table/block_based/filter_policy.cc, Standard128RibbonBitsBuilder, and util/ribbon_*.h): about 30%
+// smaller than a Bloom filter with the same false-positive rate. Its reader comes from
+// OpenRocksDbFilter (filter.h), which dispatches on the metadata trailer.
 #pragma once
 
 #include "sstfilter/bytes.h"

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Generates the test corpus (tests/corpus/README.md) into build/corpus from the real libraries:
+# build/corpus/native from Debian's RocksDB and LevelDB (tests/corpus/native). Skipped when
+# build/corpus holds the output of the same generator sources and library versions
+# (build/corpus/.cache-key).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cache_key() {
+  {
+    find tests/corpus/CMakeLists.txt tests/corpus/native tests/corpus/node -type f -print0 2>/dev/null |
+      sort -z | xargs -0 sha256sum
+    dpkg-query -W librocksdb-dev libleveldb-dev libsnappy-dev rocksdb-tools
+    cat node_modules/rocksdb-native/package.json node_modules/classic-level/package.json
+  } | sha256sum | cut -d' ' -f1
+}
+
+key=$(cache_key)
+if [ -f build/corpus/.cache-key ] && [ "$(cat build/corpus/.cache-key)" = "$key" ]; then
+  echo "corpus: build/corpus is up to date"
+  exit 0
+fi
+
+start=$(date +%s)
+rm -rf build/corpus
+echo "corpus: building the generator (build/corpus-gen)"
+cmake -S tests/corpus -B build/corpus-gen -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build/corpus-gen -j"$(nproc)"
+echo "corpus: RocksDB $(dpkg-query -W -f='${Version}' librocksdb-dev), LevelDB $(dpkg-query -W -f='${Version}' libleveldb-dev) -> build/corpus/native"
+build/corpus-gen/corpus-gen build/corpus/native
+echo "$key" >build/corpus/.cache-key
+echo "corpus: generated in $(($(date +%s) - start)) s"
