@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Generates the test corpus (tests/corpus/README.md) into build/corpus from the real libraries:
-# build/corpus/native from Debian's RocksDB and LevelDB (tests/corpus/native). Skipped when
-# build/corpus holds the output of the same generator sources and library versions
-# (build/corpus/.cache-key).
+# build/corpus/native from Debian's RocksDB and LevelDB (tests/corpus/native), build/corpus/node
+# from npm's rocksdb-native and classic-level (tests/corpus/node). Skipped when build/corpus holds
+# the output of the same generator sources and library versions (build/corpus/.cache-key).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,5 +28,7 @@ cmake -S tests/corpus -B build/corpus-gen -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/corpus-gen -j"$(nproc)"
 echo "corpus: RocksDB $(dpkg-query -W -f='${Version}' librocksdb-dev), LevelDB $(dpkg-query -W -f='${Version}' libleveldb-dev) -> build/corpus/native"
 build/corpus-gen/corpus-gen build/corpus/native
+echo "corpus: rocksdb-native and classic-level -> build/corpus/node"
+node tests/corpus/node/generate.mjs build/corpus/node
 echo "$key" >build/corpus/.cache-key
 echo "corpus: generated in $(($(date +%s) - start)) s"
