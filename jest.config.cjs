@@ -8,7 +8,7 @@ module.exports = {
     "^.+\\.ts$": ["ts-jest", { tsconfig: "<rootDir>/tests/ts/tsconfig.json" }],
   },
   moduleNameMapper: {
-    "^sstfilter$": "<rootDir>/dist/cjs/node-cjs.js",
+    "^sstfilter$": "<rootDir>/dist/cjs/platform/node-cjs.js",
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
   testTimeout: 120000,

@@ -16,7 +16,7 @@ import bloomFilters from "bloom-filters";
 import { BloomFilter as JasonDaviesBloom } from "bloomfilter";
 import xxhash from "xxhash-wasm";
 
-import { init } from "../dist/esm/node.js";
+import { init } from "../dist/esm/platform/node.js";
 import { nsPer as measure } from "./timing.mjs";
 
 const args = process.argv.slice(2);

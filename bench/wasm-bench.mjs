@@ -1,4 +1,4 @@
-// Wasm benchmarks through the npm package (dist/esm/node.js), both modules (SIMD128 and scalar),
+// Wasm benchmarks through the npm package (dist/esm/platform/node.js), both modules (SIMD128 and scalar),
 // every kernel each has. For each size it probes the filters and probe keys the native benchmark
 // exported (--fixtures DIR: probes-<keys>.bin, <format>-<keys>.bin), so native and wasm answer
 // the very same probes; builds use fresh random 16-byte keys. Prints one JSON array of records:
@@ -13,7 +13,7 @@
 import { randomFillSync } from "node:crypto";
 import { readFileSync } from "node:fs";
 
-import { init } from "../dist/esm/node.js";
+import { init } from "../dist/esm/platform/node.js";
 import { initTesting } from "../tests/testing-module.mjs";
 import { cpuMs, nsPer as measure, nsPerEach } from "./timing.mjs";
 

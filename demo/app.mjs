@@ -1,5 +1,6 @@
 // The SST viewer page. It only renders: opening, probing, walking keys, verifying and building all
 // run in worker.mjs, which reads the dropped File in slices (Blob.slice) as the wasm core asks.
+import { byteSize, count, percent, printableText, toHex, withoutOffset } from "../dist/esm/tools/format.js";
 import { drawHeatMap, heatColor, hitTest } from "./heatmap.mjs";
 
 const $ = (id) => document.getElementById(id);
@@ -8,32 +9,12 @@ const PAGE_SIZE = 50;
 // ------------------------------------------------------------------------------------------------
 // Formatting
 
-const count = (n) => Number(n).toLocaleString("en-US");
-const bytesText = (n) =>
-  n < 1024
-    ? `${count(n)} B`
-    : n < 1 << 20
-      ? `${(n / 1024).toFixed(1)} KiB`
-      : `${(n / (1 << 20)).toFixed(1)} MiB`;
-const percent = (rate) =>
-  rate === 0 ? "0%" : rate < 0.0001 ? `${(rate * 100).toExponential(1)}%` : `${(rate * 100).toFixed(2)}%`;
 const handleText = ([offset, size]) => `@ ${count(offset)}, ${count(size)} B`;
-// SstFilterError messages end with "(at byte N)"; the viewer shows the offset on its own.
-const withoutOffset = (message) => String(message).replace(/ \(at byte \d+\)$/, "");
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-const toHex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** A key for display: { text, hex } where hex tells that text is hex (not printable UTF-8). */
 function keyText(bytes, mode) {
-  if (mode === "utf8") {
-    try {
-      const text = utf8.decode(bytes);
-      if (!/[\p{Cc}\p{Cf}]/u.test(text)) return { text: text === "" ? "(empty)" : text, hex: text === "" };
-    } catch {
-      // Not UTF-8: shown as hex.
-    }
-  }
+  const text = mode === "utf8" ? printableText(bytes) : null;
+  if (text !== null) return { text: text === "" ? "(empty)" : text, hex: text === "" };
   return { text: bytes.length === 0 ? "(empty)" : toHex(bytes), hex: true };
 }
 
@@ -65,7 +46,9 @@ function showError(error, context) {
   const where = error.offset !== null && error.offset !== undefined ? ` at byte ${count(error.offset)}` : "";
   banner.replaceChildren(
     el("strong", { textContent: `${error.code ?? "ERROR"}${where}` }),
-    document.createTextNode(` — ${context ? `${context}: ` : ""}${withoutOffset(error.message ?? error)}`),
+    document.createTextNode(
+      ` — ${context ? `${context}: ` : ""}${withoutOffset(String(error.message ?? error))}`,
+    ),
   );
   // The usual cause: a table a bare TableBuilder wrote (user keys without tags), read as a database's.
   if (/internal-key tag/.test(error.message) && !$("user-keys").checked) {
@@ -141,7 +124,7 @@ async function openFile(file) {
   $("table").hidden = false;
   $("drop").classList.add("compact");
   $("file-name").textContent = file.name;
-  $("file-size").textContent = bytesText(file.size);
+  $("file-size").textContent = byteSize(file.size);
   setStatus("opening…");
   resetViews();
   try {
@@ -246,7 +229,7 @@ function renderFilter(info, summary) {
     ["kind", filter.kind],
     ["policy", filter.policy],
     ["layout", layout],
-    ["size", bytesText(filter.sizeBytes)],
+    ["size", byteSize(filter.sizeBytes)],
     ["keys", keys, summary?.keysSource ?? ""],
     ["bits/key", summary?.bitsPerKey ? summary.bitsPerKey.toFixed(2) : "—"],
   ];

@@ -1,7 +1,13 @@
 // The viewer's Web Worker: every wasm call and file read happens here, so the page never freezes.
 // Protocol: the page posts { id, op, ...args }; the worker answers { id, result } or
 // { id, error: { code, message, offset } }, and { id, progress } while a long operation runs.
-import { estimateFalsePositiveRate, init, summarizeTableFilter, verifyTable } from "../dist/esm/browser.js";
+import {
+  estimateFalsePositiveRate,
+  init,
+  summarizeTableFilter,
+  verifyTable,
+} from "../dist/esm/platform/browser.js";
+import { parseHex } from "../dist/esm/tools/format.js";
 
 const sf = await init();
 
@@ -32,13 +38,9 @@ function plainProperties(properties) {
 
 function keyBytes(text, hex) {
   if (!hex) return new TextEncoder().encode(text);
-  const digits = text.replace(/^0x/i, "").replace(/\s+/g, "");
-  if (digits.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(digits)) {
-    throw Object.assign(new Error(`not hex: ${JSON.stringify(text)}`), { code: "BAD_KEY" });
-  }
-  return Uint8Array.from({ length: digits.length / 2 }, (_, i) =>
-    parseInt(digits.slice(2 * i, 2 * i + 2), 16),
-  );
+  const bytes = parseHex(text);
+  if (bytes === null) throw Object.assign(new Error(`not hex: ${JSON.stringify(text)}`), { code: "BAD_KEY" });
+  return bytes;
 }
 
 /**

@@ -39,4 +39,4 @@ for variant in simd scalar; do
   cp "build/wasm/cjs/sstfilter-$variant-testing.cjs" "build/wasm/esm/sstfilter-$variant-testing.mjs" \
     "build/wasm/esm/sstfilter-$variant-testing.wasm" build/testing-dist/
 done
-chmod +x dist/esm/cli.js # the package's "bin"
+chmod +x dist/esm/tools/cli.js # the package's "bin"

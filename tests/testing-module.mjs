@@ -1,11 +1,11 @@
 // For Node scripts (bench/wasm-bench.mjs, tests/ts/leak-soak-child.mjs): an SstFilter on the test
 // build of the simd or scalar wasm module (scripts/build.sh copies it to build/testing-dist), whose
-// module adds the hooks of wasm/testing/ (TestingHooks in ts/core-module.ts). Jest suites use
+// module adds the hooks of wasm/testing/ (TestingHooks in ts/core/core-module.ts). Jest suites use
 // tests/ts/testing-backend.ts, its CommonJS counterpart.
 import { readFile } from "node:fs/promises";
 
-import { initWith } from "../dist/esm/init.js";
-import { NodeSstFilter } from "../dist/esm/node-files.js";
+import { initWith } from "../dist/esm/core/init.js";
+import { NodeSstFilter } from "../dist/esm/platform/node-files.js";
 
 const testingDist = new URL("../build/testing-dist/", import.meta.url);
 

@@ -1,7 +1,7 @@
 // Shared by every Embind translation unit in wasm/: linear-memory views, the last-error slot and
 // the live-handle count. Nothing in the bindings throws (the modules have no C++ exception
 // support): a failing call returns a null handle / null result and leaves its Status in the
-// last-error slot, which ts/heap.ts turns into an SstFilterError.
+// last-error slot, which ts/core/heap.ts turns into an SstFilterError.
 #pragma once
 
 #include <emscripten/val.h>

@@ -14,7 +14,6 @@
 #include "binding_support.h"
 #include "sstfilter/filter.h"
 #include "sstfilter/leveldb_filter_block.h"
-#include "table/block.h"
 
 namespace sstfilter::wasm {
 namespace {
@@ -72,7 +71,7 @@ class FilterHandle {
   LiveHandleCount live_;
 };
 
-// family 0 = LevelDB, 1 = RocksDB (ts/filters.ts keeps the same numbering).
+// family 0 = LevelDB, 1 = RocksDB (ts/api/filters.ts keeps the same numbering).
 FilterHandle* OpenFilter(int family, uintptr_t data, size_t size) {
   Bytes bytes = Copy(data, size);
   auto reader =
@@ -120,9 +119,9 @@ val BuildLevelDbFilterBlock(double bits_per_key, uintptr_t data, size_t data_siz
       return val::null();
     }
     for (uint32_t i = 0; i < key_count[b]; ++i) builder.AddKey(keys[next_key++]);
-    // leveldb table/table_builder.cc Flush: once a block is written, the filter builder is
-    // started at the offset after it (docs/FORMATS.md 3.9), which after the last block leaves
-    // empty filters up to the end's 2 KiB range.
+    // LevelDB's TableBuilder ends every block (EndBlock); of a block whose size is unknown (-1)
+    // only the start is known, and a filter block whose last block is such ends with that start's
+    // range (docs/FORMATS.md 3.9).
     const double size = block_size[b];
     if (size == -1) continue;
     if (!(size >= 0 && size <= 9007199254740991.0) || size != std::floor(size)) {
@@ -130,9 +129,8 @@ val BuildLevelDbFilterBlock(double bits_per_key, uintptr_t data, size_t data_siz
                          "block " + std::to_string(b) + ": size must be a whole number >= 0"));
       return val::null();
     }
-    const uint64_t end =
-        static_cast<uint64_t>(offset) + static_cast<uint64_t>(size) + kBlockTrailerSize;
-    if (Status st = builder.StartBlock(end); !st.ok()) {
+    if (Status st = builder.EndBlock(static_cast<uint64_t>(offset), static_cast<uint64_t>(size));
+        !st.ok()) {
       Fail(std::move(st));
       return val::null();
     }

@@ -2,7 +2,7 @@
 // Embind: an Embind call with DYNAMIC_EXECUTION=0 (kept so that pages with a strict Content
 // Security Policy can load the module) costs ~100-250 ns in V8, more than a probe itself. These
 // take addresses in linear memory and plain numbers; 64-bit values are BigInts (WASM_BIGINT).
-// Readers come from the Embind handles' readerAddress(); ts/filters.ts never passes one after
+// Readers come from the Embind handles' readerAddress(); ts/api/filters.ts never passes one after
 // its handle was disposed.
 #include <emscripten/emscripten.h>
 
@@ -84,7 +84,7 @@ EMSCRIPTEN_KEEPALIVE int sstfilter_may_match_hashes(const FilterReader* reader,
   return 0;
 }
 
-// block_offset: a whole number below 2^53 (checked by ts/filters.ts).
+// block_offset: a whole number below 2^53 (checked by ts/api/filters.ts).
 EMSCRIPTEN_KEEPALIVE int sstfilter_filter_block_may_match(const LevelDbFilterBlockReader* reader,
                                                           double block_offset, const uint8_t* key,
                                                           size_t size) {

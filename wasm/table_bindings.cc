@@ -1,5 +1,5 @@
 // Embind surface for table files. Opening and walking keys are resumable operations
-// (cpp/include/sstfilter/block_fetcher.h): TypeScript calls advance(), performs the read or
+// (sstfilter/table.h ResumableRead): TypeScript calls advance(), performs the read or
 // decompression it reports, supplies the result, and calls advance() again, so the same core serves
 // synchronous bytes and asynchronous sources. Conventions in binding_support.h.
 #include <emscripten/bind.h>
@@ -7,12 +7,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "binding_support.h"
-#include "table/compression.h"
-#include "table/table_key_cursor.h"
-#include "table/table_reader.h"
+#include "sstfilter/table.h"
 
 namespace sstfilter::wasm {
 namespace {
@@ -50,20 +49,20 @@ class IoHandle {
       Fail(std::move(s));
       return -1;
     }
-    return static_cast<int>(op_->fetcher().need());
+    return static_cast<int>(op_->need());
   }
-  double NeedOffset() const { return static_cast<double>(op_->fetcher().need_offset()); }
-  double NeedLength() const { return static_cast<double>(op_->fetcher().need_length()); }
-  int Codec() const { return static_cast<int>(op_->fetcher().codec()); }
-  val Payload() const { return ToUint8Array(op_->fetcher().payload()); }
+  double NeedOffset() const { return static_cast<double>(op_->need_offset()); }
+  double NeedLength() const { return static_cast<double>(op_->need_length()); }
+  int Codec() const { return static_cast<int>(op_->codec()); }
+  val Payload() const { return ToUint8Array(op_->payload()); }
   // -1 when the block does not record its uncompressed size.
   double ExpectedSize() const {
-    auto size = op_->fetcher().uncompressed_size();
+    auto size = op_->uncompressed_size();
     return size ? static_cast<double>(*size) : -1.0;
   }
-  double BlockOffset() const { return static_cast<double>(op_->fetcher().block_offset()); }
+  double BlockOffset() const { return static_cast<double>(op_->block_offset()); }
   bool Supply(uintptr_t data, size_t size) {
-    Status s = op_->fetcher().Supply(View(data, size));
+    Status s = op_->Supply(View(data, size));
     return s.ok() || Fail(std::move(s));
   }
 
@@ -112,47 +111,28 @@ class BlockReadHandle : public IoHandle {
   LiveHandleCount live_;
 };
 
-std::string LookupRouteName(LookupRoute route) {
-  switch (route) {
-    case LookupRoute::kNoFilter:
-      return "no-filter";
-    case LookupRoute::kOutsidePrefixDomain:
-      return "outside-prefix-domain";
-    case LookupRoute::kAfterLastKey:
-      return "after-last-key";
-    case LookupRoute::kFullFilter:
-      return "full-filter";
-    case LookupRoute::kPartition:
-      return "partition";
-    case LookupRoute::kBlockFilter:
-      return "block-filter";
-  }
-  return "no-filter";
-}
-
 class TableHandle : public IoHandle {
  public:
   explicit TableHandle(std::unique_ptr<TableReader> reader)
       : IoHandle(reader.get()), reader_(std::move(reader)) {}
 
   std::string Family() const {
-    return reader_->table().family == TableFamily::kLevelDb ? "leveldb" : "rocksdb";
+    return reader_->family() == TableFamily::kLevelDb ? "leveldb" : "rocksdb";
   }
 
   val Footer() const {
-    const OpenedTable& t = reader_->table();
+    const TableFooterInfo footer = reader_->footer();
     val out = val::object();
-    out.set("formatVersion", t.footer.format_version);
-    out.set("checksum", std::string(ChecksumTypeName(t.footer.checksum)));
-    out.set("metaindexHandle", HandleValue(t.footer.metaindex));
-    out.set("indexHandle", HandleValue(t.index_handle));
+    out.set("formatVersion", footer.format_version);
+    out.set("checksum", std::string(footer.checksum));
+    out.set("metaindexHandle", HandleValue(footer.metaindex));
+    out.set("indexHandle", HandleValue(footer.index));
     return out;
   }
 
   val Metaindex() const {
     val out = val::object();
-    for (const MetaindexEntry& e : reader_->table().metaindex)
-      out.set(e.name, HandleValue(e.handle));
+    for (const MetaindexEntry& e : reader_->metaindex()) out.set(e.name, HandleValue(e.handle));
     return out;
   }
 
@@ -160,7 +140,7 @@ class TableHandle : public IoHandle {
   // { hex } (the golden corpus' convention).
   val Properties() const {
     val out = val::object();
-    for (const TableProperty& p : reader_->table().properties.all()) {
+    for (const TableProperty& p : reader_->properties()) {
       switch (p.kind) {
         case TableProperty::Kind::kNumber:
           if (static_cast<double>(p.number) <= kMaxSafeInteger) {
@@ -183,35 +163,25 @@ class TableHandle : public IoHandle {
     return out;
   }
 
-  // null, or what t.filter reports (ts/table.ts TableFilterInfo).
+  // null, or what t.filter reports (ts/api/table.ts TableFilterInfo).
   val Filter() const {
-    const OpenedTable& t = reader_->table();
-    const TableFilter& f = t.filter;
-    if (f.layout() == TableFilterLayout::kNone) return val::null();
+    const std::optional<TableFilterInfo> info = reader_->filter_info();
+    if (!info) return val::null();
     val out = val::object();
-    std::string policy = f.metaindex_policy();
-    // rocksdb.filter.policy names the configured policy (e.g. "ribbonfilter"); the metaindex
-    // name is shared by every built-in kind.
-    if (auto configured = t.properties.Text("rocksdb.filter.policy");
-        configured && !configured->empty()) {
-      policy = *configured;
-    }
-    out.set("policy", policy);
-    out.set("kind", f.KindName());
-    out.set("partitioned", f.layout() == TableFilterLayout::kPartitioned);
-    out.set("partitions", static_cast<double>(f.partitions_count()));
-    out.set("wholeKeyFiltering", t.whole_key_filtering);
-    out.set("prefixExtractor",
-            t.prefix_extractor_name ? val(*t.prefix_extractor_name) : val::null());
-    out.set("prefixExtractorSupported", !t.prefix_extractor_name || t.prefix_extractor.has_value());
-    out.set("sizeBytes", static_cast<double>(f.size_bytes()));
+    out.set("policy", info->policy);
+    out.set("kind", info->kind);
+    out.set("partitioned", info->partitioned);
+    out.set("partitions", static_cast<double>(info->partitions));
+    out.set("wholeKeyFiltering", info->whole_key_filtering);
+    out.set("prefixExtractor", info->prefix_extractor ? val(*info->prefix_extractor) : val::null());
+    out.set("prefixExtractorSupported", info->prefix_extractor_supported);
+    out.set("sizeBytes", static_cast<double>(info->size_bytes));
     return out;
   }
 
   val FilterBytes() const {
     val out = val::array();
-    for (ByteView raw : reader_->table().filter.RawFilters())
-      out.call<void>("push", ToUint8Array(raw));
+    for (ByteView raw : reader_->filter_bytes()) out.call<void>("push", ToUint8Array(raw));
     return out;
   }
 
@@ -232,7 +202,7 @@ class TableHandle : public IoHandle {
     }
     return may_match ? 1 : 0;
   }
-  // { mayContain, route, partition, dataBlock, probedSize } (ts/table.ts LookupExplanation
+  // { mayContain, route, partition, dataBlock, probedSize } (ts/api/table.ts LookupExplanation
   // before the key bytes are attached), or null on error (last-error slot).
   val Explain(uintptr_t key, size_t size) const {
     bool may_match = true;
@@ -243,7 +213,7 @@ class TableHandle : public IoHandle {
     }
     val out = val::object();
     out.set("mayContain", may_match);
-    out.set("route", LookupRouteName(trace.route));
+    out.set("route", std::string(LookupRouteName(trace.route)));
     out.set("partition", trace.route == LookupRoute::kPartition
                              ? val(static_cast<double>(trace.partition))
                              : val::null());
@@ -267,13 +237,13 @@ class TableHandle : public IoHandle {
   }
 
   KeyCursorHandle* Keys() const {
-    return new KeyCursorHandle(std::make_unique<TableKeyCursor>(reader_->shared_table()));
+    return new KeyCursorHandle(std::make_unique<TableKeyCursor>(*reader_));
   }
 
-  // offset and size: whole numbers below 2^53 (validated by ts/table.ts).
+  // offset and size: whole numbers below 2^53 (validated by ts/api/table.ts).
   BlockReadHandle* ReadBlock(double offset, double size) const {
     const BlockHandle handle{static_cast<uint64_t>(offset), static_cast<uint64_t>(size)};
-    return new BlockReadHandle(std::make_unique<TableBlockRead>(reader_->shared_table(), handle));
+    return new BlockReadHandle(std::make_unique<TableBlockRead>(*reader_, handle));
   }
 
  private:
@@ -281,7 +251,7 @@ class TableHandle : public IoHandle {
   LiveHandleCount live_;
 };
 
-// file_size: a whole number below 2^53 (validated by ts/table.ts).
+// file_size: a whole number below 2^53 (validated by ts/api/table.ts).
 TableHandle* CreateTable(double file_size, bool internal_keys) {
   TableOptions options;
   options.internal_keys = internal_keys;

@@ -13,13 +13,15 @@ namespace {
 
 class ConstantFilterReader final : public FilterReader {
  public:
-  explicit ConstantFilterReader(bool may_match) : may_match_(may_match) {}
+  ConstantFilterReader(bool may_match, Bytes contents)
+      : may_match_(may_match), contents_(std::move(contents)) {}
 
   FilterInfo info() const override {
     FilterInfo info;
     info.kind = may_match_ ? FilterKind::kAlwaysMatch : FilterKind::kNeverMatch;
     return info;
   }
+  ByteView contents() const override { return contents_; }
   bool MayMatch(ByteView) const override { return may_match_; }
   void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const override {
     std::fill(results, results + keys.size(), may_match_ ? 1 : 0);
@@ -31,6 +33,7 @@ class ConstantFilterReader final : public FilterReader {
 
  private:
   bool may_match_;
+  Bytes contents_;
 };
 
 }  // namespace
@@ -59,8 +62,8 @@ void FilterReader::MayMatchBatch(const KeyBatchView& keys, uint8_t* results) con
 
 bool FilterReader::MayMatchHashes(const uint64_t*, size_t, uint8_t*) const { return false; }
 
-std::unique_ptr<FilterReader> MakeConstantFilterReader(bool may_match) {
-  return std::make_unique<ConstantFilterReader>(may_match);
+std::unique_ptr<FilterReader> MakeConstantFilterReader(bool may_match, Bytes contents) {
+  return std::make_unique<ConstantFilterReader>(may_match, std::move(contents));
 }
 
 Status ValidateBuildOptions(const BuildOptions& options) {

@@ -27,6 +27,8 @@ class LevelDbBloomReader final : public FilterReader {
     return info;
   }
 
+  ByteView contents() const override { return filter_; }
+
   bool MayMatch(ByteView key) const override { return LevelDbBloomMayMatch(filter_, key); }
 
  private:
@@ -88,8 +90,8 @@ bool LevelDbBloomMayMatch(ByteView filter, ByteView key) {
 }
 
 std::unique_ptr<FilterReader> OpenLevelDbFilter(Bytes filter) {
-  if (filter.size() < 2) return MakeConstantFilterReader(false);
-  if (filter.back() > 30) return MakeConstantFilterReader(true);
+  if (filter.size() < 2) return MakeConstantFilterReader(false, std::move(filter));
+  if (filter.back() > 30) return MakeConstantFilterReader(true, std::move(filter));
   return std::make_unique<LevelDbBloomReader>(std::move(filter));
 }
 

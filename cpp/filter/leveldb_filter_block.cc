@@ -1,8 +1,10 @@
 #include "sstfilter/leveldb_filter_block.h"
 
+#include <limits>
 #include <string>
 
 #include "sstfilter/leveldb_bloom.h"
+#include "sstfilter/table.h"
 
 namespace sstfilter {
 namespace {
@@ -29,6 +31,14 @@ Status LevelDbFilterBlockBuilder::StartBlock(uint64_t block_offset) {
     if (Status s = GenerateFilter(); !s.ok()) return s;
   }
   return Status::Ok();
+}
+
+Status LevelDbFilterBlockBuilder::EndBlock(uint64_t block_offset, uint64_t block_size) {
+  // An end past 2^64 - 1 is as far beyond a LevelDB file as the largest offset: StartBlock says so.
+  constexpr uint64_t kLast = std::numeric_limits<uint64_t>::max();
+  const bool fits = block_size <= kLast - kBlockTrailerSize &&
+                    block_offset <= kLast - kBlockTrailerSize - block_size;
+  return StartBlock(fits ? block_offset + block_size + kBlockTrailerSize : kLast);
 }
 
 void LevelDbFilterBlockBuilder::AddKey(ByteView key) {

@@ -1,14 +1,13 @@
 // RocksDB's FastLocalBloom, the Bloom filter of table format_version >= 5 (docs/FORMATS.md 2.7;
 // RocksDB table/block_based/filter_policy.cc, FastLocalBloomBitsBuilder / FastLocalBloomBitsReader
 // / GetBloomBitsReader, and util/bloom_impl.h, FastLocalBloomImpl). The bit-level work is done by
-// the kernels in cpp/simd/.
+// the kernels in cpp/filter/kernels/.
 #include <algorithm>
-#include <cstring>
 #include <memory>
-#include <new>
 #include <string>
 #include <vector>
 
+#include "base/aligned_buffer.h"
 #include "filter/kernels/bloom_kernels.h"
 #include "filter/rocksdb_bloom_internal.h"
 #include "sstfilter/hash.h"
@@ -34,11 +33,11 @@ inline uint64_t KeyHash(ByteView key) { return Xxph3Hash64(key, 0); }
 class FastLocalBloomReader final : public FilterReader {
  public:
   FastLocalBloomReader(const Bytes& filter, int num_probes)
-      : filter_(static_cast<uint8_t*>(::operator new[](filter.size(), kFilterAlignment))),
+      : filter_(filter),
         len_bytes_(static_cast<uint32_t>(filter.size() - kMetadataLen)),
-        num_probes_(num_probes) {
-    std::memcpy(filter_.get(), filter.data(), filter.size());
-  }
+        num_probes_(num_probes) {}
+
+  ByteView contents() const override { return filter_.view(); }
 
   FilterInfo info() const override {
     FilterInfo info;
@@ -50,7 +49,7 @@ class FastLocalBloomReader final : public FilterReader {
   }
 
   bool MayMatch(ByteView key) const override {
-    return simd::ActiveFastLocalBloomKernel().may_match(KeyHash(key), num_probes_, filter_.get(),
+    return simd::ActiveFastLocalBloomKernel().may_match(KeyHash(key), num_probes_, filter_.data(),
                                                         len_bytes_);
   }
 
@@ -60,26 +59,21 @@ class FastLocalBloomReader final : public FilterReader {
     for (size_t start = 0; start < keys.size(); start += kHashChunk) {
       const size_t count = std::min(kHashChunk, keys.size() - start);
       for (size_t i = 0; i < count; ++i) hashes[i] = KeyHash(keys[start + i]);
-      kernel.may_match_batch(hashes, count, num_probes_, filter_.get(), len_bytes_,
+      kernel.may_match_batch(hashes, count, num_probes_, filter_.data(), len_bytes_,
                              results + start);
     }
   }
 
   bool MayMatchHashes(const uint64_t* hashes, size_t n, uint8_t* results) const override {
-    simd::ActiveFastLocalBloomKernel().may_match_batch(hashes, n, num_probes_, filter_.get(),
+    simd::ActiveFastLocalBloomKernel().may_match_batch(hashes, n, num_probes_, filter_.data(),
                                                        len_bytes_, results);
     return true;
   }
 
  private:
-  // The filter in a buffer aligned to its blocks, so that each 64-byte block is one cache line: a
-  // probe of a memory-resident filter then misses once rather than twice (a Bytes buffer is only
-  // malloc-aligned, 8 or 16 bytes).
-  static constexpr std::align_val_t kFilterAlignment{kBlockBytes};
-  struct AlignedDelete {
-    void operator()(uint8_t* p) const { ::operator delete[](p, kFilterAlignment); }
-  };
-  std::unique_ptr<uint8_t[], AlignedDelete> filter_;
+  // Each 64-byte block one cache line (base/aligned_buffer.h).
+  static_assert(AlignedBuffer::kAlignment % kBlockBytes == 0);
+  AlignedBuffer filter_;
   uint32_t len_bytes_;
   int num_probes_;
 };
@@ -99,13 +93,17 @@ std::unique_ptr<FilterReader> OpenNewBloomReader(Bytes filter) {
   const int num_probes = block_and_probes & 31;
   // Probe counts 0 and 31, non-zero reserved bytes (perhaps a future seed), other
   // sub-implementations and other block sizes are reserved: RocksDB answers "may match".
-  if (num_probes < 1 || num_probes > 30) return MakeConstantFilterReader(true);
-  if (DecodeFixed16(&filter[meta + 3]) != 0) return MakeConstantFilterReader(true);
-  if (sub_impl != kFastLocalSubImpl || log2_block_bytes != 6) return MakeConstantFilterReader(true);
+  if (num_probes < 1 || num_probes > 30) return MakeConstantFilterReader(true, std::move(filter));
+  if (DecodeFixed16(&filter[meta + 3]) != 0) {
+    return MakeConstantFilterReader(true, std::move(filter));
+  }
+  if (sub_impl != kFastLocalSubImpl || log2_block_bytes != 6) {
+    return MakeConstantFilterReader(true, std::move(filter));
+  }
   // With fewer than 64 data bytes RocksDB still probes "block 0", the first 64 bytes of the filter.
   // Those are the filter's own bytes (metadata included) when it has 64 bytes in all; a shorter
   // filter would make RocksDB read past it, and no builder writes one: stay conservative.
-  if (filter.size() < kBlockBytes) return MakeConstantFilterReader(true);
+  if (filter.size() < kBlockBytes) return MakeConstantFilterReader(true, std::move(filter));
   return std::make_unique<FastLocalBloomReader>(filter, num_probes);
 }
 

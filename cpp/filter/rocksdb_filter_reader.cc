@@ -13,9 +13,11 @@ namespace sstfilter {
 std::unique_ptr<FilterReader> OpenRocksDbFilter(Bytes filter) {
   using rocksdb_bloom::kMetadataLen;
   // Empty or too short for metadata: treated as a filter of zero keys.
-  if (filter.size() <= kMetadataLen) return MakeConstantFilterReader(false);
+  if (filter.size() <= kMetadataLen) return MakeConstantFilterReader(false, std::move(filter));
   // RocksDB takes the length as 32 bits; no block can be this large, so stay conservative.
-  if (filter.size() > std::numeric_limits<uint32_t>::max()) return MakeConstantFilterReader(true);
+  if (filter.size() > std::numeric_limits<uint32_t>::max()) {
+    return MakeConstantFilterReader(true, std::move(filter));
+  }
   const int8_t marker = static_cast<int8_t>(filter[filter.size() - kMetadataLen]);
   if (marker >= 1) return rocksdb_bloom::OpenLegacyBloomReader(std::move(filter));
   switch (marker) {
@@ -25,7 +27,7 @@ std::unique_ptr<FilterReader> OpenRocksDbFilter(Bytes filter) {
       return rocksdb_ribbon::OpenRibbonReader(std::move(filter));
     default:
       // 0 = zero probes; -3 .. -128 are reserved for future formats.
-      return MakeConstantFilterReader(true);
+      return MakeConstantFilterReader(true, std::move(filter));
   }
 }
 

@@ -7,12 +7,11 @@
 // for SIMD lanes to share, so the batched path only prefetches lines ahead, as RocksDB's does.
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <memory>
-#include <new>
 #include <string>
 #include <vector>
 
+#include "base/aligned_buffer.h"
 #include "filter/rocksdb_bloom_internal.h"
 #include "sstfilter/hash.h"
 #include "sstfilter/rocksdb_bloom.h"
@@ -62,25 +61,22 @@ bool ProbeLine(uint32_t h, int num_probes, uint32_t mask, const uint8_t* line) {
 class LegacyBloomReader final : public FilterReader {
  public:
   LegacyBloomReader(const Bytes& filter, int num_probes, LineGeometry geometry)
-      : filter_(static_cast<uint8_t*>(::operator new[](filter.size(), kFilterAlignment))),
-        size_(filter.size()),
-        num_probes_(num_probes),
-        geometry_(geometry) {
-    std::memcpy(filter_.get(), filter.data(), filter.size());
-  }
+      : filter_(filter), num_probes_(num_probes), geometry_(geometry) {}
+
+  ByteView contents() const override { return filter_.view(); }
 
   FilterInfo info() const override {
     FilterInfo info;
     info.kind = FilterKind::kRocksDbLegacyBloom;
     info.num_probes = static_cast<uint32_t>(num_probes_);
-    info.data_bytes = static_cast<uint32_t>(size_ - kMetadataLen);
+    info.data_bytes = static_cast<uint32_t>(filter_.size() - kMetadataLen);
     info.block_bytes = uint32_t{1} << geometry_.log2_line_bytes;
     return info;
   }
 
   bool MayMatch(ByteView key) const override {
     const uint32_t h = KeyHash(key);
-    return ProbeLine(h, num_probes_, geometry_.BitMask(), filter_.get() + geometry_.LineOffset(h));
+    return ProbeLine(h, num_probes_, geometry_.BitMask(), filter_.data() + geometry_.LineOffset(h));
   }
 
   // MultiGet's batch shape with a rolling window: the line of key i + kAhead is prefetched while
@@ -92,7 +88,7 @@ class LegacyBloomReader final : public FilterReader {
     const uint32_t mask = geometry_.BitMask();
     const size_t last_byte = (size_t{1} << geometry_.log2_line_bytes) - 1;
     const auto prefetch = [&](uint32_t h) {
-      const uint8_t* line = filter_.get() + geometry_.LineOffset(h);
+      const uint8_t* line = filter_.data() + geometry_.LineOffset(h);
       __builtin_prefetch(line, 0, 1);
       __builtin_prefetch(line + last_byte, 0, 1);
     };
@@ -108,20 +104,15 @@ class LegacyBloomReader final : public FilterReader {
         ahead[i % kAhead] = KeyHash(keys[i + kAhead]);
         prefetch(ahead[i % kAhead]);
       }
-      results[i] = ProbeLine(h, num_probes_, mask, filter_.get() + geometry_.LineOffset(h)) ? 1 : 0;
+      results[i] =
+          ProbeLine(h, num_probes_, mask, filter_.data() + geometry_.LineOffset(h)) ? 1 : 0;
     }
   }
 
  private:
-  // The filter in a buffer aligned to cache lines, so that a 64-byte line of the filter is one
-  // cache line: a probe of a memory-resident filter then misses once rather than twice (a Bytes
-  // buffer is only malloc-aligned, 8 or 16 bytes).
-  static constexpr std::align_val_t kFilterAlignment{64};
-  struct AlignedDelete {
-    void operator()(uint8_t* p) const { ::operator delete[](p, kFilterAlignment); }
-  };
-  std::unique_ptr<uint8_t[], AlignedDelete> filter_;
-  size_t size_;
+  // Aligned (base/aligned_buffer.h): a 64-byte line, as x86-64 builders write them, is one cache
+  // line.
+  AlignedBuffer filter_;
   int num_probes_;
   LineGeometry geometry_;
 };
@@ -154,9 +145,11 @@ std::unique_ptr<FilterReader> OpenLegacyBloomReader(Bytes filter) {
   // with a 32-bit product num_lines * 64 == len; a product that only matches modulo 2^32 would make
   // it read past the filter. Requiring the exact quotient gives the same geometry for every
   // filter RocksDB can read safely and "may match" for the rest.)
-  if (num_lines == 0 || len % num_lines != 0) return MakeConstantFilterReader(true);
+  if (num_lines == 0 || len % num_lines != 0) {
+    return MakeConstantFilterReader(true, std::move(filter));
+  }
   const uint32_t line_bytes = len / num_lines;
-  if (!std::has_single_bit(line_bytes)) return MakeConstantFilterReader(true);
+  if (!std::has_single_bit(line_bytes)) return MakeConstantFilterReader(true, std::move(filter));
   const LineGeometry geometry{num_lines, std::countr_zero(line_bytes)};
   return std::make_unique<LegacyBloomReader>(filter, num_probes, geometry);
 }

@@ -1,15 +1,16 @@
 // RocksDB's Standard128Ribbon reader (docs/FORMATS.md 2.8.1, 2.8.6, 2.8.7; RocksDB
 // table/block_based/ filter_policy.cc, GetRibbonBitsReader / Standard128RibbonBitsReader, and
 // util/ribbon_impl.h, SerializableInterleavedSolution::ConfigureForNumBlocks). The column checks
-// are done by the kernels in cpp/simd/.
+// are done by the kernels in cpp/filter/kernels/.
 //
 // Safe on any bytes: the layout is derived from the filter's own length and block count so that
 // every segment a query addresses lies inside the solution (a start block b reads its own
 // segments and, when the query spans two blocks, b + 1's; b + 1 < num_blocks then), and the
-// kernels' whole-vector over-reads land in zero padding.
+// kernels' whole-vector over-reads land in the rest of the filter or in the zero padding after it
+// (columns past a query's last one are masked out, so what they read never changes an answer).
 #include <algorithm>
-#include <cstring>
 
+#include "base/aligned_buffer.h"
 #include "filter/kernels/ribbon_kernels.h"
 #include "filter/rocksdb_bloom_internal.h"
 #include "filter/rocksdb_ribbon_internal.h"
@@ -30,15 +31,12 @@ class RibbonReader final : public FilterReader {
  public:
   // `filter` is longer than kMetadataLen; num_blocks >= 2.
   RibbonReader(const Bytes& filter, uint32_t seed, uint32_t num_blocks)
-      : data_bytes_(static_cast<uint32_t>(filter.size() - kMetadataLen)),
+      : filter_(filter, simd::kRibbonReadPadding),
+        data_bytes_(static_cast<uint32_t>(filter.size() - kMetadataLen)),
         seed_(seed),
         num_blocks_(num_blocks) {
     const SolutionLayout layout = ConfigureLayout(num_blocks, data_bytes_);
-    const size_t solution_bytes = size_t{layout.num_segments} * simd::kRibbonSegmentBytes;
-    // Only the segments in use, then the kernels' padding (zeros).
-    solution_.assign(solution_bytes + simd::kRibbonReadPadding, 0);
-    std::memcpy(solution_.data(), filter.data(), solution_bytes);
-    params_.data = solution_.data();
+    params_.data = filter_.data();
     params_.raw_seed = RawSeed(seed);
     params_.num_starts = num_blocks * kCoeffBits - kCoeffBits + 1;
     params_.upper_num_columns = layout.upper_num_columns;
@@ -53,6 +51,8 @@ class RibbonReader final : public FilterReader {
     info.ribbon_blocks = num_blocks_;
     return info;
   }
+
+  ByteView contents() const override { return filter_.view(); }
 
   bool MayMatch(ByteView key) const override {
     return simd::ActiveRibbonKernel().check(simd::PrepareRibbonProbe(KeyHash(key), params_));
@@ -75,10 +75,11 @@ class RibbonReader final : public FilterReader {
   }
 
  private:
+  // The solution starts the filter; the kernels' padding follows it.
+  AlignedBuffer filter_;
   uint32_t data_bytes_;
   uint32_t seed_;
   uint32_t num_blocks_;
-  Bytes solution_;
   simd::RibbonQueryParams params_;
 };
 
@@ -93,7 +94,7 @@ std::unique_ptr<FilterReader> OpenRibbonReader(Bytes filter) {
                               (static_cast<uint32_t>(filter[meta + 4]) << 16);
   // One block would be problematic for Ribbon's hashing and zero has a shorter "never" encoding,
   // so RocksDB never writes either; it reads them as "may match".
-  if (num_blocks < 2) return MakeConstantFilterReader(true);
+  if (num_blocks < 2) return MakeConstantFilterReader(true, std::move(filter));
   return std::make_unique<RibbonReader>(filter, seed, num_blocks);
 }
 

@@ -8,17 +8,10 @@
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/status.h"
+#include "sstfilter/table.h"
 #include "table/compression.h"
 
 namespace sstfilter {
-
-// Every block in a table file is followed by 1 compression-type byte and 4 checksum bytes.
-inline constexpr uint64_t kBlockTrailerSize = 5;
-
-struct BlockHandle {
-  uint64_t offset = 0;
-  uint64_t size = 0;  // without the 5-byte trailer (1 compression-type byte, 4 checksum bytes)
-};
 
 // varint64 offset, varint64 size.
 std::optional<BlockHandle> DecodeBlockHandle(ByteView in, size_t* pos);

@@ -152,4 +152,16 @@ Status BlockFetcher::Supply(ByteView bytes) {
   return Status::Error(ErrorCode::kBadOptions, "no read is pending");
 }
 
+// The driver's view of an operation is its fetcher's.
+IoNeed ResumableRead::need() const { return fetcher().need(); }
+uint64_t ResumableRead::need_offset() const { return fetcher().need_offset(); }
+uint64_t ResumableRead::need_length() const { return fetcher().need_length(); }
+Codec ResumableRead::codec() const { return fetcher().codec(); }
+ByteView ResumableRead::payload() const { return fetcher().payload(); }
+std::optional<uint64_t> ResumableRead::uncompressed_size() const {
+  return fetcher().uncompressed_size();
+}
+uint64_t ResumableRead::block_offset() const { return fetcher().block_offset(); }
+Status ResumableRead::Supply(ByteView bytes) { return fetcher().Supply(bytes); }
+
 }  // namespace sstfilter

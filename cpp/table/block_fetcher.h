@@ -1,6 +1,6 @@
 // Brings one block at a time from the file into memory without doing I/O itself: the caller asks
 // for a block, the fetcher says which file bytes it needs, the driver (TypeScript over a
-// ByteSource, or table_memory_driver.h for bytes in memory) supplies them, the fetcher verifies
+// ByteSource, or DriveFromMemory for bytes in memory) supplies them, the fetcher verifies
 // the trailer checksum and strips the compression framing, the driver decompresses and supplies
 // the contents, and the caller asks again and gets them (rocksdb table/block_fetcher.cc does the
 // same steps synchronously).
@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "sstfilter/status.h"
+#include "sstfilter/table.h"
 #include "table/block.h"
 #include "table/block_checksum.h"
 #include "table/compression.h"
@@ -25,13 +26,6 @@ struct TableFileFormat {
   ChecksumType checksum = ChecksumType::kCrc32c;
   uint32_t base_context_checksum = 0;
   bool has_compression_dictionary = false;
-};
-
-// What the driver must do before the next Fetch can make progress.
-enum class IoNeed : uint8_t {
-  kNothing = 0,
-  kBytes = 1,          // supply file bytes [need_offset, need_offset + need_length)
-  kDecompression = 2,  // decompress payload() with codec() and supply the result
 };
 
 enum class BlockKind : uint8_t { kData, kIndex, kMeta };
@@ -84,15 +78,6 @@ class BlockFetcher {
   Bytes buffer_;  // raw bytes while decompressing, then the contents
   CompressedFrame frame_;
   uint8_t trailer_[kBlockTrailerSize] = {};
-};
-
-// An operation on a table that makes progress by fetching blocks: opening it, walking its keys.
-// Advance() runs until the operation is done or its fetcher needs the driver.
-class ResumableRead {
- public:
-  virtual ~ResumableRead() = default;
-  virtual Status Advance() = 0;
-  virtual BlockFetcher& fetcher() = 0;
 };
 
 }  // namespace sstfilter

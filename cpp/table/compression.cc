@@ -158,8 +158,8 @@ Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteV
                    context);
     }
     if (!frame->uncompressed_size) frame->uncompressed_size = header.content_size;
-    // The decompressor writes into a buffer of the recorded size (ts/codecs.ts); LevelDB's zstd
-    // writer always records it in the frame.
+    // The decompressor writes into a buffer of the recorded size (ts/core/codecs.ts); LevelDB's
+    // zstd writer always records it in the frame.
     if (!frame->uncompressed_size) {
       return Error(ErrorCode::kUnsupported, "zstd frame that does not record its size", context);
     }

@@ -2,7 +2,7 @@
 // the framing the writer put around the codec's own stream. Decompression itself happens outside
 // the core (the TypeScript layer uses maintained codec libraries); the core only strips the
 // framing, learns the uncompressed size where the format records it, and rejects what it cannot
-// support before anything is allocated.
+// support before anything is allocated. Codec and kMaxBlockBytes are public (sstfilter/table.h).
 #pragma once
 
 #include <cstdint>
@@ -10,22 +10,9 @@
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/status.h"
+#include "sstfilter/table.h"
 
 namespace sstfilter {
-
-// The numbering is shared with ts/codecs.ts.
-enum class Codec : uint8_t {
-  kNone = 0,
-  kSnappy = 1,      // raw Snappy block format
-  kDeflateRaw = 2,  // raw deflate (RocksDB's zlib with its default window_bits = -14)
-  kLz4Block = 3,    // raw LZ4 block (not frame); also LZ4HC
-  kZstd = 4,        // one zstd frame
-};
-
-const char* CodecName(Codec codec);
-
-// Largest uncompressed block accepted, so that a hostile size prefix cannot make anyone allocate.
-inline constexpr uint64_t kMaxBlockBytes = uint64_t{256} << 20;
 
 struct CompressedFrame {
   Codec codec = Codec::kNone;
@@ -33,9 +20,6 @@ struct CompressedFrame {
   size_t payload_size = 0;
   std::optional<uint64_t> uncompressed_size;  // when the framing or the stream header records it
 };
-
-// Which family wrote the block: type byte 2 is zlib in RocksDB and zstd in newer LevelDB.
-enum class TableFamily : uint8_t { kLevelDb, kRocksDb };
 
 struct FramingContext {
   TableFamily family = TableFamily::kRocksDb;

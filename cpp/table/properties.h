@@ -12,18 +12,9 @@
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/status.h"
+#include "sstfilter/table.h"
 
 namespace sstfilter {
-
-struct TableProperty {
-  enum class Kind : uint8_t { kNumber, kText, kBinary };
-  std::string name;
-  Kind kind = Kind::kBinary;
-  uint64_t number = 0;  // kNumber
-  Bytes bytes;          // the raw value (all kinds)
-  // Offset of the value within the properties block (for the ingested-file checksum quirk).
-  size_t value_offset = 0;
-};
 
 class TableProperties {
  public:

@@ -9,16 +9,14 @@ void TableFilter::SetLevelDbBlock(std::string policy, bool builtin, Bytes conten
   layout_ = TableFilterLayout::kLevelDbBlock;
   metaindex_policy_ = std::move(policy);
   builtin_ = builtin;
-  leveldb_ = std::make_unique<LevelDbFilterBlockReader>(contents);
-  contents_ = std::move(contents);
+  leveldb_ = std::make_unique<LevelDbFilterBlockReader>(std::move(contents));
 }
 
 void TableFilter::SetFull(std::string policy, bool builtin, Bytes contents) {
   layout_ = TableFilterLayout::kFull;
   metaindex_policy_ = std::move(policy);
   builtin_ = builtin;
-  full_ = OpenRocksDbFilter(contents);
-  contents_ = std::move(contents);
+  full_ = OpenRocksDbFilter(std::move(contents));
 }
 
 void TableFilter::SetPartitioned(std::string policy, bool builtin, uint64_t index_size,
@@ -32,12 +30,11 @@ void TableFilter::SetPartitioned(std::string policy, bool builtin, uint64_t inde
 }
 
 void TableFilter::AddPartition(Bytes separator, uint64_t separator_tag, BlockHandle handle) {
-  partitions_.push_back(FilterPartition{std::move(separator), separator_tag, handle, {}, nullptr});
+  partitions_.push_back(FilterPartition{std::move(separator), separator_tag, handle, nullptr});
 }
 
 void TableFilter::SetPartitionContents(size_t i, Bytes contents) {
-  partitions_[i].reader = OpenRocksDbFilter(contents);
-  partitions_[i].contents = std::move(contents);
+  partitions_[i].reader = OpenRocksDbFilter(std::move(contents));
 }
 
 std::string TableFilter::KindName() const {
@@ -62,17 +59,18 @@ std::string TableFilter::KindName() const {
 }
 
 uint64_t TableFilter::size_bytes() const {
-  uint64_t total = contents_.size() + partition_index_size_;
-  for (const FilterPartition& p : partitions_) total += p.contents.size();
+  uint64_t total = partition_index_size_;
+  for (ByteView raw : RawFilters()) total += raw.size();
   return total;
 }
 
 std::vector<ByteView> TableFilter::RawFilters() const {
   std::vector<ByteView> out;
-  if (layout_ == TableFilterLayout::kLevelDbBlock || layout_ == TableFilterLayout::kFull) {
-    out.push_back(contents_);
+  if (leveldb_) out.push_back(leveldb_->contents());
+  if (full_) out.push_back(full_->contents());
+  for (const FilterPartition& p : partitions_) {
+    out.push_back(p.reader ? p.reader->contents() : ByteView());
   }
-  for (const FilterPartition& p : partitions_) out.push_back(p.contents);
   return out;
 }
 

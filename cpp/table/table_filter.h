@@ -26,10 +26,11 @@ struct FilterPartition {
   Bytes separator;         // user key part of the partition's index key
   uint64_t separator_tag;  // its tag, when the partition index holds internal keys
   BlockHandle handle;
-  Bytes contents;
-  std::unique_ptr<FilterReader> reader;
+  std::unique_ptr<FilterReader> reader;  // once read; it holds the partition's bytes
 };
 
+// Each filter's bytes are held once, by the reader that probes them (FilterReader::contents(),
+// LevelDbFilterBlockReader::contents()): the Set* calls take the block read's buffer over.
 class TableFilter {
  public:
   TableFilterLayout layout() const { return layout_; }
@@ -70,7 +71,6 @@ class TableFilter {
   TableFilterLayout layout_ = TableFilterLayout::kNone;
   std::string metaindex_policy_;
   bool builtin_ = false;
-  Bytes contents_;  // LevelDB block or full filter
   std::unique_ptr<LevelDbFilterBlockReader> leveldb_;
   std::unique_ptr<FilterReader> full_;
   std::vector<FilterPartition> partitions_;

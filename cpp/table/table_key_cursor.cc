@@ -1,19 +1,40 @@
-#include "table/table_key_cursor.h"
+// TableKeyCursor (sstfilter/table.h): the keys of every data block in index order.
+#include <memory>
+#include <optional>
 
+#include "sstfilter/table.h"
+#include "table/block_fetcher.h"
+#include "table/index_block.h"
 #include "table/internal_key.h"
+#include "table/table_reader.h"
 
 namespace sstfilter {
 
-TableKeyCursor::TableKeyCursor(std::shared_ptr<const OpenedTable> table)
-    : table_(std::move(table)),
-      fetcher_(&table_->file),
-      two_level_(table_->index_type == kTwoLevelIndexSearch) {
-  if (two_level_) {
-    top_.emplace(table_->index.Begin());
-  } else {
-    blocks_.emplace(table_->index.Begin());
+struct TableKeyCursor::Walk {
+  explicit Walk(const OpenedTable& table)
+      : fetcher(&table.file), two_level(table.index_type == kTwoLevelIndexSearch) {
+    if (two_level) {
+      top.emplace(table.index.Begin());
+    } else {
+      blocks.emplace(table.index.Begin());
+    }
   }
-}
+
+  BlockFetcher fetcher;
+  bool two_level;
+  std::optional<IndexBlock::Iterator> top;  // over the partitions of a partitioned index
+  std::unique_ptr<IndexBlock> partition;
+  std::optional<IndexBlock::Iterator> blocks;  // over data-block handles
+  std::optional<BlockHandle> pending_partition;
+  std::optional<BlockHandle> pending_block;
+};
+
+TableKeyCursor::TableKeyCursor(const TableReader& table)
+    : table_(table.table_), walk_(std::make_unique<Walk>(*table_)) {}
+
+TableKeyCursor::~TableKeyCursor() = default;
+
+BlockFetcher& TableKeyCursor::fetcher() const { return walk_->fetcher; }
 
 void TableKeyCursor::ClearKeys() {
   key_data_.clear();
@@ -21,10 +42,10 @@ void TableKeyCursor::ClearKeys() {
 }
 
 Status TableKeyCursor::OnDataBlock(const Bytes& contents) {
-  const BlockHandle handle = *pending_block_;
+  const BlockHandle handle = *walk_->pending_block;
   // Offsets inside a decompressed block mean nothing in the file: name the block instead. A block
   // that fails to decode yields none of its keys.
-  const bool compressed = fetcher_.trailer()[0] != 0;
+  const bool compressed = walk_->fetcher.trailer()[0] != 0;
   auto located = [&](Status s) {
     ClearKeys();
     const uint64_t inner = s.offset() < 0 || compressed ? 0 : static_cast<uint64_t>(s.offset());
@@ -55,57 +76,59 @@ Status TableKeyCursor::OnDataBlock(const Bytes& contents) {
     key_offsets_.push_back(static_cast<uint32_t>(key_data_.size()));
   }
   keys_block_ = handle;
-  pending_block_.reset();
+  walk_->pending_block.reset();
   return Status::Ok();
 }
 
-// Sets pending_block_ (or pending_partition_) to the next handle to read, or at_end_.
+// Sets the walk's pending_block (or pending_partition) to the next handle to read, or at_end_.
 Status TableKeyCursor::NextHandle() {
+  Walk& w = *walk_;
   IndexEntry entry;
   bool end = false;
-  if (blocks_) {
-    if (Status s = blocks_->Next(&entry, &end); !s.ok()) return s;
+  if (w.blocks) {
+    if (Status s = w.blocks->Next(&entry, &end); !s.ok()) return s;
     if (!end) {
-      pending_block_ = entry.handle;
+      w.pending_block = entry.handle;
       return Status::Ok();
     }
-    blocks_.reset();
+    w.blocks.reset();
   }
-  if (!two_level_) {
+  if (!w.two_level) {
     at_end_ = true;
     return Status::Ok();
   }
-  if (Status s = top_->Next(&entry, &end); !s.ok()) return s;
+  if (Status s = w.top->Next(&entry, &end); !s.ok()) return s;
   if (end) {
     at_end_ = true;
   } else {
-    pending_partition_ = entry.handle;
+    w.pending_partition = entry.handle;
   }
   return Status::Ok();
 }
 
 Status TableKeyCursor::Advance() {
+  Walk& w = *walk_;
   while (!at_end_ && key_offsets_.size() == 1) {
     std::optional<Bytes> contents;
     Status s;
-    if (pending_block_) {
-      s = fetcher_.Fetch(*pending_block_, BlockKind::kData, &contents);
+    if (w.pending_block) {
+      s = w.fetcher.Fetch(*w.pending_block, BlockKind::kData, &contents);
       if (s.ok() && contents) s = OnDataBlock(*contents);
-    } else if (pending_partition_) {
-      s = fetcher_.Fetch(*pending_partition_, BlockKind::kIndex, &contents);
+    } else if (w.pending_partition) {
+      s = w.fetcher.Fetch(*w.pending_partition, BlockKind::kIndex, &contents);
       if (s.ok() && contents) {
-        blocks_.reset();
-        partition_ = std::make_unique<IndexBlock>();
-        const bool compressed = fetcher_.trailer()[0] != 0;
-        s = IndexBlock::Open(std::move(*contents), table_->index_format, pending_partition_->offset,
-                             compressed, partition_.get());
-        if (s.ok()) blocks_.emplace(partition_->Begin());
-        pending_partition_.reset();
+        w.blocks.reset();
+        w.partition = std::make_unique<IndexBlock>();
+        const bool compressed = w.fetcher.trailer()[0] != 0;
+        s = IndexBlock::Open(std::move(*contents), table_->index_format,
+                             w.pending_partition->offset, compressed, w.partition.get());
+        if (s.ok()) w.blocks.emplace(w.partition->Begin());
+        w.pending_partition.reset();
       }
     } else {
       s = NextHandle();
     }
-    if (!s.ok() || fetcher_.need() != IoNeed::kNothing) return s;
+    if (!s.ok() || w.fetcher.need() != IoNeed::kNothing) return s;
   }
   return Status::Ok();
 }

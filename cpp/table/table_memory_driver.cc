@@ -1,41 +1,41 @@
-#include "table/table_memory_driver.h"
-
+// DriveFromMemory (sstfilter/table.h): the native counterpart of the TypeScript driver, for C++
+// callers, tests and fuzzing.
 #include <string>
+
+#include "sstfilter/table.h"
 
 namespace sstfilter {
 
 Status DriveFromMemory(ResumableRead& op, ByteView file, const BlockDecompressor& decompress) {
   for (;;) {
     if (Status s = op.Advance(); !s.ok()) return s;
-    BlockFetcher& fetcher = op.fetcher();
     Status s;
-    switch (fetcher.need()) {
+    switch (op.need()) {
       case IoNeed::kNothing:
         return Status::Ok();
       case IoNeed::kBytes: {
-        const uint64_t offset = fetcher.need_offset();
-        const uint64_t length = fetcher.need_length();
+        const uint64_t offset = op.need_offset();
+        const uint64_t length = op.need_length();
         // A file shorter than the reader was told is a short read, which the fetcher reports.
         const uint64_t available = offset > file.size() ? 0 : file.size() - offset;
-        s = fetcher.Supply(
-            file.subspan(static_cast<size_t>(offset > file.size() ? file.size() : offset),
-                         static_cast<size_t>(length < available ? length : available)));
+        s = op.Supply(file.subspan(static_cast<size_t>(offset > file.size() ? file.size() : offset),
+                                   static_cast<size_t>(length < available ? length : available)));
         break;
       }
       case IoNeed::kDecompression: {
         if (!decompress) {
           return Status::Error(ErrorCode::kUnsupported,
-                               std::string(CodecName(fetcher.codec())) +
+                               std::string(CodecName(op.codec())) +
                                    " compressed block: no decompressor in this build",
-                               static_cast<int64_t>(fetcher.block_offset()));
+                               static_cast<int64_t>(op.block_offset()));
         }
         Bytes out;
-        s = decompress(fetcher.codec(), fetcher.payload(), fetcher.uncompressed_size(), &out);
+        s = decompress(op.codec(), op.payload(), op.uncompressed_size(), &out);
         if (s.ok()) {
-          s = fetcher.Supply(out);
+          s = op.Supply(out);
         } else if (s.offset() == Status::kNoOffset) {
           // A codec knows nothing of the file: the block it failed on is where the error is.
-          s = Status::Error(s.code(), s.message(), static_cast<int64_t>(fetcher.block_offset()));
+          s = Status::Error(s.code(), s.message(), static_cast<int64_t>(op.block_offset()));
         }
         break;
       }

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "table/internal_key.h"
 
@@ -29,6 +33,17 @@ Status InBlock(Status s, BlockHandle handle, bool compressed) {
   const uint64_t inner = s.offset() < 0 || compressed ? 0 : static_cast<uint64_t>(s.offset());
   return Status::Error(s.code(), s.message(), static_cast<int64_t>(handle.offset + inner));
 }
+
+// How far a TableReader got in opening its table.
+enum class OpenStage : uint8_t {
+  kFooter,
+  kMetaindex,
+  kProperties,
+  kIndex,
+  kFilter,
+  kPartitions,
+  kOpen
+};
 
 // Errors about the filter itself (a custom policy's) name the filter block.
 Status AtFilter(Status s, const MetaindexEntry* filter) {
@@ -58,55 +73,131 @@ int64_t OpenedTable::PropertyOffset(std::string_view name) const {
   return static_cast<int64_t>(block->handle.offset + p->value_offset);
 }
 
+const char* LookupRouteName(LookupRoute route) {
+  switch (route) {
+    case LookupRoute::kNoFilter:
+      return "no-filter";
+    case LookupRoute::kOutsidePrefixDomain:
+      return "outside-prefix-domain";
+    case LookupRoute::kAfterLastKey:
+      return "after-last-key";
+    case LookupRoute::kFullFilter:
+      return "full-filter";
+    case LookupRoute::kPartition:
+      return "partition";
+    case LookupRoute::kBlockFilter:
+      return "block-filter";
+  }
+  return "no-filter";
+}
+
+struct TableReader::State {
+  explicit State(const TableFileFormat* file) : fetcher(file) {}
+
+  BlockFetcher fetcher;
+  OpenStage stage = OpenStage::kFooter;
+  // The filter SelectFilter chose.
+  const MetaindexEntry* filter_entry = nullptr;
+  TableFilterLayout filter_layout = TableFilterLayout::kNone;
+  bool filter_builtin = false;
+  std::string filter_policy;
+  size_t next_partition = 0;
+};
+
 TableReader::TableReader(uint64_t file_size, TableOptions options)
-    : table_(std::make_shared<OpenedTable>()), fetcher_(&table_->file) {
+    : table_(std::make_shared<OpenedTable>()), state_(std::make_unique<State>(&table_->file)) {
   table_->options = options;
   table_->file.file_size = file_size;
   table_->file.blocks_end = file_size;
 }
 
+TableReader::~TableReader() = default;
+
+BlockFetcher& TableReader::fetcher() const { return state_->fetcher; }
+bool TableReader::is_open() const { return state_->stage == OpenStage::kOpen; }
+const OpenedTable& TableReader::table() const { return *table_; }
+TableFamily TableReader::family() const { return table_->family; }
+
+TableFooterInfo TableReader::footer() const {
+  const Footer& f = table_->footer;
+  return TableFooterInfo{f.format_version, ChecksumTypeName(f.checksum), f.metaindex,
+                         table_->index_handle};
+}
+
+const std::vector<MetaindexEntry>& TableReader::metaindex() const { return table_->metaindex; }
+
+const std::vector<TableProperty>& TableReader::properties() const {
+  return table_->properties.all();
+}
+
+std::optional<TableFilterInfo> TableReader::filter_info() const {
+  const OpenedTable& t = *table_;
+  const TableFilter& f = t.filter;
+  if (f.layout() == TableFilterLayout::kNone) return std::nullopt;
+  TableFilterInfo info;
+  info.policy = f.metaindex_policy();
+  // rocksdb.filter.policy names the configured policy (e.g. "ribbonfilter"); the metaindex name is
+  // shared by every built-in kind.
+  if (auto configured = t.properties.Text("rocksdb.filter.policy");
+      configured && !configured->empty()) {
+    info.policy = *configured;
+  }
+  info.kind = f.KindName();
+  info.partitioned = f.layout() == TableFilterLayout::kPartitioned;
+  info.partitions = f.partitions_count();
+  info.whole_key_filtering = t.whole_key_filtering;
+  info.prefix_extractor = t.prefix_extractor_name;
+  info.prefix_extractor_supported = !t.prefix_extractor_name || t.prefix_extractor.has_value();
+  info.size_bytes = f.size_bytes();
+  return info;
+}
+
+std::vector<ByteView> TableReader::filter_bytes() const { return table_->filter.RawFilters(); }
+
 Status TableReader::Advance() {
   for (;;) {
     std::optional<Bytes> bytes;
     Status s;
-    switch (stage_) {
-      case Stage::kFooter: {
+    BlockFetcher& fetcher = state_->fetcher;
+    switch (state_->stage) {
+      case OpenStage::kFooter: {
         const uint64_t size = table_->file.file_size;
-        s = fetcher_.FetchRaw(size - FooterReadSize(size), FooterReadSize(size), &bytes);
+        s = fetcher.FetchRaw(size - FooterReadSize(size), FooterReadSize(size), &bytes);
         if (s.ok() && bytes) s = OnFooter(*bytes);
         break;
       }
-      case Stage::kMetaindex:
-        s = fetcher_.Fetch(table_->footer.metaindex, BlockKind::kMeta, &bytes);
+      case OpenStage::kMetaindex:
+        s = fetcher.Fetch(table_->footer.metaindex, BlockKind::kMeta, &bytes);
         if (s.ok() && bytes) s = OnMetaindex(*bytes);
         break;
-      case Stage::kProperties:
-        s = fetcher_.Fetch(table_->PropertiesEntry()->handle, BlockKind::kMeta, &bytes,
-                           /*verify=*/false);
+      case OpenStage::kProperties:
+        s = fetcher.Fetch(table_->PropertiesEntry()->handle, BlockKind::kMeta, &bytes,
+                          /*verify=*/false);
         if (s.ok() && bytes) s = OnProperties(*bytes);
         break;
-      case Stage::kIndex:
-        s = fetcher_.Fetch(table_->index_handle, BlockKind::kIndex, &bytes);
+      case OpenStage::kIndex:
+        s = fetcher.Fetch(table_->index_handle, BlockKind::kIndex, &bytes);
         if (s.ok() && bytes) s = OnIndex(std::move(*bytes));
         break;
-      case Stage::kFilter:
-        s = fetcher_.Fetch(filter_entry_->handle, BlockKind::kMeta, &bytes);
+      case OpenStage::kFilter:
+        s = fetcher.Fetch(state_->filter_entry->handle, BlockKind::kMeta, &bytes);
         if (s.ok() && bytes) s = OnFilter(std::move(*bytes));
         break;
-      case Stage::kPartitions: {
+      case OpenStage::kPartitions: {
         std::vector<FilterPartition>& partitions = table_->filter.partitions();
-        if (next_partition_ == partitions.size()) {
-          stage_ = Stage::kOpen;
+        size_t& next = state_->next_partition;
+        if (next == partitions.size()) {
+          state_->stage = OpenStage::kOpen;
           break;
         }
-        s = fetcher_.Fetch(partitions[next_partition_].handle, BlockKind::kMeta, &bytes);
-        if (s.ok() && bytes) table_->filter.SetPartitionContents(next_partition_++, *bytes);
+        s = fetcher.Fetch(partitions[next].handle, BlockKind::kMeta, &bytes);
+        if (s.ok() && bytes) table_->filter.SetPartitionContents(next++, std::move(*bytes));
         break;
       }
-      case Stage::kOpen:
+      case OpenStage::kOpen:
         return Status::Ok();
     }
-    if (!s.ok() || fetcher_.need() != IoNeed::kNothing) return s;
+    if (!s.ok() || fetcher.need() != IoNeed::kNothing) return s;
   }
 }
 
@@ -122,13 +213,13 @@ Status TableReader::OnFooter(const Bytes& tail) {
   // compresses its metaindex, so reading it as LevelDB's (type 2 = zstd) is right for both.
   table_->family = footer.legacy_magic ? TableFamily::kLevelDb : TableFamily::kRocksDb;
   file.family = table_->family;
-  stage_ = Stage::kMetaindex;
+  state_->stage = OpenStage::kMetaindex;
   return Status::Ok();
 }
 
 Status TableReader::OnMetaindex(const Bytes& contents) {
   const BlockHandle handle = table_->footer.metaindex;
-  const bool compressed = fetcher_.trailer()[0] != 0;
+  const bool compressed = state_->fetcher.trailer()[0] != 0;
   Status bad_entry;
   EntryBudget budget;
   Status s = ForEachBlockEntry(
@@ -157,7 +248,7 @@ Status TableReader::OnMetaindex(const Bytes& contents) {
   table_->file.family = table_->family;
   table_->file.has_compression_dictionary = table_->FindMeta("rocksdb.compression_dict") != nullptr;
   if (has_properties) {
-    stage_ = Stage::kProperties;
+    state_->stage = OpenStage::kProperties;
     return Status::Ok();
   }
   return Configure();
@@ -167,7 +258,7 @@ Status TableReader::OnProperties(const Bytes& contents) {
   const BlockHandle handle = table_->PropertiesEntry()->handle;
   const TableFileFormat& file = table_->file;
   Bytes block = contents;
-  block.insert(block.end(), fetcher_.trailer().begin(), fetcher_.trailer().end());
+  block.insert(block.end(), state_->fetcher.trailer().begin(), state_->fetcher.trailer().end());
   Status checksum =
       VerifyBlockChecksum(file.checksum, file.base_context_checksum, handle.offset, block);
   Status decoded = TableProperties::Decode(contents, &table_->properties);
@@ -186,7 +277,7 @@ Status TableReader::OnProperties(const Bytes& contents) {
   }
   // RocksDB never compresses it and reads it without decompression (meta_blocks.cc). Checked after
   // the checksum, so that a damaged compression-type byte is reported as the damage it is.
-  if (fetcher_.trailer()[0] != 0) {
+  if (state_->fetcher.trailer()[0] != 0) {
     return Status::Error(ErrorCode::kCorrupt, "compressed properties block",
                          static_cast<int64_t>(handle.offset));
   }
@@ -233,12 +324,12 @@ Status TableReader::Configure() {
     return Status::Error(ErrorCode::kCorrupt, "the metaindex has no rocksdb.index entry",
                          static_cast<int64_t>(t.footer.metaindex.offset));
   }
-  stage_ = Stage::kIndex;
+  state_->stage = OpenStage::kIndex;
   return Status::Ok();
 }
 
 Status TableReader::OnIndex(Bytes contents) {
-  const bool compressed = fetcher_.trailer()[0] != 0;
+  const bool compressed = state_->fetcher.trailer()[0] != 0;
   if (Status s = IndexBlock::Open(std::move(contents), table_->index_format,
                                   table_->index_handle.offset, compressed, &table_->index);
       !s.ok()) {
@@ -259,14 +350,14 @@ Status TableReader::SelectFilter() {
               : std::find(kRocksDbBuiltinPolicies.begin(), kRocksDbBuiltinPolicies.end(), policy) !=
                     kRocksDbBuiltinPolicies.end();
       // A built-in policy wins over custom ones filed under the same prefix.
-      if (filter_entry_ == nullptr || (builtin && !filter_builtin_)) {
-        filter_entry_ = &e;
-        filter_policy_ = policy;
-        filter_builtin_ = builtin;
-        filter_layout_ = layout;
+      if (state_->filter_entry == nullptr || (builtin && !state_->filter_builtin)) {
+        state_->filter_entry = &e;
+        state_->filter_policy = policy;
+        state_->filter_builtin = builtin;
+        state_->filter_layout = layout;
       }
     }
-    return filter_entry_ != nullptr;
+    return state_->filter_entry != nullptr;
   };
   if (t.family == TableFamily::kLevelDb) {
     find("filter.", TableFilterLayout::kLevelDbBlock);
@@ -276,32 +367,33 @@ Status TableReader::SelectFilter() {
     find("fullfilter.", TableFilterLayout::kFull) ||
         find("partitionedfilter.", TableFilterLayout::kPartitioned);
   }
-  stage_ = filter_entry_ != nullptr ? Stage::kFilter : Stage::kOpen;
+  state_->stage = state_->filter_entry != nullptr ? OpenStage::kFilter : OpenStage::kOpen;
   return Status::Ok();
 }
 
 Status TableReader::OnFilter(Bytes contents) {
   OpenedTable& t = *table_;
-  if (filter_layout_ == TableFilterLayout::kLevelDbBlock) {
-    t.filter.SetLevelDbBlock(filter_policy_, filter_builtin_, std::move(contents));
-    stage_ = Stage::kOpen;
+  const State& chosen = *state_;
+  if (chosen.filter_layout == TableFilterLayout::kLevelDbBlock) {
+    t.filter.SetLevelDbBlock(chosen.filter_policy, chosen.filter_builtin, std::move(contents));
+    state_->stage = OpenStage::kOpen;
     return Status::Ok();
   }
-  if (filter_layout_ == TableFilterLayout::kFull) {
-    t.filter.SetFull(filter_policy_, filter_builtin_, std::move(contents));
-    stage_ = Stage::kOpen;
+  if (chosen.filter_layout == TableFilterLayout::kFull) {
+    t.filter.SetFull(chosen.filter_policy, chosen.filter_builtin, std::move(contents));
+    state_->stage = OpenStage::kOpen;
     return Status::Ok();
   }
   // The partition index is an index block keyed like the table's index, without first keys.
-  t.filter.SetPartitioned(filter_policy_, filter_builtin_, contents.size(),
+  t.filter.SetPartitioned(chosen.filter_policy, chosen.filter_builtin, contents.size(),
                           t.order.value_or(KeyOrder::kBytewise), t.index_format.keys_have_tag);
-  stage_ = Stage::kPartitions;
+  state_->stage = OpenStage::kPartitions;
   if (contents.empty()) return Status::Ok();  // no partitions: everything may match
   IndexFormat format = t.index_format;
   format.values_have_first_key = false;
   IndexBlock partitions;
-  const bool compressed = fetcher_.trailer()[0] != 0;
-  if (Status s = IndexBlock::Open(std::move(contents), format, filter_entry_->handle.offset,
+  const bool compressed = state_->fetcher.trailer()[0] != 0;
+  if (Status s = IndexBlock::Open(std::move(contents), format, chosen.filter_entry->handle.offset,
                                   compressed, &partitions);
       !s.ok()) {
     return s;
@@ -321,10 +413,10 @@ Status TableReader::OnFilter(Bytes contents) {
     if (partition_bytes > blocks_end) {
       return Status::Error(ErrorCode::kCorrupt,
                            "the filter partitions add up to more than the file",
-                           static_cast<int64_t>(filter_entry_->handle.offset));
+                           static_cast<int64_t>(chosen.filter_entry->handle.offset));
     }
     if (Status s = budget.Charge(entry.user_key.size(), 0); !s.ok()) {
-      return InBlock(std::move(s), filter_entry_->handle, compressed);
+      return InBlock(std::move(s), chosen.filter_entry->handle, compressed);
     }
     t.filter.AddPartition(std::move(entry.user_key), entry.tag, entry.handle);
   }
@@ -364,7 +456,7 @@ Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* 
     route.route = LookupRoute::kBlockFilter;
     route.probed_size = user_key.size();
     return AtFilter(t.filter.LevelDbMayMatch(block->handle.offset, user_key, may_match),
-                    filter_entry_);
+                    state_->filter_entry);
   }
   // The data block a read would go to is known without I/O only from a single-level index.
   // Only traced lookups look: RocksDB's own lookup consults the filter first.
@@ -396,7 +488,7 @@ Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* 
                                                           : LookupRoute::kFullFilter;
   route.probed_size = probe.size();
   return AtFilter(t.filter.RocksDbMayMatch(lookup, probe, may_match, &route.partition),
-                  filter_entry_);
+                  state_->filter_entry);
 }
 
 Status TableReader::PrefixMayMatch(ByteView seek_key, bool* may_match) const {
@@ -416,13 +508,28 @@ Status TableReader::PrefixMayMatch(ByteView seek_key, bool* may_match) const {
   if (!t.prefix_extractor->InDomain(seek_key)) return Status::Ok();
   return AtFilter(t.filter.RocksDbMayMatch(LookupKey{seek_key},
                                            t.prefix_extractor->Transform(seek_key), may_match),
-                  filter_entry_);
+                  state_->filter_entry);
 }
+
+Status OpenTableFromMemory(ByteView file, TableOptions options, std::unique_ptr<TableReader>* out,
+                           const BlockDecompressor& decompress) {
+  *out = std::make_unique<TableReader>(file.size(), options);
+  return DriveFromMemory(**out, file, decompress);
+}
+
+TableBlockRead::TableBlockRead(const TableReader& table, BlockHandle handle)
+    : table_(table.table_),
+      fetcher_(std::make_unique<BlockFetcher>(&table_->file)),
+      handle_(handle) {}
+
+TableBlockRead::~TableBlockRead() = default;
+
+BlockFetcher& TableBlockRead::fetcher() const { return *fetcher_; }
 
 Status TableBlockRead::Advance() {
   while (!contents_) {
-    if (Status s = fetcher_.Fetch(handle_, BlockKind::kMeta, &contents_); !s.ok()) return s;
-    if (fetcher_.need() != IoNeed::kNothing) return Status::Ok();
+    if (Status s = fetcher_->Fetch(handle_, BlockKind::kMeta, &contents_); !s.ok()) return s;
+    if (fetcher_->need() != IoNeed::kNothing) return Status::Ok();
   }
   return Status::Ok();
 }

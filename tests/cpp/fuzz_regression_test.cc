@@ -10,7 +10,7 @@
 
 #include "../fuzz/harnesses.h"
 #include "golden.h"
-#include "table/table_memory_driver.h"
+#include "sstfilter/table.h"
 
 namespace sstfilter {
 namespace {
@@ -64,8 +64,7 @@ Status OpenWithProperty(const std::string& table, const std::string& name, const
   for (int i = 0; i < 4; ++i) {
     file[block.offset + covered + i] = static_cast<uint8_t>(checksum >> (8 * i));
   }
-  *out = std::make_unique<TableReader>(file.size(), TableOptions());
-  return DriveFromMemory(**out, file);
+  return OpenTableFromMemory(file, TableOptions(), out);
 }
 
 // table_fuzz: an index type this reader does not know was reported without an offset. Errors

@@ -8,12 +8,11 @@
 #include <vector>
 
 #include "sstfilter/filter.h"
+#include "sstfilter/table.h"
 #include "table/block.h"
 #include "table/block_checksum.h"
 #include "table/compression.h"
 #include "table/footer.h"
-#include "table/table_key_cursor.h"
-#include "table/table_memory_driver.h"
 #include "table/table_reader.h"
 
 namespace sstfilter {
@@ -75,11 +74,6 @@ class TableWriter {
   Bytes bytes_;
 };
 
-Status Open(const Bytes& file, TableOptions options, std::unique_ptr<TableReader>* out) {
-  *out = std::make_unique<TableReader>(file.size(), options);
-  return DriveFromMemory(**out, file);
-}
-
 // Entries sharing all of a first key of `key_bytes` bytes: `count` entries of 4 bytes each that
 // rebuild key_bytes each.
 Bytes QuadraticEntries(size_t key_bytes, size_t count) {
@@ -105,8 +99,8 @@ TEST(HostileInput, KeyExpansionOfADataBlockIsBounded) {
   TableOptions bare;
   bare.internal_keys = false;
   std::unique_ptr<TableReader> reader;
-  ASSERT_TRUE(Open(file, bare, &reader).ok());
-  TableKeyCursor cursor(reader->shared_table());
+  ASSERT_TRUE(OpenTableFromMemory(file, bare, &reader).ok());
+  TableKeyCursor cursor(*reader);
   const Status s = DriveFromMemory(cursor, file);
   EXPECT_EQ(s.code(), ErrorCode::kResourceLimit) << s.message();
   EXPECT_GT(s.offset(), static_cast<int64_t>(data.offset));
@@ -126,7 +120,7 @@ TEST(HostileInput, KeyExpansionOfPropertiesAndMetaindexIsBounded) {
     const BlockHandle metaindex = w.Add(FinishBlock(meta));
     const Bytes file = w.Finish(true, metaindex, w.Add(FinishBlock({})));
     std::unique_ptr<TableReader> reader;
-    const Status s = Open(file, TableOptions(), &reader);
+    const Status s = OpenTableFromMemory(file, TableOptions(), &reader);
     EXPECT_EQ(s.code(), ErrorCode::kResourceLimit) << s.message();
     EXPECT_GT(s.offset(), static_cast<int64_t>(props.offset));
     EXPECT_LT(s.offset(), static_cast<int64_t>(props.offset + props.size));
@@ -143,7 +137,7 @@ TEST(HostileInput, KeyExpansionOfPropertiesAndMetaindexIsBounded) {
     const BlockHandle metaindex = w.Add(FinishBlock(meta));
     const Bytes file = w.Finish(false, metaindex, index);
     std::unique_ptr<TableReader> reader;
-    const Status s = Open(file, TableOptions(), &reader);
+    const Status s = OpenTableFromMemory(file, TableOptions(), &reader);
     EXPECT_EQ(s.code(), ErrorCode::kResourceLimit) << s.message();
     EXPECT_GT(s.offset(), static_cast<int64_t>(metaindex.offset));
     EXPECT_LT(s.offset(), static_cast<int64_t>(metaindex.offset + metaindex.size));
@@ -175,7 +169,7 @@ TEST(HostileInput, FilterPartitionsNamingOneBlockAgainAndAgainAreCorrupt) {
     const BlockHandle metaindex = w.Add(FinishBlock(meta));
     const Bytes file = w.Finish(true, metaindex, w.Add(FinishBlock({})));
     std::unique_ptr<TableReader> reader;
-    const Status s = Open(file, TableOptions(), &reader);
+    const Status s = OpenTableFromMemory(file, TableOptions(), &reader);
     if (!hostile) {
       ASSERT_TRUE(s.ok()) << s.message();
       EXPECT_EQ(reader->table().filter.partitions_count(), 1u);
@@ -208,7 +202,7 @@ TEST(HostileInput, PropertiesTrailerIsCheckedBeforeItsTypeIsActedOn) {
     Bytes file = w.Finish(true, metaindex, w.Add(FinishBlock({})));
     if (damaged) file[handle.offset + handle.size] ^= 1;
     std::unique_ptr<TableReader> reader;
-    const Status s = Open(file, TableOptions(), &reader);
+    const Status s = OpenTableFromMemory(file, TableOptions(), &reader);
     EXPECT_EQ(s.code(), damaged ? ErrorCode::kChecksumMismatch : ErrorCode::kCorrupt)
         << s.message();
     EXPECT_EQ(s.offset(), static_cast<int64_t>(handle.offset));

@@ -5,12 +5,11 @@
 #include <gtest/gtest.h>
 
 #include "golden.h"
+#include "sstfilter/table.h"
 #include "table/block.h"
 #include "table/block_checksum.h"
 #include "table/compression.h"
 #include "table/footer.h"
-#include "table/table_key_cursor.h"
-#include "table/table_memory_driver.h"
 #include "table/table_reader.h"
 
 namespace sstfilter {
@@ -24,11 +23,6 @@ Bytes Fv2Table() {
 std::vector<std::vector<uint8_t>> Fv2Probes() {
   return golden::ReadKeysFile(
       golden::Generated().Path("rocksdb-sst/fv2_bloom10_crc32c/probes.keys"));
-}
-
-Status OpenBytes(const Bytes& file, std::unique_ptr<TableReader>* out) {
-  *out = std::make_unique<TableReader>(file.size(), TableOptions());
-  return DriveFromMemory(**out, file);
 }
 
 Bytes Handles(BlockHandle a, BlockHandle b) {
@@ -60,12 +54,12 @@ Bytes WithFooter(Bytes file, uint32_t fv, BlockHandle metaindex, BlockHandle ind
 TEST(TableFormat, FormatVersionZeroAndOneFootersOpenTheSameTable) {
   const Bytes fv2 = Fv2Table();
   std::unique_ptr<TableReader> reference;
-  ASSERT_TRUE(OpenBytes(fv2, &reference).ok());
+  ASSERT_TRUE(OpenTableFromMemory(fv2, {}, &reference).ok());
   const Footer& f = reference->table().footer;
   for (uint32_t fv : {0u, 1u}) {
     const Bytes file = WithFooter(fv2, fv, f.metaindex, *f.index);
     std::unique_ptr<TableReader> reader;
-    const Status s = OpenBytes(file, &reader);
+    const Status s = OpenTableFromMemory(file, {}, &reader);
     ASSERT_TRUE(s.ok()) << "fv " << fv << ": " << s.message();
     EXPECT_EQ(reader->table().family, TableFamily::kRocksDb) << "fv " << fv;
     EXPECT_EQ(reader->table().footer.format_version, fv);
@@ -82,22 +76,23 @@ TEST(TableFormat, FormatVersionZeroAndOneFootersOpenTheSameTable) {
 TEST(TableFormat, UnknownVersionsTablesAndChecksumsAreUnsupported) {
   const Bytes fv2 = Fv2Table();
   std::unique_ptr<TableReader> reference;
-  ASSERT_TRUE(OpenBytes(fv2, &reference).ok());
+  ASSERT_TRUE(OpenTableFromMemory(fv2, {}, &reference).ok());
   const Footer& f = reference->table().footer;
   const uint64_t footer_at = fv2.size() - kFooterSize;
   std::unique_ptr<TableReader> reader;
 
-  Status s = OpenBytes(WithFooter(fv2, 8, f.metaindex, *f.index), &reader);
+  Status s = OpenTableFromMemory(WithFooter(fv2, 8, f.metaindex, *f.index), {}, &reader);
   EXPECT_EQ(s.code(), ErrorCode::kUnsupported);
   EXPECT_EQ(s.offset(), static_cast<int64_t>(footer_at + 41));
 
-  s = OpenBytes(WithFooter(fv2, 2, f.metaindex, *f.index, /*checksum=*/9), &reader);
+  s = OpenTableFromMemory(WithFooter(fv2, 2, f.metaindex, *f.index, /*checksum=*/9), {}, &reader);
   EXPECT_EQ(s.code(), ErrorCode::kUnsupported);
 
-  s = OpenBytes(WithFooter(fv2, 2, f.metaindex, *f.index, 1, 0x8242229663bf9564), &reader);
+  s = OpenTableFromMemory(WithFooter(fv2, 2, f.metaindex, *f.index, 1, 0x8242229663bf9564), {},
+                          &reader);
   EXPECT_EQ(s.code(), ErrorCode::kUnsupported) << "plain table";
 
-  s = OpenBytes(WithFooter(fv2, 2, f.metaindex, *f.index, 1, 0x1234), &reader);
+  s = OpenTableFromMemory(WithFooter(fv2, 2, f.metaindex, *f.index, 1, 0x1234), {}, &reader);
   EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
   EXPECT_EQ(s.offset(), static_cast<int64_t>(fv2.size() - 8));
 }
@@ -105,28 +100,29 @@ TEST(TableFormat, UnknownVersionsTablesAndChecksumsAreUnsupported) {
 TEST(TableFormat, HostileHandlesAndVarintsFailBeforeAllocating) {
   const Bytes fv2 = Fv2Table();
   std::unique_ptr<TableReader> reference;
-  ASSERT_TRUE(OpenBytes(fv2, &reference).ok());
+  ASSERT_TRUE(OpenTableFromMemory(fv2, {}, &reference).ok());
   const Footer& f = reference->table().footer;
   std::unique_ptr<TableReader> reader;
 
   // A metaindex past the end of the file, and one of 2^62 bytes.
-  Status s = OpenBytes(WithFooter(fv2, 2, {fv2.size() + 10, 100}, *f.index), &reader);
+  Status s = OpenTableFromMemory(WithFooter(fv2, 2, {fv2.size() + 10, 100}, *f.index), {}, &reader);
   EXPECT_EQ(s.code(), ErrorCode::kTruncated);
-  s = OpenBytes(WithFooter(fv2, 2, {f.metaindex.offset, uint64_t{1} << 62}, *f.index), &reader);
+  s = OpenTableFromMemory(WithFooter(fv2, 2, {f.metaindex.offset, uint64_t{1} << 62}, *f.index), {},
+                          &reader);
   EXPECT_EQ(s.code(), ErrorCode::kResourceLimit);
   EXPECT_EQ(s.offset(), static_cast<int64_t>(f.metaindex.offset));
   // A block overlapping the footer.
-  s = OpenBytes(WithFooter(fv2, 2, {fv2.size() - 60, 10}, *f.index), &reader);
+  s = OpenTableFromMemory(WithFooter(fv2, 2, {fv2.size() - 60, 10}, *f.index), {}, &reader);
   EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
 
   // An 11-byte varint where the metaindex handle should be.
   Bytes overflow = fv2;
   std::fill(overflow.end() - kFooterSize + 1, overflow.end() - kFooterSize + 12, uint8_t{0xff});
-  s = OpenBytes(overflow, &reader);
+  s = OpenTableFromMemory(overflow, {}, &reader);
   EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
 
   // Too short to be a table.
-  s = OpenBytes(Bytes(fv2.end() - 40, fv2.end()), &reader);
+  s = OpenTableFromMemory(Bytes(fv2.end() - 40, fv2.end()), {}, &reader);
   EXPECT_EQ(s.code(), ErrorCode::kTruncated);
 
   // A restart count no block could hold.
@@ -198,7 +194,7 @@ TEST(TableFormat, UnsupportedDataBlockCodecNamesTheBlock) {
   // walking the keys reaches the block and reports it.
   Bytes file = Fv2Table();
   std::unique_ptr<TableReader> reader;
-  ASSERT_TRUE(OpenBytes(file, &reader).ok());
+  ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
   std::optional<IndexEntry> first;
   ASSERT_TRUE(reader->table().index.Seek({}, &first).ok());
   const BlockHandle h = first->handle;
@@ -207,8 +203,8 @@ TEST(TableFormat, UnsupportedDataBlockCodecNamesTheBlock) {
       ComputeBlockChecksum(ChecksumType::kCrc32c, ByteView(file).subspan(h.offset, h.size + 1));
   for (int i = 0; i < 4; ++i)
     file[h.offset + h.size + 1 + i] = static_cast<uint8_t>(crc >> (8 * i));
-  ASSERT_TRUE(OpenBytes(file, &reader).ok());
-  TableKeyCursor cursor(reader->shared_table());
+  ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
+  TableKeyCursor cursor(*reader);
   const Status s = DriveFromMemory(cursor, file);
   EXPECT_EQ(s.code(), ErrorCode::kUnsupported);
   EXPECT_EQ(s.offset(), static_cast<int64_t>(h.offset));
@@ -224,8 +220,8 @@ TEST(TableFormat, UnsupportedDataBlockCodecNamesTheBlock) {
     EXPECT_EQ(codec, Codec::kSnappy);
     return Status::Error(ErrorCode::kCorrupt, "snappy stream is damaged");
   };
-  ASSERT_TRUE(OpenBytes(file, &reader).ok());
-  TableKeyCursor failing_cursor(reader->shared_table());
+  ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
+  TableKeyCursor failing_cursor(*reader);
   const Status f = DriveFromMemory(failing_cursor, file, failing);
   EXPECT_EQ(f.code(), ErrorCode::kCorrupt);
   EXPECT_EQ(f.message(), "snappy stream is damaged");
@@ -237,7 +233,7 @@ TEST(TableFormat, IngestedFilesMayCarryARewrittenGlobalSeqno) {
   // bytes in place without updating the properties block's checksum (meta_blocks.cc).
   Bytes file = Fv2Table();
   std::unique_ptr<TableReader> reader;
-  ASSERT_TRUE(OpenBytes(file, &reader).ok());
+  ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
   const OpenedTable& t = reader->table();
   const TableProperty* seqno = t.properties.Find("rocksdb.external_sst_file.global_seqno");
   ASSERT_NE(seqno, nullptr);
@@ -245,12 +241,12 @@ TEST(TableFormat, IngestedFilesMayCarryARewrittenGlobalSeqno) {
   Bytes rewritten = file;
   rewritten[props_at + seqno->value_offset] = 42;
   std::unique_ptr<TableReader> ingested;
-  ASSERT_TRUE(OpenBytes(rewritten, &ingested).ok());
+  ASSERT_TRUE(OpenTableFromMemory(rewritten, {}, &ingested).ok());
   EXPECT_EQ(ingested->table().properties.Find("rocksdb.external_sst_file.global_seqno")->bytes[0],
             42);
   Bytes corrupt = file;
   corrupt[props_at + 1] ^= 1;
-  const Status s = OpenBytes(corrupt, &ingested);
+  const Status s = OpenTableFromMemory(corrupt, {}, &ingested);
   EXPECT_EQ(s.code(), ErrorCode::kChecksumMismatch);
   EXPECT_EQ(s.offset(), static_cast<int64_t>(props_at));
 }

@@ -10,8 +10,7 @@
 #include <vector>
 
 #include "golden.h"
-#include "table/table_key_cursor.h"
-#include "table/table_memory_driver.h"
+#include "sstfilter/table.h"
 #include "table/table_reader.h"
 
 namespace sstfilter {
@@ -121,14 +120,14 @@ std::vector<GoldenTable> LoadHead() {
 std::unique_ptr<TableReader> Open(const Bytes& file, bool internal_keys, Status* status) {
   TableOptions options;
   options.internal_keys = internal_keys;
-  auto reader = std::make_unique<TableReader>(file.size(), options);
-  *status = DriveFromMemory(*reader, file);
+  std::unique_ptr<TableReader> reader;
+  *status = OpenTableFromMemory(file, options, &reader);
   return reader;
 }
 
 KeyList AllKeys(const TableReader& reader, const Bytes& file, Status* status) {
   KeyList keys;
-  TableKeyCursor cursor(reader.shared_table());
+  TableKeyCursor cursor(reader);
   for (;;) {
     *status = DriveFromMemory(cursor, file);
     if (!status->ok() || cursor.at_end()) return keys;
@@ -190,7 +189,7 @@ void CheckTable(const GoldenTable& t, size_t* probes_checked) {
   }
   if (t.props) CheckProperties(t, table);
   if (!t.filters.empty()) {
-    const std::vector<ByteView> raw = table.filter.RawFilters();
+    const std::vector<ByteView> raw = reader->filter_bytes();
     ASSERT_EQ(raw.size(), t.filters.size()) << t.id;
     for (size_t i = 0; i < raw.size(); ++i) {
       EXPECT_TRUE(

@@ -22,14 +22,13 @@
 #include "sstfilter/filter.h"
 #include "sstfilter/hash.h"
 #include "sstfilter/leveldb_filter_block.h"
+#include "sstfilter/table.h"
 #include "table/block.h"
 #include "table/block_checksum.h"
 #include "table/compression.h"
 #include "table/footer.h"
 #include "table/index_block.h"
 #include "table/properties.h"
-#include "table/table_key_cursor.h"
-#include "table/table_memory_driver.h"
 #include "table/table_reader.h"
 
 namespace sstfilter::fuzz {
@@ -246,9 +245,9 @@ class CheckedFuzzRead final : public ResumableRead {
     // operation loops.
     FUZZ_CHECK(++steps_ < 1000000);
     Status s = op_.Advance();
-    if (!s.ok() || op_.fetcher().need() != IoNeed::kBytes) return s;
-    const uint64_t offset = op_.fetcher().need_offset();
-    const uint64_t length = op_.fetcher().need_length();
+    if (!s.ok() || op_.need() != IoNeed::kBytes) return s;
+    const uint64_t offset = op_.need_offset();
+    const uint64_t length = op_.need_length();
     FUZZ_CHECK(offset <= file_.size() && length <= file_.size() - offset);
     if (fix_checksums_ && !raw_ && length >= kBlockTrailerSize) {
       uint8_t* block = file_.data() + offset;
@@ -261,7 +260,7 @@ class CheckedFuzzRead final : public ResumableRead {
     raw_ = false;
     return s;
   }
-  BlockFetcher& fetcher() override { return op_.fetcher(); }
+  BlockFetcher& fetcher() const override { return op_.fetcher(); }
 
  private:
   ResumableRead& op_;
@@ -353,7 +352,7 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
   }
 
   // Walk the keys of at most kMaxWalkedBlocks data blocks.
-  TableKeyCursor cursor(reader.shared_table());
+  TableKeyCursor cursor(reader);
   for (int blocks = 0; blocks < kMaxWalkedBlocks; ++blocks) {
     const Status s = DriveForFuzzing(cursor, file, t.file, flags, false);
     if (!s.ok()) FUZZ_CHECK(InFile(s, file));
@@ -368,7 +367,7 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
   size_t reads = 0;
   for (const MetaindexEntry& e : t.metaindex) {
     if (++reads > 8) break;
-    TableBlockRead read(reader.shared_table(), e.handle);
+    TableBlockRead read(reader, e.handle);
     const Status s = DriveForFuzzing(read, file, t.file, flags, false);
     FUZZ_CHECK(s.ok() ? read.contents().has_value() : InFile(s, file));
   }

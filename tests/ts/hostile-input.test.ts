@@ -259,7 +259,7 @@ describe.each(BACKENDS)("hostile input on $name", ({ simd }) => {
 
   // Found by the garbage test below: snappyjs looped forever on this block (a literal whose 4-byte
   // length is -6 steps back to its own tag), and lz4js ran 255 iterations per byte of a length
-  // that no block could hold. Both are decoded in ts/codecs.ts now.
+  // that no block could hold. Both are decoded in ts/core/codecs.ts now.
   test("snappy and LZ4 blocks that ran the npm decoders away are corrupt", () => {
     const hostile: [type: number, payload: number[]][] = [
       [1, [10, 0xfc, 0xfa, 0xff, 0xff, 0xff]],

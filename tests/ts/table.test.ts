@@ -491,6 +491,6 @@ test("openTableFile exists only in the Node entries; the browser build imports n
       if (spec!.startsWith(".")) visit(path.join(path.dirname(file), spec!));
     }
   };
-  visit(path.join(dist, "browser.js"));
+  visit(path.join(dist, "platform", "browser.js"));
   expect(seen.size).toBeGreaterThan(5);
 });

@@ -10,7 +10,7 @@ import type { NodeSstFilter } from "sstfilter";
 const REPO = path.resolve(__dirname, "..", "..");
 const TESTING_DIST = path.join(REPO, "build", "testing-dist");
 
-/** Mirrors TestingHooks in ts/core-module.ts (not exported by the package). */
+/** Mirrors TestingHooks in ts/core/core-module.ts (not exported by the package). */
 export interface TestingHooks {
   liveHandles(): number;
   heapInUse(): number;
@@ -31,9 +31,9 @@ interface InitModule {
 export async function loadTestingBackend(simd: boolean): Promise<{ sf: NodeSstFilter; hooks: TestingHooks }> {
   // The package's internal loader, from the same build the "sstfilter" import maps to.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { initWith } = require(path.join(REPO, "dist", "cjs", "init.js")) as InitModule;
+  const { initWith } = require(path.join(REPO, "dist", "cjs", "core", "init.js")) as InitModule;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { NodeSstFilter } = require(path.join(REPO, "dist", "cjs", "node-files.js")) as {
+  const { NodeSstFilter } = require(path.join(REPO, "dist", "cjs", "platform", "node-files.js")) as {
     NodeSstFilter: unknown;
   };
   const runtime = {

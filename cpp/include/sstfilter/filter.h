@@ -1,7 +1,8 @@
 // The format-independent face of a filter: what kind it is, and may-match queries, single or
-// batched. Readers own a copy of the filter bytes. A reader never answers "definitely not" for
-// bytes it cannot interpret: where upstream's reader would answer "may match" (reserved or
-// corrupt metadata), so does the reader here (kind kAlwaysMatch).
+// batched. A reader owns its copy of the filter bytes (contents()), the only one a table keeps. A
+// reader never answers "definitely not" for bytes it cannot interpret: where upstream's reader
+// would answer "may match" (reserved or corrupt metadata), so does the reader here (kind
+// kAlwaysMatch).
 #pragma once
 
 #include <cstdint>
@@ -42,6 +43,9 @@ class FilterReader {
   virtual FilterInfo info() const = 0;
   FilterKind kind() const { return info().kind; }
 
+  // The filter's bytes as stored, exactly as the reader was opened with them.
+  virtual ByteView contents() const = 0;
+
   // Ok when this build can answer queries for the filter. A recognised format that is not
   // implemented yet reports kUnsupported here (its MayMatch then answers "may match").
   virtual Status ProbeSupport() const { return Status::Ok(); }
@@ -59,7 +63,8 @@ class FilterReader {
 };
 
 // A reader that gives one answer to every key: RocksDB's always-true / always-false readers.
-std::unique_ptr<FilterReader> MakeConstantFilterReader(bool may_match);
+// `contents`: the bytes it answers for (bytes that read as such a filter), kept for contents().
+std::unique_ptr<FilterReader> MakeConstantFilterReader(bool may_match, Bytes contents = {});
 
 enum class FilterFormat : uint8_t {
   kLevelDbBloom,           // leveldb.BuiltinBloomFilter2

@@ -15,8 +15,9 @@ namespace sstfilter {
 // log2 of the data range one filter covers (kFilterBaseLg in table/filter_block.cc).
 inline constexpr int kLevelDbFilterBaseLg = 11;
 
-// Mirrors FilterBlockBuilder: StartBlock(offset of the data block about to be written), then that
-// block's keys (user keys: LevelDB's InternalFilterPolicy strips the 8-byte tag before hashing).
+// Mirrors FilterBlockBuilder as LevelDB's TableBuilder drives it (docs/FORMATS.md 3.9): for each
+// data block StartBlock(its offset), its keys (user keys: LevelDB's InternalFilterPolicy strips the
+// 8-byte tag before hashing), EndBlock(its offset, its size); then Finish.
 class LevelDbFilterBlockBuilder {
  public:
   explicit LevelDbFilterBlockBuilder(int bits_per_key) : bits_per_key_(bits_per_key) {}
@@ -25,6 +26,11 @@ class LevelDbFilterBlockBuilder {
   // (kResourceLimit) rather than materialising millions of empty filters.
   Status StartBlock(uint64_t block_offset);
   void AddKey(ByteView key);
+  // The data block at `block_offset`, `block_size` bytes without its trailer, was written.
+  // TableBuilder::Flush (leveldb table/table_builder.cc) then calls StartBlock with the offset
+  // after the block and its 5-byte trailer, so after the last block the filter block holds empty
+  // filters up to that end's 2 KiB range (table/filter_block.cc). Sizes are checked as offsets.
+  Status EndBlock(uint64_t block_offset, uint64_t block_size);
   Status Finish(Bytes* out);
 
  private:
@@ -52,6 +58,8 @@ class LevelDbFilterBlockReader {
   // Number of filters the offset array announces (0 when the block is malformed).
   size_t num_filters() const { return num_filters_; }
   int base_lg() const { return base_lg_; }
+  // The whole block as stored.
+  ByteView contents() const { return contents_; }
 
  private:
   Bytes contents_;

@@ -8,7 +8,7 @@
 import { Inflate, inflateSync } from "fflate";
 import { decompress as zstdDecompress } from "fzstd";
 
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../api/errors.js";
 
 // Numbering shared with cpp/include/sstfilter/compression.h (enum class Codec).
 const SNAPPY = 1;

@@ -14,14 +14,14 @@ export type { SstFilterErrorCode } from "./errors.js";
 export { Filter, LevelDbFilterBlock } from "./filters.js";
 export type { FilterDetails, FilterKind } from "./filters.js";
 export { bitDensity, estimateFalsePositiveRate } from "./filter-stats.js";
-export { verifyTable } from "./verify.js";
-export { sampleAbsentKeys, summarizeTableFilter } from "./filter-report.js";
-export type { FilterPart, FilterSummary, SummarizeOptions } from "./filter-report.js";
-export type { FalseNegative, VerifyOptions, VerifyProgress, VerifyReport } from "./verify.js";
+export { verifyTable } from "../tools/verify.js";
+export { sampleAbsentKeys, summarizeTableFilter } from "../tools/filter-report.js";
+export type { FilterPart, FilterSummary, SummarizeOptions } from "../tools/filter-report.js";
+export type { FalseNegative, VerifyOptions, VerifyProgress, VerifyReport } from "../tools/verify.js";
 export { BLOOM_HASH_SEED } from "./hash.js";
 export type { Hashes } from "./hash.js";
-export type { Key, KeyBatch } from "./keys.js";
-export { simd128Supported } from "./init.js";
+export type { Key, KeyBatch } from "../core/keys.js";
+export { simd128Supported } from "../core/init.js";
 export { AsyncTable, Table } from "./table.js";
 export type {
   ByteSource,
@@ -34,4 +34,4 @@ export type {
   TableFormat,
   TablePropertyValue,
 } from "./table.js";
-export type { InitOptions } from "./init.js";
+export type { InitOptions } from "../core/init.js";

@@ -1,6 +1,6 @@
-import type { WasmHeap } from "./heap.js";
+import type { WasmHeap } from "../core/heap.js";
 import { SstFilterError } from "./errors.js";
-import type { Key } from "./keys.js";
+import type { Key } from "../core/keys.js";
 
 /** Seed of LevelDB's and RocksDB's BloomHash. */
 export const BLOOM_HASH_SEED = 0xbc9f1d34;

@@ -1,6 +1,6 @@
-import { SstFilter, type Backend } from "./api.js";
+import { SstFilter, type Backend } from "../api/api.js";
 import type { CoreModule } from "./core-module.js";
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../api/errors.js";
 
 export interface InitOptions {
   /**

@@ -2,11 +2,11 @@
 // so the bytes are read here and handed over as wasmBinary.
 import { readFile } from "node:fs/promises";
 
-import type { CoreModuleFactory } from "./core-module.js";
-import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "./init.js";
+import type { CoreModuleFactory } from "../core/core-module.js";
+import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "../core/init.js";
 import { NodeSstFilter } from "./node-files.js";
 
-export * from "./index.js";
+export * from "../api/index.js";
 export { NodeSstFilter } from "./node-files.js";
 
 const runtime: Runtime = {
@@ -14,12 +14,12 @@ const runtime: Runtime = {
     const [glue, wasmBinary] =
       variant === "simd"
         ? await Promise.all([
-            import("./wasm/sstfilter-simd.mjs"),
-            readFile(new URL("./wasm/sstfilter-simd.wasm", import.meta.url)),
+            import("../wasm/sstfilter-simd.mjs"),
+            readFile(new URL("../wasm/sstfilter-simd.wasm", import.meta.url)),
           ])
         : await Promise.all([
-            import("./wasm/sstfilter-scalar.mjs"),
-            readFile(new URL("./wasm/sstfilter-scalar.wasm", import.meta.url)),
+            import("../wasm/sstfilter-scalar.mjs"),
+            readFile(new URL("../wasm/sstfilter-scalar.wasm", import.meta.url)),
           ]);
     const factory: CoreModuleFactory = glue.default;
     return factory({ wasmBinary });

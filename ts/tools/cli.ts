@@ -6,7 +6,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
-import type { FilterFormat } from "./api.js";
+import type { FilterFormat } from "../api/api.js";
 import type { FilterSummary } from "./filter-report.js";
 import {
   init,
@@ -19,7 +19,8 @@ import {
   type SstFilterErrorCode,
   type TablePropertyValue,
   type VerifyProgress,
-} from "./node.js";
+} from "../platform/node.js";
+import { count, parseHex, percent, plural, printableText, toHex } from "./format.js";
 
 const EXIT_NEGATIVE = 1;
 const EXIT_USAGE = 2;
@@ -57,40 +58,19 @@ const USER_KEYS_HELP =
 // ---------------------------------------------------------------------------------------------
 // Formatting
 
-const HEX_DIGITS = "0123456789abcdef";
-
-function toHex(bytes: Uint8Array): string {
-  let out = "";
-  for (const b of bytes) out += HEX_DIGITS[b >> 4]! + HEX_DIGITS[b & 15]!;
-  return out;
-}
-
 function fromHex(text: string, what: string): Uint8Array {
-  const hex = text.startsWith("0x") ? text.slice(2) : text;
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
-    throw usage(`${what} is not hex: ${JSON.stringify(text)}`);
-  }
-  return Uint8Array.from({ length: hex.length / 2 }, (_, i) => parseInt(hex.slice(2 * i, 2 * i + 2), 16));
+  const bytes = parseHex(text);
+  if (bytes === null) throw usage(`${what} is not hex: ${JSON.stringify(text)}`);
+  return bytes;
 }
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** A key as text when it is printable UTF-8, else as 0x-prefixed hex. */
 function showKey(key: Uint8Array): string {
-  try {
-    const text = utf8.decode(key);
-    // Control characters and leading/trailing spaces would be invisible or ambiguous.
-    if (text.length > 0 && !/[\p{Cc}\p{Cf}]/u.test(text) && text.trim() === text) return text;
-  } catch {
-    // Not UTF-8: hex below.
-  }
-  return `0x${toHex(key)}`;
+  const text = printableText(key);
+  // Leading/trailing spaces and the empty key would be invisible or ambiguous.
+  return text !== null && text.length > 0 && text.trim() === text ? text : `0x${toHex(key)}`;
 }
 
-const count = (n: number): string => n.toLocaleString("en-US");
-const plural = (n: number, noun: string): string => `${count(n)} ${noun}${n === 1 ? "" : "s"}`;
-const percent = (rate: number): string =>
-  rate === 0 ? "0%" : rate < 0.0001 ? `${(rate * 100).toExponential(1)}%` : `${(rate * 100).toFixed(2)}%`;
 const handle = ([offset, size]: [number, number]): string => `@ ${offset} (${count(size)} bytes)`;
 
 function propertyText(value: TablePropertyValue): string {

@@ -1,8 +1,8 @@
 // Checks a whole table file, as `sstfilter verify` and the viewer do: every block's checksum (the
 // blocks opening read, every meta block, every index partition and data block) and every key
 // against the table's filter (a key the filter rules out is a false negative: a corrupt filter).
-import { SstFilterError, type SstFilterErrorCode } from "./errors.js";
-import type { AsyncTable, DataBlockKeys, Table } from "./table.js";
+import { SstFilterError, type SstFilterErrorCode } from "../api/errors.js";
+import type { AsyncTable, DataBlockKeys, Table } from "../api/table.js";
 
 export interface VerifyProgress {
   /** Bytes of data blocks checked so far, and in all (the data blocks lie at the file's start). */

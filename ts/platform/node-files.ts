@@ -2,9 +2,9 @@
 // by the browser entry, so browser bundles carry no node:fs.
 import { open } from "node:fs/promises";
 
-import { SstFilter } from "./api.js";
-import { SstFilterError } from "./errors.js";
-import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "./table.js";
+import { SstFilter } from "../api/api.js";
+import { SstFilterError } from "../api/errors.js";
+import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "../api/table.js";
 
 /** The library as the Node entries return it: SstFilter plus file access. */
 export class NodeSstFilter extends SstFilter {

@@ -3,18 +3,18 @@
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 
-import type { CoreModuleFactory } from "./core-module.js";
-import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "./init.js";
+import type { CoreModuleFactory } from "../core/core-module.js";
+import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "../core/init.js";
 import { NodeSstFilter } from "./node-files.js";
 
-export * from "./index.js";
+export * from "../api/index.js";
 export { NodeSstFilter } from "./node-files.js";
 
-const wasmDir = path.join(__dirname, "..", "esm", "wasm");
+const wasmDir = path.join(__dirname, "..", "..", "esm", "wasm");
 
 const runtime: Runtime = {
   async load(variant: ModuleVariant) {
-    const factory = require(`./wasm/sstfilter-${variant}.cjs`) as CoreModuleFactory;
+    const factory = require(`../wasm/sstfilter-${variant}.cjs`) as CoreModuleFactory;
     const wasmBinary = await readFile(path.join(wasmDir, `sstfilter-${variant}.wasm`));
     return factory({ wasmBinary });
   },

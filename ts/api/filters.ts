@@ -1,8 +1,8 @@
-import type { FilterBlockHandle, FilterHandle } from "./core-module.js";
+import type { FilterBlockHandle, FilterHandle } from "../core/core-module.js";
 import { SstFilterError } from "./errors.js";
-import type { WasmHeap } from "./heap.js";
-import { WasmObject } from "./wasm-object.js";
-import type { Key, KeyBatch } from "./keys.js";
+import type { WasmHeap } from "../core/heap.js";
+import { WasmObject } from "../core/wasm-object.js";
+import type { Key, KeyBatch } from "../core/keys.js";
 
 export type FilterKind =
   | "leveldb-bloom"

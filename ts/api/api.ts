@@ -1,9 +1,9 @@
-import type { CoreModule } from "./core-module.js";
+import type { CoreModule } from "../core/core-module.js";
 import { SstFilterError } from "./errors.js";
 import { Filter, LevelDbFilterBlock } from "./filters.js";
 import { makeHashes, type Hashes } from "./hash.js";
-import { WasmHeap } from "./heap.js";
-import { packKeys, type Key, type KeyBatch } from "./keys.js";
+import { WasmHeap } from "../core/heap.js";
+import { packKeys, type Key, type KeyBatch } from "../core/keys.js";
 import {
   openTable,
   openTableFrom,

@@ -2,13 +2,13 @@
 // wasm/table_bindings.cc). The core asks for file bytes; this module reads them from a
 // Uint8Array (openTable, synchronously) or a ByteSource / Blob (openTableFrom, asynchronously),
 // decompresses blocks with codecs.ts when asked, and hands the results back.
-import { decompressBlock } from "./codecs.js";
-import type { BlockReadHandle, IoHandle, KeyCursorHandle, TableHandle } from "./core-module.js";
+import { decompressBlock } from "../core/codecs.js";
+import type { BlockReadHandle, IoHandle, KeyCursorHandle, TableHandle } from "../core/core-module.js";
 import { SstFilterError } from "./errors.js";
 import type { FilterKind } from "./filters.js";
-import type { WasmHeap } from "./heap.js";
-import { keyBytes, type Key, type KeyBatch } from "./keys.js";
-import { WasmObject } from "./wasm-object.js";
+import type { WasmHeap } from "../core/heap.js";
+import { keyBytes, type Key, type KeyBatch } from "../core/keys.js";
+import { WasmObject } from "../core/wasm-object.js";
 
 export interface OpenTableOptions {
   /**

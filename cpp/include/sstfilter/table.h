@@ -1,0 +1,309 @@
+// Table files: LevelDB .ldb and RocksDB block-based .sst (docs/FORMATS.md 3), read without doing
+// I/O. Every read is a ResumableRead that says which file bytes or which decompression it needs
+// next; a driver supplies them (the TypeScript layer over a ByteSource, or DriveFromMemory for a
+// file held in memory) and advances it again. TableReader opens a table from its footer on
+// (footer, metaindex, properties, index, filter: nothing else) and answers what the database's
+// lookups get from the table's filter; TableKeyCursor walks its keys; TableBlockRead reads any
+// block by its handle.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sstfilter/bytes.h"
+#include "sstfilter/status.h"
+
+namespace sstfilter {
+
+// ---- Blocks (docs/FORMATS.md 3.1, 3.2) ----
+
+// Every block in a table file is followed by 1 compression-type byte and 4 checksum bytes.
+inline constexpr uint64_t kBlockTrailerSize = 5;
+
+// Where a block lies in the file.
+struct BlockHandle {
+  uint64_t offset = 0;
+  uint64_t size = 0;  // without the 5-byte trailer
+};
+
+// Largest uncompressed block accepted, so that a hostile size prefix cannot make anyone allocate.
+inline constexpr uint64_t kMaxBlockBytes = uint64_t{256} << 20;
+
+// Which database wrote the table (compression type 2 is zlib in RocksDB, zstd in newer LevelDB).
+enum class TableFamily : uint8_t { kLevelDb, kRocksDb };
+
+// The codec a compressed block's payload needs. The numbering is shared with ts/core/codecs.ts.
+enum class Codec : uint8_t {
+  kNone = 0,
+  kSnappy = 1,      // raw Snappy block format
+  kDeflateRaw = 2,  // raw deflate (RocksDB's zlib with its default window_bits = -14)
+  kLz4Block = 3,    // raw LZ4 block (not frame); also LZ4HC
+  kZstd = 4,        // one zstd frame
+};
+
+// "none", "snappy", "zlib", "lz4", "zstd".
+const char* CodecName(Codec codec);
+
+// ---- Resumable reads ----
+
+// What the driver must do before a read can make progress. The numbering is what the bindings'
+// advance() returns to TypeScript.
+enum class IoNeed : uint8_t {
+  kNothing = 0,
+  kBytes = 1,          // supply file bytes [need_offset, need_offset + need_length)
+  kDecompression = 2,  // decompress payload() with codec() and supply the result
+};
+
+class BlockFetcher;  // the state of one block read (internal: table/block_fetcher.h)
+
+// An operation on a table that makes progress by fetching blocks: opening it, walking its keys,
+// reading a block. Advance() until need() is kNothing, doing what need() asks in between.
+class ResumableRead {
+ public:
+  virtual ~ResumableRead() = default;
+
+  // Runs until the operation is done or needs the driver.
+  virtual Status Advance() = 0;
+
+  // What the driver must do now.
+  IoNeed need() const;
+  // kBytes: the file range to supply.
+  uint64_t need_offset() const;
+  uint64_t need_length() const;
+  // kDecompression: the codec, the compressed stream, and its uncompressed size where the block
+  // records it.
+  Codec codec() const;
+  ByteView payload() const;
+  std::optional<uint64_t> uncompressed_size() const;
+  // The offset of the block being read, for errors the driver reports.
+  uint64_t block_offset() const;
+  // The driver's answer to need(): the file bytes, or the decompressed contents.
+  Status Supply(ByteView bytes);
+
+  // The block read behind the calls above, for the library's own code and tests.
+  virtual BlockFetcher& fetcher() const = 0;
+};
+
+// Decompresses one block's payload (framing already stripped); `size` is the uncompressed size
+// when the format records it.
+using BlockDecompressor =
+    std::function<Status(Codec codec, ByteView payload, std::optional<uint64_t> size, Bytes* out)>;
+
+// Advances `op` until it needs nothing more, answering its reads from `file`. Without a
+// decompressor, compressed blocks are kUnsupported (with the block's offset); a decompressor's
+// error without an offset gets the block's.
+Status DriveFromMemory(ResumableRead& op, ByteView file, const BlockDecompressor& decompress = {});
+
+// ---- Tables ----
+
+// How a table's keys are to be read.
+struct TableOptions {
+  // Keys carry the 8-byte internal-key tag, as in every file a database or SstFileWriter writes;
+  // false for tables written with a bare TableBuilder.
+  bool internal_keys = true;
+};
+
+// One entry of the metaindex: a meta block's name and where it lies (docs/FORMATS.md 3.6.5).
+struct MetaindexEntry {
+  std::string name;
+  BlockHandle handle;
+};
+
+// One entry of a RocksDB properties block (docs/FORMATS.md 3.6.5): predefined numeric properties
+// are numbers, printable ASCII is text, anything else binary.
+struct TableProperty {
+  enum class Kind : uint8_t { kNumber, kText, kBinary };
+  std::string name;
+  Kind kind = Kind::kBinary;
+  uint64_t number = 0;  // kNumber
+  Bytes bytes;          // the raw value (all kinds)
+  // Offset of the value within the properties block (for the ingested-file checksum quirk).
+  size_t value_offset = 0;
+};
+
+// What the footer says (docs/FORMATS.md 3.5, 3.6.3).
+struct TableFooterInfo {
+  uint32_t format_version = 0;
+  const char* checksum = "";  // "none", "crc32c", "xxhash", "xxhash64", "xxh3"
+  BlockHandle metaindex;
+  BlockHandle index;  // from the footer, or the metaindex for format_version >= 6
+};
+
+// The table's filter as t.filter reports it (ts/api/table.ts TableFilterInfo).
+struct TableFilterInfo {
+  // rocksdb.filter.policy (the configured policy, e.g. "ribbonfilter") where the table records
+  // one, else the metaindex name after "filter." / "fullfilter." / "partitionedfilter.".
+  std::string policy;
+  std::string kind;  // a FilterKindName, "mixed" for partitions of different kinds, "custom"
+  bool partitioned = false;
+  size_t partitions = 0;
+  bool whole_key_filtering = true;              // rocksdb.block.based.table.whole.key.filtering
+  std::optional<std::string> prefix_extractor;  // its name, when the table has one
+  bool prefix_extractor_supported = true;       // false for custom extractors
+  uint64_t size_bytes = 0;  // filter bytes as stored, without trailers (partitions + their index)
+};
+
+// How a point lookup's filter answer came about (TableReader::MayContain), for tools that show it.
+enum class LookupRoute : uint8_t {
+  kNoFilter,             // the table has no filter, or holds nothing this key can be checked by
+  kOutsidePrefixDomain,  // whole-key filtering is off and the key has no prefix: not filtered
+  kAfterLastKey,         // LevelDB: the key sorts after the last index entry, not in the file
+  kFullFilter,           // RocksDB: the full filter answered
+  kPartition,            // RocksDB: the filter partition `partition` answered
+  kBlockFilter,          // LevelDB: the filter of the data block `data_block` answered
+};
+
+// "no-filter", "outside-prefix-domain", "after-last-key", "full-filter", "partition",
+// "block-filter".
+const char* LookupRouteName(LookupRoute route);
+
+struct LookupTrace {
+  LookupRoute route = LookupRoute::kNoFilter;
+  size_t partition = 0;
+  // LevelDB: the data block whose filter answered. RocksDB with a single-level index: the data
+  // block the lookup reads when the filter says "may match". Unset otherwise.
+  std::optional<BlockHandle> data_block;
+  // Bytes of the key the filter was probed with: the whole key, or its prefix.
+  size_t probed_size = 0;
+};
+
+struct OpenedTable;  // what an open table knows (internal: table/table_reader.h)
+
+// Opens a table lazily from its footer on (docs/FORMATS.md 3.5-3.7): Advance() until is_open().
+// Once open it answers what the database's point lookup and prefix seek get from the filter.
+class TableReader final : public ResumableRead {
+ public:
+  // `file_size`: the whole file's; the footer is read first.
+  TableReader(uint64_t file_size, TableOptions options);
+  ~TableReader() override;
+  TableReader(const TableReader&) = delete;
+  TableReader& operator=(const TableReader&) = delete;
+
+  // Reads footer, metaindex, properties, index and filter (every partition), nothing else.
+  Status Advance() override;
+  BlockFetcher& fetcher() const override;
+  // Whether Advance() got through; the accessors below describe the table from then on.
+  bool is_open() const;
+
+  // Which database wrote the file (for the LevelDB magic, the metaindex decides).
+  TableFamily family() const;
+  // The footer, with the index handle wherever the format keeps it.
+  TableFooterInfo footer() const;
+  // The metaindex entries in stored order.
+  const std::vector<MetaindexEntry>& metaindex() const;
+  // The RocksDB properties block's entries in stored order; none for LevelDB.
+  const std::vector<TableProperty>& properties() const;
+  // The filter as t.filter reports it; nullopt when the table has none.
+  std::optional<TableFilterInfo> filter_info() const;
+  // The raw filter contents as stored: the LevelDB block, the full filter, or each partition.
+  std::vector<ByteView> filter_bytes() const;
+
+  // What the database's point lookup of `user_key` gets from this file before reading a data
+  // block. RocksDB (BlockBasedTable::Get) consults the filter first: the whole key, or with
+  // whole-key filtering off the prefix when the key is in the extractor's domain, else no
+  // filtering. LevelDB (Table::InternalGet) seeks the index first: a key after the last index
+  // entry is not in the file (false), otherwise the filter of the data block found answers.
+  // Without a filter, true. kUnsupported when the filter or the key order cannot be reproduced.
+  // `trace`, when given, records how the answer came about.
+  Status MayContain(ByteView user_key, bool* may_match, LookupTrace* trace = nullptr) const;
+  // What a RocksDB prefix Seek(seek_key) (total_order_seek = false) gets from the prefix filter,
+  // using the table's own extractor: true without a filter or extractor, or for keys outside its
+  // domain. LevelDB has no prefix seek: true.
+  Status PrefixMayMatch(ByteView seek_key, bool* may_match) const;
+
+  // Everything the reader parsed, for the library's own code and tests.
+  const OpenedTable& table() const;
+
+ private:
+  friend class TableKeyCursor;
+  friend class TableBlockRead;
+  struct State;  // the block read, how far opening got, the filter chosen (table_reader.cc)
+
+  Status OnFooter(const Bytes& tail);
+  Status OnMetaindex(const Bytes& contents);
+  Status OnProperties(const Bytes& contents);
+  Status Configure();
+  Status OnIndex(Bytes contents);
+  Status SelectFilter();
+  Status OnFilter(Bytes contents);
+  Status CheckProbeable() const;
+
+  // Shared with the cursors and block reads made from this reader, which may outlive it.
+  std::shared_ptr<OpenedTable> table_;
+  std::unique_ptr<State> state_;
+};
+
+// Opens a table held whole in memory: a TableReader driven by DriveFromMemory.
+Status OpenTableFromMemory(ByteView file, TableOptions options, std::unique_ptr<TableReader>* out,
+                           const BlockDecompressor& decompress = {});
+
+// Walks the user keys of an open table in order, one data block at a time (reading index
+// partitions and data blocks on demand through its own block read, so several cursors and the
+// table's own probes never share a pending read).
+class TableKeyCursor final : public ResumableRead {
+ public:
+  // `table` must be open; the cursor keeps what it needs of it.
+  explicit TableKeyCursor(const TableReader& table);
+  ~TableKeyCursor() override;
+  TableKeyCursor(const TableKeyCursor&) = delete;
+  TableKeyCursor& operator=(const TableKeyCursor&) = delete;
+
+  // Runs until the keys of the next non-empty data block are ready, the end is reached, or the
+  // driver is needed.
+  Status Advance() override;
+  BlockFetcher& fetcher() const override;
+
+  // Past the last data block.
+  bool at_end() const { return at_end_; }
+  // The keys of the block just read, packed (KeyBatch layout: n keys, n + 1 offsets); empty while
+  // none are ready. Each entry's user key, in file order (versions of one key repeat it).
+  const Bytes& key_data() const { return key_data_; }
+  const std::vector<uint32_t>& key_offsets() const { return key_offsets_; }
+  // The data block the keys of key_data() come from.
+  BlockHandle keys_block() const { return keys_block_; }
+  // Called once the keys were consumed; the next Advance moves on.
+  void ClearKeys();
+
+ private:
+  struct Walk;  // the block read and the index iterators (table_key_cursor.cc)
+
+  Status OnDataBlock(const Bytes& contents);
+  Status NextHandle();
+
+  std::shared_ptr<const OpenedTable> table_;
+  std::unique_ptr<Walk> walk_;
+  bool at_end_ = false;
+  BlockHandle keys_block_;
+  Bytes key_data_;
+  std::vector<uint32_t> key_offsets_{0};
+};
+
+// Reads one block of an open table by its handle: checksum verified, contents decompressed (for
+// tools that verify or show blocks the reader itself never reads, e.g. range deletions).
+class TableBlockRead final : public ResumableRead {
+ public:
+  // `table` must be open; the read keeps what it needs of it.
+  TableBlockRead(const TableReader& table, BlockHandle handle);
+  ~TableBlockRead() override;
+  TableBlockRead(const TableBlockRead&) = delete;
+  TableBlockRead& operator=(const TableBlockRead&) = delete;
+
+  // Reads, verifies and decompresses the block.
+  Status Advance() override;
+  BlockFetcher& fetcher() const override;
+  // Set once Advance() finished without a pending need.
+  const std::optional<Bytes>& contents() const { return contents_; }
+
+ private:
+  std::shared_ptr<const OpenedTable> table_;
+  std::unique_ptr<BlockFetcher> fetcher_;
+  BlockHandle handle_;
+  std::optional<Bytes> contents_;
+};
+
+}  // namespace sstfilter
