@@ -27,6 +27,7 @@
 #include "alloc_tracking.h"
 #include "bench_support.h"
 #include "filter/kernels/bloom_kernels.h"
+#include "filter/kernels/fast_local_bloom_avx2.h"
 #include "filter/kernels/ribbon_kernels.h"
 #include "sstfilter/filter.h"
 
@@ -126,15 +127,18 @@ void Build(benchmark::State& state, FilterFormat format, size_t num_keys) {
 class KernelChoice {
  public:
   KernelChoice(FilterFormat format, const char* kernel) : format_(format) {
-    if (format_ == FilterFormat::kRocksDbFastLocalBloom) simd::SelectFastLocalBloomKernel(kernel);
-    if (format_ == FilterFormat::kRocksDbRibbon) simd::SelectRibbonKernel(kernel);
+    if (format_ == FilterFormat::kRocksDbFastLocalBloom)
+      simd::SelectKernel<simd::FastLocalBloomKernel>(kernel);
+    if (format_ == FilterFormat::kRocksDbRibbon) simd::SelectKernel<simd::RibbonKernel>(kernel);
   }
   ~KernelChoice() {
     if (format_ == FilterFormat::kRocksDbFastLocalBloom) {
-      simd::SelectFastLocalBloomKernel(simd::AvailableFastLocalBloomKernels().back()->name);
+      simd::SelectKernel<simd::FastLocalBloomKernel>(
+          simd::AvailableKernels<simd::FastLocalBloomKernel>().back()->name);
     }
     if (format_ == FilterFormat::kRocksDbRibbon) {
-      simd::SelectRibbonKernel(simd::AvailableRibbonKernels().back()->name);
+      simd::SelectKernel<simd::RibbonKernel>(
+          simd::AvailableKernels<simd::RibbonKernel>().back()->name);
     }
   }
   KernelChoice(const KernelChoice&) = delete;
@@ -145,6 +149,35 @@ class KernelChoice {
 };
 
 enum class Input { kHashes, kKeys };
+
+#if defined(SSTFILTER_HAVE_AVX2)
+// RocksDB's HashMayMatch inlined into the caller's loop, as in RocksDB's own AVX2 build.
+[[gnu::target("avx2")]] void ProbeFastLocalBloomHashesAvx2(int num_probes, const uint8_t* data,
+                                                           uint32_t len_bytes,
+                                                           const uint64_t* hashes, size_t n,
+                                                           uint8_t* out) {
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = simd::FastLocalBloomAvx2MayMatch(hashes[i], num_probes, data, len_bytes) ? 1 : 0;
+  }
+}
+#endif
+
+// One call per precomputed hash: the AVX2 probe inline, other kernels through their single-key
+// entry. `data` is the filter's bytes (its last 5 bytes are the metadata).
+void ProbeFastLocalBloomHashes(const FilterReader& reader, const uint8_t* data,
+                               const uint64_t* hashes, size_t n, uint8_t* out) {
+  const simd::FastLocalBloomKernel& k = simd::ActiveKernel<simd::FastLocalBloomKernel>();
+  const FilterInfo info = reader.info();
+  const int num_probes = static_cast<int>(info.num_probes);
+#if defined(SSTFILTER_HAVE_AVX2)
+  if (&k == &simd::kFastLocalBloomAvx2) {
+    ProbeFastLocalBloomHashesAvx2(num_probes, data, info.data_bytes, hashes, n, out);
+    return;
+  }
+#endif
+  for (size_t i = 0; i < n; ++i)
+    out[i] = k.may_match(hashes[i], num_probes, data, info.data_bytes) ? 1 : 0;
+}
 
 void Probe(benchmark::State& state, FilterFormat format, const char* kernel, Input input,
            bool batched, size_t num_keys) {
@@ -163,15 +196,8 @@ void Probe(benchmark::State& state, FilterFormat format, const char* kernel, Inp
     } else if (batched) {
       reader.MayMatchHashes(hashes, n, out.data());
     } else if (format == FilterFormat::kRocksDbFastLocalBloom) {
-      // The kernel's own single-key probe; the filter's last 5 bytes are its metadata.
-      const simd::FastLocalBloomKernel& k = simd::ActiveFastLocalBloomKernel();
-      const FilterInfo info = reader.info();
-      const uint8_t* data = f.filters[static_cast<size_t>(format)].data();
-      for (size_t i = 0; i < n; ++i) {
-        out[i] = k.may_match(hashes[i], static_cast<int>(info.num_probes), data, info.data_bytes)
-                     ? 1
-                     : 0;
-      }
+      ProbeFastLocalBloomHashes(reader, f.filters[static_cast<size_t>(format)].data(), hashes, n,
+                                out.data());
     } else {
       // Ribbon has no single-key kernel entry: one reader call per hash, as RocksDB's
       // HashMayMatch.
@@ -256,9 +282,10 @@ std::vector<const char*> KernelNames(std::span<const Kernel* const> kernels) {
 
 std::vector<const char*> KernelsOf(FilterFormat format) {
   if (format == FilterFormat::kRocksDbFastLocalBloom) {
-    return KernelNames(simd::AvailableFastLocalBloomKernels());
+    return KernelNames(simd::AvailableKernels<simd::FastLocalBloomKernel>());
   }
-  if (format == FilterFormat::kRocksDbRibbon) return KernelNames(simd::AvailableRibbonKernels());
+  if (format == FilterFormat::kRocksDbRibbon)
+    return KernelNames(simd::AvailableKernels<simd::RibbonKernel>());
   return {"portable"};
 }
 

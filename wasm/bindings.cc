@@ -72,11 +72,9 @@ class FilterHandle {
 };
 
 // family 0 = LevelDB, 1 = RocksDB (ts/api/filters.ts keeps the same numbering).
-FilterHandle* OpenFilter(int family, uintptr_t data, size_t size) {
-  Bytes bytes = Copy(data, size);
-  auto reader =
-      family == 0 ? OpenLevelDbFilter(std::move(bytes)) : OpenRocksDbFilter(std::move(bytes));
-  return new FilterHandle(std::move(reader));
+template <std::unique_ptr<FilterReader> (*kOpen)(Bytes)>
+FilterHandle* OpenFilterWith(uintptr_t data, size_t size) {
+  return new FilterHandle(kOpen(Copy(data, size)));
 }
 
 // ---- LevelDB filter blocks ----
@@ -182,7 +180,10 @@ EMSCRIPTEN_BINDINGS(sstfilter) {
       .function("info", &FilterHandle::Info)
       .function("checkProbeSupport", &FilterHandle::CheckProbeSupport)
       .function("readerAddress", &FilterHandle::ReaderAddress);
-  function("openFilter", &OpenFilter, allow_raw_pointers());
+  function("openLevelDbFilter", &OpenFilterWith<sstfilter::OpenLevelDbFilter>,
+           allow_raw_pointers());
+  function("openRocksDbFilter", &OpenFilterWith<sstfilter::OpenRocksDbFilter>,
+           allow_raw_pointers());
 
   function("buildLevelDbFilterBlock", &BuildLevelDbFilterBlock);
   class_<FilterBlockHandle>("FilterBlockHandle")

@@ -37,8 +37,8 @@ val HandleValue(BlockHandle h) {
   return out;
 }
 
-// The I/O half of every resumable operation. advance() returns 0 when nothing is needed, 1 for
-// file bytes, 2 for a decompression (IoNeed), -1 on error (last-error slot).
+// The I/O half of every resumable operation. advance() returns the IoNeed (numbered for TypeScript
+// by constants.cc), or -1 on error (last-error slot).
 class IoHandle {
  public:
   explicit IoHandle(ResumableRead* op) : op_(op) {}
@@ -53,7 +53,7 @@ class IoHandle {
   }
   double NeedOffset() const { return static_cast<double>(op_->need_offset()); }
   double NeedLength() const { return static_cast<double>(op_->need_length()); }
-  int Codec() const { return static_cast<int>(op_->codec()); }
+  std::string CodecName() const { return sstfilter::CodecName(op_->codec()); }
   val Payload() const { return ToUint8Array(op_->payload()); }
   // -1 when the block does not record its uncompressed size.
   double ExpectedSize() const {
@@ -271,7 +271,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("advance", &IoHandle::Advance)
       .function("needOffset", &IoHandle::NeedOffset)
       .function("needLength", &IoHandle::NeedLength)
-      .function("codec", &IoHandle::Codec)
+      .function("codecName", &IoHandle::CodecName)
       .function("payload", &IoHandle::Payload)
       .function("expectedSize", &IoHandle::ExpectedSize)
       .function("blockOffset", &IoHandle::BlockOffset)

@@ -49,12 +49,12 @@ class FastLocalBloomReader final : public FilterReader {
   }
 
   bool MayMatch(ByteView key) const override {
-    return simd::ActiveFastLocalBloomKernel().may_match(KeyHash(key), num_probes_, filter_.data(),
-                                                        len_bytes_);
+    return simd::ActiveKernel<simd::FastLocalBloomKernel>().may_match(KeyHash(key), num_probes_,
+                                                                      filter_.data(), len_bytes_);
   }
 
   void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const override {
-    const simd::FastLocalBloomKernel& kernel = simd::ActiveFastLocalBloomKernel();
+    const simd::FastLocalBloomKernel& kernel = simd::ActiveKernel<simd::FastLocalBloomKernel>();
     uint64_t hashes[kHashChunk];
     for (size_t start = 0; start < keys.size(); start += kHashChunk) {
       const size_t count = std::min(kHashChunk, keys.size() - start);
@@ -65,8 +65,8 @@ class FastLocalBloomReader final : public FilterReader {
   }
 
   bool MayMatchHashes(const uint64_t* hashes, size_t n, uint8_t* results) const override {
-    simd::ActiveFastLocalBloomKernel().may_match_batch(hashes, n, num_probes_, filter_.data(),
-                                                       len_bytes_, results);
+    simd::ActiveKernel<simd::FastLocalBloomKernel>().may_match_batch(
+        hashes, n, num_probes_, filter_.data(), len_bytes_, results);
     return true;
   }
 

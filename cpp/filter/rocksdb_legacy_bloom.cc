@@ -3,8 +3,8 @@
 // GetBuiltinFilterBitsReader, and util/bloom_impl.h, LegacyLocalityBloomImpl<false>).
 //
 // Each 32-bit key hash picks a cache line (h mod num_lines) and sets or tests k bits inside it by
-// double hashing. The probe is scalar: the modulo and the serial h += delta chain leave nothing
-// for SIMD lanes to share, so the batched path only prefetches lines ahead, as RocksDB's does.
+// double hashing; the probe and add loops are the legacy Bloom kernel
+// (kernels/legacy_bloom_kernels.h).
 #include <algorithm>
 #include <bit>
 #include <memory>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/aligned_buffer.h"
+#include "filter/kernels/legacy_bloom_kernels.h"
 #include "filter/rocksdb_bloom_internal.h"
 #include "sstfilter/hash.h"
 #include "sstfilter/rocksdb_bloom.h"
@@ -22,45 +23,15 @@ namespace {
 
 inline uint32_t KeyHash(ByteView key) { return RocksDbLegacyHash32(key, kBloomHashSeed); }
 
-// Where a hash's bits live: the line (h mod num_lines, no extra rotation: ExtraRotates = false is
-// the only variant ever written) and the mask of a bit position within it.
-struct LineGeometry {
-  uint32_t num_lines;
-  int log2_line_bytes;
+using simd::LegacyBloomGeometry;
 
-  size_t LineOffset(uint32_t h) const { return size_t{h % num_lines} << log2_line_bytes; }
-  // 8 * line bytes - 1; a line of 2^29 bytes or more has more bits than a 32-bit hash addresses,
-  // and then every hash bit is used.
-  uint32_t BitMask() const {
-    return static_cast<uint32_t>(std::min(uint64_t{8} << log2_line_bytes, uint64_t{1} << 32) - 1);
-  }
-};
-
-// Each probe after the first adds rotr32(h, 17) of the original hash.
-inline uint32_t ProbeDelta(uint32_t h) { return std::rotr(h, 17); }
-
-void AddHash(uint32_t h, int num_probes, const LineGeometry& geometry, uint8_t* data) {
-  uint8_t* line = data + geometry.LineOffset(h);
-  const uint32_t mask = geometry.BitMask();
-  const uint32_t delta = ProbeDelta(h);
-  for (int i = 0; i < num_probes; ++i, h += delta) {
-    const uint32_t bit = h & mask;
-    line[bit >> 3] = static_cast<uint8_t>(line[bit >> 3] | (1u << (bit & 7)));
-  }
-}
-
-bool ProbeLine(uint32_t h, int num_probes, uint32_t mask, const uint8_t* line) {
-  const uint32_t delta = ProbeDelta(h);
-  for (int i = 0; i < num_probes; ++i, h += delta) {
-    const uint32_t bit = h & mask;
-    if (((line[bit >> 3] >> (bit & 7)) & 1) == 0) return false;
-  }
-  return true;
-}
+// Keys hashed per kernel call in MayMatchBatch: enough for the kernel's prefetching to overlap
+// misses, small enough to stay on the stack.
+constexpr size_t kHashChunk = 256;
 
 class LegacyBloomReader final : public FilterReader {
  public:
-  LegacyBloomReader(const Bytes& filter, int num_probes, LineGeometry geometry)
+  LegacyBloomReader(const Bytes& filter, int num_probes, LegacyBloomGeometry geometry)
       : filter_(filter), num_probes_(num_probes), geometry_(geometry) {}
 
   ByteView contents() const override { return filter_.view(); }
@@ -75,37 +46,16 @@ class LegacyBloomReader final : public FilterReader {
   }
 
   bool MayMatch(ByteView key) const override {
-    const uint32_t h = KeyHash(key);
-    return ProbeLine(h, num_probes_, geometry_.BitMask(), filter_.data() + geometry_.LineOffset(h));
+    return simd::LegacyBloomMayMatch(KeyHash(key), num_probes_, geometry_, filter_.data());
   }
 
-  // MultiGet's batch shape with a rolling window: the line of key i + kAhead is prefetched while
-  // key i is probed, so that many misses stay in flight (RocksDB prefetches groups of 32 keys and
-  // then probes them, which idles the memory while each group waits; measured 1.5x slower on a
-  // memory-resident filter, bench/results.json).
   void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const override {
-    constexpr size_t kAhead = 32;
-    const uint32_t mask = geometry_.BitMask();
-    const size_t last_byte = (size_t{1} << geometry_.log2_line_bytes) - 1;
-    const auto prefetch = [&](uint32_t h) {
-      const uint8_t* line = filter_.data() + geometry_.LineOffset(h);
-      __builtin_prefetch(line, 0, 1);
-      __builtin_prefetch(line + last_byte, 0, 1);
-    };
-    const size_t n = keys.size();
-    uint32_t ahead[kAhead];  // the hashes of keys i .. i + kAhead - 1, key j at j % kAhead
-    for (size_t i = 0; i < std::min(kAhead, n); ++i) {
-      ahead[i] = KeyHash(keys[i]);
-      prefetch(ahead[i]);
-    }
-    for (size_t i = 0; i < n; ++i) {
-      const uint32_t h = ahead[i % kAhead];
-      if (i + kAhead < n) {
-        ahead[i % kAhead] = KeyHash(keys[i + kAhead]);
-        prefetch(ahead[i % kAhead]);
-      }
-      results[i] =
-          ProbeLine(h, num_probes_, mask, filter_.data() + geometry_.LineOffset(h)) ? 1 : 0;
+    uint32_t hashes[kHashChunk];
+    for (size_t start = 0; start < keys.size(); start += kHashChunk) {
+      const size_t count = std::min(kHashChunk, keys.size() - start);
+      for (size_t i = 0; i < count; ++i) hashes[i] = KeyHash(keys[start + i]);
+      simd::LegacyBloomMayMatchBatch(hashes, count, num_probes_, geometry_, filter_.data(),
+                                     results + start);
     }
   }
 
@@ -114,7 +64,7 @@ class LegacyBloomReader final : public FilterReader {
   // line.
   AlignedBuffer filter_;
   int num_probes_;
-  LineGeometry geometry_;
+  LegacyBloomGeometry geometry_;
 };
 
 }  // namespace
@@ -150,7 +100,7 @@ std::unique_ptr<FilterReader> OpenLegacyBloomReader(Bytes filter) {
   }
   const uint32_t line_bytes = len / num_lines;
   if (!std::has_single_bit(line_bytes)) return MakeConstantFilterReader(true, std::move(filter));
-  const LineGeometry geometry{num_lines, std::countr_zero(line_bytes)};
+  const LegacyBloomGeometry geometry{num_lines, std::countr_zero(line_bytes)};
   return std::make_unique<LegacyBloomReader>(filter, num_probes, geometry);
 }
 
@@ -186,19 +136,8 @@ Status BuildRocksDbLegacyBloom(const KeyBatchView& keys, double bits_per_key, By
   const size_t len = size_t{num_lines} * cache_line_bytes;
   out->assign(len + kMetadataLen, 0);
   if (num_lines != 0) {
-    const rocksdb_bloom::LineGeometry geometry{num_lines, std::countr_zero(cache_line_bytes)};
-    // Prefetching the line of the hash kAhead on keeps the writes' misses overlapping (measured
-    // 4x faster at 10^8 keys, bench/results.json).
-    constexpr size_t kAhead = 32;
-    uint8_t* data = out->data();
-    for (size_t i = 0; i < hashes.size(); ++i) {
-      if (i + kAhead < hashes.size()) {
-        const uint8_t* ahead = data + geometry.LineOffset(hashes[i + kAhead]);
-        __builtin_prefetch(ahead, 1, 1);
-        __builtin_prefetch(ahead + cache_line_bytes - 1, 1, 1);
-      }
-      rocksdb_bloom::AddHash(hashes[i], num_probes, geometry, data);
-    }
+    const simd::LegacyBloomGeometry geometry{num_lines, std::countr_zero(cache_line_bytes)};
+    simd::LegacyBloomAdd(hashes.data(), hashes.size(), num_probes, geometry, out->data());
   }
   // Metadata: the probe count (the marker byte, 1..30), then num_lines as fixed32. Zero entries
   // give the 5-byte filter k 00 00 00 00, read as "never matches".

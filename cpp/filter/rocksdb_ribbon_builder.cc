@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "filter/kernels/prefetched_batch.h"
 #include "filter/kernels/ribbon_kernels.h"
 #include "filter/rocksdb_bloom_internal.h"
+#include "filter/rocksdb_ribbon_hashing.h"
 #include "filter/rocksdb_ribbon_internal.h"
 #include "sstfilter/rocksdb_bloom.h"
 #include "sstfilter/rocksdb_ribbon.h"
@@ -25,14 +27,13 @@ namespace rocksdb_ribbon {
 namespace {
 
 using rocksdb_bloom::kMetadataLen;
-using simd::RibbonU128;
 
 // RocksDB tries ordinal seeds start, start + 1, ... modulo 256 (ordinal_seed_mask 255).
 constexpr uint32_t kNumSeeds = 256;
 
-// Entries whose rows are prefetched ahead while banding (BandingAddRange pipelines one ahead when
-// num_starts > 1500; prefetching changes no result).
-constexpr size_t kPrefetchAhead = 8;
+// Entries per group whose rows are prefetched a group ahead while banding (BandingAddRange
+// pipelines one ahead when num_starts > 1500; prefetching changes no result).
+constexpr size_t kPrefetchGroup = 8;
 
 inline int CountTrailingZeros(RibbonU128 v) {
   const uint64_t lo = static_cast<uint64_t>(v);
@@ -100,20 +101,21 @@ class Banding {
     std::memset(coeff_rows_.get(), 0, num_slots_ * sizeof(RibbonU128));
     std::memset(result_rows_.get(), 0, num_slots_ * sizeof(uint32_t));
     const uint32_t num_starts = num_slots_ - kCoeffBits + 1;
-    for (size_t k = 0; k < hashes.size(); ++k) {
-      if (k + kPrefetchAhead < hashes.size()) {
-        const uint32_t ahead = simd::RibbonStart(
-            simd::RibbonSeededHash(hashes[k + kPrefetchAhead], raw_seed), num_starts);
-        __builtin_prefetch(&coeff_rows_[ahead], 1, 1);
-        __builtin_prefetch(&result_rows_[ahead], 1, 1);
-      }
-      const uint64_t h = simd::RibbonSeededHash(hashes[k], raw_seed);
-      if (!Add(simd::RibbonStart(h, num_starts), simd::RibbonCoeffRow(h),
-               simd::RibbonResultRow(h))) {
-        return false;
-      }
-    }
-    return true;
+    struct Equation {
+      uint64_t seeded_hash;
+      uint32_t start;
+    };
+    const auto prefetch_rows = [&](size_t k, Equation& e) {
+      e.seeded_hash = RibbonSeededHash(hashes[k], raw_seed);
+      e.start = RibbonStart(e.seeded_hash, num_starts);
+      __builtin_prefetch(&coeff_rows_[e.start], 1, 1);
+      __builtin_prefetch(&result_rows_[e.start], 1, 1);
+    };
+    const auto add = [&](size_t, const Equation& e) {
+      return Add(e.start, RibbonCoeffRow(e.seeded_hash), RibbonResultRow(e.seeded_hash));
+    };
+    return simd::PrefetchedBatch<Equation, kPrefetchGroup, simd::Lookahead::kNextGroup>(
+        hashes.size(), prefetch_rows, add);
   }
 
   // BandingAdd with kFirstCoeffAlwaysOne: eliminate against the stored rows until the equation's

@@ -55,11 +55,12 @@ class RibbonReader final : public FilterReader {
   ByteView contents() const override { return filter_.view(); }
 
   bool MayMatch(ByteView key) const override {
-    return simd::ActiveRibbonKernel().check(simd::PrepareRibbonProbe(KeyHash(key), params_));
+    return simd::ActiveKernel<simd::RibbonKernel>().check(
+        simd::PrepareRibbonProbe(KeyHash(key), params_));
   }
 
   void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const override {
-    const simd::RibbonKernel& kernel = simd::ActiveRibbonKernel();
+    const simd::RibbonKernel& kernel = simd::ActiveKernel<simd::RibbonKernel>();
     uint64_t hashes[kHashChunk];
     for (size_t start = 0; start < keys.size(); start += kHashChunk) {
       const size_t count = std::min(kHashChunk, keys.size() - start);
@@ -70,7 +71,7 @@ class RibbonReader final : public FilterReader {
 
   // Standard128RibbonBitsReader::HashMayMatch.
   bool MayMatchHashes(const uint64_t* hashes, size_t n, uint8_t* results) const override {
-    simd::ActiveRibbonKernel().may_match_batch(hashes, n, params_, results);
+    simd::ActiveKernel<simd::RibbonKernel>().may_match_batch(hashes, n, params_, results);
     return true;
   }
 

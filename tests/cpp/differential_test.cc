@@ -8,9 +8,10 @@
 #include <cmath>
 #include <cstdint>
 #include <iostream>
+#include <string>
 #include <vector>
 
-#include "filter/kernels/bloom_kernels.h"
+#include "each_kernel.h"
 #include "packed_keys.h"
 #include "sstfilter/filter.h"
 
@@ -18,7 +19,7 @@ namespace sstfilter {
 namespace {
 
 // Keep in step with tests/ts/differential.test.ts.
-constexpr uint32_t kDigest = 0xdadf7029;
+constexpr uint32_t kDigest = 0xc740e3eb;
 
 // splitmix32-style generator: cheap and identical in C++ and JavaScript (Math.imul).
 class KeyGenerator {
@@ -54,7 +55,8 @@ struct Fnv1a {
 constexpr double kBitsPerKey[] = {1, 2.5, 5, 6.5, 9.9, 10, 15.5, 20, 33.3, 50};
 constexpr size_t kKeyCounts[] = {1, 3, 10, 100, 1000, 10000, 60000};
 constexpr FilterFormat kFormats[] = {FilterFormat::kLevelDbBloom, FilterFormat::kRocksDbLegacyBloom,
-                                     FilterFormat::kRocksDbFastLocalBloom};
+                                     FilterFormat::kRocksDbFastLocalBloom,
+                                     FilterFormat::kRocksDbRibbon};
 
 // Runs every configuration; returns the digest and counts keys and probes.
 uint32_t RunAll(size_t* keys_added, size_t* probes) {
@@ -98,15 +100,17 @@ uint32_t RunAll(size_t* keys_added, size_t* probes) {
 }
 
 TEST(Differential, EveryNativeKernelReachesTheSharedDigest) {
-  for (const simd::FastLocalBloomKernel* kernel : simd::AvailableFastLocalBloomKernels()) {
-    ASSERT_TRUE(simd::SelectFastLocalBloomKernel(kernel->name));
-    size_t keys = 0, probes = 0;
-    const uint32_t digest = RunAll(&keys, &probes);
-    EXPECT_EQ(digest, kDigest) << "kernel " << kernel->name << " digest " << std::hex << digest;
-    std::cout << "[differential] kernel " << kernel->name << ": " << keys << " keys added, "
-              << probes << " probes, digest 0x" << std::hex << digest << std::dec << "\n";
-  }
-  simd::SelectFastLocalBloomKernel(simd::AvailableFastLocalBloomKernels().back()->name);
+  testing::EachFastLocalBloomKernel().Run([](const std::string& bloom_kernel) {
+    testing::EachRibbonKernel().Run([&](const std::string& ribbon_kernel) {
+      size_t keys = 0, probes = 0;
+      const uint32_t digest = RunAll(&keys, &probes);
+      EXPECT_EQ(digest, kDigest) << "FastLocalBloom kernel " << bloom_kernel << ", Ribbon kernel "
+                                 << ribbon_kernel << ": digest " << std::hex << digest;
+      std::cout << "[differential] FastLocalBloom kernel " << bloom_kernel << ", Ribbon kernel "
+                << ribbon_kernel << ": " << keys << " keys added, " << probes
+                << " probes, digest 0x" << std::hex << digest << std::dec << "\n";
+    });
+  });
 }
 
 }  // namespace

@@ -773,7 +773,7 @@ TEST(RocksDbBloomDifferential, KernelsAgreeBitForBitAndNeverLoseAKey) {
   EXPECT_GE(counts.added + counts.probed, 1000000u);
   std::cout << "[differential] " << counts.filters << " filters, " << counts.added
             << " added keys, " << counts.probed << " random probes, on "
-            << simd::AvailableFastLocalBloomKernels().size() << " kernel(s)\n";
+            << simd::AvailableKernels<simd::FastLocalBloomKernel>().size() << " kernel(s)\n";
 }
 
 }  // namespace

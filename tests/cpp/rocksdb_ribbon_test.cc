@@ -24,6 +24,7 @@
 #include "each_kernel.h"
 #include "filter/kernels/ribbon_kernels.h"
 #include "filter/rocksdb_bloom_internal.h"
+#include "filter/rocksdb_ribbon_hashing.h"
 #include "filter/rocksdb_ribbon_internal.h"
 #include "golden.h"
 #include "packed_keys.h"
@@ -187,12 +188,12 @@ TEST(RibbonWorkedExample, IntermediateValuesAndFilter) {
   }
   const uint64_t h0 = Xxph3Hash64(keys[0], 0);
   EXPECT_EQ(h0, 0xa9c45840c3fa883cu);
-  const uint64_t seeded = simd::RibbonSeededHash(h0, rocksdb_ribbon::RawSeed(60));
-  EXPECT_EQ(simd::RibbonStart(seeded, 257), 63u);
-  const simd::RibbonU128 coeff = simd::RibbonCoeffRow(seeded);
+  const uint64_t seeded = rocksdb_ribbon::RibbonSeededHash(h0, rocksdb_ribbon::RawSeed(60));
+  EXPECT_EQ(rocksdb_ribbon::RibbonStart(seeded, 257), 63u);
+  const rocksdb_ribbon::RibbonU128 coeff = rocksdb_ribbon::RibbonCoeffRow(seeded);
   EXPECT_EQ(static_cast<uint64_t>(coeff >> 64), 0xa52cde7f8daff39bu);
   EXPECT_EQ(static_cast<uint64_t>(coeff), 0x664b5a35e3fd8087u);
-  EXPECT_EQ(simd::RibbonResultRow(seeded), 0x7fde2ca5u);
+  EXPECT_EQ(rocksdb_ribbon::RibbonResultRow(seeded), 0x7fde2ca5u);
 
   const Bytes filter = BuildRibbon(keys, 10.0);
   ASSERT_EQ(filter.size(), 341u);
@@ -472,7 +473,7 @@ TEST(RibbonKernels, AgreeWithScalarOnArbitraryBytes) {
     filter[data_len + 4] = 0;
     const auto reader = OpenRocksDbFilter(filter);
     ASSERT_EQ(reader->kind(), FilterKind::kRocksDbRibbon);
-    ASSERT_TRUE(simd::SelectRibbonKernel("scalar"));
+    ASSERT_TRUE(simd::SelectKernel<simd::RibbonKernel>("scalar"));
     const std::vector<uint8_t> reference = BatchAnswers(*reader, probes);
     kernels.Run([&](const std::string& kernel) {
       const std::vector<uint8_t> answers = BatchAnswers(*reader, probes);

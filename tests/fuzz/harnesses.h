@@ -114,14 +114,14 @@ inline std::vector<uint8_t> ProbeEveryWay(const FilterReader& reader,
   const PackedKeys packed(keys);
   std::vector<uint64_t> hashes(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) hashes[i] = Xxph3Hash64(keys[i], 0);
-  const char* default_bloom = simd::ActiveFastLocalBloomKernel().name;
-  const char* default_ribbon = simd::ActiveRibbonKernel().name;
+  const char* default_bloom = simd::ActiveKernel<simd::FastLocalBloomKernel>().name;
+  const char* default_ribbon = simd::ActiveKernel<simd::RibbonKernel>().name;
 
   // A filter uses kernels of one family only: the i-th kernel of each family run together covers
   // every kernel against the scalar reference (the first). Filters of other kinds (LevelDB,
   // legacy Bloom, constant) use none, and are probed once.
-  const auto blooms = simd::AvailableFastLocalBloomKernels();
-  const auto ribbons = simd::AvailableRibbonKernels();
+  const auto blooms = simd::AvailableKernels<simd::FastLocalBloomKernel>();
+  const auto ribbons = simd::AvailableKernels<simd::RibbonKernel>();
   const FilterKind kind = reader.kind();
   const size_t kernels = kind == FilterKind::kRocksDbFastLocalBloom ? blooms.size()
                          : kind == FilterKind::kRocksDbRibbon       ? ribbons.size()
@@ -133,8 +133,9 @@ inline std::vector<uint8_t> ProbeEveryWay(const FilterReader& reader,
   std::vector<uint8_t> batch(keys.size());
   std::vector<uint8_t> by_hash(keys.size());
   for (size_t kernel = 0; kernel < kernels; ++kernel) {
-    simd::SelectFastLocalBloomKernel(blooms[std::min(kernel, blooms.size() - 1)]->name);
-    simd::SelectRibbonKernel(ribbons[std::min(kernel, ribbons.size() - 1)]->name);
+    simd::SelectKernel<simd::FastLocalBloomKernel>(
+        blooms[std::min(kernel, blooms.size() - 1)]->name);
+    simd::SelectKernel<simd::RibbonKernel>(ribbons[std::min(kernel, ribbons.size() - 1)]->name);
     for (size_t i = 0; i < keys.size(); ++i) single[i] = reader.MayMatch(keys[i]) ? 1 : 0;
     std::fill(batch.begin(), batch.end(), 2);
     reader.MayMatchBatch(packed.view(), batch.data());
@@ -150,8 +151,8 @@ inline std::vector<uint8_t> ProbeEveryWay(const FilterReader& reader,
       FUZZ_CHECK(reference == single);
     }
   }
-  simd::SelectFastLocalBloomKernel(default_bloom);
-  simd::SelectRibbonKernel(default_ribbon);
+  simd::SelectKernel<simd::FastLocalBloomKernel>(default_bloom);
+  simd::SelectKernel<simd::RibbonKernel>(default_ribbon);
   return reference;
 }
 

@@ -6,11 +6,16 @@ import type { BuildOptions, SstFilter } from "sstfilter";
 import { BACKENDS, loadBackend } from "./backends";
 
 // Keep in step with kDigest in tests/cpp/differential_test.cc.
-const DIGEST = 0xdadf7029;
+const DIGEST = 0xc740e3eb;
 
 const BITS_PER_KEY = [1, 2.5, 5, 6.5, 9.9, 10, 15.5, 20, 33.3, 50];
 const KEY_COUNTS = [1, 3, 10, 100, 1000, 10000, 60000];
-const FORMATS: BuildOptions["format"][] = ["leveldb", "rocksdb-legacy-bloom", "rocksdb-bloom"];
+const FORMATS: BuildOptions["format"][] = [
+  "leveldb",
+  "rocksdb-legacy-bloom",
+  "rocksdb-bloom",
+  "rocksdb-ribbon",
+];
 
 class KeyGenerator {
   private word = 0;
@@ -67,20 +72,26 @@ function runAll(sf: SstFilter): { digest: number; keys: number; probes: number }
 describe.each(BACKENDS)("differential on $name", ({ name, simd }) => {
   test("every kernel of the module reaches the native digest", async () => {
     const sf = await loadBackend(simd);
-    const { available, active } = sf.kernels().fastLocalBloom;
-    expect(available).toEqual(simd ? ["scalar", "simd128"] : ["scalar"]);
-    expect(active).toBe(available[available.length - 1]);
+    const kernels = sf.kernels();
+    const expected = simd ? ["scalar", "simd128"] : ["scalar"];
+    expect(kernels.fastLocalBloom.available).toEqual(expected);
+    expect(kernels.ribbon.available).toEqual(expected);
     try {
-      for (const kernel of available) {
-        sf.selectKernel("fastLocalBloom", kernel);
-        const run = runAll(sf);
-        console.log(
-          `[differential] ${name} kernel ${kernel}: ${run.keys} keys, ${run.probes} probes, digest 0x${run.digest.toString(16)}`,
-        );
-        expect(run.digest.toString(16)).toBe(DIGEST.toString(16));
+      for (const bloomKernel of kernels.fastLocalBloom.available) {
+        for (const ribbonKernel of kernels.ribbon.available) {
+          sf.selectKernel("fastLocalBloom", bloomKernel);
+          sf.selectKernel("ribbon", ribbonKernel);
+          const run = runAll(sf);
+          const label = `${name}, FastLocalBloom kernel ${bloomKernel}, Ribbon kernel ${ribbonKernel}`;
+          console.log(
+            `[differential] ${label}: ${run.keys} keys, ${run.probes} probes, digest 0x${run.digest.toString(16)}`,
+          );
+          expect([label, run.digest.toString(16)]).toEqual([label, DIGEST.toString(16)]);
+        }
       }
     } finally {
-      sf.selectKernel("fastLocalBloom", active);
+      sf.selectKernel("fastLocalBloom", kernels.fastLocalBloom.active);
+      sf.selectKernel("ribbon", kernels.ribbon.active);
     }
   });
 });

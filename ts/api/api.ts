@@ -43,14 +43,6 @@ export interface LevelDbDataBlock {
   keys: Iterable<Key>;
 }
 
-// Numbering shared with wasm/bindings.cc (sstfilter::FilterFormat).
-const FORMAT_IDS: Record<FilterFormat, number> = {
-  leveldb: 0,
-  "rocksdb-legacy-bloom": 1,
-  "rocksdb-bloom": 2,
-  "rocksdb-ribbon": 3,
-};
-
 /** The loaded library: everything works synchronously once `init()` resolved. */
 export class SstFilter {
   readonly backend: Backend;
@@ -71,16 +63,20 @@ export class SstFilter {
    */
   kernels(): KernelInfo {
     const m = this.heap.module;
+    const { fastLocalBloom, ribbon } = this.heap.constants.kernelFamilies;
     return {
-      fastLocalBloom: { available: m.fastLocalBloomKernels(), active: m.activeFastLocalBloomKernel() },
-      ribbon: { available: m.ribbonKernels(), active: m.activeRibbonKernel() },
+      fastLocalBloom: {
+        available: m.availableKernels(fastLocalBloom),
+        active: m.activeKernel(fastLocalBloom),
+      },
+      ribbon: { available: m.availableKernels(ribbon), active: m.activeKernel(ribbon) },
     };
   }
 
   /** Makes `name` the active kernel of a family (see kernels()). */
   selectKernel(family: KernelFamily, name: string): void {
-    const m = this.heap.module;
-    const ok = family === "fastLocalBloom" ? m.selectFastLocalBloomKernel(name) : m.selectRibbonKernel(name);
+    const families = this.heap.constants.kernelFamilies;
+    const ok = Object.hasOwn(families, family) && this.heap.module.selectKernel(families[family], name);
     if (!ok)
       throw new SstFilterError("BAD_OPTIONS", `no ${family} kernel named ${JSON.stringify(name)} here`);
   }
@@ -95,13 +91,14 @@ export class SstFilter {
     if (opts === null || typeof opts !== "object") {
       throw new SstFilterError("BAD_OPTIONS", "buildFilter needs options { format, bitsPerKey }");
     }
-    const format = FORMAT_IDS[opts.format];
-    if (format === undefined || !Object.hasOwn(FORMAT_IDS, opts.format)) {
+    const formats = this.heap.constants.filterFormats;
+    if (!Object.hasOwn(formats, opts.format)) {
       throw new SstFilterError(
         "BAD_OPTIONS",
-        `format must be one of ${Object.keys(FORMAT_IDS).join(", ")}, got ${String(opts.format)}`,
+        `format must be one of ${Object.keys(formats).join(", ")}, got ${String(opts.format)}`,
       );
     }
+    const format = formats[opts.format];
     if (typeof opts.bitsPerKey !== "number") {
       throw new SstFilterError("BAD_OPTIONS", `bitsPerKey must be a number, got ${typeof opts.bitsPerKey}`);
     }
@@ -127,11 +124,9 @@ export class SstFilter {
     if (format !== "leveldb" && format !== "rocksdb") {
       throw new SstFilterError("BAD_OPTIONS", `format must be "leveldb" or "rocksdb", got ${String(format)}`);
     }
-    const handle = this.heap.module.openFilter(
-      format === "leveldb" ? 0 : 1,
-      this.heap.put(bytes),
-      bytes.length,
-    );
+    const m = this.heap.module;
+    const open = format === "leveldb" ? m.openLevelDbFilter : m.openRocksDbFilter;
+    const handle = open.call(m, this.heap.put(bytes), bytes.length);
     return new Filter(this.heap, handle);
   }
 

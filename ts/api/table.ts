@@ -94,10 +94,6 @@ export interface DataBlockKeys {
 /** Property values: varint numbers as numbers (bigint above 2^53), text as strings, else hex. */
 export type TablePropertyValue = number | bigint | string | { hex: string };
 
-const NEED_NOTHING = 0;
-const NEED_BYTES = 1;
-const NEED_DECOMPRESSION = 2;
-
 type ReadRange = { offset: number; length: number };
 
 // Frees the cursor of a key walk abandoned before its end (a finished or returned walk frees it
@@ -114,12 +110,13 @@ function supply(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
 function pump(heap: WasmHeap, op: IoHandle): ReadRange | null {
   for (;;) {
     const need = op.advance();
-    if (need === NEED_NOTHING) return null;
-    if (need === NEED_BYTES) return { offset: op.needOffset(), length: op.needLength() };
-    if (need !== NEED_DECOMPRESSION) throw heap.lastError();
+    const needs = heap.constants.ioNeeds;
+    if (need === needs.nothing) return null;
+    if (need === needs.bytes) return { offset: op.needOffset(), length: op.needLength() };
+    if (need !== needs.decompression) throw heap.lastError();
     const offset = op.blockOffset();
     const out = decompressBlock(
-      op.codec(),
+      op.codecName(),
       op.payload(),
       op.expectedSize(),
       heap.module.maxBlockBytes(),

@@ -10,18 +10,6 @@ import { decompress as zstdDecompress } from "fzstd";
 
 import { SstFilterError } from "../api/errors.js";
 
-// Numbering shared with cpp/include/sstfilter/compression.h (enum class Codec).
-const SNAPPY = 1;
-const DEFLATE_RAW = 2; // RocksDB's zlib: raw deflate (window_bits -14)
-const LZ4_BLOCK = 3;
-const ZSTD = 4;
-const NAMES: Record<number, string> = {
-  [SNAPPY]: "snappy",
-  [DEFLATE_RAW]: "zlib",
-  [LZ4_BLOCK]: "lz4",
-  [ZSTD]: "zstd",
-};
-
 /** Raw deflate of unknown size (compress_format_version 1), stopped once it exceeds `max`. */
 function inflateBounded(payload: Uint8Array, max: number): Uint8Array {
   const chunks: Uint8Array[] = [];
@@ -153,19 +141,19 @@ function lz4Decompress(input: Uint8Array, expected: number): Uint8Array {
   return out;
 }
 
-function run(codec: number, payload: Uint8Array, expected: number, max: number): Uint8Array {
+function run(codec: string, payload: Uint8Array, expected: number, max: number): Uint8Array {
   switch (codec) {
-    case SNAPPY:
+    case "snappy":
       return snappyDecompress(payload, expected);
-    case DEFLATE_RAW:
+    case "zlib": // raw deflate (window_bits -14)
       // One spare byte: fflate stops silently at the end of `out`, so output longer than
       // expected shows up as a length mismatch instead of being cut off unnoticed.
       return expected >= 0
         ? inflateSync(payload, { out: new Uint8Array(expected + 1) })
         : inflateBounded(payload, max);
-    case LZ4_BLOCK:
+    case "lz4":
       return lz4Decompress(payload, expected);
-    case ZSTD:
+    case "zstd":
       // Into a buffer of the recorded size (the core insists on one, equal to the frame's own):
       // left to itself, fzstd allocates whatever a frame header claims and slides a window of
       // that size over every block. It does not report how much it wrote, so a frame decoding to
@@ -182,23 +170,22 @@ function run(codec: number, payload: Uint8Array, expected: number, max: number):
  * -1 when the block does not record it (then at most `max` bytes are produced).
  */
 export function decompressBlock(
-  codec: number,
+  codec: string,
   payload: Uint8Array,
   expected: number,
   max: number,
   blockOffset: number,
 ): Uint8Array {
-  const name = NAMES[codec] ?? `codec ${codec}`;
   let out: Uint8Array;
   try {
     out = run(codec, payload, expected, max);
   } catch (error) {
-    throw new SstFilterError("CORRUPT", `${name} block does not decompress: ${String(error)}`, blockOffset);
+    throw new SstFilterError("CORRUPT", `${codec} block does not decompress: ${String(error)}`, blockOffset);
   }
   if ((expected >= 0 && out.length !== expected) || out.length > max) {
     throw new SstFilterError(
       "CORRUPT",
-      `${name} block decompressed to ${out.length} bytes, expected ${expected >= 0 ? expected : `at most ${max}`}`,
+      `${codec} block decompressed to ${out.length} bytes, expected ${expected >= 0 ? expected : `at most ${max}`}`,
       blockOffset,
     );
   }

@@ -32,11 +32,12 @@ export interface FilterBlockHandle extends EmbindHandle {
 
 /** One resumable table operation (wasm/table_bindings.cc IoHandle). */
 export interface IoHandle extends EmbindHandle {
-  /** 0 = done, 1 = needs file bytes, 2 = needs a decompression, -1 = failed (last error). */
+  /** One of ModuleConstants.ioNeeds, or -1 = failed (last error). */
   advance(): number;
   needOffset(): number;
   needLength(): number;
-  codec(): number;
+  /** "snappy", "zlib", "lz4" or "zstd" when advance() asked for a decompression. */
+  codecName(): string;
   payload(): Uint8Array;
   /** -1 when the block does not record its uncompressed size. */
   expectedSize(): number;
@@ -118,7 +119,8 @@ export interface CoreModule {
     offsets: number,
     count: number,
   ): Uint8Array | null;
-  openFilter(family: number, ptr: number, size: number): FilterHandle;
+  openLevelDbFilter(ptr: number, size: number): FilterHandle;
+  openRocksDbFilter(ptr: number, size: number): FilterHandle;
 
   buildLevelDbFilterBlock(
     bitsPerKey: number,
@@ -133,15 +135,25 @@ export interface CoreModule {
   ): Uint8Array | null;
   openLevelDbFilterBlock(ptr: number, size: number): FilterBlockHandle;
 
-  fastLocalBloomKernels(): string[];
-  activeFastLocalBloomKernel(): string;
-  selectFastLocalBloomKernel(name: string): boolean;
-  ribbonKernels(): string[];
-  activeRibbonKernel(): string;
-  selectRibbonKernel(name: string): boolean;
+  /** `family`: one of ModuleConstants.kernelFamilies. */
+  availableKernels(family: number): string[];
+  activeKernel(family: number): string;
+  selectKernel(family: number, name: string): boolean;
+
+  constants(): ModuleConstants;
 
   createTable(fileSize: number, internalKeys: boolean): TableHandle;
   maxBlockBytes(): number;
+}
+
+/**
+ * The numbers the bindings take and return, named; read from the C++ enums at load time
+ * (wasm/constants.cc).
+ */
+export interface ModuleConstants {
+  filterFormats: Record<"leveldb" | "rocksdb-legacy-bloom" | "rocksdb-bloom" | "rocksdb-ribbon", number>;
+  ioNeeds: Record<"nothing" | "bytes" | "decompression", number>;
+  kernelFamilies: Record<"fastLocalBloom" | "ribbon", number>;
 }
 
 /** What Emscripten's MODULARIZE factory accepts here (see INCOMING_MODULE_JS_API in CMakeLists). */

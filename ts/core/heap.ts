@@ -1,4 +1,4 @@
-import type { CoreModule } from "./core-module.js";
+import type { CoreModule, ModuleConstants } from "./core-module.js";
 import { SstFilterError, type SstFilterErrorCode } from "../api/errors.js";
 import {
   asciiKeyBytes,
@@ -35,8 +35,12 @@ export class WasmHeap {
   // object on which every property read is a hash lookup, too slow for once per key.
   private heapView: Uint8Array;
 
+  /** The bindings' numbers, named (wasm/constants.cc). */
+  readonly constants: ModuleConstants;
+
   constructor(readonly module: CoreModule) {
     this.heapView = module.HEAPU8;
+    this.constants = module.constants();
   }
 
   get bytes(): Uint8Array {

@@ -19,6 +19,9 @@
 #include <span>
 #include <string_view>
 
+#include "filter/kernels/kernel_registry.h"
+#include "filter/kernels/prefetched_batch.h"
+
 namespace sstfilter::simd {
 
 // Preconditions shared by every kernel function: `data` points at max(len_bytes, 64) readable
@@ -44,38 +47,11 @@ inline constexpr uint32_t kFastLocalBloomPhi = 0x9e3779b9;
   return static_cast<uint32_t>((uint64_t{h1} * (len_bytes >> 6)) >> 32) << 6;
 }
 
-// The batch shape of the native kernels: while probing key i, prefetch the block of key
-// i + kPrefetchDistance, so that that many cache misses are in flight all the time. (RocksDB's
-// MultiGet path, FastLocalBloomBitsReader::MayMatch(num_keys, ...), prefetches a group of 32 keys
-// and then probes them, which leaves the memory idle while each group's probes wait; a rolling
-// window measured 2x faster on a memory-resident filter, bench/results.json.) kProbeBlock answers
-// one key from the upper half of its hash and its block.
-template <bool (*kProbeBlock)(uint32_t h2, int num_probes, const uint8_t* block)>
-[[gnu::always_inline]] inline void FastLocalBloomPrefetchedBatch(const uint64_t* hashes, size_t n,
-                                                                 int num_probes,
-                                                                 const uint8_t* data,
-                                                                 uint32_t len_bytes, uint8_t* out) {
-  // Measured fastest at 10^7 and 10^8 keys: 32 keeps too few misses in flight (1.2x slower), 128
-  // was 1.4x slower.
-  constexpr size_t kPrefetchDistance = 64;
-  const auto block = [&](size_t i) {
-    return data + FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[i]), len_bytes);
-  };
-  const auto prefetch = [&](size_t i) {
-    // Both ends: the block need not be 64-byte aligned in memory.
-    __builtin_prefetch(block(i), 0, 1);
-    __builtin_prefetch(block(i) + 63, 0, 1);
-  };
-  for (size_t i = 0; i < n && i < kPrefetchDistance; ++i) prefetch(i);
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kPrefetchDistance < n) prefetch(i + kPrefetchDistance);
-    out[i] = kProbeBlock(static_cast<uint32_t>(hashes[i] >> 32), num_probes, block(i)) ? 1 : 0;
-  }
-}
-
 // A kernel built from a per-key block probe: one key hashes to its block and is probed there; a
-// batch goes through FastLocalBloomPrefetchedBatch. Instantiated in each kernel's translation unit
-// with that unit's ProbeBlock (an internal-linkage function, so instantiations never collide).
+// batch is probed in groups of 32 keys, the next group's blocks prefetched meanwhile
+// (prefetched_batch.h), which keeps 32 to 64 misses in flight. Instantiated in each kernel's
+// translation unit with that unit's ProbeBlock (an internal-linkage function, so instantiations
+// never collide).
 template <bool (*kProbeBlock)(uint32_t h2, int num_probes, const uint8_t* block)>
 struct BlockProbeKernel {
   static bool MayMatch(uint64_t hash, int num_probes, const uint8_t* data, uint32_t len_bytes) {
@@ -84,7 +60,14 @@ struct BlockProbeKernel {
   }
   static void MayMatchBatch(const uint64_t* hashes, size_t n, int num_probes, const uint8_t* data,
                             uint32_t len_bytes, uint8_t* out) {
-    FastLocalBloomPrefetchedBatch<kProbeBlock>(hashes, n, num_probes, data, len_bytes, out);
+    const auto prefetch_block = [&](size_t i, const uint8_t*& block) {
+      block = data + FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[i]), len_bytes);
+      PrefetchBytes<PrefetchFor::kRead>(block, 64);
+    };
+    const auto probe = [&](size_t i, const uint8_t* block) {
+      out[i] = kProbeBlock(static_cast<uint32_t>(hashes[i] >> 32), num_probes, block) ? 1 : 0;
+    };
+    PrefetchedBatch<const uint8_t*, 32, Lookahead::kNextGroup>(n, prefetch_block, probe);
   }
 };
 
@@ -93,23 +76,11 @@ struct BlockProbeKernel {
 void FastLocalBloomAdd(const uint64_t* hashes, size_t n, int num_probes, uint8_t* data,
                        uint32_t len_bytes);
 
-// The kernels linked into this build. Each exists only where its translation unit is compiled.
+// The kernels of each instruction set; only those this build compiles are defined, and only the
+// registry (kernel_selection.cc, through kernel_registry.h's
+// AvailableKernels<FastLocalBloomKernel>) refers to them.
 extern const FastLocalBloomKernel kFastLocalBloomScalar;
-#if defined(SSTFILTER_HAVE_AVX2)
 extern const FastLocalBloomKernel kFastLocalBloomAvx2;
-#endif
-#if defined(SSTFILTER_HAVE_SIMD128)
 extern const FastLocalBloomKernel kFastLocalBloomSimd128;
-#endif
-
-// The kernels this build has and the running CPU can execute, scalar first, fastest last.
-std::span<const FastLocalBloomKernel* const> AvailableFastLocalBloomKernels();
-
-// The kernel readers use: the fastest available unless SelectFastLocalBloomKernel chose another.
-const FastLocalBloomKernel& ActiveFastLocalBloomKernel();
-
-// Makes the available kernel called `name` the active one (tests and benchmarks run each).
-// Returns false, changing nothing, when no available kernel has that name.
-bool SelectFastLocalBloomKernel(std::string_view name);
 
 }  // namespace sstfilter::simd

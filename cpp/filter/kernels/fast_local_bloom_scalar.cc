@@ -28,20 +28,17 @@ void AddToBlock(uint32_t h2, int num_probes, uint8_t* block) {
 
 void FastLocalBloomAdd(const uint64_t* hashes, size_t n, int num_probes, uint8_t* data,
                        uint32_t len_bytes) {
-  // RocksDB keeps a ring of 8 prepared entries; 32 ahead keeps more misses in flight (measured
-  // 25 -> 15 ns per key at 10^8 keys). Setting bits commutes, so the order of additions does not
-  // change the bytes.
-  constexpr size_t kAhead = 32;
-  for (size_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) {
-      const uint8_t* ahead =
-          data + FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[i + kAhead]), len_bytes);
-      __builtin_prefetch(ahead, 1, 1);
-      __builtin_prefetch(ahead + 63, 1, 1);
-    }
-    const uint32_t offset = FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[i]), len_bytes);
-    AddToBlock(static_cast<uint32_t>(hashes[i] >> 32), num_probes, data + offset);
-  }
+  // RocksDB keeps a ring of 8 prepared entries; groups of 32 looking a group ahead keep more misses
+  // in flight (measured 25 -> 15 ns per key at 10^8 keys). Setting bits commutes, so the order of
+  // additions does not change the bytes.
+  const auto prefetch_block = [&](size_t i, uint8_t*& block) {
+    block = data + FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[i]), len_bytes);
+    PrefetchBytes<PrefetchFor::kWrite>(block, 64);
+  };
+  const auto add = [&](size_t i, uint8_t* block) {
+    AddToBlock(static_cast<uint32_t>(hashes[i] >> 32), num_probes, block);
+  };
+  PrefetchedBatch<uint8_t*, 32, Lookahead::kNextGroup>(n, prefetch_block, add);
 }
 
 // Single keys and batches as BlockProbeKernel drives them, each key answered by ProbeBlock above.

@@ -18,6 +18,10 @@
 #include <span>
 #include <string_view>
 
+#include "filter/kernels/kernel_registry.h"
+#include "filter/kernels/prefetched_batch.h"
+#include "filter/rocksdb_ribbon_hashing.h"
+
 namespace sstfilter::simd {
 
 // The solution is stored in 16-byte segments, each a little-endian u128 whose bit i belongs to slot
@@ -32,42 +36,7 @@ inline constexpr size_t kRibbonReadPadding = 128;
 // Kernels read segments with plain loads: every target (x86-64, wasm32) is little-endian.
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
 
-// 64x64 -> 128-bit products; __int128 exists on every target (x86-64 and wasm32 clang and GCC).
-// __extension__ keeps -Wpedantic quiet about the non-ISO type.
-__extension__ typedef unsigned __int128 RibbonU128;
-
-// Standard128RibbonRehasherTypesAndSettings with StandardRehasherAdapter and StandardHasher: the
-// hash of a key is re-mixed with the filter's raw seed, then expanded.
-inline constexpr uint64_t kRibbonRehashFactor = 0x6193d459236a3a0d;
-inline constexpr uint64_t kRibbonCoeffAndResultFactor = 0xc28f82822b650bed;
-inline constexpr uint64_t kRibbonCoeffXor64 = 0xc367844a6e52731d;
-
-// StandardRehasherAdapter::HashFn: the seeded hash everything else derives from.
-[[gnu::always_inline]] inline uint64_t RibbonSeededHash(uint64_t key_hash, uint32_t raw_seed) {
-  return (key_hash ^ raw_seed) * kRibbonRehashFactor;
-}
-
-// StandardHasher::GetStart without smash: FastRange64 into [0, num_starts), the upper 64 bits of
-// seeded_hash * num_starts. Computed from two 64-bit products (num_starts has 32 bits): wasm has
-// no 128-bit multiply and would call compiler-rt's __multi3 for every query.
-[[gnu::always_inline]] inline uint32_t RibbonStart(uint64_t seeded_hash, uint32_t num_starts) {
-  const uint64_t high = (seeded_hash >> 32) * num_starts;
-  const uint64_t low = (seeded_hash & 0xffffffff) * num_starts;
-  return static_cast<uint32_t>((high + (low >> 32)) >> 32);
-}
-
-// StandardHasher::GetCoeffRow: the product a in the upper half, a XOR a constant in the lower,
-// and bit 0 forced on (kFirstCoeffAlwaysOne), so that the row's first slot is its start.
-[[gnu::always_inline]] inline RibbonU128 RibbonCoeffRow(uint64_t seeded_hash) {
-  const uint64_t a = seeded_hash * kRibbonCoeffAndResultFactor;
-  return (static_cast<RibbonU128>(a) << 64) | (a ^ kRibbonCoeffXor64) | 1;
-}
-
-// StandardHasher::GetResultRowFromHash: the low 32 bits of the byte-swapped product, i.e. its most
-// mixed high bytes (bit 0 of the result is bit 56 of a).
-[[gnu::always_inline]] inline uint32_t RibbonResultRow(uint64_t seeded_hash) {
-  return static_cast<uint32_t>(__builtin_bswap64(seeded_hash * kRibbonCoeffAndResultFactor));
-}
+using rocksdb_ribbon::RibbonU128;
 
 // What a reader knows about one filter (SerializableInterleavedSolution after
 // ConfigureForNumBlocks).
@@ -111,7 +80,7 @@ struct RibbonLocation {
 
 [[gnu::always_inline]] inline RibbonLocation LocateRibbonQuery(uint64_t seeded_hash,
                                                                const RibbonQueryParams& p) {
-  const uint32_t start = RibbonStart(seeded_hash, p.num_starts);
+  const uint32_t start = rocksdb_ribbon::RibbonStart(seeded_hash, p.num_starts);
   const uint32_t block = start / 128;
   // Blocks below upper_start_block store one column less, and come first.
   const uint32_t below = block < p.upper_start_block ? 1 : 0;
@@ -135,9 +104,9 @@ struct RibbonProbe {
 
 [[gnu::always_inline]] inline RibbonProbe PrepareRibbonProbe(uint64_t key_hash,
                                                              const RibbonQueryParams& p) {
-  const uint64_t h = RibbonSeededHash(key_hash, p.raw_seed);
+  const uint64_t h = rocksdb_ribbon::RibbonSeededHash(key_hash, p.raw_seed);
   const RibbonLocation at = LocateRibbonQuery(h, p);
-  const RibbonU128 coeff = RibbonCoeffRow(h);
+  const RibbonU128 coeff = rocksdb_ribbon::RibbonCoeffRow(h);
   RibbonProbe probe;
   probe.left = p.data + size_t{at.segment} * kRibbonSegmentBytes;
   probe.mask_left = RibbonShiftLeft(coeff, at.start_bit);
@@ -149,7 +118,7 @@ struct RibbonProbe {
     probe.mask_right = RibbonShiftRight(coeff, 128 - at.start_bit);
   }
   probe.num_columns = at.num_columns;
-  probe.expected = RibbonResultRow(h);
+  probe.expected = rocksdb_ribbon::RibbonResultRow(h);
   return probe;
 }
 
@@ -184,6 +153,10 @@ template <typename Mask, Mask (*kSplat)(RibbonU128),
                                                   probe.expected);
 }
 
+// Keys prepared and prefetched together, then checked: MultiGetContext::MAX_BATCH_SIZE, RocksDB's
+// own group.
+inline constexpr size_t kRibbonPrefetchGroup = 32;
+
 struct RibbonKernel {
   const char* name;
   // True when every column's parity matches (the key may be in the filter).
@@ -193,59 +166,31 @@ struct RibbonKernel {
                           uint8_t* out);
 };
 
-// The batch shape of the native kernels, RocksDB's MultiGet path (Standard128RibbonBitsReader::
-// MayMatch(num_keys, ...)): prepare a group of keys and prefetch the segments each will read, then
-// check the group, so that its cache misses overlap instead of queueing.
-template <bool (*kCheck)(const RibbonProbe& probe)>
-[[gnu::always_inline]] inline void RibbonPrefetchedBatch(const uint64_t* hashes, size_t n,
-                                                         const RibbonQueryParams& params,
-                                                         uint8_t* out) {
-  constexpr size_t kGroup = 32;  // MultiGetContext::MAX_BATCH_SIZE
-  RibbonProbe probes[kGroup];
-  for (size_t start = 0; start < n; start += kGroup) {
-    const size_t count = n - start < kGroup ? n - start : kGroup;
-    for (size_t i = 0; i < count; ++i) {
-      probes[i] = PrepareRibbonProbe(hashes[start + i], params);
-      // The segments read run from `left` to the end of the right block's columns.
-      const size_t bytes = static_cast<size_t>(probes[i].right - probes[i].left) +
-                           size_t{probes[i].num_columns} * kRibbonSegmentBytes;
-      for (size_t offset = 0; offset < bytes; offset += 64) {
-        __builtin_prefetch(probes[i].left + offset, 0, 1);
-      }
-      if (bytes > 0) __builtin_prefetch(probes[i].left + bytes - 1, 0, 1);
-    }
-    for (size_t i = 0; i < count; ++i) out[start + i] = kCheck(probes[i]) ? 1 : 0;
-  }
-}
-
-// The kernel made from a per-key check: batches go through RibbonPrefetchedBatch. Instantiated in
-// each kernel's translation unit with that unit's Check (an internal-linkage function, so
-// instantiations never collide).
+// The kernel made from a per-key check: a batch is checked in order with the segments of the keys
+// ahead prefetched (prefetched_batch.h). Instantiated in each kernel's translation unit with that
+// unit's Check (an internal-linkage function, so instantiations never collide).
 template <bool (*kCheck)(const RibbonProbe& probe)>
 struct CheckedRibbonKernel {
   static void MayMatchBatch(const uint64_t* hashes, size_t n, const RibbonQueryParams& params,
                             uint8_t* out) {
-    RibbonPrefetchedBatch<kCheck>(hashes, n, params, out);
+    const RibbonQueryParams p = params;
+    const auto prepare = [&](size_t i, RibbonProbe& probe) {
+      probe = PrepareRibbonProbe(hashes[i], p);
+      // The segments read run from `left` to the end of the right block's columns.
+      PrefetchBytes<PrefetchFor::kRead>(probe.left,
+                                        static_cast<size_t>(probe.right - probe.left) +
+                                            size_t{probe.num_columns} * kRibbonSegmentBytes);
+    };
+    const auto check = [&](size_t i, const RibbonProbe& probe) { out[i] = kCheck(probe) ? 1 : 0; };
+    PrefetchedBatch<RibbonProbe, kRibbonPrefetchGroup, Lookahead::kThisGroup>(n, prepare, check);
   }
 };
 
-// The kernels linked into this build. Each exists only where its translation unit is compiled.
+// The kernels of each instruction set; only those this build compiles are defined, and only the
+// registry (kernel_selection.cc, through kernel_registry.h's AvailableKernels<RibbonKernel>) refers
+// to them.
 extern const RibbonKernel kRibbonScalar;
-#if defined(SSTFILTER_HAVE_AVX2)
 extern const RibbonKernel kRibbonAvx2;
-#endif
-#if defined(SSTFILTER_HAVE_SIMD128)
 extern const RibbonKernel kRibbonSimd128;
-#endif
-
-// The kernels this build has and the running CPU can execute, scalar first, fastest last.
-std::span<const RibbonKernel* const> AvailableRibbonKernels();
-
-// The kernel readers use: the fastest available unless SelectRibbonKernel chose another.
-const RibbonKernel& ActiveRibbonKernel();
-
-// Makes the available kernel called `name` the active one (tests and benchmarks run each).
-// Returns false, changing nothing, when no available kernel has that name.
-bool SelectRibbonKernel(std::string_view name);
 
 }  // namespace sstfilter::simd

@@ -119,9 +119,9 @@ struct KeyQuery {
 };
 
 [[gnu::always_inline]] inline KeyQuery PrepareKey(uint64_t key_hash, const RibbonQueryParams& p) {
-  const uint64_t h = RibbonSeededHash(key_hash, p.raw_seed);
+  const uint64_t h = rocksdb_ribbon::RibbonSeededHash(key_hash, p.raw_seed);
   const RibbonLocation at = LocateRibbonQuery(h, p);
-  const RibbonU128 coeff = RibbonCoeffRow(h);
+  const RibbonU128 coeff = rocksdb_ribbon::RibbonCoeffRow(h);
   const uint64_t low = static_cast<uint64_t>(coeff);
   const uint64_t high = static_cast<uint64_t>(coeff >> 64);
   const bool swap = at.start_bit >= 64;
@@ -137,7 +137,7 @@ struct KeyQuery {
   q.mask_left = {wasm_v128_and(rot, above)};
   q.mask_right = {wasm_v128_andnot(rot, above)};
   q.num_columns = at.num_columns;
-  q.expected = RibbonResultRow(h);
+  q.expected = rocksdb_ribbon::RibbonResultRow(h);
   return q;
 }
 
@@ -168,7 +168,7 @@ void MayMatchBatch(const uint64_t* hashes, size_t n, const RibbonQueryParams& pa
     uint32_t touched = 0;
     for (size_t i = start; i < end; ++i) {
       const RibbonLocation at =
-          LocateRibbonQuery(RibbonSeededHash(hashes[i], params.raw_seed), params);
+          LocateRibbonQuery(rocksdb_ribbon::RibbonSeededHash(hashes[i], params.raw_seed), params);
       const uint8_t* left = params.data + size_t{at.segment} * kRibbonSegmentBytes;
       // The segments read run from `left` to the end of the next block's columns, or of the
       // start block's when the start bit is 0.

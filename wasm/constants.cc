@@ -1,0 +1,51 @@
+// The numbers TypeScript passes to and gets from the bindings, named, straight from the C++ enums:
+// the package reads them once at load time (ts/core/heap.ts), so the two languages cannot drift.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <initializer_list>
+#include <utility>
+
+#include "sstfilter/filter.h"
+#include "sstfilter/kernels.h"
+#include "sstfilter/table.h"
+
+namespace sstfilter::wasm {
+namespace {
+
+template <typename Enum>
+emscripten::val Names(std::initializer_list<std::pair<const char*, Enum>> entries) {
+  emscripten::val names = emscripten::val::object();
+  for (const auto& [name, value] : entries) names.set(name, static_cast<int>(value));
+  return names;
+}
+
+emscripten::val Constants() {
+  emscripten::val constants = emscripten::val::object();
+  // The `format` names of BuildOptions (ts/api/api.ts).
+  constants.set("filterFormats", Names<FilterFormat>({
+                                     {"leveldb", FilterFormat::kLevelDbBloom},
+                                     {"rocksdb-legacy-bloom", FilterFormat::kRocksDbLegacyBloom},
+                                     {"rocksdb-bloom", FilterFormat::kRocksDbFastLocalBloom},
+                                     {"rocksdb-ribbon", FilterFormat::kRocksDbRibbon},
+                                 }));
+  // What IoHandle.advance() returns (table_bindings.cc); it returns -1 for a failure.
+  constants.set("ioNeeds", Names<IoNeed>({
+                               {"nothing", IoNeed::kNothing},
+                               {"bytes", IoNeed::kBytes},
+                               {"decompression", IoNeed::kDecompression},
+                           }));
+  // The families of kernel_bindings.cc.
+  constants.set("kernelFamilies", Names<KernelFamily>({
+                                      {"fastLocalBloom", KernelFamily::kFastLocalBloom},
+                                      {"ribbon", KernelFamily::kRibbon},
+                                  }));
+  return constants;
+}
+
+}  // namespace
+}  // namespace sstfilter::wasm
+
+EMSCRIPTEN_BINDINGS(sstfilter_constants) {
+  emscripten::function("constants", &sstfilter::wasm::Constants);
+}
