@@ -4,6 +4,7 @@
 // util/xxhash.h, xxHash 0.8.1). docs/FORMATS.md sections 1.3-1.5 describe every formula used here.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -24,20 +25,28 @@ inline constexpr uint64_t kPrime64_5 = 0x27D4EB2F165667C5ull;
 
 // XXH3's default secret (kSecret in util/xxph3.h, XXH3_kSecret in util/xxhash.h: same bytes).
 inline constexpr size_t kSecretSize = 192;
-inline constexpr uint8_t kDefaultSecret[kSecretSize] = {
-    0xb8, 0xfe, 0x6c, 0x39, 0x23, 0xa4, 0x4b, 0xbe, 0x7c, 0x01, 0x81, 0x2c, 0xf7, 0x21, 0xad, 0x1c,
-    0xde, 0xd4, 0x6d, 0xe9, 0x83, 0x90, 0x97, 0xdb, 0x72, 0x40, 0xa4, 0xa4, 0xb7, 0xb3, 0x67, 0x1f,
-    0xcb, 0x79, 0xe6, 0x4e, 0xcc, 0xc0, 0xe5, 0x78, 0x82, 0x5a, 0xd0, 0x7d, 0xcc, 0xff, 0x72, 0x21,
-    0xb8, 0x08, 0x46, 0x74, 0xf7, 0x43, 0x24, 0x8e, 0xe0, 0x35, 0x90, 0xe6, 0x81, 0x3a, 0x26, 0x4c,
-    0x3c, 0x28, 0x52, 0xbb, 0x91, 0xc3, 0x00, 0xcb, 0x88, 0xd0, 0x65, 0x8b, 0x1b, 0x53, 0x2e, 0xa3,
-    0x71, 0x64, 0x48, 0x97, 0xa2, 0x0d, 0xf9, 0x4e, 0x38, 0x19, 0xef, 0x46, 0xa9, 0xde, 0xac, 0xd8,
-    0xa8, 0xfa, 0x76, 0x3f, 0xe3, 0x9c, 0x34, 0x3f, 0xf9, 0xdc, 0xbb, 0xc7, 0xc7, 0x0b, 0x4f, 0x1d,
-    0x8a, 0x51, 0xe0, 0x4b, 0xcd, 0xb4, 0x59, 0x31, 0xc8, 0x9f, 0x7e, 0xc9, 0xd9, 0x78, 0x73, 0x64,
-    0xea, 0xc5, 0xac, 0x83, 0x34, 0xd3, 0xeb, 0xc3, 0xc5, 0x81, 0xa0, 0xff, 0xfa, 0x13, 0x63, 0xeb,
-    0x17, 0x0d, 0xdd, 0x51, 0xb7, 0xf0, 0xda, 0x49, 0xd3, 0x16, 0x55, 0x26, 0x29, 0xd4, 0x68, 0x9e,
-    0x2b, 0x16, 0xbe, 0x58, 0x7d, 0x47, 0xa1, 0xfc, 0x8f, 0xf8, 0xb8, 0xd1, 0x7a, 0xd0, 0x31, 0xce,
-    0x45, 0xcb, 0x3a, 0x8f, 0x95, 0x16, 0x04, 0x28, 0xaf, 0xd7, 0xfb, 0xca, 0xbb, 0x4b, 0x40, 0x7e,
-};
+// Written as hex, 40 bytes a line.
+inline constexpr char kDefaultSecretHex[] =
+    "b8fe6c3923a44bbe7c01812cf721ad1cded46de9839097db7240a4a4b7b3671fcb79e64eccc0e578"
+    "825ad07dccff7221b8084674f743248ee03590e6813a264c3c2852bb91c300cb88d0658b1b532ea3"
+    "71644897a20df94e3819ef46a9deacd8a8fa763fe39c343ff9dcbbc7c70b4f1d8a51e04bcdb45931"
+    "c89f7ec9d9787364eac5ac8334d3ebc3c581a0fffa1363eb170ddd51b7f0da49d316552629d4689e"
+    "2b16be587d47a1fc8ff8b8d17ad031ce45cb3a8f95160428afd7fbcabb4b407e";
+
+constexpr uint8_t HexDigit(char c) {
+  return static_cast<uint8_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+}
+
+inline constexpr std::array<uint8_t, kSecretSize> kDefaultSecretBytes = [] {
+  static_assert(sizeof(kDefaultSecretHex) == 2 * kSecretSize + 1);
+  std::array<uint8_t, kSecretSize> bytes{};
+  for (size_t i = 0; i < kSecretSize; ++i) {
+    bytes[i] = static_cast<uint8_t>(HexDigit(kDefaultSecretHex[2 * i]) << 4 |
+                                    HexDigit(kDefaultSecretHex[2 * i + 1]));
+  }
+  return bytes;
+}();
+inline constexpr const uint8_t* kDefaultSecret = kDefaultSecretBytes.data();
 // XXH3_SECRET_SIZE_MIN: the mid-size path reads its last 16 bytes of secret from here back.
 inline constexpr size_t kSecretSizeMin = 136;
 inline constexpr size_t kStripeLen = 64;
@@ -103,14 +112,17 @@ inline uint64_t Mul128Fold64(uint64_t a, uint64_t b) {
   return p.lo ^ p.hi;
 }
 
+// The final mix of XXH32 and XXH64: xorshift, multiply, xorshift, multiply, xorshift.
+template <typename Word, int kShift1, int kShift2, int kShift3>
+constexpr Word XxhAvalanche(Word h, Word prime2, Word prime3) {
+  h = static_cast<Word>((h ^ (h >> kShift1)) * prime2);
+  h = static_cast<Word>((h ^ (h >> kShift2)) * prime3);
+  return h ^ (h >> kShift3);
+}
+
 // XXH64_avalanche; also the final XXH3's avalanche for inputs of 0..3 bytes.
 constexpr uint64_t Xxh64Avalanche(uint64_t h) {
-  h ^= h >> 33;
-  h *= kPrime64_2;
-  h ^= h >> 29;
-  h *= kPrime64_3;
-  h ^= h >> 32;
-  return h;
+  return XxhAvalanche<uint64_t, 33, 29, 32>(h, kPrime64_2, kPrime64_3);
 }
 
 // XXH3_mix16B: identical in the preview and the final XXH3.
@@ -194,6 +206,59 @@ inline uint64_t MergeAccs(const uint64_t* acc, const uint8_t* secret, uint64_t s
     result += Mul128Fold64(acc[2 * i] ^ DecodeFixed64(k), acc[2 * i + 1] ^ DecodeFixed64(k + 8));
   }
   return Avalanche(result);
+}
+
+// How the two XXH3 versions treat the end of a long input (XXH3_hashLong_internal_loop).
+enum class LongInputTail {
+  // The preview: blocks and stripes are counted over all n bytes, and the overlapping last stripe
+  // is mixed only when n is not a multiple of the stripe length.
+  kPreview,
+  // The final release: blocks and stripes are counted over n - 1 bytes, so the last stripe, which
+  // always runs, never repeats a stripe already mixed in full.
+  kFinal,
+};
+
+// The 64-bit hash of an input over 240 bytes: whole blocks of stripes, each followed by a scramble,
+// then the rest's stripes and the last stripe, merged. kAccumulate is the version's
+// XXH3_accumulate_512, kAvalanche its final avalanche.
+template <LongInputTail kTail, void (*kAccumulate)(uint64_t*, const uint8_t*, const uint8_t*),
+          uint64_t (*kAvalanche)(uint64_t)>
+uint64_t HashLong(const uint8_t* in, size_t n, const uint8_t* secret) {
+  // XXH_SECRET_LASTACC_START: the last stripe's secret is deliberately not 8-byte aligned so it
+  // differs from the scrambler's (7 in both versions).
+  constexpr size_t kLastStripeSecretOffset = kSecretSize - kStripeLen - 7;
+  uint64_t acc[kAccumulators];
+  for (size_t i = 0; i < kAccumulators; ++i) acc[i] = kInitAcc[i];
+  const size_t counted = kTail == LongInputTail::kFinal ? n - 1 : n;
+  const size_t blocks = counted / kBlockLen;
+  for (size_t b = 0; b < blocks; ++b) {
+    const uint8_t* block = in + b * kBlockLen;
+    for (size_t st = 0; st < kStripesPerBlock; ++st) {
+      kAccumulate(acc, block + st * kStripeLen, secret + 8 * st);
+    }
+    ScrambleAcc(acc, secret + kSecretSize - kStripeLen);
+  }
+  const uint8_t* rest = in + blocks * kBlockLen;
+  const size_t stripes = (counted - blocks * kBlockLen) / kStripeLen;
+  for (size_t st = 0; st < stripes; ++st) {
+    kAccumulate(acc, rest + st * kStripeLen, secret + 8 * st);
+  }
+  if (kTail == LongInputTail::kFinal || n % kStripeLen != 0) {
+    kAccumulate(acc, in + n - kStripeLen, secret + kLastStripeSecretOffset);
+  }
+  return MergeAccs<kAvalanche>(acc, secret, n * kPrime64_1);
+}
+
+// XXH3_hashLong_64b_withSeed: seed 0 keeps the default secret, any other seed derives one (same
+// rule in both versions). Out of line so that the derived secret's buffer stays out of the
+// mid-size paths' frame.
+template <LongInputTail kTail, void (*kAccumulate)(uint64_t*, const uint8_t*, const uint8_t*),
+          uint64_t (*kAvalanche)(uint64_t)>
+[[gnu::noinline]] uint64_t HashLongSeeded(const uint8_t* in, size_t n, uint64_t seed) {
+  if (seed == 0) return HashLong<kTail, kAccumulate, kAvalanche>(in, n, kDefaultSecret);
+  uint8_t secret[kSecretSize];
+  InitCustomSecret(secret, seed);
+  return HashLong<kTail, kAccumulate, kAvalanche>(in, n, secret);
 }
 
 }  // namespace sstfilter::hash_internal

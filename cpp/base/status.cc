@@ -1,27 +1,15 @@
 #include "sstfilter/status.h"
 
+#include "base/enum_names.h"
+
 namespace sstfilter {
 
 const char* ErrorCodeName(ErrorCode code) {
-  switch (code) {
-    case ErrorCode::kOk:
-      return "OK";
-    case ErrorCode::kBadOptions:
-      return "BAD_OPTIONS";
-    case ErrorCode::kBadKey:
-      return "BAD_KEY";
-    case ErrorCode::kTruncated:
-      return "TRUNCATED";
-    case ErrorCode::kCorrupt:
-      return "CORRUPT";
-    case ErrorCode::kChecksumMismatch:
-      return "CHECKSUM_MISMATCH";
-    case ErrorCode::kUnsupported:
-      return "UNSUPPORTED";
-    case ErrorCode::kResourceLimit:
-      return "RESOURCE_LIMIT";
-  }
-  return "UNKNOWN";
+  // In ErrorCode's order.
+  static constexpr const char* kNames[] = {"OK",          "BAD_OPTIONS",   "BAD_KEY",
+                                           "TRUNCATED",   "CORRUPT",       "CHECKSUM_MISMATCH",
+                                           "UNSUPPORTED", "RESOURCE_LIMIT"};
+  return EnumName<ErrorCode::kResourceLimit>(code, kNames, "UNKNOWN");
 }
 
 }  // namespace sstfilter

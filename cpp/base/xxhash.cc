@@ -2,6 +2,7 @@
 // XXH3 64-bit hash, used for the kxxHash, kxxHash64 and kXXH3 block checksums (docs/FORMATS.md 1.4,
 // 1.5). Final XXH3 differs from RocksDB's filter hash Xxph3Hash64 on every input (1.3.7).
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -23,6 +24,25 @@ constexpr uint64_t Xxh64Round(uint64_t acc, uint64_t lane) {
 
 constexpr uint64_t Xxh64MergeRound(uint64_t h, uint64_t v) {
   return (h ^ Xxh64Round(0, v)) * kPrime64_1 + kPrime64_4;
+}
+
+// The four-lane loop XXH32 and XXH64 share for inputs of at least one stripe (4 words): the lanes
+// start from the seed, each whole stripe at p feeds one word to each lane, and p moves past the
+// stripes. Returns the lanes.
+template <typename Word, Word (*kRound)(Word, Word), Word (*kDecode)(const uint8_t*)>
+std::array<Word, 4> ConsumeStripes(const uint8_t*& p, const uint8_t* end, Word seed, Word prime1,
+                                   Word prime2) {
+  std::array<Word, 4> lanes = {seed + prime1 + prime2, seed + prime2, seed, seed - prime1};
+  for (; static_cast<size_t>(end - p) >= 4 * sizeof(Word); p += 4 * sizeof(Word)) {
+    for (size_t i = 0; i < 4; ++i) lanes[i] = kRound(lanes[i], kDecode(p + i * sizeof(Word)));
+  }
+  return lanes;
+}
+
+// The lanes folded into one word, each rotated by its own amount.
+template <typename Word, Word (*kRotl)(Word, int)>
+Word FoldLanes(const std::array<Word, 4>& lanes) {
+  return kRotl(lanes[0], 1) + kRotl(lanes[1], 7) + kRotl(lanes[2], 12) + kRotl(lanes[3], 18);
 }
 
 // XXH3_avalanche of the final release (multiplier 0x165667919E3779F9, not kPrime64_3).
@@ -83,71 +103,25 @@ inline void Xxh3Accumulate512(uint64_t* acc, const uint8_t* in, const uint8_t* s
   }
 }
 
-uint64_t Xxh3HashLong(const uint8_t* in, size_t n, const uint8_t* secret) {
-  // XXH_SECRET_LASTACC_START = 7, as in the preview.
-  constexpr size_t kLastStripeSecretOffset = kSecretSize - kStripeLen - 7;
-  uint64_t acc[kAccumulators];
-  for (size_t i = 0; i < kAccumulators; ++i) acc[i] = kInitAcc[i];
-  // The final release counts blocks and stripes over n - 1 bytes, so the last stripe below
-  // (which always runs) never repeats a stripe already mixed in full.
-  const size_t blocks = (n - 1) / kBlockLen;
-  for (size_t b = 0; b < blocks; ++b) {
-    const uint8_t* block = in + b * kBlockLen;
-    for (size_t st = 0; st < kStripesPerBlock; ++st) {
-      Xxh3Accumulate512(acc, block + st * kStripeLen, secret + 8 * st);
-    }
-    ScrambleAcc(acc, secret + kSecretSize - kStripeLen);
-  }
-  const uint8_t* rest = in + blocks * kBlockLen;
-  const size_t stripes = ((n - 1) - blocks * kBlockLen) / kStripeLen;
-  for (size_t st = 0; st < stripes; ++st) {
-    Xxh3Accumulate512(acc, rest + st * kStripeLen, secret + 8 * st);
-  }
-  Xxh3Accumulate512(acc, in + n - kStripeLen, secret + kLastStripeSecretOffset);
-  return MergeAccs<AvalancheF>(acc, secret, n * kPrime64_1);
-}
-
-// XXH3_hashLong_64b_withSeed: seed 0 keeps the default secret, any other seed derives one.
-// Out of line so that the derived secret's buffer stays out of the mid-size paths' frame.
-[[gnu::noinline]] uint64_t Xxh3HashLongSeeded(const uint8_t* in, size_t n, uint64_t seed) {
-  if (seed == 0) return Xxh3HashLong(in, n, kDefaultSecret);
-  uint8_t secret[kSecretSize];
-  InitCustomSecret(secret, seed);
-  return Xxh3HashLong(in, n, secret);
-}
-
 // Inputs over 16 bytes, out of line for the same reason as in xxph3.cc: the short path then
 // needs no register saves.
 [[gnu::noinline]] uint64_t Xxh3HashOver16(const uint8_t* in, size_t n, uint64_t seed) {
   if (n <= 128) return Len17To128<AvalancheF>(in, n, seed);
   if (n <= 240) return Len129To240<AvalancheF>(in, n, seed);
-  return Xxh3HashLongSeeded(in, n, seed);
+  return HashLongSeeded<LongInputTail::kFinal, Xxh3Accumulate512, AvalancheF>(in, n, seed);
 }
 
 }  // namespace
 
 uint32_t Xxh32(ByteView data, uint32_t seed) {
   const uint8_t* p = data.data();
-  const size_t n = data.size();
-  const uint8_t* const end = p + n;
-  uint32_t h;
-  if (n >= 16) {
-    uint32_t v1 = seed + kPrime32_1 + kPrime32_2;
-    uint32_t v2 = seed + kPrime32_2;
-    uint32_t v3 = seed;
-    uint32_t v4 = seed - kPrime32_1;
-    for (; end - p >= 16; p += 16) {
-      v1 = Xxh32Round(v1, DecodeFixed32(p));
-      v2 = Xxh32Round(v2, DecodeFixed32(p + 4));
-      v3 = Xxh32Round(v3, DecodeFixed32(p + 8));
-      v4 = Xxh32Round(v4, DecodeFixed32(p + 12));
-    }
-    h = Rotl32(v1, 1) + Rotl32(v2, 7) + Rotl32(v3, 12) + Rotl32(v4, 18);
-  } else {
-    h = seed + kPrime32_5;
-  }
+  const uint8_t* const end = p + data.size();
   // XXH32 folds in the length modulo 2^32.
-  h += static_cast<uint32_t>(n);
+  uint32_t h = static_cast<uint32_t>(data.size());
+  h += data.size() >= 16
+           ? FoldLanes<uint32_t, Rotl32>(ConsumeStripes<uint32_t, Xxh32Round, DecodeFixed32>(
+                 p, end, seed, kPrime32_1, kPrime32_2))
+           : seed + kPrime32_5;
   for (; end - p >= 4; p += 4) {
     h += DecodeFixed32(p) * kPrime32_3;
     h = Rotl32(h, 17) * kPrime32_4;
@@ -156,12 +130,7 @@ uint32_t Xxh32(ByteView data, uint32_t seed) {
     h += *p * kPrime32_5;
     h = Rotl32(h, 11) * kPrime32_1;
   }
-  h ^= h >> 15;
-  h *= kPrime32_2;
-  h ^= h >> 13;
-  h *= kPrime32_3;
-  h ^= h >> 16;
-  return h;
+  return XxhAvalanche<uint32_t, 15, 13, 16>(h, kPrime32_2, kPrime32_3);
 }
 
 uint64_t Xxh64(ByteView data, uint64_t seed) {
@@ -170,21 +139,10 @@ uint64_t Xxh64(ByteView data, uint64_t seed) {
   const uint8_t* const end = p + n;
   uint64_t h;
   if (n >= 32) {
-    uint64_t v1 = seed + kPrime64_1 + kPrime64_2;
-    uint64_t v2 = seed + kPrime64_2;
-    uint64_t v3 = seed;
-    uint64_t v4 = seed - kPrime64_1;
-    for (; end - p >= 32; p += 32) {
-      v1 = Xxh64Round(v1, DecodeFixed64(p));
-      v2 = Xxh64Round(v2, DecodeFixed64(p + 8));
-      v3 = Xxh64Round(v3, DecodeFixed64(p + 16));
-      v4 = Xxh64Round(v4, DecodeFixed64(p + 24));
-    }
-    h = Rotl64(v1, 1) + Rotl64(v2, 7) + Rotl64(v3, 12) + Rotl64(v4, 18);
-    h = Xxh64MergeRound(h, v1);
-    h = Xxh64MergeRound(h, v2);
-    h = Xxh64MergeRound(h, v3);
-    h = Xxh64MergeRound(h, v4);
+    const std::array<uint64_t, 4> lanes =
+        ConsumeStripes<uint64_t, Xxh64Round, DecodeFixed64>(p, end, seed, kPrime64_1, kPrime64_2);
+    h = FoldLanes<uint64_t, Rotl64>(lanes);
+    for (uint64_t lane : lanes) h = Xxh64MergeRound(h, lane);
   } else {
     h = seed + kPrime64_5;
   }

@@ -16,10 +16,8 @@ using namespace hash_internal;
 
 // The preview's avalanche: its multiplier is kPrime64_3, which final XXH3 later changed.
 constexpr uint64_t AvalancheP(uint64_t h) {
-  h ^= h >> 37;
-  h *= kPrime64_3;
-  h ^= h >> 32;
-  return h;
+  h = (h ^ (h >> 37)) * kPrime64_3;
+  return h ^ (h >> 32);
 }
 
 // Every filter probe hashes a short key, so lengths 0..16 are kept branch-light and inline.
@@ -59,48 +57,12 @@ inline void Accumulate512(uint64_t* acc, const uint8_t* in, const uint8_t* secre
   }
 }
 
-uint64_t HashLong(const uint8_t* in, size_t n, const uint8_t* secret) {
-  // XXH_SECRET_LASTACC_START: the last stripe's secret is deliberately not 8-byte aligned so
-  // it differs from the scrambler's.
-  constexpr size_t kLastStripeSecretOffset = kSecretSize - kStripeLen - 7;
-  uint64_t acc[kAccumulators];
-  for (size_t i = 0; i < kAccumulators; ++i) acc[i] = kInitAcc[i];
-  // Preview rule: whole blocks are floor(n / kBlockLen) (final XXH3 uses n - 1).
-  const size_t blocks = n / kBlockLen;
-  for (size_t b = 0; b < blocks; ++b) {
-    const uint8_t* block = in + b * kBlockLen;
-    for (size_t st = 0; st < kStripesPerBlock; ++st) {
-      Accumulate512(acc, block + st * kStripeLen, secret + 8 * st);
-    }
-    ScrambleAcc(acc, secret + kSecretSize - kStripeLen);
-  }
-  const uint8_t* rest = in + blocks * kBlockLen;
-  const size_t stripes = (n - blocks * kBlockLen) / kStripeLen;
-  for (size_t st = 0; st < stripes; ++st) {
-    Accumulate512(acc, rest + st * kStripeLen, secret + 8 * st);
-  }
-  // Preview rule: the overlapping last stripe is only mixed when n is not a stripe multiple.
-  if (n % kStripeLen != 0) {
-    Accumulate512(acc, in + n - kStripeLen, secret + kLastStripeSecretOffset);
-  }
-  return MergeAccs<AvalancheP>(acc, secret, n * kPrime64_1);
-}
-
-// As in final XXH3, seed 0 keeps the default secret and any other seed derives one.
-// Out of line so that the derived secret's buffer stays out of the mid-size paths' frame.
-[[gnu::noinline]] uint64_t HashLongSeeded(const uint8_t* in, size_t n, uint64_t seed) {
-  if (seed == 0) return HashLong(in, n, kDefaultSecret);
-  uint8_t secret[kSecretSize];
-  InitCustomSecret(secret, seed);
-  return HashLong(in, n, secret);
-}
-
 // Inputs over 16 bytes. Kept out of line (reached by a tail call) so that the register saves
 // the longer paths need are not paid by the common 0..16-byte keys.
 [[gnu::noinline]] uint64_t HashOver16(const uint8_t* in, size_t n, uint64_t seed) {
   if (n <= 128) return Len17To128<AvalancheP>(in, n, seed);
   if (n <= 240) return Len129To240<AvalancheP>(in, n, seed);
-  return HashLongSeeded(in, n, seed);
+  return HashLongSeeded<LongInputTail::kPreview, Accumulate512, AvalancheP>(in, n, seed);
 }
 
 }  // namespace

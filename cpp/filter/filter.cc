@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "base/enum_names.h"
 #include "sstfilter/leveldb_bloom.h"
 #include "sstfilter/rocksdb_bloom.h"
 #include "sstfilter/rocksdb_ribbon.h"
@@ -39,21 +40,11 @@ class ConstantFilterReader final : public FilterReader {
 }  // namespace
 
 const char* FilterKindName(FilterKind kind) {
-  switch (kind) {
-    case FilterKind::kLevelDbBloom:
-      return "leveldb-bloom";
-    case FilterKind::kRocksDbLegacyBloom:
-      return "rocksdb-legacy-bloom";
-    case FilterKind::kRocksDbFastLocalBloom:
-      return "rocksdb-bloom";
-    case FilterKind::kRocksDbRibbon:
-      return "rocksdb-ribbon";
-    case FilterKind::kAlwaysMatch:
-      return "always-match";
-    case FilterKind::kNeverMatch:
-      return "never-match";
-  }
-  return "unknown";
+  // In FilterKind's order.
+  static constexpr const char* kNames[] = {"leveldb-bloom", "rocksdb-legacy-bloom",
+                                           "rocksdb-bloom", "rocksdb-ribbon",
+                                           "always-match",  "never-match"};
+  return EnumName<FilterKind::kNeverMatch>(kind, kNames, "unknown");
 }
 
 void FilterReader::MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const {

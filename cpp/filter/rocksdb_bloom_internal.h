@@ -3,6 +3,8 @@
 // OpenRocksDbFilter dispatches to.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -10,6 +12,7 @@
 #include "sstfilter/bytes.h"
 #include "sstfilter/filter.h"
 #include "sstfilter/key_batch.h"
+#include "sstfilter/rocksdb_bloom.h"
 #include "sstfilter/status.h"
 
 namespace sstfilter::rocksdb_bloom {
@@ -20,6 +23,10 @@ inline constexpr size_t kMetadataLen = 5;
 // The largest filter, metadata included, that the builders allocate (2 GiB); a larger result is a
 // kResourceLimit error instead.
 inline constexpr uint64_t kMaxFilterBytes = uint64_t{1} << 31;
+
+// SanitizeRocksDbBitsPerKey for a builder: kBadOptions below 0.5 bits per key, where RocksDB
+// writes no filter at all.
+Status SanitizeBuilderBitsPerKey(double bits_per_key, RocksDbBloomParams* params);
 
 // FastLocalBloomImpl::ChooseNumProbes (util/bloom_impl.h): 1..24 probes from millibits per key.
 int FastLocalBloomNumProbes(int millibits_per_key);
@@ -44,6 +51,23 @@ Status FinishFastLocalBloom(const std::vector<uint64_t>& hashes, int millibits_p
 // LegacyBloomBitsBuilder::CalculateSpace: the number of cache lines (0 for no entries); the bit
 // array is num_lines * cache_line_bytes bytes.
 uint32_t LegacyBloomNumLines(size_t num_entries, int whole_bits_per_key, uint32_t cache_line_bytes);
+
+// Keys hashed per kernel call in batch probes: enough for the kernels' prefetching to overlap
+// misses, few enough for the hashes to stay on the stack.
+inline constexpr size_t kHashChunk = 256;
+
+// A batch probe over keys: hashes them kHashChunk at a time with key_hash and hands each chunk to
+// probe_hashes(hashes, count, results of the chunk).
+template <typename Hash, typename KeyHash, typename ProbeHashes>
+void ProbeInHashChunks(const KeyBatchView& keys, uint8_t* results, KeyHash key_hash,
+                       ProbeHashes probe_hashes) {
+  Hash hashes[kHashChunk];
+  for (size_t start = 0; start < keys.size(); start += kHashChunk) {
+    const size_t count = std::min(kHashChunk, keys.size() - start);
+    for (size_t i = 0; i < count; ++i) hashes[i] = key_hash(keys[start + i]);
+    probe_hashes(hashes, count, results + start);
+  }
+}
 
 // Readers for filter bytes longer than kMetadataLen whose marker byte (filter[L - 5] as int8) is
 // 1..127 (the legacy Bloom's probe count) or -1 (a "new Bloom"). Each validates the rest of the

@@ -1,6 +1,8 @@
 // How RocksDB turns a policy's bits_per_key into Bloom parameters (docs/FORMATS.md 2.5, 2.6, 2.7;
 // RocksDB table/block_based/filter_policy.cc, BloomLikeFilterPolicy constructor, and
 // util/bloom_impl.h, the ChooseNumProbes functions).
+#include <string>
+
 #include "filter/rocksdb_bloom_internal.h"
 #include "sstfilter/leveldb_bloom.h"
 #include "sstfilter/rocksdb_bloom.h"
@@ -24,6 +26,16 @@ RocksDbBloomParams SanitizeRocksDbBitsPerKey(double bits_per_key) {
 }
 
 namespace rocksdb_bloom {
+
+Status SanitizeBuilderBitsPerKey(double bits_per_key, RocksDbBloomParams* params) {
+  *params = SanitizeRocksDbBitsPerKey(bits_per_key);
+  if (params->millibits_per_key == 0) {
+    return Status::Error(
+        ErrorCode::kBadOptions,
+        "RocksDB writes no filter below 0.5 bits per key, got " + std::to_string(bits_per_key));
+  }
+  return Status::Ok();
+}
 
 int FastLocalBloomNumProbes(int millibits_per_key) {
   // Measured optimum for a 512-bit block; note the step back to 11 at 25502.

@@ -24,10 +24,6 @@ constexpr uint32_t kBlockBytes = 64;
 constexpr uint8_t kNewBloomMarker = 0xff;
 constexpr uint8_t kFastLocalSubImpl = 0;
 
-// Keys hashed per kernel call in MayMatchBatch: enough for the kernel's prefetching to overlap
-// misses, small enough to stay on the stack.
-constexpr size_t kHashChunk = 256;
-
 inline uint64_t KeyHash(ByteView key) { return Xxph3Hash64(key, 0); }
 
 class FastLocalBloomReader final : public FilterReader {
@@ -55,13 +51,10 @@ class FastLocalBloomReader final : public FilterReader {
 
   void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const override {
     const simd::FastLocalBloomKernel& kernel = simd::ActiveKernel<simd::FastLocalBloomKernel>();
-    uint64_t hashes[kHashChunk];
-    for (size_t start = 0; start < keys.size(); start += kHashChunk) {
-      const size_t count = std::min(kHashChunk, keys.size() - start);
-      for (size_t i = 0; i < count; ++i) hashes[i] = KeyHash(keys[start + i]);
-      kernel.may_match_batch(hashes, count, num_probes_, filter_.data(), len_bytes_,
-                             results + start);
-    }
+    ProbeInHashChunks<uint64_t>(
+        keys, results, KeyHash, [&](const uint64_t* hashes, size_t count, uint8_t* out) {
+          kernel.may_match_batch(hashes, count, num_probes_, filter_.data(), len_bytes_, out);
+        });
   }
 
   bool MayMatchHashes(const uint64_t* hashes, size_t n, uint8_t* results) const override {
@@ -144,12 +137,8 @@ Status FinishFastLocalBloom(const std::vector<uint64_t>& hashes, int millibits_p
 }  // namespace rocksdb_bloom
 
 Status BuildRocksDbFastLocalBloom(const KeyBatchView& keys, double bits_per_key, Bytes* out) {
-  const RocksDbBloomParams params = SanitizeRocksDbBitsPerKey(bits_per_key);
-  if (params.millibits_per_key == 0) {
-    return Status::Error(
-        ErrorCode::kBadOptions,
-        "RocksDB writes no filter below 0.5 bits per key, got " + std::to_string(bits_per_key));
-  }
+  RocksDbBloomParams params;
+  if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(bits_per_key, &params); !s.ok()) return s;
   return rocksdb_bloom::FinishFastLocalBloom(rocksdb_bloom::CollectFilterHashes(keys),
                                              params.millibits_per_key, out);
 }

@@ -25,10 +25,6 @@ inline uint32_t KeyHash(ByteView key) { return RocksDbLegacyHash32(key, kBloomHa
 
 using simd::LegacyBloomGeometry;
 
-// Keys hashed per kernel call in MayMatchBatch: enough for the kernel's prefetching to overlap
-// misses, small enough to stay on the stack.
-constexpr size_t kHashChunk = 256;
-
 class LegacyBloomReader final : public FilterReader {
  public:
   LegacyBloomReader(const Bytes& filter, int num_probes, LegacyBloomGeometry geometry)
@@ -50,13 +46,11 @@ class LegacyBloomReader final : public FilterReader {
   }
 
   void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const override {
-    uint32_t hashes[kHashChunk];
-    for (size_t start = 0; start < keys.size(); start += kHashChunk) {
-      const size_t count = std::min(kHashChunk, keys.size() - start);
-      for (size_t i = 0; i < count; ++i) hashes[i] = KeyHash(keys[start + i]);
-      simd::LegacyBloomMayMatchBatch(hashes, count, num_probes_, geometry_, filter_.data(),
-                                     results + start);
-    }
+    ProbeInHashChunks<uint32_t>(keys, results, KeyHash,
+                                [&](const uint32_t* hashes, size_t count, uint8_t* out) {
+                                  simd::LegacyBloomMayMatchBatch(hashes, count, num_probes_,
+                                                                 geometry_, filter_.data(), out);
+                                });
   }
 
  private:
@@ -109,12 +103,8 @@ std::unique_ptr<FilterReader> OpenLegacyBloomReader(Bytes filter) {
 Status BuildRocksDbLegacyBloom(const KeyBatchView& keys, double bits_per_key, Bytes* out,
                                uint32_t cache_line_bytes) {
   using rocksdb_bloom::kMetadataLen;
-  const RocksDbBloomParams params = SanitizeRocksDbBitsPerKey(bits_per_key);
-  if (params.millibits_per_key == 0) {
-    return Status::Error(
-        ErrorCode::kBadOptions,
-        "RocksDB writes no filter below 0.5 bits per key, got " + std::to_string(bits_per_key));
-  }
+  RocksDbBloomParams params;
+  if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(bits_per_key, &params); !s.ok()) return s;
   if (cache_line_bytes != 64 && cache_line_bytes != 128 && cache_line_bytes != 256) {
     return Status::Error(ErrorCode::kBadOptions,
                          "RocksDB's CACHE_LINE_SIZE is 64, 128 or 256 bytes, got " +

@@ -210,12 +210,8 @@ Status Finish(std::vector<uint64_t> hashes, double bits_per_key, int millibits_p
 }  // namespace rocksdb_ribbon
 
 Status BuildRocksDbRibbon(const KeyBatchView& keys, double bits_per_key, Bytes* out) {
-  const RocksDbBloomParams params = SanitizeRocksDbBitsPerKey(bits_per_key);
-  if (params.millibits_per_key == 0) {
-    return Status::Error(
-        ErrorCode::kBadOptions,
-        "RocksDB writes no filter below 0.5 bits per key, got " + std::to_string(bits_per_key));
-  }
+  RocksDbBloomParams params;
+  if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(bits_per_key, &params); !s.ok()) return s;
   return rocksdb_ribbon::Finish(rocksdb_bloom::CollectFilterHashes(keys), bits_per_key,
                                 params.millibits_per_key, out);
 }

@@ -21,10 +21,6 @@ namespace {
 
 using rocksdb_bloom::kMetadataLen;
 
-// Keys hashed per kernel call in MayMatchBatch: enough for the kernel's prefetching to overlap
-// misses, small enough to stay on the stack.
-constexpr size_t kHashChunk = 256;
-
 inline uint64_t KeyHash(ByteView key) { return Xxph3Hash64(key, 0); }
 
 class RibbonReader final : public FilterReader {
@@ -61,12 +57,10 @@ class RibbonReader final : public FilterReader {
 
   void MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const override {
     const simd::RibbonKernel& kernel = simd::ActiveKernel<simd::RibbonKernel>();
-    uint64_t hashes[kHashChunk];
-    for (size_t start = 0; start < keys.size(); start += kHashChunk) {
-      const size_t count = std::min(kHashChunk, keys.size() - start);
-      for (size_t i = 0; i < count; ++i) hashes[i] = KeyHash(keys[start + i]);
-      kernel.may_match_batch(hashes, count, params_, results + start);
-    }
+    rocksdb_bloom::ProbeInHashChunks<uint64_t>(
+        keys, results, KeyHash, [&](const uint64_t* hashes, size_t count, uint8_t* out) {
+          kernel.may_match_batch(hashes, count, params_, out);
+        });
   }
 
   // Standard128RibbonBitsReader::HashMayMatch.

@@ -2,24 +2,15 @@
 
 #include <string>
 
+#include "base/enum_names.h"
 #include "sstfilter/hash.h"
 
 namespace sstfilter {
 
 const char* ChecksumTypeName(ChecksumType type) {
-  switch (type) {
-    case ChecksumType::kNone:
-      return "none";
-    case ChecksumType::kCrc32c:
-      return "crc32c";
-    case ChecksumType::kXxHash:
-      return "xxhash";
-    case ChecksumType::kXxHash64:
-      return "xxhash64";
-    case ChecksumType::kXxh3:
-      return "xxh3";
-  }
-  return "unknown";
+  // In ChecksumType's order.
+  static constexpr const char* kNames[] = {"none", "crc32c", "xxhash", "xxhash64", "xxh3"};
+  return EnumName<ChecksumType::kXxh3>(type, kNames, "unknown");
 }
 
 uint32_t ComputeBlockChecksum(ChecksumType type, ByteView data) {

@@ -2,19 +2,24 @@
 
 #include <string>
 
+#include "base/enum_names.h"
+
 namespace sstfilter {
 namespace {
 
-// RocksDB include/rocksdb/compression_type.h; LevelDB include/leveldb/options.h.
-constexpr uint8_t kSnappyType = 0x01;
-constexpr uint8_t kZlibOrLevelDbZstdType = 0x02;
-constexpr uint8_t kBZip2Type = 0x03;
-constexpr uint8_t kLz4Type = 0x04;
-constexpr uint8_t kLz4HcType = 0x05;
-constexpr uint8_t kXpressType = 0x06;
-constexpr uint8_t kZstdType = 0x07;
-constexpr uint8_t kZstdNotFinalType = 0x40;  // v7.8.3 kZSTDNotFinalCompression, framed as 0x07
-constexpr uint8_t kFirstCustomType = 0x80;   // HEAD format_version 7 CompressionManager types
+// The block trailer's compression type byte (RocksDB include/rocksdb/compression_type.h; LevelDB
+// include/leveldb/options.h).
+enum CompressionType : uint8_t {
+  kSnappyType = 0x01,
+  kZlibOrLevelDbZstdType = 0x02,
+  kBZip2Type,
+  kLz4Type,
+  kLz4HcType,
+  kXpressType,
+  kZstdType,
+  kZstdNotFinalType = 0x40,  // v7.8.3 kZSTDNotFinalCompression, framed as 0x07
+  kFirstCustomType = 0x80,   // HEAD format_version 7 CompressionManager types
+};
 
 Status Error(ErrorCode code, std::string message, const FramingContext& context) {
   return Status::Error(code, std::move(message), static_cast<int64_t>(context.block_offset));
@@ -57,19 +62,9 @@ bool ParseZstdFrameHeader(ByteView in, ZstdFrameHeader* header) {
 }  // namespace
 
 const char* CodecName(Codec codec) {
-  switch (codec) {
-    case Codec::kNone:
-      return "none";
-    case Codec::kSnappy:
-      return "snappy";
-    case Codec::kDeflateRaw:
-      return "zlib";
-    case Codec::kLz4Block:
-      return "lz4";
-    case Codec::kZstd:
-      return "zstd";
-  }
-  return "unknown";
+  // In Codec's order.
+  static constexpr const char* kNames[] = {"none", "snappy", "zlib", "lz4", "zstd"};
+  return EnumName<Codec::kZstd>(codec, kNames, "unknown");
 }
 
 Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteView contents,

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/enum_names.h"
 #include "table/internal_key.h"
 
 namespace sstfilter {
@@ -74,21 +75,11 @@ int64_t OpenedTable::PropertyOffset(std::string_view name) const {
 }
 
 const char* LookupRouteName(LookupRoute route) {
-  switch (route) {
-    case LookupRoute::kNoFilter:
-      return "no-filter";
-    case LookupRoute::kOutsidePrefixDomain:
-      return "outside-prefix-domain";
-    case LookupRoute::kAfterLastKey:
-      return "after-last-key";
-    case LookupRoute::kFullFilter:
-      return "full-filter";
-    case LookupRoute::kPartition:
-      return "partition";
-    case LookupRoute::kBlockFilter:
-      return "block-filter";
-  }
-  return "no-filter";
+  // In LookupRoute's order.
+  static constexpr const char* kNames[] = {"no-filter",      "outside-prefix-domain",
+                                           "after-last-key", "full-filter",
+                                           "partition",      "block-filter"};
+  return EnumName<LookupRoute::kBlockFilter>(route, kNames, "no-filter");
 }
 
 struct TableReader::State {

@@ -74,9 +74,16 @@ describe.each(BACKENDS)("API behaviour on $name", ({ simd }) => {
     mixed[2000] = "a\ud83d";
     mixed[2001] = "\ude00b";
 
+    // Non-ASCII in the first key, right after a byte key, and in the last key.
+    const edges = ascii.slice();
+    edges[0] = "ü";
+    edges[4] = "→";
+    edges[edges.length - 1] = "end ✓";
+
     test.each([
       ["ASCII strings and bytes", ascii],
       ["with non-ASCII and split surrogates", mixed],
+      ["with non-ASCII first, after a byte key and last", edges],
     ])("%s", (_name, keys) => {
       const expected = expectedBatch(keys);
       const packed = sf.packKeys(keys);

@@ -7,7 +7,7 @@ import type { BlockReadHandle, IoHandle, KeyCursorHandle, TableHandle } from "..
 import { SstFilterError } from "./errors.js";
 import type { FilterKind } from "./filters.js";
 import type { WasmHeap } from "../core/heap.js";
-import { keyBytes, type Key, type KeyBatch } from "../core/keys.js";
+import type { Key, KeyBatch } from "../core/keys.js";
 import { WasmObject } from "../core/wasm-object.js";
 
 export interface OpenTableOptions {
@@ -226,19 +226,20 @@ class TableBase extends WasmObject<TableHandle> {
 
   protected probe(which: "mayContain" | "prefixMayMatch", key: Key): boolean {
     const handle = this.live();
-    const bytes = keyBytes(key);
-    const answer = handle[which](this.heap.put(bytes), bytes.length);
+    const answer = handle[which](...this.heap.putKey(key));
     if (answer < 0) throw this.heap.lastError();
     return answer === 1;
   }
 
   protected explainProbe(key: Key): LookupExplanation {
     const handle = this.live();
-    const bytes = keyBytes(key);
-    const raw = handle.explain(this.heap.put(bytes), bytes.length);
+    const [ptr, size] = this.heap.putKey(key);
+    const raw = handle.explain(ptr, size);
     if (raw === null) throw this.heap.lastError();
     const { probedSize, ...rest } = raw;
-    return { ...rest, route: rest.route as LookupRoute, probed: bytes.slice(0, probedSize) };
+    // The probed bytes are a prefix of the key as placed.
+    const probed = this.heap.bytes.slice(ptr, ptr + Math.min(probedSize, size));
+    return { ...rest, route: rest.route as LookupRoute, probed };
   }
 
   protected probeMany(keys: Key[] | KeyBatch): Uint8Array {
@@ -254,8 +255,12 @@ class TableBase extends WasmObject<TableHandle> {
     return this.live().filterBytes();
   }
 
-  protected newCursor(): KeyCursorHandle {
-    return this.live().keys();
+  /** A walk over a new cursor of the table's data blocks; the cursor is freed if the walk is dropped. */
+  protected newWalk<Walk extends object>(walkOver: (cursor: KeyCursorHandle) => Walk): Walk {
+    const cursor = this.live().keys();
+    const walk = walkOver(cursor);
+    abandonedWalks.register(walk, cursor, walk);
+    return walk;
   }
 
   protected newBlockRead(offset: number, size: number): BlockReadHandle {
@@ -312,10 +317,7 @@ export class Table extends TableBase {
 
   /** The data blocks in file order with their user keys, read (and checksum-verified) as reached. */
   dataBlocks(): IterableIterator<DataBlockKeys> {
-    const cursor = this.newCursor();
-    const walk = walkBlocks(this.heap, cursor, this.bytes);
-    abandonedWalks.register(walk, cursor, walk);
-    return walk;
+    return this.newWalk((cursor) => walkBlocks(this.heap, cursor, this.bytes));
   }
 
   /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
@@ -370,10 +372,7 @@ export class AsyncTable extends TableBase {
 
   /** The data blocks in file order with their user keys, each read from the source when reached. */
   dataBlocks(): AsyncIterableIterator<DataBlockKeys> {
-    const cursor = this.newCursor();
-    const walk = walkBlocksAsync(this.heap, cursor, this.source);
-    abandonedWalks.register(walk, cursor, walk);
-    return walk;
+    return this.newWalk((cursor) => walkBlocksAsync(this.heap, cursor, this.source));
   }
 
   /** User keys in file order, reading each data block from the source when the walk reaches it. */

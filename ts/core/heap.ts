@@ -6,7 +6,7 @@ import {
   isKeyBatch,
   keyBytes,
   keyList,
-  packUtf8Keys,
+  packAfterAscii,
   writeAsciiKeys,
   writeUtf8,
   type Key,
@@ -107,11 +107,23 @@ export class WasmHeap {
    * strings are all ASCII are written straight into wasm memory; others are packed first.
    */
   putKeys(keys: Iterable<Key> | KeyBatch, caller: string, extra = 0, extraPerKey = 0): PlacedKeys {
-    if (isKeyBatch(keys)) {
-      checkKeyBatch(keys);
-      return this.putBatch(keys, extra, extraPerKey);
-    }
-    const list = keyList(keys, caller);
+    if (isKeyBatch(keys)) return this.putCheckedBatch(keys, extra, extraPerKey);
+    return this.putKeyList(keyList(keys, caller), extra, extraPerKey);
+  }
+
+  /** The keys of a batch probe (an array or a KeyBatch), with one byte of room per key for its answers. */
+  putProbeKeys(keys: Key[] | KeyBatch, caller: string): PlacedKeys {
+    if (Array.isArray(keys)) return this.putKeyList(keys, 0, 1);
+    if (isKeyBatch(keys)) return this.putCheckedBatch(keys, 0, 1);
+    throw new SstFilterError("BAD_KEY", `${caller} takes an array of keys or a KeyBatch`);
+  }
+
+  private putCheckedBatch(batch: KeyBatch, extra: number, extraPerKey: number): PlacedKeys {
+    checkKeyBatch(batch);
+    return this.putBatch(batch, extra, extraPerKey);
+  }
+
+  private putKeyList(list: readonly Key[], extra: number, extraPerKey: number): PlacedKeys {
     // The keys the array holds now: reading them (through getters) cannot add any.
     const count = list.length;
     const size = asciiKeyBytes(list, count);
@@ -119,18 +131,15 @@ export class WasmHeap {
     const base = this.scratch(offsetsBytes + size + extra + extraPerKey * count);
     const heap = this.bytes;
     const offsets = new Uint32Array(heap.buffer, heap.byteOffset + base, count + 1);
-    if (writeAsciiKeys(list, heap, base + offsetsBytes, size, offsets)) {
-      return this.placed(base, offsetsBytes, size, count);
-    }
-    return this.putBatch(packUtf8Keys(list.slice(0, count)), extra, extraPerKey);
-  }
-
-  /** The keys of a batch probe (an array or a KeyBatch), with one byte of room per key for its answers. */
-  putProbeKeys(keys: Key[] | KeyBatch, caller: string): PlacedKeys {
-    if (!isKeyBatch(keys) && !Array.isArray(keys)) {
-      throw new SstFilterError("BAD_KEY", `${caller} takes an array of keys or a KeyBatch`);
-    }
-    return this.putKeys(keys, caller, 0, 1);
+    const data = base + offsetsBytes;
+    const done = writeAsciiKeys(list, heap, data, size, offsets);
+    if (done === count) return this.placed(base, offsetsBytes, size, count);
+    // putBatch reuses scratch: the packed keys hold their own copy of what was written.
+    return this.putBatch(
+      packAfterAscii(list, done, count, heap.subarray(data, data + size), offsets),
+      extra,
+      extraPerKey,
+    );
   }
 
   private placed(base: number, offsetsBytes: number, dataSize: number, count: number): PlacedKeys {

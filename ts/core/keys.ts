@@ -91,11 +91,12 @@ function writeAsciiText(text: string, target: Uint8Array, at: number): boolean {
 
 /**
  * Writes the first offsets.length - 1 keys back to back into target[at, at + limit), key i's end
- * (relative to `at`) going to offsets[i + 1], provided every string is ASCII so that each takes
+ * (relative to `at`) going to offsets[i + 1], as long as every string is ASCII so that each takes
  * exactly its length in bytes.
- * Returns false, with the room partly written, if a string is not ASCII or the keys do not fit
- * `limit` (which asciiKeyBytes gave; only keys that change between reads, such as getters, can
- * outgrow it); the caller then encodes them in full with packKeys' general path.
+ * Returns how many keys it wrote: all of them, or fewer when a run of strings holds a non-ASCII
+ * one or the keys outgrow `limit` (which asciiKeyBytes gave; only keys that change between reads,
+ * such as getters, can). Then keys [0, returned) are written and offsets[0 .. returned] hold their
+ * ends; the caller packs the rest with packUtf8Keys.
  */
 export function writeAsciiKeys(
   keys: readonly Key[],
@@ -103,38 +104,63 @@ export function writeAsciiKeys(
   at: number,
   limit: number,
   offsets: Uint32Array,
-): boolean {
+): number {
+  const count = offsets.length - 1;
   let end = 0;
-  let text = "";
+  let text = ""; // the pending run of strings: keys i - run .. i - 1, to be written at textAt
   let textAt = 0;
   let run = 0;
   offsets[0] = 0;
-  for (let i = 0; i + 1 < offsets.length; i++) {
+  for (let i = 0; i < count; i++) {
     const key = keys[i];
     if (typeof key === "string") {
-      if (end + key.length > limit) return false;
+      if (end + key.length > limit) return writeAsciiText(text, target, at + textAt) ? i : i - run;
       text += key;
       end += key.length;
       run += 1;
     } else {
       if (run > 0) {
-        if (!writeAsciiText(text, target, at + textAt)) return false;
+        if (!writeAsciiText(text, target, at + textAt)) return i - run;
         text = "";
         run = 0;
       }
-      if (!(key instanceof Uint8Array) || end + key.length > limit) return false;
+      if (!(key instanceof Uint8Array) || end + key.length > limit) return i;
       target.set(key, at + end);
       end += key.length;
     }
     offsets[i + 1] = end;
     if (run === ASCII_RUN) {
-      if (!writeAsciiText(text, target, at + textAt)) return false;
+      if (!writeAsciiText(text, target, at + textAt)) return i + 1 - run;
       text = "";
       run = 0;
     }
     if (run === 0) textAt = end;
   }
-  return writeAsciiText(text, target, at + textAt);
+  return writeAsciiText(text, target, at + textAt) ? count : count - run;
+}
+
+/**
+ * Keys [done, count) of `list` packed as UTF-8 after the first `done`, which writeAsciiKeys wrote
+ * as `data` with `offsets`: the non-ASCII path, encoding no key twice before `done`.
+ */
+export function packAfterAscii(
+  list: readonly Key[],
+  done: number,
+  count: number,
+  data: Uint8Array,
+  offsets: Uint32Array,
+): KeyBatch {
+  const rest = packUtf8Keys(list.slice(done, count), done);
+  const written = offsets[done]!;
+  const packed = new Uint8Array(written + rest.data.length);
+  packed.set(data.subarray(0, written));
+  packed.set(rest.data, written);
+  const ends = new Uint32Array(count + 1);
+  ends.set(offsets.subarray(0, done + 1));
+  for (let i = 1; i < rest.offsets.length; i++) ends[done + i] = written + rest.offsets[i]!;
+  if (packed.length > 0xffffffff)
+    throw new SstFilterError("RESOURCE_LIMIT", "a KeyBatch holds at most 4 GiB");
+  return { data: packed, offsets: ends };
 }
 
 /** The keys of an iterable as an array (the array itself if it is one); `caller` names the API. */
@@ -153,21 +179,23 @@ export function packKeys(keys: Iterable<Key>): KeyBatch {
   const size = asciiKeyBytes(list, count);
   const data = new Uint8Array(size);
   const offsets = new Uint32Array(count + 1);
-  if (writeAsciiKeys(list, data, 0, size, offsets)) return { data, offsets };
-  return packUtf8Keys(list.slice(0, count));
+  const done = writeAsciiKeys(list, data, 0, size, offsets);
+  if (done === count) return { data, offsets };
+  return packAfterAscii(list, done, count, data, offsets);
 }
 
 /**
  * packKeys for keys with non-ASCII strings: each string is written with room for 3 bytes per UTF-16
- * unit, the buffer grown as needed and trimmed at the end.
+ * unit, the buffer grown as needed and trimmed at the end. `firstIndex`: the index of keys[0] in
+ * the caller's list, for errors.
  */
-export function packUtf8Keys(keys: readonly Key[]): KeyBatch {
+export function packUtf8Keys(keys: readonly Key[], firstIndex = 0): KeyBatch {
   let data = new Uint8Array(1024);
   const offsets = new Uint32Array(keys.length + 1);
   let used = 0;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i];
-    const worstCase = typeof key === "string" ? key.length * 3 : keyBytes(key, i).length;
+    const worstCase = typeof key === "string" ? key.length * 3 : keyBytes(key, firstIndex + i).length;
     if (used + worstCase > data.length) {
       const grown = new Uint8Array(Math.max(data.length * 2, used + worstCase));
       grown.set(data.subarray(0, used));
@@ -176,7 +204,7 @@ export function packUtf8Keys(keys: readonly Key[]): KeyBatch {
     if (typeof key === "string") {
       used += writeUtf8(key, data, used);
     } else {
-      const bytes = keyBytes(key, i);
+      const bytes = keyBytes(key, firstIndex + i);
       data.set(bytes, used);
       used += bytes.length;
     }
