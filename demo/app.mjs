@@ -1,23 +1,75 @@
+// @ts-check
 // The SST viewer page. It only renders: opening, probing, walking keys, verifying and building all
 // run in worker.mjs, which reads the dropped File in slices (Blob.slice) as the wasm core asks.
 import { byteSize, count, percent, printableText, toHex, withoutOffset } from "../dist/esm/tools/format.js";
 import { drawHeatMap, heatColor, hitTest } from "./heatmap.mjs";
+/** @import { FilterFormat, FilterSummary, LookupRoute, VerifyProgress, VerifyReport } from "../dist/esm/platform/browser.js" */
+/** @import { HeatLayout } from "./heatmap.mjs" */
+/** @import { KeyRow, OpArgs, OpName, OpResult, WorkerMessage } from "./worker.mjs" */
 
-const $ = (id) => document.getElementById(id);
+/**
+ * The elements of index.html that are more than an HTMLElement to this file, by id.
+ * @typedef {{
+ *   file: HTMLInputElement,
+ *   "user-keys": HTMLInputElement,
+ *   "probe-form": HTMLFormElement,
+ *   "probe-key": HTMLInputElement,
+ *   "probe-mode": HTMLSelectElement,
+ *   heat: HTMLCanvasElement,
+ *   verify: HTMLButtonElement,
+ *   "keys-mode": HTMLSelectElement,
+ *   "keys-first": HTMLButtonElement,
+ *   "keys-prev": HTMLButtonElement,
+ *   "keys-next": HTMLButtonElement,
+ *   "props-filter": HTMLInputElement,
+ *   "build-keys": HTMLTextAreaElement,
+ *   "build-format": HTMLSelectElement,
+ *   "build-bits": HTMLInputElement,
+ *   "build-hex": HTMLInputElement,
+ *   download: HTMLAnchorElement,
+ *   "built-probe-key": HTMLInputElement,
+ * }} Elements
+ */
+
+/**
+ * @template {string} Id
+ * @typedef {Id extends keyof Elements ? Elements[Id] : HTMLElement} ElementById
+ */
+
+/**
+ * The element with this id (every id this file asks for is in index.html).
+ * @template {string} Id
+ * @param {Id} id
+ * @returns {ElementById<Id>}
+ */
+const $ = (id) => /** @type {ElementById<Id>} */ (/** @type {unknown} */ (document.getElementById(id)));
 const PAGE_SIZE = 50;
 
 // ------------------------------------------------------------------------------------------------
 // Formatting
 
+/** @type {(handle: [number, number]) => string} */
 const handleText = ([offset, size]) => `@ ${count(offset)}, ${count(size)} B`;
 
-/** A key for display: { text, hex } where hex tells that text is hex (not printable UTF-8). */
+/**
+ * A key for display: { text, hex } where hex tells that text is hex (not printable UTF-8).
+ * @param {Uint8Array} bytes
+ * @param {string} mode "utf8" to show printable keys as text
+ */
 function keyText(bytes, mode) {
   const text = mode === "utf8" ? printableText(bytes) : null;
   if (text !== null) return { text: text === "" ? "(empty)" : text, hex: text === "" };
   return { text: bytes.length === 0 ? "(empty)" : toHex(bytes), hex: true };
 }
 
+/**
+ * A new element with these properties (`style` as CSS text) and children.
+ * @template {keyof HTMLElementTagNameMap} Tag
+ * @param {Tag} tag
+ * @param {Partial<Omit<HTMLElementTagNameMap[Tag], "style">> & { style?: string }} [props]
+ * @param {...(Node | string | null | undefined)} children
+ * @returns {HTMLElementTagNameMap[Tag]}
+ */
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
   Object.assign(node, props);
@@ -25,6 +77,12 @@ function el(tag, props = {}, ...children) {
   return node;
 }
 
+/** @typedef {[term: string, value: string, title?: string]} FactRow */
+
+/**
+ * @param {HTMLElement} dl
+ * @param {FactRow[]} rows
+ */
 function facts(dl, rows) {
   dl.replaceChildren(
     ...rows.flatMap(([term, value, title]) => [
@@ -37,21 +95,32 @@ function facts(dl, rows) {
 // ------------------------------------------------------------------------------------------------
 // Errors: every failure shows its code and offset, the page stays usable.
 
+/**
+ * What showError reads of an error: an Error, an SstFilterError, the worker's PlainError.
+ * @typedef {{ code?: unknown, message?: string, offset?: number | null }} ErrorLike
+ */
+
+/**
+ * Shows `error` (whatever was thrown; null hides the banner), saying what failed in `context`.
+ * @param {unknown} error
+ * @param {string} [context]
+ */
 function showError(error, context) {
   const banner = $("error");
   if (!error) {
     banner.hidden = true;
     return;
   }
-  const where = error.offset !== null && error.offset !== undefined ? ` at byte ${count(error.offset)}` : "";
+  const e = /** @type {ErrorLike} */ (error);
+  const where = e.offset !== null && e.offset !== undefined ? ` at byte ${count(e.offset)}` : "";
   banner.replaceChildren(
-    el("strong", { textContent: `${error.code ?? "ERROR"}${where}` }),
+    el("strong", { textContent: `${e.code ?? "ERROR"}${where}` }),
     document.createTextNode(
-      ` — ${context ? `${context}: ` : ""}${withoutOffset(String(error.message ?? error))}`,
+      ` — ${context ? `${context}: ` : ""}${withoutOffset(String(e.message ?? error))}`,
     ),
   );
   // The usual cause: a table a bare TableBuilder wrote (user keys without tags), read as a database's.
-  if (/internal-key tag/.test(error.message) && !$("user-keys").checked) {
+  if (/internal-key tag/.test(String(e.message)) && !$("user-keys").checked) {
     banner.append(
       el("div", {
         className: "hint",
@@ -71,11 +140,22 @@ window.addEventListener("unhandledrejection", (event) =>
 // The worker
 
 const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
+/**
+ * A call the worker has not answered yet. (resolve is a method so that each call's own resolve,
+ * which takes that op's result, fits: TypeScript checks method parameters bivariantly.)
+ * @typedef {{
+ *   resolve(value: unknown): void,
+ *   reject(reason: unknown): void,
+ *   onProgress: ((progress: VerifyProgress) => void) | undefined,
+ * }} Pending
+ */
+/** @type {Map<number, Pending>} */
 const pending = new Map();
 let nextId = 1;
 
+/** @type {Promise<void>} */
 const ready = new Promise((resolve) => {
-  worker.addEventListener("message", ({ data }) => {
+  worker.addEventListener("message", (/** @type {MessageEvent<WorkerMessage>} */ { data }) => {
     if (data.ready) {
       $("backend").textContent = data.ready;
       resolve();
@@ -97,7 +177,15 @@ worker.addEventListener("error", (event) => {
   showError({ code: "WASM_LOAD", message: event.message || "the worker could not start" });
 });
 
-async function call(op, args = {}, onProgress) {
+/**
+ * Runs `op` in the worker; `onProgress` receives verify's progress.
+ * @template {OpName} K
+ * @param {K} op
+ * @param {OpArgs[K]} [args]
+ * @param {(progress: VerifyProgress) => void} [onProgress]
+ * @returns {Promise<OpResult<K>>}
+ */
+async function call(op, args = /** @type {OpArgs[K]} */ ({}), onProgress) {
   await ready;
   return new Promise((resolve, reject) => {
     const id = nextId++;
@@ -109,15 +197,31 @@ async function call(op, args = {}, onProgress) {
 // ------------------------------------------------------------------------------------------------
 // Opening a file
 
+/** @typedef {OpResult<"open">} TableInfo */
+
+/**
+ * @typedef {object} Opened
+ * @property {File} file
+ * @property {TableInfo} info
+ * @property {FilterSummary | null} [summary] the filter summary with the key counts Verify found
+ * @property {number} [verifiedKeys] the entries Verify counted
+ */
+
+/** @type {Opened | null} */
 let opened = null; // { file, info } of the table shown
 let generation = 0; // bumps with every file: answers about an older file are dropped
 
+/**
+ * @param {string} text
+ * @param {string} [kind]
+ */
 function setStatus(text, kind = "") {
   const pill = $("status");
   pill.textContent = text;
   pill.className = `pill ${kind}`;
 }
 
+/** @param {File} file */
 async function openFile(file) {
   const mine = ++generation;
   showError(null);
@@ -146,11 +250,11 @@ function resetViews() {
   for (const id of ["probe-result", "verify-result"]) $(id).hidden = true;
   $("keys-body").replaceChildren();
   $("verify-progress").textContent = "";
-  document.querySelector(".progress").hidden = true;
+  /** @type {HTMLElement} */ (document.querySelector(".progress")).hidden = true;
 }
 
 $("file").addEventListener("change", (event) => {
-  const file = event.target.files?.[0];
+  const file = /** @type {HTMLInputElement} */ (event.target).files?.[0];
   if (file) openFile(file);
 });
 $("user-keys").addEventListener("change", () => opened && openFile(opened.file));
@@ -175,6 +279,7 @@ window.addEventListener("drop", (event) => event.preventDefault());
 // ------------------------------------------------------------------------------------------------
 // Rendering a table
 
+/** @param {TableInfo} info */
 function renderTable(info) {
   const { footer, filter } = info;
   const rocksdb = info.format === "rocksdb";
@@ -184,8 +289,12 @@ function renderTable(info) {
     ["checksum", footer.checksum],
     ["metaindex", handleText(footer.metaindexHandle)],
     ["index", handleText(footer.indexHandle)],
-    ["comparator", info.properties["rocksdb.comparator"] ?? "leveldb.BytewiseComparator"],
-    ["compression", info.properties["rocksdb.compression"] ?? "per block"],
+    // Both are text properties.
+    [
+      "comparator",
+      /** @type {string} */ (info.properties["rocksdb.comparator"] ?? "leveldb.BytewiseComparator"),
+    ],
+    ["compression", /** @type {string} */ (info.properties["rocksdb.compression"] ?? "per block")],
   ]);
   renderFilter(info, info.summary);
   renderProperties(info.properties);
@@ -203,6 +312,10 @@ function renderTable(info) {
   $("probe-key").placeholder = filter ? "user key, e.g. one from the list below" : "this file has no filter";
 }
 
+/**
+ * @param {TableInfo} info
+ * @param {FilterSummary | null | undefined} summary
+ */
 function renderFilter(info, summary) {
   const filter = info.filter;
   if (filter === null) {
@@ -225,6 +338,7 @@ function renderFilter(info, summary) {
     summary?.keys === null || summary?.keys === undefined
       ? "not recorded: Verify counts them"
       : count(summary.keys);
+  /** @type {FactRow[]} */
   const rows = [
     ["kind", filter.kind],
     ["policy", filter.policy],
@@ -244,12 +358,14 @@ function renderFilter(info, summary) {
   renderHeatMap(info, summary);
 }
 
+/** @param {FilterSummary | null | undefined} summary */
 function renderFalsePositives(summary) {
   const box = $("fp");
   if (!summary) {
     box.replaceChildren();
     return;
   }
+  /** @type {(label: string, rate: number | null, note: string) => HTMLDivElement} */
   const meter = (label, rate, note) => {
     const width = rate === null ? 0 : Math.min(100, (Math.log10(Math.max(rate, 1e-6)) + 6) * (100 / 6));
     return el(
@@ -279,6 +395,7 @@ function renderFalsePositives(summary) {
   );
 }
 
+/** @param {FilterSummary | null | undefined} summary */
 function expectedDensity(summary) {
   const first = summary?.parts.find((p) => p.details)?.details;
   if (!first || !summary.bitsPerKey || first.kind === "rocksdb-ribbon" || first.numProbes === 0) return null;
@@ -286,13 +403,19 @@ function expectedDensity(summary) {
   return 1 - Math.exp(-first.numProbes / summary.bitsPerKey);
 }
 
+/** @type {HeatLayout | null} */
 let heat = null; // the layout drawn last, for hover hit tests
 
+/**
+ * @param {TableInfo} info
+ * @param {FilterSummary | null | undefined} summary
+ */
 function renderHeatMap(info, summary) {
   const parts = summary?.parts ?? [];
   heat = drawHeatMap($("heat"), parts);
   const blocks = parts.reduce((n, p) => n + p.density.length, 0);
-  const label = info.format === "leveldb" ? "filter" : info.filter.partitioned ? "partition" : null;
+  // A table without a filter has no parts, so no tile label either.
+  const label = info.format === "leveldb" ? "filter" : info.filter?.partitioned ? "partition" : null;
   $("heat-caption").textContent =
     `${count(blocks)} blocks of 64 bytes` +
     (label ? `, one tile per ${label}` : "") +
@@ -333,6 +456,7 @@ $("legend-bar").style.background = `linear-gradient(to right, ${Array.from({ len
   heatColor(i / 10),
 ).join(", ")})`;
 
+/** @param {TableInfo["properties"]} properties */
 function renderProperties(properties) {
   const needle = $("props-filter").value.trim().toLowerCase();
   const rows = Object.entries(properties)
@@ -357,10 +481,13 @@ $("props-filter").addEventListener("input", () => opened && renderProperties(ope
 // ------------------------------------------------------------------------------------------------
 // Probing
 
+/** @type {Record<LookupRoute, (e: OpResult<"probe">) => string>} */
 const ROUTES = {
   "full-filter": () => "the full filter",
   partition: (e) => `filter partition ${e.partition} of ${count(e.partitions)}`,
-  "block-filter": (e) => `the filter of the data block ${handleText(e.dataBlock)}`,
+  // The "block-filter" route always names its data block.
+  "block-filter": (e) =>
+    `the filter of the data block ${handleText(/** @type {[number, number]} */ (e.dataBlock))}`,
   "no-filter": () => "no filter: the file has none that can check this key",
   "outside-prefix-domain": () => "no filter: the key is outside the prefix extractor's domain",
   "after-last-key": () => "the index: the key sorts after the file's last key",
@@ -410,6 +537,7 @@ function totalKeys() {
   return typeof entries === "number" ? entries : null;
 }
 
+/** @param {number} start */
 async function showKeys(start) {
   if (!opened) return;
   const mine = generation;
@@ -424,8 +552,10 @@ async function showKeys(start) {
   }
 }
 
+/** @type {KeyRow[]} */
 let shownRows = [];
 
+/** @param {KeyRow[]} rows */
 function renderKeys(rows) {
   shownRows = rows;
   const mode = $("keys-mode").value;
@@ -477,7 +607,7 @@ $("verify").addEventListener("click", async () => {
   const mine = generation;
   const bar = $("verify-bar");
   const progressText = $("verify-progress");
-  document.querySelector(".progress").hidden = false;
+  /** @type {HTMLElement} */ (document.querySelector(".progress")).hidden = false;
   $("verify").disabled = true;
   $("verify-cancel").hidden = false;
   $("verify-result").hidden = true;
@@ -504,8 +634,9 @@ $("verify").addEventListener("click", async () => {
     }
   } catch (error) {
     if (mine !== generation) return;
-    progressText.textContent = error.code === "AbortError" ? "cancelled" : "";
-    if (error.code !== "AbortError") showError(error, "verify");
+    const { code } = /** @type {ErrorLike} */ (error);
+    progressText.textContent = code === "AbortError" ? "cancelled" : "";
+    if (code !== "AbortError") showError(error, "verify");
   } finally {
     if (mine === generation) {
       $("verify").disabled = false;
@@ -515,6 +646,7 @@ $("verify").addEventListener("click", async () => {
 });
 $("verify-cancel").addEventListener("click", () => call("cancelVerify"));
 
+/** @param {VerifyReport} report */
 function renderVerify(report) {
   const out = $("verify-result");
   const lines = [
@@ -551,6 +683,7 @@ function renderVerify(report) {
 // ------------------------------------------------------------------------------------------------
 // Tabs
 
+/** @param {string} name */
 function selectTab(name) {
   for (const tab of ["viewer", "playground"]) {
     $(tab).hidden = tab !== name;
@@ -564,17 +697,19 @@ $("tab-playground").addEventListener("click", () => selectTab("playground"));
 // ------------------------------------------------------------------------------------------------
 // Build playground
 
+/** @type {string | null} */
 let downloadUrl = null;
 
 async function build() {
   const lines = $("build-keys").value.split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
-  const format = $("build-format").value;
+  const format = /** @type {FilterFormat} */ ($("build-format").value);
   const bitsPerKey = Number($("build-bits").value);
   try {
     const built = await call("build", { lines, hex: $("build-hex").checked, format, bitsPerKey });
     showError(null);
     const d = built.details;
+    /** @type {FactRow[]} */
     const rows = [
       ["keys", count(lines.length)],
       ["size", `${count(built.bytes.length)} bytes`],
@@ -592,7 +727,9 @@ async function build() {
     rows.push(["est. FP rate", percent(built.estimatedFpRate)]);
     facts($("built-facts"), rows);
     if (downloadUrl) URL.revokeObjectURL(downloadUrl);
-    downloadUrl = URL.createObjectURL(new Blob([built.bytes], { type: "application/octet-stream" }));
+    downloadUrl = URL.createObjectURL(
+      new Blob([/** @type {Uint8Array<ArrayBuffer>} */ (built.bytes)], { type: "application/octet-stream" }),
+    );
     const link = $("download");
     link.href = downloadUrl;
     link.download = `${format}-${bitsPerKey}bpk.bin`;

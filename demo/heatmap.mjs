@@ -1,9 +1,11 @@
+// @ts-check
 // The filter heat map: one cell per 64-byte block of a filter, coloured by the share of its bits
 // set. Each part (partition, LevelDB filter) is a tile of cells; tiles flow left to right and wrap.
 // A full filter is one tile as wide as the canvas.
 
 // Viridis (perceptually uniform, readable in greyscale and by most colour-blind readers): dark
 // for few bits set, yellow for many.
+/** @type {[number, [number, number, number]][]} */
 const STOPS = [
   [0, [68, 1, 84]],
   [0.125, [71, 45, 123]],
@@ -16,6 +18,10 @@ const STOPS = [
   [1, [253, 231, 37]],
 ];
 
+/**
+ * @param {number} value
+ * @returns {string}
+ */
 export function heatColor(value) {
   const v = Math.min(1, Math.max(0, value));
   for (let i = 1; i < STOPS.length; i++) {
@@ -35,6 +41,39 @@ const MAX_HEIGHT = 360;
 const TILE_COLUMNS = 32; // cells per row of a part's tile
 const GAP = 6;
 
+/**
+ * One part's tile: its cells flow left to right in rows of `columns`.
+ * @typedef {object} Tile
+ * @property {number} index
+ * @property {number} x
+ * @property {number} y
+ * @property {number} columns
+ * @property {number} cells
+ * @property {Float32Array} density
+ */
+
+/**
+ * What drawHeatMap drew, for hitTest.
+ * @typedef {object} HeatLayout
+ * @property {Tile[]} tiles
+ * @property {number} height
+ * @property {number} cell
+ * @property {number} aggregate
+ */
+
+/**
+ * @typedef {object} HeatHit
+ * @property {number} part
+ * @property {number} firstBlock
+ * @property {number} lastBlock
+ * @property {number} density
+ */
+
+/**
+ * @param {ArrayLike<number>} values
+ * @param {number} from
+ * @param {number} to
+ */
 function mean(values, from, to) {
   const end = Math.min(to, values.length);
   let sum = 0;
@@ -42,9 +81,17 @@ function mean(values, from, to) {
   return end > from ? sum / (end - from) : 0;
 }
 
-/** Positions every tile for cell size `cell` and `aggregate` blocks per cell. */
+/**
+ * Positions every tile for cell size `cell` and `aggregate` blocks per cell.
+ * @param {{ density: Float32Array }[]} parts
+ * @param {number} width
+ * @param {number} cell
+ * @param {number} aggregate
+ * @returns {HeatLayout}
+ */
 function layoutTiles(parts, width, cell, aggregate) {
   const single = parts.length === 1;
+  /** @type {Tile[]} */
   const tiles = [];
   let x = 0;
   let y = 0;
@@ -71,9 +118,16 @@ function layoutTiles(parts, width, cell, aggregate) {
  * Draws `parts` (each { density: Float32Array }) on `canvas`, sized to its CSS width; returns the
  * layout for hitTest. Cells shrink from MAX_CELL to MIN_CELL pixels to fit MAX_HEIGHT; beyond
  * that, neighbouring blocks are averaged into one cell (`aggregate` blocks per cell).
+ * @param {HTMLCanvasElement} canvas
+ * @param {{ density: Float32Array }[]} parts
+ * @returns {HeatLayout}
  */
 export function drawHeatMap(canvas, parts) {
-  const width = Math.max(200, canvas.clientWidth || canvas.parentElement.clientWidth);
+  const width = Math.max(
+    200,
+    canvas.clientWidth || /** @type {HTMLElement} */ (canvas.parentElement).clientWidth,
+  );
+  /** @type {HeatLayout | null} */
   let layout = null;
   for (let aggregate = 1; layout === null; aggregate *= 2) {
     for (let cell = MAX_CELL; cell >= MIN_CELL; cell--) {
@@ -89,7 +143,7 @@ export function drawHeatMap(canvas, parts) {
   canvas.style.height = `${height}px`;
   canvas.width = Math.round(width * ratio);
   canvas.height = Math.round(height * ratio);
-  const ctx = canvas.getContext("2d");
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   ctx.clearRect(0, 0, width, height);
   const { cell, aggregate } = layout;
@@ -106,7 +160,13 @@ export function drawHeatMap(canvas, parts) {
   return layout;
 }
 
-/** The part and blocks under (x, y) in CSS pixels, or null. */
+/**
+ * The part and blocks under (x, y) in CSS pixels, or null.
+ * @param {HeatLayout} layout
+ * @param {number} x
+ * @param {number} y
+ * @returns {HeatHit | null}
+ */
 export function hitTest(layout, x, y) {
   const { cell, aggregate } = layout;
   for (const tile of layout.tiles) {

@@ -1,3 +1,4 @@
+// @ts-check
 // Serves the SST viewer (demo/) and the built package (dist/) on localhost. Nothing is fetched
 // from outside the machine. Usage: node demo/serve.mjs [--port N]   (default 8080; 0 picks a free
 // port). Prints "sstfilter demo: <url>" once listening.
@@ -18,6 +19,7 @@ const require = createRequire(join(root, "package.json"));
 const portArg = process.argv.indexOf("--port");
 const port = portArg >= 0 ? Number(process.argv[portArg + 1]) : Number(process.env.PORT ?? 8080);
 
+/** @type {Record<string, string>} */
 const types = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -38,11 +40,16 @@ const dependencies = Object.keys(
 
 const BARE_IMPORT = /(\bfrom\s*|\bimport\s*\(\s*)"([^"./][^"]*)"/g;
 
+/** @param {string} source */
 function rewriteBareImports(source) {
   return source.replace(BARE_IMPORT, (_, keyword, name) => `${keyword}"/vendor/${name}"`);
 }
 
-/** An ES module running a CommonJS package's top-level files, re-exporting its exports by name. */
+/**
+ * An ES module running a CommonJS package's top-level files, re-exporting its exports by name.
+ * @param {string} name
+ * @param {string} dir
+ */
 async function wrapCommonJs(name, dir) {
   const main = (JSON.parse(await readFile(join(dir, "package.json"), "utf8")).main ?? "index.js").replace(
     /^\.\//,
@@ -75,7 +82,11 @@ export const { ${names.join(", ")} } = main;
 `;
 }
 
-/** /vendor/<package>[/<file>]: a dependency's ES module entry (or files), or its CommonJS wrapper. */
+/**
+ * /vendor/<package>[/<file>]: a dependency's ES module entry (or files), or its CommonJS wrapper.
+ * @param {string} path
+ * @param {import("node:http").ServerResponse} res
+ */
 async function vendor(path, res) {
   const [name, ...rest] = path.split("/");
   if (!dependencies.includes(name)) throw new Error("not found");
@@ -116,6 +127,7 @@ const server = createServer(async (req, res) => {
     const allowed = servedRoots.some((dir) => file.startsWith(join(root, dir) + sep));
     if (!allowed || !(await stat(file)).isFile()) throw new Error("not found");
     const type = types[extname(file)] ?? "application/octet-stream";
+    /** @type {Buffer | string} */
     let body = await readFile(file);
     if (file.startsWith(join(root, "dist") + sep) && extname(file) === ".js") {
       body = rewriteBareImports(body.toString("utf8"));
@@ -129,6 +141,6 @@ const server = createServer(async (req, res) => {
 });
 
 server.listen(port, "127.0.0.1", () => {
-  const address = server.address();
+  const address = /** @type {import("node:net").AddressInfo} */ (server.address());
   console.log(`sstfilter demo: http://127.0.0.1:${address.port}/demo/`);
 });

@@ -1,3 +1,4 @@
+// @ts-check
 // The viewer's Web Worker: every wasm call and file read happens here, so the page never freezes.
 // Protocol: the page posts { id, op, ...args }; the worker answers { id, result } or
 // { id, error: { code, message, offset } }, and { id, progress } while a long operation runs.
@@ -8,16 +9,84 @@ import {
   verifyTable,
 } from "../dist/esm/platform/browser.js";
 import { parseHex } from "../dist/esm/tools/format.js";
+/** @import { AsyncTable, Backend, Filter, FilterFormat, VerifyProgress } from "../dist/esm/platform/browser.js" */
+
+/**
+ * An error as the page receives it.
+ * @typedef {object} PlainError
+ * @property {string} code
+ * @property {string} message
+ * @property {number | null} offset
+ */
+
+/**
+ * Each op's arguments, as the page posts them next to `id` and `op`.
+ * @typedef {object} OpArgs
+ * @property {{ file: File, internalKeys: boolean }} open
+ * @property {{ key: string, hex: boolean }} probe
+ * @property {{ start: number, size: number }} keys
+ * @property {{}} verify
+ * @property {{}} cancelVerify
+ * @property {{ lines: string[], hex: boolean, format: FilterFormat, bitsPerKey: number }} build
+ * @property {{ key: string, hex: boolean }} probeBuilt
+ */
+
+/** @typedef {keyof OpArgs} OpName */
+
+/**
+ * What the page posts.
+ * @typedef {{ [K in OpName]: { id: number, op: K } & OpArgs[K] }[OpName]} WorkerRequest
+ */
+
+/**
+ * What the worker posts: first `ready` (the backend), then for each request its progress (verify
+ * only) and its result or error. The fields a message lacks are typed undefined, so that the page
+ * can test each field.
+ * @typedef {{ ready: Backend, id?: undefined, progress?: undefined, result?: undefined, error?: undefined }
+ *   | { ready?: undefined, id: number, progress: VerifyProgress, result?: undefined, error?: undefined }
+ *   | { ready?: undefined, id: number, progress?: undefined, result: unknown, error?: undefined }
+ *   | { ready?: undefined, id: number, progress?: undefined, result?: undefined, error: PlainError }
+ * } WorkerMessage
+ */
+
+/**
+ * One key of a page of keys: its position in the file, and its data block.
+ * @typedef {object} KeyRow
+ * @property {number} index
+ * @property {Uint8Array} key
+ * @property {[number, number]} block
+ */
+
+/**
+ * The part of the worker's global scope this file uses (the page's lib types `self` as a Window).
+ * @typedef {object} WorkerScope
+ * @property {((event: MessageEvent<WorkerRequest>) => void) | null} onmessage
+ * @property {(message: WorkerMessage) => void} postMessage
+ */
+
+const scope = /** @type {WorkerScope} */ (/** @type {unknown} */ (self));
 
 const sf = await init();
 
+/** @type {AsyncTable | null} */
 let table = null; // the open AsyncTable
+/** @type {KeyPages | null} */
 let keyPages = null; // its key walk (see KeyPages)
+/** @type {AbortController | null} */
 let verifying = null; // AbortController of the running verification
+/** @type {Filter | null} */
 let built = null; // the playground's filter
 
-/** Errors as plain objects: SstFilterError's code and offset survive postMessage. */
-function plainError(error) {
+/**
+ * Errors as plain objects: SstFilterError's code and offset survive postMessage.
+ * @param {unknown} thrown
+ * @returns {PlainError}
+ */
+function plainError(thrown) {
+  const error =
+    /** @type {{ code?: unknown, name?: string, message?: string, offset?: number } | null | undefined} */ (
+      thrown
+    );
   return {
     // DOMExceptions (an abort) carry a numeric legacy code: their name says more.
     code: typeof error?.code === "string" ? error.code : (error?.name ?? "ERROR"),
@@ -26,7 +95,10 @@ function plainError(error) {
   };
 }
 
-/** bigints (properties above 2^53) cannot be cloned into JSON-like displays: decimal strings. */
+/**
+ * bigints (properties above 2^53) cannot be cloned into JSON-like displays: decimal strings.
+ * @param {AsyncTable["properties"]} properties
+ */
 function plainProperties(properties) {
   return Object.fromEntries(
     Object.entries(properties).map(([name, value]) => [
@@ -36,6 +108,11 @@ function plainProperties(properties) {
   );
 }
 
+/**
+ * @param {string} text
+ * @param {boolean} hex
+ * @returns {Uint8Array}
+ */
 function keyBytes(text, hex) {
   if (!hex) return new TextEncoder().encode(text);
   const bytes = parseHex(text);
@@ -51,20 +128,30 @@ function keyBytes(text, hex) {
 const MAX_CACHED_BLOCKS = 2048;
 
 class KeyPages {
+  /** @param {AsyncTable} t */
   constructor(t) {
     this.table = t;
     this.walk = t.dataBlocks();
+    /** @type {{ offset: number, size: number, first: number }[]} */
     this.blocks = []; // { offset, size, first } per data block walked
+    /** @type {Map<number, Uint8Array[]>} */
     this.cache = new Map(); // block number -> keys
     this.total = 0; // keys walked so far
     this.done = false;
   }
 
+  /**
+   * @param {number} number
+   * @param {Uint8Array[]} keys
+   */
   remember(number, keys) {
     this.cache.set(number, keys);
-    if (this.cache.size > MAX_CACHED_BLOCKS) this.cache.delete(this.cache.keys().next().value);
+    if (this.cache.size > MAX_CACHED_BLOCKS) {
+      this.cache.delete(/** @type {number} */ (this.cache.keys().next().value));
+    }
   }
 
+  /** @param {number} end */
   async advanceTo(end) {
     while (!this.done && this.total < end) {
       const next = await this.walk.next();
@@ -79,8 +166,13 @@ class KeyPages {
     }
   }
 
-  /** Block numbers whose keys overlap [start, end). */
+  /**
+   * Block numbers whose keys overlap [start, end).
+   * @param {number} start
+   * @param {number} end
+   */
   blocksFor(start, end) {
+    /** @type {number[]} */
     const out = [];
     for (let b = 0; b < this.blocks.length; b++) {
       const { first } = this.blocks[b];
@@ -90,6 +182,7 @@ class KeyPages {
     return out;
   }
 
+  /** @param {number[]} numbers */
   async refill(numbers) {
     const wanted = new Set(numbers.filter((b) => !this.cache.has(b)));
     if (wanted.size === 0) return;
@@ -101,14 +194,19 @@ class KeyPages {
     }
   }
 
+  /**
+   * @param {number} start
+   * @param {number} size
+   */
   async page(start, size) {
     await this.advanceTo(start + size);
     const numbers = this.blocksFor(start, start + size);
     await this.refill(numbers);
+    /** @type {KeyRow[]} */
     const rows = [];
     for (const b of numbers) {
       const { offset, size: blockSize, first } = this.blocks[b];
-      this.cache.get(b).forEach((key, i) => {
+      /** @type {Uint8Array[]} */ (this.cache.get(b)).forEach((key, i) => {
         const index = first + i;
         if (index >= start && index < start + size) {
           rows.push({ index, key, block: [offset, blockSize] });
@@ -128,6 +226,7 @@ function closeTable() {
 }
 
 const ops = {
+  /** @param {OpArgs["open"]} args */
   async open({ file, internalKeys }) {
     closeTable();
     table = await sf.openTableFrom(file, { internalKeys });
@@ -143,6 +242,7 @@ const ops = {
     };
   },
 
+  /** @param {OpArgs["probe"]} args */
   async probe({ key, hex }) {
     if (table === null) throw new Error("no file is open");
     const bytes = keyBytes(key, hex);
@@ -150,11 +250,16 @@ const ops = {
     return { ...explanation, keyLength: bytes.length, partitions: table.filter?.partitions ?? 0 };
   },
 
+  /** @param {OpArgs["keys"]} args */
   async keys({ start, size }) {
     if (keyPages === null) throw new Error("no file is open");
     return keyPages.page(start, size);
   },
 
+  /**
+   * @param {OpArgs["verify"]} _args
+   * @param {(progress: VerifyProgress) => void} progress
+   */
   async verify(_args, progress) {
     if (table === null) throw new Error("no file is open");
     verifying?.abort();
@@ -188,6 +293,7 @@ const ops = {
     verifying = null;
   },
 
+  /** @param {OpArgs["build"]} args */
   async build({ lines, hex, format, bitsPerKey }) {
     const keys = lines.map((line) => keyBytes(line, hex));
     const bytes = sf.buildFilter(keys, { format, bitsPerKey });
@@ -201,20 +307,38 @@ const ops = {
     };
   },
 
+  /** @param {OpArgs["probeBuilt"]} args */
   async probeBuilt({ key, hex }) {
     if (built === null) throw new Error("build a filter first");
     return built.mayContain(keyBytes(key, hex));
   },
 };
 
-self.onmessage = async ({ data }) => {
+/**
+ * The ops by name; OpResult<K> is what op K answers.
+ * @typedef {typeof ops} Ops
+ */
+/**
+ * @template {OpName} K
+ * @typedef {Awaited<ReturnType<Ops[K]>>} OpResult
+ */
+
+/**
+ * How the message handler calls an op: `op` and the arguments the page posted with it match.
+ * @typedef {(args: object, progress: (progress: VerifyProgress) => void) => Promise<unknown>} AnyOp
+ */
+
+// The event is annotated: in JS files, an assignment to a property of a const gets no contextual type.
+scope.onmessage = async (/** @type {MessageEvent<WorkerRequest>} */ { data }) => {
   const { id, op, ...args } = data;
   try {
-    const result = await ops[op](args, (progress) => self.postMessage({ id, progress }));
-    self.postMessage({ id, result });
+    const result = await /** @type {AnyOp} */ (ops[op])(args, (progress) =>
+      scope.postMessage({ id, progress }),
+    );
+    scope.postMessage({ id, result });
   } catch (error) {
-    self.postMessage({ id, error: plainError(error) });
+    scope.postMessage({ id, error: plainError(error) });
   }
 };
 
-self.postMessage({ ready: sf.backend });
+scope.postMessage({ ready: sf.backend });

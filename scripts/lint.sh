@@ -17,3 +17,4 @@ npx prettier --log-level warn --check $ts_files
 echo "lint: tsc --noEmit (strict)"
 npx tsc --noEmit -p tsconfig.json
 npx tsc --noEmit -p tests/ts/tsconfig.json
+npx tsc --noEmit -p demo/tsconfig.json
