@@ -29,8 +29,8 @@ namespace sstfilter::simd {
 inline constexpr uint32_t kRibbonSegmentBytes = 16;
 
 // Kernels may load up to this many bytes past the last segment a query addresses (the SIMD kernels
-// load eight columns per round and ignore those past the key's last one); readers keep this much
-// zero padding after the solution.
+// load eight columns per round and ignore those past the key's last one); readers keep at least
+// this many readable bytes after the solution (the filter's metadata, then zero padding).
 inline constexpr size_t kRibbonReadPadding = 128;
 
 // Kernels read segments with plain loads: every target (x86-64, wasm32) is little-endian.
