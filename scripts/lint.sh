@@ -17,4 +17,7 @@ npx prettier --log-level warn --check $ts_files
 echo "lint: tsc --noEmit (strict)"
 npx tsc --noEmit -p tsconfig.json
 npx tsc --noEmit -p tests/ts/tsconfig.json
+# The viewer imports the built package (../dist/esm): type it against the package's declarations,
+# emitted first when no build has made them yet.
+[ -f dist/esm/platform/browser.d.ts ] || npx tsc -p tsconfig.esm.json
 npx tsc --noEmit -p demo/tsconfig.json

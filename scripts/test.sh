@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/lint.sh
 bash scripts/build.sh
+bash scripts/lint.sh # after the build: the viewer is typed against the built package
 bash scripts/corpus.sh
 mkdir -p build/test-results
 
