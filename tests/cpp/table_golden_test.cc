@@ -103,7 +103,12 @@ std::vector<GoldenTable> LoadHead() {
       t.id = corpus->name + ":head/" + c.at("id").get<std::string>();
       t.file = ReadFileBytes(corpus->Path("head/" + c.at("file").get<std::string>()));
       t.compressed = c.at("compression") != "none";
-      for (const auto& k : c.at("keys")) t.keys.push_back(HexDecode(k.get<std::string>()));
+      // A .keys file beside the table (the fixtures), or inline hex (as the shared corpus has it).
+      if (c.at("keys").is_array()) {
+        for (const auto& k : c.at("keys")) t.keys.push_back(HexDecode(k.get<std::string>()));
+      } else {
+        t.keys = ReadKeysFile(corpus->Path("head/" + c.at("keys").at("path").get<std::string>()));
+      }
       std::vector<uint8_t> seek;
       for (const auto& p : c.at("probes")) {
         t.probes.push_back(HexDecode(p.at("key").get<std::string>()));

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { SstFilterError, type KeyBatch, type SstFilter, type Table } from "sstfilter";
 
 import { BACKENDS, loadBackend } from "./backends";
-import { blockEntries, FIXTURES, GENERATED, hexToBytes } from "./golden";
+import { blockEntries, FIXTURES, GENERATED, headKeys } from "./golden";
 
 // Corruption sweep (issue 8) over a representative subset of the golden tables, through the public
 // API on both wasm modules: each file truncated, and each bit flipped, at every offset the reader
@@ -35,7 +35,7 @@ function goldenCase(section: "rocksdb_sst" | "leveldb_table" | "head", id: strin
       id: `head/${id}`,
       path: FIXTURES.path(`head/${c.file}`),
       internalKeys: true,
-      keys: c.keys.map(hexToBytes),
+      keys: headKeys({ ...c, corpus: FIXTURES }),
     };
   }
   const c = GENERATED.find<any>(section, id);

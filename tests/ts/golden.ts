@@ -95,6 +95,14 @@ export function sectionCases<T>(section: string): (T & { corpus: Corpus })[] {
 }
 
 /** A .keys file: u32 little-endian length, then that many bytes, repeated. */
+/**
+ * The keys of a `head` case: a `.keys` file beside its table (the fixtures), or inline hex (as the
+ * shared corpus writes them).
+ */
+export function headKeys(c: { corpus: Corpus; keys: string[] | { path: string } }): Uint8Array[] {
+  return Array.isArray(c.keys) ? c.keys.map(hexToBytes) : c.corpus.readKeys(`head/${c.keys.path}`);
+}
+
 export function parseKeys(data: Uint8Array): Uint8Array[] {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const keys: Uint8Array[] = [];

@@ -5,7 +5,7 @@ import { SstFilterError, type AsyncTable, type NodeSstFilter, type Table } from 
 
 import { BACKENDS, loadBackend } from "./backends";
 import { loadTestingBackend } from "./testing-backend";
-import { blockEntries, blockHandle, bytesEqual, hexToBytes, sectionCases } from "./golden";
+import { blockEntries, blockHandle, bytesEqual, headKeys, hexToBytes, sectionCases } from "./golden";
 
 // Every table of every corpus (rocksdb-sst, leveldb-table, head), opened from bytes and from
 // the file: what it says about itself, its raw filters, every recorded answer, its keys.
@@ -101,7 +101,7 @@ function headTables(): GoldenTable[] {
     id: `${c.corpus.name}:head/${c.id}`,
     file: c.corpus.path(`head/${c.file}`),
     internalKeys: true,
-    keys: c.keys.map(hexToBytes),
+    keys: headKeys(c),
     probes: c.probes.map((p: any) => hexToBytes(p.key)),
     get: Uint8Array.from(c.probes.map((p: any) => code(p.answer))),
     seek: c.prefix === null ? null : Uint8Array.from(c.probes.map((p: any) => code(p.seekAnswer))),
