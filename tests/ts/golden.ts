@@ -99,7 +99,12 @@ export function sectionCases<T>(section: string): (T & { corpus: Corpus })[] {
  * The keys of a `head` case: a `.keys` file beside its table (the fixtures), or inline hex (as the
  * shared corpus writes them).
  */
-export function headKeys(c: { corpus: Corpus; keys: string[] | { path: string } }): Uint8Array[] {
+export function headKeys(c: {
+  corpus: Corpus;
+  id?: string;
+  keys?: string[] | { path: string };
+}): Uint8Array[] {
+  if (c.keys === undefined) throw new Error(`${c.corpus.name}:head/${c.id}: no keys`);
   return Array.isArray(c.keys) ? c.keys.map(hexToBytes) : c.corpus.readKeys(`head/${c.keys.path}`);
 }
 
