@@ -45,6 +45,22 @@ std::optional<nlohmann::json> Corpus::Section(std::string_view section) const {
   return ReadJson(Path(it->at("path").get<std::string>()));
 }
 
+namespace {
+
+std::string FieldPath(const nlohmann::json& field) {
+  return field.is_string() ? field.get<std::string>() : field.at("path").get<std::string>();
+}
+
+}  // namespace
+
+std::vector<uint8_t> Corpus::ReadBytes(const nlohmann::json& field) const {
+  return ReadFileBytes(Path(FieldPath(field)));
+}
+
+std::vector<std::vector<uint8_t>> Corpus::ReadKeys(const nlohmann::json& field) const {
+  return ReadKeysFile(Path(FieldPath(field)));
+}
+
 const std::vector<Corpus>& Corpora() {
   static const std::vector<Corpus> corpora = [] {
     std::vector<Corpus> out;

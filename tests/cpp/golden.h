@@ -25,6 +25,10 @@ struct Corpus {
   nlohmann::json manifest;
 
   std::filesystem::path Path(std::string_view relative) const;
+  // The file a case's field names ({"path": "..."} or the path itself), read whole or as a .keys
+  // file.
+  std::vector<uint8_t> ReadBytes(const nlohmann::json& field) const;
+  std::vector<std::vector<uint8_t>> ReadKeys(const nlohmann::json& field) const;
   // The section's manifest, or nullopt when this corpus has no such section.
   std::optional<nlohmann::json> Section(std::string_view section) const;
 };

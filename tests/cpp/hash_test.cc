@@ -40,8 +40,7 @@ const std::vector<HashCorpus>& Corpora() {
     std::vector<HashCorpus> out;
     for (const auto& [corpus, manifest] : golden::Sections("hash")) {
       HashCorpus c{corpus->name, manifest, {}};
-      c.inputs =
-          golden::ReadKeysFile(corpus->Path(c.manifest.at("inputs").at("path").get<std::string>()));
+      c.inputs = corpus->ReadKeys(c.manifest.at("inputs"));
       out.push_back(std::move(c));
     }
     return out;

@@ -24,14 +24,12 @@ using testing::PackedKeys;
 TEST(LevelDbBloomGolden, BuiltBytesAndEveryAnswerMatchLevelDb) {
   int cases = 0;
   for (const auto& [corpus, manifest] : golden::Sections("leveldb_filter")) {
-    const auto corpus_path = [corpus = corpus](std::string_view p) { return corpus->Path(p); };
     for (const auto& c : manifest.at("cases")) {
       const std::string id = corpus->name + ":" + c.at("id").get<std::string>();
-      const auto keys = ReadKeysFile(corpus_path(c.at("keys").at("path").get<std::string>()));
-      const auto expected =
-          ReadFileBytes(corpus_path(c.at("filter").at("path").get<std::string>()));
-      const auto probes = ReadKeysFile(corpus_path(c.at("probes").at("path").get<std::string>()));
-      const auto answers = ReadFileBytes(corpus_path(c.at("probe_results").get<std::string>()));
+      const auto keys = corpus->ReadKeys(c.at("keys"));
+      const auto expected = corpus->ReadBytes(c.at("filter"));
+      const auto probes = corpus->ReadKeys(c.at("probes"));
+      const auto answers = corpus->ReadBytes(c.at("probe_results"));
       ASSERT_EQ(probes.size(), answers.size()) << id;
 
       BuildOptions options;
@@ -96,18 +94,15 @@ std::vector<DataBlock> ReadDataBlocks(const std::vector<uint8_t>& file, const nl
 TEST(LevelDbFilterBlockGolden, ReaderGivesLevelDbsAnswerForEveryConsultedProbe) {
   int cases = 0, probes_checked = 0;
   for (const auto& [corpus, manifest] : golden::Sections("leveldb_table")) {
-    const auto corpus_path = [corpus = corpus](std::string_view p) { return corpus->Path(p); };
     for (const auto& c : manifest.at("cases")) {
       const std::string id = corpus->name + ":" + c.at("id").get<std::string>();
       // Cases answered through a DB record no filter index; table_golden_test.cc checks them.
       if (!c.contains("probe_filter_index")) continue;
-      const LevelDbFilterBlockReader reader(
-          ReadFileBytes(corpus_path(c.at("filter_block").at("path").get<std::string>())));
+      const LevelDbFilterBlockReader reader(corpus->ReadBytes(c.at("filter_block")));
       EXPECT_EQ(reader.num_filters(), c.at("filter_block").at("num_filters").get<size_t>()) << id;
-      const auto probes = ReadKeysFile(corpus_path(c.at("probes").at("path").get<std::string>()));
-      const auto answers = ReadFileBytes(corpus_path(c.at("get_results").get<std::string>()));
-      const auto index_bytes =
-          ReadFileBytes(corpus_path(c.at("probe_filter_index").get<std::string>()));
+      const auto probes = corpus->ReadKeys(c.at("probes"));
+      const auto answers = corpus->ReadBytes(c.at("get_results"));
+      const auto index_bytes = corpus->ReadBytes(c.at("probe_filter_index"));
       ASSERT_EQ(index_bytes.size(), probes.size() * 4) << id;
       for (size_t i = 0; i < probes.size(); ++i) {
         const uint32_t filter_index = DecodeFixed32(index_bytes.data() + 4 * i);
@@ -132,14 +127,13 @@ TEST(LevelDbFilterBlockGolden, ReaderGivesLevelDbsAnswerForEveryConsultedProbe) 
 TEST(LevelDbFilterBlockGolden, BuilderWritesLevelDbsBytes) {
   int built = 0, skipped_compressed = 0;
   for (const auto& [corpus, manifest] : golden::Sections("leveldb_table")) {
-    const auto corpus_path = [corpus = corpus](std::string_view p) { return corpus->Path(p); };
     for (const auto& c : manifest.at("cases")) {
       const std::string id = corpus->name + ":" + c.at("id").get<std::string>();
       if (c.at("options").at("compression") != "kNoCompression") {
         ++skipped_compressed;
         continue;
       }
-      const auto file = ReadFileBytes(corpus_path(c.at("file").at("path").get<std::string>()));
+      const auto file = corpus->ReadBytes(c.at("file"));
       const auto blocks = ReadDataBlocks(file, c);
       ASSERT_EQ(blocks.size(), c.at("num_data_blocks").get<size_t>()) << id;
       LevelDbFilterBlockBuilder builder(c.at("options").at("filter_policy").at("bits_per_key"));
@@ -150,8 +144,7 @@ TEST(LevelDbFilterBlockGolden, BuilderWritesLevelDbsBytes) {
       }
       Bytes out;
       ASSERT_TRUE(builder.Finish(&out).ok()) << id;
-      const auto expected =
-          ReadFileBytes(corpus_path(c.at("filter_block").at("path").get<std::string>()));
+      const auto expected = corpus->ReadBytes(c.at("filter_block"));
       ASSERT_EQ(out, expected) << id << ": filter block differs from LevelDB's";
       ++built;
     }

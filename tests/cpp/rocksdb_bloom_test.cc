@@ -105,8 +105,7 @@ TEST(RocksDbBloomGolden, BuildersWriteRocksDbsBytes) {
       if (requested != "fastlocalbloom" && requested != "legacybloom") continue;
       const double bits_per_key = c.at("policy").at("bits_per_key");
       const KeyList& keys = key_sets.Get(c.at("keys").at("path"));
-      const auto expected =
-          ReadFileBytes(corpus->Path(c.at("filter").at("path").get<std::string>()));
+      const auto expected = corpus->ReadBytes(c.at("filter"));
       const PackedKeys packed(keys);
       Bytes actual;
       const Status s = requested == "fastlocalbloom"
@@ -132,7 +131,7 @@ TEST(RocksDbBloomGolden, ReadersAnswerEveryProbeAsRocksDb) {
     for (const auto& c : manifest.at("cases")) {
       const std::string id = corpus->name + ":" + c.at("id").get<std::string>();
       const std::string built_impl = c.at("built_impl");
-      const auto filter = ReadFileBytes(corpus->Path(c.at("filter").at("path").get<std::string>()));
+      const auto filter = corpus->ReadBytes(c.at("filter"));
       if (built_impl == "ribbon") {
         // Dispatched to the Ribbon reader, whose answers the Ribbon suite checks.
         const auto reader = OpenRocksDbFilter(filter);
@@ -145,7 +144,7 @@ TEST(RocksDbBloomGolden, ReadersAnswerEveryProbeAsRocksDb) {
       }
       const KeyList& keys = key_sets.Get(c.at("keys").at("path"));
       const KeyList& probes = key_sets.Get(c.at("probes").at("path"));
-      const auto expected = ReadFileBytes(corpus->Path(c.at("probe_results").get<std::string>()));
+      const auto expected = corpus->ReadBytes(c.at("probe_results"));
       ASSERT_EQ(expected.size(), probes.size()) << id;
       ASSERT_TRUE(c.at("keys_all_match").get<bool>()) << id;
       ++bloom_cases;

@@ -120,16 +120,14 @@ TEST(RibbonGolden, BuiltBytesAndEveryAnswerMatchRocksDb) {
   std::map<std::string, int> answered;
   int cases = 0;
   for (const auto& [corpus, manifest] : golden::Sections("rocksdb_filter")) {
-    const auto corpus_path = [corpus = corpus](std::string_view p) { return corpus->Path(p); };
     for (const auto& c : manifest.at("cases")) {
       if (c.at("requested_impl") != "ribbon") continue;
       const std::string id = corpus->name + ":" + c.at("id").get<std::string>();
       ++cases;
-      const auto keys = ReadKeysFile(corpus_path(c.at("keys").at("path").get<std::string>()));
-      const auto expected =
-          ReadFileBytes(corpus_path(c.at("filter").at("path").get<std::string>()));
-      const auto probes = ReadKeysFile(corpus_path(c.at("probes").at("path").get<std::string>()));
-      const auto answers = ReadFileBytes(corpus_path(c.at("probe_results").get<std::string>()));
+      const auto keys = corpus->ReadKeys(c.at("keys"));
+      const auto expected = corpus->ReadBytes(c.at("filter"));
+      const auto probes = corpus->ReadKeys(c.at("probes"));
+      const auto answers = corpus->ReadBytes(c.at("probe_results"));
       ASSERT_EQ(probes.size(), answers.size()) << id;
 
       const Bytes built = BuildRibbon(keys, c.at("policy").at("bloom_equivalent_bits_per_key"));

@@ -41,24 +41,23 @@ struct GoldenTable {
 std::vector<GoldenTable> LoadRocksDbSst() {
   std::vector<GoldenTable> out;
   for (const auto& [corpus, manifest] : golden::Sections("rocksdb_sst")) {
-    const auto corpus_path = [corpus = corpus](std::string_view p) { return corpus->Path(p); };
     for (const auto& c : manifest.at("cases")) {
       GoldenTable t;
       t.id = corpus->name + ":rocksdb-sst/" + c.at("id").get<std::string>();
-      t.file = ReadFileBytes(corpus_path(c.at("file").at("path").get<std::string>()));
+      t.file = corpus->ReadBytes(c.at("file"));
       t.compressed = c.at("options").at("compression") != "kNoCompression";
-      t.keys = ReadKeysFile(corpus_path(c.at("keys").at("path").get<std::string>()));
-      t.probes = ReadKeysFile(corpus_path(c.at("probes").at("path").get<std::string>()));
-      t.get = ReadFileBytes(corpus_path(c.at("get_results").get<std::string>()));
+      t.keys = corpus->ReadKeys(c.at("keys"));
+      t.probes = corpus->ReadKeys(c.at("probes"));
+      t.get = corpus->ReadBytes(c.at("get_results"));
       if (!c.at("seek_prefix_results").is_null()) {
-        t.seek = ReadFileBytes(corpus_path(c.at("seek_prefix_results").get<std::string>()));
+        t.seek = corpus->ReadBytes(c.at("seek_prefix_results"));
       }
       const auto& filter = c.at("filter");
       if (filter.at("kind") == "full") {
-        t.filters.push_back(ReadFileBytes(corpus_path(filter.at("path").get<std::string>())));
+        t.filters.push_back(corpus->ReadBytes(filter));
       } else {
         for (const auto& p : filter.at("partitions")) {
-          t.filters.push_back(ReadFileBytes(corpus_path(p.at("path").get<std::string>())));
+          t.filters.push_back(corpus->ReadBytes(p));
         }
       }
       t.props = c.at("properties");
@@ -73,18 +72,16 @@ std::vector<GoldenTable> LoadRocksDbSst() {
 std::vector<GoldenTable> LoadLevelDbTables() {
   std::vector<GoldenTable> out;
   for (const auto& [corpus, manifest] : golden::Sections("leveldb_table")) {
-    const auto corpus_path = [corpus = corpus](std::string_view p) { return corpus->Path(p); };
     for (const auto& c : manifest.at("cases")) {
       GoldenTable t;
       t.id = corpus->name + ":leveldb-table/" + c.at("id").get<std::string>();
-      t.file = ReadFileBytes(corpus_path(c.at("file").at("path").get<std::string>()));
+      t.file = corpus->ReadBytes(c.at("file"));
       t.internal_keys = c.at("internal_keys").get<bool>();
       t.compressed = c.at("options").at("compression") != "kNoCompression";
-      t.keys = ReadKeysFile(corpus_path(c.at("keys").at("path").get<std::string>()));
-      t.probes = ReadKeysFile(corpus_path(c.at("probes").at("path").get<std::string>()));
-      t.get = ReadFileBytes(corpus_path(c.at("get_results").get<std::string>()));
-      t.filters.push_back(
-          ReadFileBytes(corpus_path(c.at("filter_block").at("path").get<std::string>())));
+      t.keys = corpus->ReadKeys(c.at("keys"));
+      t.probes = corpus->ReadKeys(c.at("probes"));
+      t.get = corpus->ReadBytes(c.at("get_results"));
+      t.filters.push_back(corpus->ReadBytes(c.at("filter_block")));
       t.props = nlohmann::json::object();  // LevelDB tables have no properties
       out.push_back(std::move(t));
     }
