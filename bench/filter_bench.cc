@@ -47,20 +47,6 @@ void Export(const std::string& name, const uint8_t* data, size_t size) {
   }
 }
 
-const char* FormatName(FilterFormat format) {
-  switch (format) {
-    case FilterFormat::kLevelDbBloom:
-      return "leveldb";
-    case FilterFormat::kRocksDbLegacyBloom:
-      return "rocksdb-legacy-bloom";
-    case FilterFormat::kRocksDbFastLocalBloom:
-      return "rocksdb-bloom";
-    case FilterFormat::kRocksDbRibbon:
-      return "rocksdb-ribbon";
-  }
-  return "?";
-}
-
 constexpr FilterFormat kFormats[] = {FilterFormat::kLevelDbBloom, FilterFormat::kRocksDbLegacyBloom,
                                      FilterFormat::kRocksDbFastLocalBloom,
                                      FilterFormat::kRocksDbRibbon};
@@ -99,7 +85,7 @@ const FilterReader& Reader(SizeFixture& f, FilterFormat format) {
   const size_t i = static_cast<size_t>(format);
   if (!f.readers[i]) {
     if (!BuildFilter(View(*f.keys), {format, kBitsPerKey}, &f.filters[i]).ok()) std::abort();
-    Export(std::string(FormatName(format)) + "-" + std::to_string(f.num_keys) + ".bin",
+    Export(std::string(FilterFormatName(format)) + "-" + std::to_string(f.num_keys) + ".bin",
            f.filters[i].data(), f.filters[i].size());
     f.readers[i] = format == FilterFormat::kLevelDbBloom ? OpenLevelDbFilter(f.filters[i])
                                                          : OpenRocksDbFilter(f.filters[i]);
@@ -303,7 +289,7 @@ void RegisterAll(const std::vector<size_t>& sizes) {
   for (size_t num_keys : sizes) {
     const std::string keys = std::to_string(num_keys);
     for (FilterFormat format : kFormats) {
-      const std::string name = FormatName(format);
+      const std::string name = FilterFormatName(format);
       SetBuildIterations(benchmark::RegisterBenchmark(("build/" + name + "/" + keys).c_str(), Build,
                                                       format, num_keys),
                          num_keys);

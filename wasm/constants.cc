@@ -23,12 +23,11 @@ emscripten::val Names(std::initializer_list<std::pair<const char*, Enum>> entrie
 emscripten::val Constants() {
   emscripten::val constants = emscripten::val::object();
   // The `format` names of BuildOptions (ts/api/api.ts).
-  constants.set("filterFormats", Names<FilterFormat>({
-                                     {"leveldb", FilterFormat::kLevelDbBloom},
-                                     {"rocksdb-legacy-bloom", FilterFormat::kRocksDbLegacyBloom},
-                                     {"rocksdb-bloom", FilterFormat::kRocksDbFastLocalBloom},
-                                     {"rocksdb-ribbon", FilterFormat::kRocksDbRibbon},
-                                 }));
+  emscripten::val formats = emscripten::val::object();
+  for (int id = 0; id <= static_cast<int>(FilterFormat::kRocksDbRibbon); ++id) {
+    formats.set(FilterFormatName(static_cast<FilterFormat>(id)), id);
+  }
+  constants.set("filterFormats", formats);
   // What IoHandle.advance() returns (table_bindings.cc); it returns -1 for a failure.
   constants.set("ioNeeds", Names<IoNeed>({
                                {"nothing", IoNeed::kNothing},

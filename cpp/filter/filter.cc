@@ -47,6 +47,13 @@ const char* FilterKindName(FilterKind kind) {
   return EnumName<FilterKind::kNeverMatch>(kind, kNames, "unknown");
 }
 
+const char* FilterFormatName(FilterFormat format) {
+  // In FilterFormat's order.
+  static constexpr const char* kNames[] = {"leveldb", "rocksdb-legacy-bloom", "rocksdb-bloom",
+                                           "rocksdb-ribbon"};
+  return EnumName<FilterFormat::kRocksDbRibbon>(format, kNames, "unknown");
+}
+
 void FilterReader::MayMatchBatch(const KeyBatchView& keys, uint8_t* results) const {
   for (size_t i = 0; i < keys.size(); ++i) results[i] = MayMatch(keys[i]) ? 1 : 0;
 }

@@ -73,6 +73,10 @@ enum class FilterFormat : uint8_t {
   kRocksDbRibbon,          // RocksDB Standard128Ribbon (NewRibbonFilterPolicy)
 };
 
+// The name TypeScript and the tools use for a format: "leveldb", "rocksdb-legacy-bloom",
+// "rocksdb-bloom", "rocksdb-ribbon".
+const char* FilterFormatName(FilterFormat format);
+
 struct BuildOptions {
   FilterFormat format = FilterFormat::kRocksDbFastLocalBloom;
   // As the format's own policy constructor takes it: an integer for LevelDB, a double for RocksDB.

@@ -192,6 +192,14 @@ void CorpusRoot::WriteJson(const std::string& relative, const nlohmann::json& va
   WriteBytes(relative, value.dump(1) + "\n");
 }
 
+nlohmann::json CorpusRoot::FinishSection(const std::string& folder, const std::string& section,
+                                         const nlohmann::json& cases) const {
+  std::filesystem::remove_all(dir_ / ".scratch");
+  const std::string manifest = folder + "/manifest.json";
+  WriteJson(manifest, {{"format", "sstfilter-corpus/1"}, {"section", section}, {"cases", cases}});
+  return {{"path", manifest}, {"cases", cases.size()}};
+}
+
 std::string CorpusRoot::CopyFile(const std::string& relative,
                                  const std::filesystem::path& from) const {
   return WriteBytes(relative, ReadFile(from));

@@ -73,6 +73,11 @@ class CorpusRoot {
   void WriteJson(const std::string& relative, const nlohmann::json& value) const;
   std::string CopyFile(const std::string& relative, const std::filesystem::path& from) const;
 
+  // Ends a section of cases: removes the scratch folder (.scratch) the section's databases used,
+  // writes `folder`/manifest.json, and returns the section's entry for the root manifest.
+  nlohmann::json FinishSection(const std::string& folder, const std::string& section,
+                               const nlohmann::json& cases) const;
+
  private:
   std::filesystem::path dir_;
 };

@@ -279,10 +279,7 @@ nlohmann::json LevelDbFilterSection(const CorpusRoot& root) {
       });
     }
   }
-  root.WriteJson(
-      "leveldb-filter/manifest.json",
-      {{"format", "sstfilter-corpus/1"}, {"section", "leveldb_filter"}, {"cases", cases}});
-  return {{"path", "leveldb-filter/manifest.json"}, {"cases", cases.size()}};
+  return root.FinishSection("leveldb-filter", "leveldb_filter", cases);
 }
 
 nlohmann::json LevelDbTableSection(const CorpusRoot& root) {
@@ -385,11 +382,7 @@ nlohmann::json LevelDbTableSection(const CorpusRoot& root) {
     cases.push_back(std::move(r));
   }
   if (tail_cases == 0) Fail("no LevelDB table whose filter block ends past its last block's range");
-  fs::remove_all(root.dir() / ".scratch");
-  root.WriteJson(
-      "leveldb-table/manifest.json",
-      {{"format", "sstfilter-corpus/1"}, {"section", "leveldb_table"}, {"cases", cases}});
-  return {{"path", "leveldb-table/manifest.json"}, {"cases", cases.size()}};
+  return root.FinishSection("leveldb-table", "leveldb_table", cases);
 }
 
 }  // namespace corpus

@@ -694,10 +694,7 @@ nlohmann::json RocksDbSstSection(const CorpusRoot& root) {
   for (const SstConfig& c : SstConfigs()) {
     for (nlohmann::json& r : SstCase(root, c)) cases.push_back(std::move(r));
   }
-  fs::remove_all(root.dir() / ".scratch");
-  root.WriteJson("rocksdb-sst/manifest.json",
-                 {{"format", "sstfilter-corpus/1"}, {"section", "rocksdb_sst"}, {"cases", cases}});
-  return {{"path", "rocksdb-sst/manifest.json"}, {"cases", cases.size()}};
+  return root.FinishSection("rocksdb-sst", "rocksdb_sst", cases);
 }
 
 nlohmann::json RocksDbFilterSection(const CorpusRoot& root) {
@@ -783,11 +780,7 @@ nlohmann::json RocksDbFilterSection(const CorpusRoot& root) {
       }
     }
   }
-  fs::remove_all(root.dir() / ".scratch");
-  root.WriteJson(
-      "rocksdb-filter/manifest.json",
-      {{"format", "sstfilter-corpus/1"}, {"section", "rocksdb_filter"}, {"cases", cases}});
-  return {{"path", "rocksdb-filter/manifest.json"}, {"cases", cases.size()}};
+  return root.FinishSection("rocksdb-filter", "rocksdb_filter", cases);
 }
 
 }  // namespace corpus
