@@ -205,6 +205,25 @@ std::string CorpusRoot::CopyFile(const std::string& relative,
   return WriteBytes(relative, ReadFile(from));
 }
 
+nlohmann::json FilterCaseFiles(const CorpusRoot& root, const std::string& dir,
+                               const std::string& id, const KeyList& keys, const std::string& shape,
+                               uint64_t seed, std::string_view filter, const KeyList& probes,
+                               const std::vector<uint8_t>& answers, bool keys_all_match) {
+  return {
+      {"keys", KeysRecord(root.WriteKeys(dir + "keys/" + id + ".keys", keys), keys, shape, seed)},
+      {"filter",
+       {{"path", root.WriteBytes(dir + "filters/" + id + ".bin", filter)},
+        {"bytes", filter.size()}}},
+      {"probes",
+       {{"path", root.WriteKeys(dir + "probes/" + id + ".keys", probes)},
+        {"count", probes.size()},
+        {"all_absent", true}}},
+      {"probe_results", root.WriteU8(dir + "results/" + id + ".u8", answers)},
+      {"keys_all_match", keys_all_match},
+      {"summary", Summary(answers, {})},
+  };
+}
+
 std::string ReadFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) Fail("cannot read " + path.string());

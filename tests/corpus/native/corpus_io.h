@@ -88,6 +88,14 @@ std::string ReadFile(const std::filesystem::path& path);
 nlohmann::json KeysRecord(const std::string& path, const KeyList& keys, const std::string& shape,
                           uint64_t seed);
 
+// What every raw-filter case records under `dir` (a section folder ending in '/'): its keys
+// ("keys"), the filter ("filter": path, bytes), the absent probes ("probes") with the library's
+// answer to each ("probe_results", "summary"), and whether every key matched ("keys_all_match").
+nlohmann::json FilterCaseFiles(const CorpusRoot& root, const std::string& dir,
+                               const std::string& id, const KeyList& keys, const std::string& shape,
+                               uint64_t seed, std::string_view filter, const KeyList& probes,
+                               const std::vector<uint8_t>& answers, bool keys_all_match);
+
 // Counts of an answer file (0 no, 1 maybe, 2 not consulted) split by whether the probe is a key.
 nlohmann::json Summary(const std::vector<uint8_t>& answers, const std::vector<uint8_t>& is_key);
 

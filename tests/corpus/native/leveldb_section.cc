@@ -258,25 +258,13 @@ nlohmann::json LevelDbFilterSection(const CorpusRoot& root) {
       for (const Key& k : keys) keys_all_match &= policy->KeyMayMatch(k, filter);
       std::vector<uint8_t> answers;
       for (const Key& p : probes) answers.push_back(policy->KeyMayMatch(p, filter) ? 1 : 0);
-      const std::string dir = "leveldb-filter/";
-      cases.push_back({
-          {"id", id},
-          {"bits_per_key", bits},
-          {"policy_name", policy->Name()},
-          {"keys", KeysRecord(root.WriteKeys(dir + "keys/" + id + ".keys", keys), keys, shape,
-                              SeedFor(id))},
-          {"filter",
-           {{"path", root.WriteBytes(dir + "filters/" + id + ".bin", filter)},
-            {"bytes", filter.size()},
-            {"num_probes_byte", uint8_t(filter.back())}}},
-          {"probes",
-           {{"path", root.WriteKeys(dir + "probes/" + id + ".keys", probes)},
-            {"count", probes.size()},
-            {"all_absent", true}}},
-          {"probe_results", root.WriteU8(dir + "results/" + id + ".u8", answers)},
-          {"keys_all_match", keys_all_match},
-          {"summary", Summary(answers, {})},
-      });
+      nlohmann::json r = FilterCaseFiles(root, "leveldb-filter/", id, keys, shape, SeedFor(id),
+                                         filter, probes, answers, keys_all_match);
+      r["id"] = id;
+      r["bits_per_key"] = bits;
+      r["policy_name"] = policy->Name();
+      r["filter"]["num_probes_byte"] = uint8_t(filter.back());
+      cases.push_back(std::move(r));
     }
   }
   return root.FinishSection("leveldb-filter", "leveldb_filter", cases);

@@ -751,7 +751,6 @@ nlohmann::json RocksDbFilterSection(const CorpusRoot& root) {
         if (meta.empty()) Fail(id_str + ": no full filter");
         const std::string bits_bytes = *ReadBlock(file, *FindMeta(file, footer, meta));
         fs::remove(sst);
-        const std::string dir = "rocksdb-filter/";
         nlohmann::json r = {
             {"id", id_str},
             {"requested_impl", impl.name},
@@ -762,19 +761,9 @@ nlohmann::json RocksDbFilterSection(const CorpusRoot& root) {
                                                     {"bits_per_key", bits}}},
             {"table_options",
              {{"format_version", impl.format_version}, {"optimize_filters_for_memory", false}}},
-            {"keys", KeysRecord(root.WriteKeys(dir + "keys/" + id_str + ".keys", keys), keys, shape,
-                                SeedFor(id_str))},
-            {"filter",
-             {{"path", root.WriteBytes(dir + "filters/" + id_str + ".bin", bits_bytes)},
-              {"bytes", bits_bytes.size()}}},
-            {"probes",
-             {{"path", root.WriteKeys(dir + "probes/" + id_str + ".keys", probes)},
-              {"count", probes.size()},
-              {"all_absent", true}}},
-            {"probe_results", root.WriteU8(dir + "results/" + id_str + ".u8", answers)},
-            {"keys_all_match", keys_all_match},
-            {"summary", Summary(answers, {})},
         };
+        r.update(FilterCaseFiles(root, "rocksdb-filter/", id_str, keys, shape, SeedFor(id_str),
+                                 bits_bytes, probes, answers, keys_all_match));
         DescribeFilterBits(bits_bytes, &r);
         cases.push_back(std::move(r));
       }
