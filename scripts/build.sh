@@ -9,6 +9,8 @@ echo "build: native"
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j"$jobs"
 
+# The codec libraries' sources for the wasm modules (pinned, checksum-verified, cached in build/).
+bash scripts/codec-sources.sh
 echo "build: wasm (emscripten $(emcc --version | head -1 | grep -o '[0-9]\+\.[0-9]\+\.[0-9]\+'))"
 # Debian's emcc runs its acorn-based optimizer with Node; acorn comes from Debian's node-acorn.
 export NODE_PATH="/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}"

@@ -131,10 +131,28 @@ for (const t of tables) {
   if (t.bytes > MAX_TABLE_BYTES) continue;
   const file = read(t.path);
   const probes = t.keys ? probeKeys(readKeys(t.keys, 16)) : new Uint8Array(0);
-  // Flags: user keys as the file has them; fix checksums and "decompress" (harnesses.h).
-  const flags = (t.userKeys ? 1 : 0) | 2 | 4;
-  seed("table", t.id, concat([Uint8Array.of(flags), u16(probes.length), probes, file]));
-  if (t.head || t.compressed) continue;
+  // Flags: user keys as the file has them; checksums verified, and not (harnesses.h FuzzTable).
+  for (const checksums of [0, 2]) {
+    const flags = (t.userKeys ? 1 : 0) | checksums;
+    seed(
+      "table",
+      `${t.id}-${checksums ? "unverified" : "verified"}`,
+      concat([Uint8Array.of(flags), u16(probes.length), probes, file]),
+    );
+  }
+  if (t.head) continue;
+  if (t.compressed) {
+    // The compressed index block as a codec's input (harnesses.h FuzzBlock): the seek key's first
+    // byte is the block's compression type; flags: RocksDB, format_version 5.
+    const [offset, size] = t.index;
+    const type = file[offset + size];
+    seed(
+      "block",
+      `${t.id}-compressed-index`,
+      concat([Uint8Array.of(0xa1), Uint8Array.of(1, type), file.subarray(offset, offset + size)]),
+    );
+    continue;
+  }
 
   // Blocks of uncompressed tables, with the flags each is read with (harnesses.h FuzzBlock).
   const flavor = t.rocksdb ? 1 : 0;

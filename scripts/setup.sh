@@ -12,7 +12,10 @@ debian_packages=(
   emscripten binaryen
   libatomic1 # rocksdb-native's prebuilt addon (test peer) links it
   # The libraries the test corpus is generated from (scripts/corpus.sh), and sst_dump
-  librocksdb-dev libleveldb-dev libsnappy-dev rocksdb-tools
+  librocksdb-dev libleveldb-dev rocksdb-tools
+  # The codec libraries the native build links (cmake/codec_libraries.cmake), and what
+  # scripts/codec-sources.sh fetches and unpacks their sources for the wasm build with
+  libsnappy-dev zlib1g-dev libbz2-dev liblz4-dev libzstd-dev curl xz-utils bzip2
   chromium   # the viewer's browser test (tests/ts/viewer.test.ts) drives it with playwright-core
   "$@"
 )

@@ -32,7 +32,6 @@ emscripten::val Constants() {
   constants.set("ioNeeds", Names<IoNeed>({
                                {"nothing", IoNeed::kNothing},
                                {"bytes", IoNeed::kBytes},
-                               {"decompression", IoNeed::kDecompression},
                            }));
   // The families of kernel_bindings.cc.
   constants.set("kernelFamilies", Names<KernelFamily>({

@@ -1,7 +1,8 @@
 // Embind surface for table files. Opening and walking keys are resumable operations
-// (sstfilter/table.h ResumableRead): TypeScript calls advance(), performs the read or
-// decompression it reports, supplies the result, and calls advance() again, so the same core serves
-// synchronous bytes and asynchronous sources. Conventions in binding_support.h.
+// (sstfilter/table.h ResumableRead): TypeScript calls advance(), reads the file range it reports
+// straight into the buffer supplyBuffer() points at, announces it with supplied(), and calls
+// advance() again, so the same core serves synchronous bytes and asynchronous sources. Blocks are
+// verified and decompressed in the core. Conventions in binding_support.h.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -9,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "binding_support.h"
 #include "sstfilter/table.h"
@@ -53,16 +55,10 @@ class IoHandle {
   }
   double NeedOffset() const { return static_cast<double>(op_->need_offset()); }
   double NeedLength() const { return static_cast<double>(op_->need_length()); }
-  std::string CodecName() const { return sstfilter::CodecName(op_->codec()); }
-  val Payload() const { return ToUint8Array(op_->payload()); }
-  // -1 when the block does not record its uncompressed size.
-  double ExpectedSize() const {
-    auto size = op_->uncompressed_size();
-    return size ? static_cast<double>(*size) : -1.0;
-  }
-  double BlockOffset() const { return static_cast<double>(op_->block_offset()); }
-  bool Supply(uintptr_t data, size_t size) {
-    Status s = op_->Supply(View(data, size));
+  // Where the needLength() bytes go: an address in the module's memory.
+  uintptr_t SupplyBuffer() { return reinterpret_cast<uintptr_t>(op_->SupplyBuffer()); }
+  bool Supplied(size_t size) {
+    Status s = op_->Supplied(size);
     return s.ok() || Fail(std::move(s));
   }
 
@@ -76,9 +72,8 @@ class KeyCursorHandle : public IoHandle {
       : IoHandle(cursor.get()), cursor_(std::move(cursor)) {}
 
   bool AtEnd() const { return cursor_->at_end(); }
-  // [offset, size] of the data block the keys TakeKeys returns come from.
-  val KeysBlock() const { return HandleValue(cursor_->keys_block()); }
-  // The keys of the block just read: { data: Uint8Array, offsets: Uint32Array } (KeyBatch).
+  // The batch just gathered: { data: Uint8Array, offsets: Uint32Array } (KeyBatch) and blocks:
+  // Float64Array of [offset, size, keysEnd] per data block (keys [previous keysEnd, keysEnd)).
   val TakeKeys() {
     val out = val::object();
     out.set("data", ToUint8Array(cursor_->key_data()));
@@ -86,6 +81,16 @@ class KeyCursorHandle : public IoHandle {
     out.set("offsets", val::global("Uint32Array")
                            .new_(emscripten::typed_memory_view(offsets.size(), offsets.data()))
                            .call<val>("slice"));
+    std::vector<double> blocks;
+    blocks.reserve(cursor_->key_blocks().size() * 3);
+    for (const TableKeyCursor::KeysBlock& b : cursor_->key_blocks()) {
+      blocks.push_back(static_cast<double>(b.handle.offset));
+      blocks.push_back(static_cast<double>(b.handle.size));
+      blocks.push_back(b.keys_end);
+    }
+    out.set("blocks", val::global("Float64Array")
+                          .new_(emscripten::typed_memory_view(blocks.size(), blocks.data()))
+                          .call<val>("slice"));
     cursor_->ClearKeys();
     return out;
   }
@@ -258,8 +263,6 @@ TableHandle* CreateTable(double file_size, bool internal_keys) {
   return new TableHandle(std::make_unique<TableReader>(static_cast<uint64_t>(file_size), options));
 }
 
-double MaxBlockBytes() { return static_cast<double>(kMaxBlockBytes); }
-
 }  // namespace
 }  // namespace sstfilter::wasm
 
@@ -271,15 +274,11 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("advance", &IoHandle::Advance)
       .function("needOffset", &IoHandle::NeedOffset)
       .function("needLength", &IoHandle::NeedLength)
-      .function("codecName", &IoHandle::CodecName)
-      .function("payload", &IoHandle::Payload)
-      .function("expectedSize", &IoHandle::ExpectedSize)
-      .function("blockOffset", &IoHandle::BlockOffset)
-      .function("supply", &IoHandle::Supply);
+      .function("supplyBuffer", &IoHandle::SupplyBuffer)
+      .function("supplied", &IoHandle::Supplied);
   class_<KeyCursorHandle, base<IoHandle>>("KeyCursorHandle")
       .function("atEnd", &KeyCursorHandle::AtEnd)
-      .function("takeKeys", &KeyCursorHandle::TakeKeys)
-      .function("keysBlock", &KeyCursorHandle::KeysBlock);
+      .function("takeKeys", &KeyCursorHandle::TakeKeys);
   class_<BlockReadHandle, base<IoHandle>>("BlockReadHandle")
       .function("contents", &BlockReadHandle::Contents);
   class_<TableHandle, base<IoHandle>>("TableHandle")
@@ -296,5 +295,4 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("keys", &TableHandle::Keys, allow_raw_pointers())
       .function("readBlock", &TableHandle::ReadBlock, allow_raw_pointers());
   function("createTable", &CreateTable, allow_raw_pointers());
-  function("maxBlockBytes", &MaxBlockBytes);
 }

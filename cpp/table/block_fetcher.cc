@@ -1,6 +1,7 @@
 #include "table/block_fetcher.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace sstfilter {
@@ -12,156 +13,183 @@ Status At(ErrorCode code, std::string message, uint64_t offset) {
 
 // Handles can name any 64-bit offset; errors name a position within the file (its end, for a block
 // past it): one users can look at, and a JavaScript number can hold.
-uint64_t ErrorOffset(BlockHandle handle, const TableFileFormat& format) {
-  return std::min(handle.offset, format.file_size);
+uint64_t ErrorOffset(uint64_t offset, const TableFileFormat& format) {
+  return std::min(offset, format.file_size);
 }
 
-}  // namespace
-
-ByteView BlockFetcher::payload() const {
-  if (state_ != State::kWaitingDecompression) return {};
-  return ByteView(buffer_).subspan(frame_.payload_offset, frame_.payload_size);
-}
-
-Status BlockFetcher::Start(BlockHandle handle, uint64_t length) {
-  if (handle.offset > format_->file_size || length > format_->file_size - handle.offset) {
+// A read of `length` bytes at `offset` that the file cannot hold, or that is too large to make.
+Status CheckRange(uint64_t offset, uint64_t length, uint64_t described_size,
+                  const TableFileFormat& format) {
+  if (offset > format.file_size || length > format.file_size - offset) {
     return At(ErrorCode::kTruncated,
-              "block of " + std::to_string(handle.size) + " bytes at " +
-                  std::to_string(handle.offset) + " runs past the end of the " +
-                  std::to_string(format_->file_size) + "-byte file",
-              ErrorOffset(handle, *format_));
-  }
-  if (!raw_ && handle.offset + length > format_->blocks_end) {
-    return At(ErrorCode::kCorrupt, "block overlaps the footer", handle.offset);
+              "block of " + std::to_string(described_size) + " bytes at " + std::to_string(offset) +
+                  " runs past the end of the " + std::to_string(format.file_size) + "-byte file",
+              ErrorOffset(offset, format));
   }
   if (length > kMaxBlockBytes) {
     return At(ErrorCode::kResourceLimit,
               "block of " + std::to_string(length) + " bytes is above the limit of " +
                   std::to_string(kMaxBlockBytes),
-              handle.offset);
+              offset);
   }
-  handle_ = handle;
-  need_offset_ = handle.offset;
-  need_length_ = length;
-  need_ = IoNeed::kBytes;
-  state_ = State::kWaitingBytes;
   return Status::Ok();
 }
 
-Status BlockFetcher::Complete(std::optional<Bytes>* out) {
-  *out = std::move(buffer_);
-  buffer_ = Bytes();
-  state_ = State::kIdle;
+Status AnotherReadPending() {
+  return Status::Error(ErrorCode::kBadOptions, "another read of this table is in progress");
+}
+
+}  // namespace
+
+void BlockFetcher::ReleaseWindow() {
+  Bytes().swap(window_);
+  window_offset_ = 0;
+  window_size_ = 0;
+}
+
+Status BlockFetcher::Acquire(uint64_t offset, uint64_t length, uint64_t limit, ByteView* bytes) {
+  if (offset >= window_offset_ && offset - window_offset_ <= window_size_ &&
+      length <= window_size_ - (offset - window_offset_)) {
+    *bytes = ByteView(window_).subspan(static_cast<size_t>(offset - window_offset_),
+                                       static_cast<size_t>(length));
+    return Status::Ok();
+  }
+  uint64_t begin = offset;
+  uint64_t end = offset + length;
+  if (readahead_ != 0) {
+    end = std::max(end, std::min(limit, end + readahead_));
+    readahead_ = std::min(kMaxReadahead, readahead_ * 2);
+  }
+  if (tail_prefetch_ != 0) {
+    const uint64_t tail_begin = format_->file_size - std::min(format_->file_size, tail_prefetch_);
+    if (end > tail_begin) {
+      begin = std::min(begin, tail_begin);
+      end = format_->file_size;
+    }
+    tail_prefetch_ = 0;
+  }
+  need_offset_ = begin;
+  need_length_ = end - begin;
+  waiting_ = true;
   return Status::Ok();
 }
 
 Status BlockFetcher::Fetch(BlockHandle handle, BlockKind kind, std::optional<Bytes>* contents,
                            bool verify) {
   contents->reset();
-  if (state_ == State::kIdle) {
-    raw_ = false;
-    verify_ = verify;
-    kind_ = kind;
-    if (handle.size > kMaxBlockBytes) {
-      return At(ErrorCode::kResourceLimit,
-                "block of " + std::to_string(handle.size) + " bytes at " +
-                    std::to_string(handle.offset) + " is above the limit of " +
-                    std::to_string(kMaxBlockBytes),
-                ErrorOffset(handle, *format_));
-    }
-    return Start(handle, handle.size + kBlockTrailerSize);
+  if (waiting_) {
+    const bool same =
+        !request_raw_ && handle.offset == request_.offset && handle.size == request_.size;
+    return same ? Status::Ok() : AnotherReadPending();
   }
-  if (raw_ || handle.offset != handle_.offset || handle.size != handle_.size) {
-    return Status::Error(ErrorCode::kBadOptions, "another read of this table is in progress");
+  if (handle.size > kMaxBlockBytes) {
+    return At(ErrorCode::kResourceLimit,
+              "block of " + std::to_string(handle.size) + " bytes at " +
+                  std::to_string(handle.offset) + " is above the limit of " +
+                  std::to_string(kMaxBlockBytes),
+              ErrorOffset(handle.offset, *format_));
   }
-  return state_ == State::kReady ? Complete(contents) : Status::Ok();
+  const uint64_t length = handle.size + kBlockTrailerSize;
+  if (Status s = CheckRange(handle.offset, length, handle.size, *format_); !s.ok()) return s;
+  if (handle.offset + length > format_->blocks_end) {
+    return At(ErrorCode::kCorrupt, "block overlaps the footer", handle.offset);
+  }
+  request_ = handle;
+  request_raw_ = false;
+  ByteView block;
+  if (Status s = Acquire(handle.offset, length, format_->blocks_end, &block); !s.ok() || waiting_) {
+    return s;
+  }
+  kind_ = kind;
+  verify_ = verify;
+  return Verified(block, contents);
 }
 
 Status BlockFetcher::FetchRaw(uint64_t offset, uint64_t length, std::optional<Bytes>* bytes) {
   bytes->reset();
-  if (state_ == State::kIdle) {
-    raw_ = true;
-    return Start(BlockHandle{offset, length}, length);
+  if (waiting_) {
+    const bool same = request_raw_ && offset == request_.offset && length == request_.size;
+    return same ? Status::Ok() : AnotherReadPending();
   }
-  if (!raw_ || offset != handle_.offset || length != handle_.size) {
-    return Status::Error(ErrorCode::kBadOptions, "another read of this table is in progress");
+  if (Status s = CheckRange(offset, length, length, *format_); !s.ok()) return s;
+  request_ = BlockHandle{offset, length};
+  request_raw_ = true;
+  ByteView view;
+  if (Status s = Acquire(offset, length, format_->file_size, &view); !s.ok() || waiting_) return s;
+  bytes->emplace(view.begin(), view.end());
+  return Status::Ok();
+}
+
+Status BlockFetcher::Verified(ByteView block, std::optional<Bytes>* contents) {
+  const size_t size = block.size() - kBlockTrailerSize;
+  std::memcpy(trailer_, block.data() + size, kBlockTrailerSize);
+  if (verify_ && format_->verify_checksums) {
+    Status s = VerifyBlockChecksum(format_->checksum, format_->base_context_checksum,
+                                   request_.offset, block);
+    if (!s.ok()) return s;
   }
-  return state_ == State::kReady ? Complete(bytes) : Status::Ok();
+  const ByteView body = block.first(size);
+  const uint8_t type = trailer_[0];
+  // An unverified type byte is not acted on: the caller checks the trailer itself.
+  if (type == 0 || !verify_) {
+    contents->emplace(body.begin(), body.end());
+    return Status::Ok();
+  }
+  FramingContext context;
+  context.family = format_->family;
+  context.format_version = format_->format_version;
+  context.block_offset = request_.offset;
+  CompressedFrame frame;
+  if (Status s = UnframeCompressedBlock(context, type, body, &frame); !s.ok()) return s;
+  CodecInput input;
+  input.payload = body.subspan(frame.payload_offset, frame.payload_size);
+  input.size = frame.uncompressed_size;
+  // Only data blocks are compressed with the dictionary (rocksdb table/block_based/
+  // block_based_table_builder.cc, CompressAndVerifyBlock).
+  if (kind_ == BlockKind::kData) input.dictionary = format_->compression_dictionary;
+  Bytes out;
+  if (Status s = decompressor_.Decompress(frame.codec, input, &out); !s.ok()) {
+    // A codec knows nothing of the file: the block it failed on is where the error is.
+    return At(s.code(), s.message(), request_.offset);
+  }
+  *contents = std::move(out);
+  return Status::Ok();
 }
 
 Status BlockFetcher::Supply(ByteView bytes) {
-  if (state_ == State::kWaitingBytes) {
-    if (bytes.size() != need_length_) {
-      return At(ErrorCode::kTruncated,
-                "read " + std::to_string(bytes.size()) + " bytes where " +
-                    std::to_string(need_length_) + " were needed",
-                need_offset_);
-    }
-    need_ = IoNeed::kNothing;
-    if (raw_) {
-      buffer_.assign(bytes.begin(), bytes.end());
-      state_ = State::kReady;
-      return Status::Ok();
-    }
-    const size_t size = bytes.size() - kBlockTrailerSize;
-    std::copy(bytes.begin() + static_cast<std::ptrdiff_t>(size), bytes.end(), trailer_);
-    if (verify_) {
-      Status s = VerifyBlockChecksum(format_->checksum, format_->base_context_checksum,
-                                     handle_.offset, bytes);
-      if (!s.ok()) {
-        state_ = State::kIdle;
-        return s;
-      }
-    }
-    const uint8_t type = trailer_[0];
-    buffer_.assign(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size));
-    // An unverified type byte is not acted on: the caller checks the trailer itself.
-    if (type == 0 || !verify_) {
-      state_ = State::kReady;
-      return Status::Ok();
-    }
-    FramingContext context;
-    context.family = format_->family;
-    context.format_version = format_->format_version;
-    context.dictionary_possible = kind_ == BlockKind::kData && format_->has_compression_dictionary;
-    context.block_offset = handle_.offset;
-    if (Status s = UnframeCompressedBlock(context, type, buffer_, &frame_); !s.ok()) {
-      state_ = State::kIdle;
-      buffer_ = Bytes();
-      return s;
-    }
-    need_ = IoNeed::kDecompression;
-    state_ = State::kWaitingDecompression;
-    return Status::Ok();
+  if (!waiting_) return Status::Error(ErrorCode::kBadOptions, "no read is pending");
+  if (bytes.size() == need_length_) std::memcpy(SupplyBuffer(), bytes.data(), bytes.size());
+  return Supplied(bytes.size());
+}
+
+uint8_t* BlockFetcher::SupplyBuffer() {
+  if (!waiting_) return nullptr;
+  window_size_ = 0;
+  if (window_.size() < need_length_) window_.resize(static_cast<size_t>(need_length_));
+  return window_.data();
+}
+
+Status BlockFetcher::Supplied(size_t size) {
+  if (!waiting_) return Status::Error(ErrorCode::kBadOptions, "no read is pending");
+  waiting_ = false;
+  if (size != need_length_) {
+    window_size_ = 0;
+    return At(ErrorCode::kTruncated,
+              "read " + std::to_string(size) + " bytes where " + std::to_string(need_length_) +
+                  " were needed",
+              need_offset_);
   }
-  if (state_ == State::kWaitingDecompression) {
-    need_ = IoNeed::kNothing;
-    const uint64_t expected = frame_.uncompressed_size.value_or(bytes.size());
-    if (bytes.size() != expected || bytes.size() > kMaxBlockBytes) {
-      state_ = State::kIdle;
-      buffer_ = Bytes();
-      return At(ErrorCode::kCorrupt,
-                std::string(CodecName(frame_.codec)) + " block decompressed to " +
-                    std::to_string(bytes.size()) + " bytes, expected " + std::to_string(expected),
-                handle_.offset);
-    }
-    buffer_.assign(bytes.begin(), bytes.end());
-    state_ = State::kReady;
-    return Status::Ok();
-  }
-  return Status::Error(ErrorCode::kBadOptions, "no read is pending");
+  window_offset_ = need_offset_;
+  window_size_ = need_length_;
+  return Status::Ok();
 }
 
 // The driver's view of an operation is its fetcher's.
 IoNeed ResumableRead::need() const { return fetcher().need(); }
 uint64_t ResumableRead::need_offset() const { return fetcher().need_offset(); }
 uint64_t ResumableRead::need_length() const { return fetcher().need_length(); }
-Codec ResumableRead::codec() const { return fetcher().codec(); }
-ByteView ResumableRead::payload() const { return fetcher().payload(); }
-std::optional<uint64_t> ResumableRead::uncompressed_size() const {
-  return fetcher().uncompressed_size();
-}
-uint64_t ResumableRead::block_offset() const { return fetcher().block_offset(); }
 Status ResumableRead::Supply(ByteView bytes) { return fetcher().Supply(bytes); }
+uint8_t* ResumableRead::SupplyBuffer() { return fetcher().SupplyBuffer(); }
+Status ResumableRead::Supplied(size_t size) { return fetcher().Supplied(size); }
 
 }  // namespace sstfilter

@@ -1,9 +1,11 @@
-// Brings one block at a time from the file into memory without doing I/O itself: the caller asks
-// for a block, the fetcher says which file bytes it needs, the driver (TypeScript over a
-// ByteSource, or DriveFromMemory for bytes in memory) supplies them, the fetcher verifies
-// the trailer checksum and strips the compression framing, the driver decompresses and supplies
-// the contents, and the caller asks again and gets them (rocksdb table/block_fetcher.cc does the
-// same steps synchronously).
+// Brings blocks from the file into memory without doing I/O itself: the caller asks for a block,
+// the fetcher says which file bytes it needs, the driver (TypeScript over a ByteSource, or
+// DriveFromMemory for bytes in memory) supplies them, and the caller asks again and gets the
+// contents, checksum verified and decompressed (rocksdb table/block_fetcher.cc does the same steps
+// synchronously). Reads are coalesced into a window of the file: a sequential walk reads ahead in
+// pieces that grow to kMaxReadahead, as RocksDB's FilePrefetchBuffer does
+// (file/file_prefetch_buffer.cc), and opening a table brings in the file's tail at once, where
+// footer, metaindex, properties, index and filter lie (BlockBasedTable::PrefetchTail).
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include "sstfilter/table.h"
 #include "table/block.h"
 #include "table/block_checksum.h"
+#include "table/codecs/codecs.h"
 #include "table/compression.h"
 
 namespace sstfilter {
@@ -25,17 +28,32 @@ struct TableFileFormat {
   uint32_t format_version = 0;
   ChecksumType checksum = ChecksumType::kCrc32c;
   uint32_t base_context_checksum = 0;
-  bool has_compression_dictionary = false;
+  bool verify_checksums = true;  // TableOptions::verify_checksums
+  // The rocksdb.compression_dict meta block, which data blocks are compressed with; empty if none.
+  Bytes compression_dictionary;
 };
 
 enum class BlockKind : uint8_t { kData, kIndex, kMeta };
+
+// The first read-ahead of a sequential walk, and the most it grows to (doubling per read).
+inline constexpr uint64_t kInitialReadahead = uint64_t{64} << 10;
+inline constexpr uint64_t kMaxReadahead = uint64_t{4} << 20;
+// How much of the file's end opening reads at once (RocksDB's default tail prefetch is 512 KiB).
+inline constexpr uint64_t kTailPrefetchBytes = uint64_t{512} << 10;
 
 class BlockFetcher {
  public:
   explicit BlockFetcher(const TableFileFormat* format) : format_(format) {}
 
+  // Reads from here on are sequential: each read that leaves the window reads ahead.
+  void EnableReadahead() { readahead_ = kInitialReadahead; }
+  // The next read that leaves the window also covers the file's last `bytes`.
+  void PrefetchTail(uint64_t bytes) { tail_prefetch_ = bytes; }
+  // Frees the window (opening is done; later reads come one at a time).
+  void ReleaseWindow();
+
   // The contents of the block at `handle` once they are here (`*contents` set), or Ok with
-  // `*contents` unset and need() != kNothing while they are not. A handle outside the file or
+  // `*contents` unset and need() == kBytes while they are not. A handle outside the file or
   // above kMaxBlockBytes fails before anything is requested. With verify = false the trailer is
   // neither checked nor acted on: the contents come as stored, trailer() gives the trailer (for the
   // properties block, whose checksum may legitimately be stale and which is never compressed,
@@ -45,38 +63,40 @@ class BlockFetcher {
   // Raw file bytes without a trailer (the footer).
   Status FetchRaw(uint64_t offset, uint64_t length, std::optional<Bytes>* bytes);
 
-  IoNeed need() const { return need_; }
+  IoNeed need() const { return waiting_ ? IoNeed::kBytes : IoNeed::kNothing; }
   uint64_t need_offset() const { return need_offset_; }
   uint64_t need_length() const { return need_length_; }
-  Codec codec() const { return frame_.codec; }
-  ByteView payload() const;
-  std::optional<uint64_t> uncompressed_size() const { return frame_.uncompressed_size; }
-  // The offset of the block being fetched (for errors the driver reports).
-  uint64_t block_offset() const { return handle_.offset; }
 
-  // The driver's answer to need(): file bytes, or decompressed contents.
+  // The driver's answer to need(): the file bytes, copied in by Supply, or written by the driver
+  // into SupplyBuffer() (need_length() bytes) and announced by Supplied.
   Status Supply(ByteView bytes);
+  uint8_t* SupplyBuffer();
+  Status Supplied(size_t size);
 
   // Type byte and stored checksum of the last block fetched.
   ByteView trailer() const { return ByteView(trailer_, kBlockTrailerSize); }
 
  private:
-  enum class State : uint8_t { kIdle, kWaitingBytes, kWaitingDecompression, kReady };
-
-  Status Start(BlockHandle handle, uint64_t length);
-  Status Complete(std::optional<Bytes>* out);
+  // Ok with `*bytes` pointing into the window when [offset, offset + length) is in it; otherwise
+  // asks for a window that covers it.
+  Status Acquire(uint64_t offset, uint64_t length, uint64_t limit, ByteView* bytes);
+  Status Verified(ByteView block, std::optional<Bytes>* contents);
 
   const TableFileFormat* format_;
-  State state_ = State::kIdle;
-  IoNeed need_ = IoNeed::kNothing;
-  bool raw_ = false;
-  bool verify_ = true;
-  BlockKind kind_ = BlockKind::kMeta;
-  BlockHandle handle_;
+  Decompressor decompressor_;
+  bool waiting_ = false;
+  BlockHandle request_;  // what the pending read is for
+  bool request_raw_ = false;
   uint64_t need_offset_ = 0;
   uint64_t need_length_ = 0;
-  Bytes buffer_;  // raw bytes while decompressing, then the contents
-  CompressedFrame frame_;
+  uint64_t readahead_ = 0;
+  uint64_t tail_prefetch_ = 0;
+  // File bytes [window_offset_, window_offset_ + window_size_) in window_.
+  Bytes window_;
+  uint64_t window_offset_ = 0;
+  uint64_t window_size_ = 0;
+  BlockKind kind_ = BlockKind::kMeta;
+  bool verify_ = true;
   uint8_t trailer_[kBlockTrailerSize] = {};
 };
 

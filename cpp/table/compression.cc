@@ -25,14 +25,9 @@ Status Error(ErrorCode code, std::string message, const FramingContext& context)
   return Status::Error(code, std::move(message), static_cast<int64_t>(context.block_offset));
 }
 
-// What a zstd frame header (RFC 8878 3.1.1.1) says about the frame: its dictionary id and the
-// content size when recorded. Returns false when the bytes are no zstd frame header.
-struct ZstdFrameHeader {
-  uint32_t dictionary_id = 0;
-  std::optional<uint64_t> content_size;
-};
-
-bool ParseZstdFrameHeader(ByteView in, ZstdFrameHeader* header) {
+// The content size a zstd frame header (RFC 8878 3.1.1.1) records, if any. Returns false when the
+// bytes are no zstd frame header.
+bool ParseZstdContentSize(ByteView in, std::optional<uint64_t>* content_size) {
   constexpr uint32_t kZstdMagic = 0xFD2FB528;
   if (in.size() < 5 || DecodeFixed32(in.data()) != kZstdMagic) return false;
   const uint8_t descriptor = in[4];
@@ -46,16 +41,12 @@ bool ParseZstdFrameHeader(ByteView in, ZstdFrameHeader* header) {
   const size_t dict_bytes = kDictBytes[dict_flag];
   const size_t fcs_bytes = fcs_flag == 0 && single_segment ? 1 : kFcsBytes[fcs_flag];
   if (in.size() < pos + dict_bytes + fcs_bytes) return false;
-  header->dictionary_id = 0;
-  for (size_t i = 0; i < dict_bytes; ++i) header->dictionary_id |= uint32_t{in[pos + i]} << (8 * i);
-  pos += dict_bytes;
-  if (fcs_bytes == 0) {
-    header->content_size.reset();
-    return true;
-  }
+  pos += dict_bytes;  // the dictionary id: the decompressor checks it against the table's
+  content_size->reset();
+  if (fcs_bytes == 0) return true;
   uint64_t size = 0;
   for (size_t i = 0; i < fcs_bytes; ++i) size |= uint64_t{in[pos + i]} << (8 * i);
-  header->content_size = fcs_bytes == 2 ? size + 256 : size;
+  *content_size = fcs_bytes == 2 ? size + 256 : size;
   return true;
 }
 
@@ -63,7 +54,7 @@ bool ParseZstdFrameHeader(ByteView in, ZstdFrameHeader* header) {
 
 const char* CodecName(Codec codec) {
   // In Codec's order.
-  static constexpr const char* kNames[] = {"none", "snappy", "zlib", "lz4", "zstd"};
+  static constexpr const char* kNames[] = {"none", "snappy", "zlib", "bzip2", "lz4", "zstd"};
   return EnumName<Codec::kZstd>(codec, kNames, "unknown");
 }
 
@@ -114,11 +105,14 @@ Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteV
   } else if (type == kZstdType || type == kZstdNotFinalType) {
     frame->codec = Codec::kZstd;
     if (Status s = read_size_prefix(); !s.ok()) return s;  // every format_version
-  } else if (type == kBZip2Type || type == kXpressType) {
-    return Error(ErrorCode::kUnsupported,
-                 std::string(type == kBZip2Type ? "bzip2" : "XPRESS") +
-                     " compressed blocks are not supported",
-                 context);
+  } else if (type == kBZip2Type) {
+    frame->codec = Codec::kBZip2;
+    if (size_prefixed) {
+      if (Status s = read_size_prefix(); !s.ok()) return s;
+    }
+  } else if (type == kXpressType) {
+    // Windows' XPRESS: RocksDB builds it only on Windows, and no portable decoder exists.
+    return Error(ErrorCode::kUnsupported, "XPRESS compressed blocks are not supported", context);
   } else if (type >= kFirstCustomType) {
     return Error(ErrorCode::kUnsupported,
                  "custom compression type " + std::to_string(type) +
@@ -133,39 +127,25 @@ Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteV
   frame->payload_size = contents.size() - pos;
   const ByteView payload = contents.subspan(pos);
   if (frame->codec == Codec::kZstd) {
-    ZstdFrameHeader header;
-    if (!ParseZstdFrameHeader(payload, &header)) {
+    std::optional<uint64_t> content_size;
+    if (!ParseZstdContentSize(payload, &content_size)) {
       return Error(ErrorCode::kCorrupt, "not a zstd frame", context);
-    }
-    if (header.dictionary_id != 0) {
-      return Error(ErrorCode::kUnsupported,
-                   "zstd block compressed with dictionary " + std::to_string(header.dictionary_id),
-                   context);
     }
     // A frame that records another size than the block's prefix cannot decompress to the size the
     // block must have; rejecting it here also keeps a decompressor from allocating what such a
     // frame claims.
-    if (frame->uncompressed_size && header.content_size &&
-        *frame->uncompressed_size != *header.content_size) {
+    if (frame->uncompressed_size && content_size && *frame->uncompressed_size != *content_size) {
       return Error(ErrorCode::kCorrupt,
-                   "zstd frame of " + std::to_string(*header.content_size) +
-                       " bytes in a block of " + std::to_string(*frame->uncompressed_size),
+                   "zstd frame of " + std::to_string(*content_size) + " bytes in a block of " +
+                       std::to_string(*frame->uncompressed_size),
                    context);
     }
-    if (!frame->uncompressed_size) frame->uncompressed_size = header.content_size;
-    // The decompressor writes into a buffer of the recorded size (ts/core/codecs.ts); LevelDB's
+    if (!frame->uncompressed_size) frame->uncompressed_size = content_size;
+    // The decompressor writes into a buffer of the recorded size (codecs/zstd.cc); LevelDB's
     // zstd writer always records it in the frame.
     if (!frame->uncompressed_size) {
       return Error(ErrorCode::kUnsupported, "zstd frame that does not record its size", context);
     }
-  }
-  // Zlib, LZ4 and zstd data blocks of a table with a rocksdb.compression_dict meta block were
-  // compressed with that dictionary (a raw-content zstd dictionary has no id in the frame).
-  if (context.dictionary_possible && frame->codec != Codec::kSnappy) {
-    return Error(ErrorCode::kUnsupported,
-                 std::string(CodecName(frame->codec)) +
-                     " block compressed with the table's dictionary is not supported",
-                 context);
   }
   if (frame->uncompressed_size && *frame->uncompressed_size > kMaxBlockBytes) {
     return Error(ErrorCode::kResourceLimit,

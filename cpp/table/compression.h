@@ -1,8 +1,8 @@
 // Compressed blocks (docs/FORMATS.md 3.2): which codec a block's compression-type byte names, and
-// the framing the writer put around the codec's own stream. Decompression itself happens outside
-// the core (the TypeScript layer uses maintained codec libraries); the core only strips the
-// framing, learns the uncompressed size where the format records it, and rejects what it cannot
-// support before anything is allocated. Codec and kMaxBlockBytes are public (sstfilter/table.h).
+// the framing the writer put around the codec's own stream. Unframing learns the uncompressed size
+// where the format records it and rejects what cannot be read before anything is allocated; the
+// codecs (table/codecs/) then decode the stream. Codec and kMaxBlockBytes are public
+// (sstfilter/table.h).
 #pragma once
 
 #include <cstdint>
@@ -24,12 +24,11 @@ struct CompressedFrame {
 struct FramingContext {
   TableFamily family = TableFamily::kRocksDb;
   uint32_t format_version = 0;  // RocksDB: >= 2 means compress_format_version 2 (size prefixes)
-  bool dictionary_possible = false;  // a data block of a table with a compression dictionary
-  uint64_t block_offset = 0;         // for error offsets
+  uint64_t block_offset = 0;    // for error offsets
 };
 
 // Interprets the compression-type byte `type` of a block whose contents are `contents`.
-// kUnsupported for bzip2, XPRESS, custom (format_version 7) codecs and dictionary compression;
+// kUnsupported for XPRESS and custom (format_version 7) codecs;
 // kResourceLimit for sizes above kMaxBlockBytes; kCorrupt for broken framing. Errors carry the
 // block's offset.
 Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteView contents,

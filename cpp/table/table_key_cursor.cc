@@ -1,4 +1,5 @@
-// TableKeyCursor (sstfilter/table.h): the keys of every data block in index order.
+// TableKeyCursor (sstfilter/table.h): the keys of every data block in index order, a batch of
+// blocks at a time.
 #include <memory>
 #include <optional>
 
@@ -12,7 +13,13 @@ namespace sstfilter {
 
 struct TableKeyCursor::Walk {
   explicit Walk(const OpenedTable& table)
-      : fetcher(&table.file), two_level(table.index_type == kTwoLevelIndexSearch) {
+      : data_fetcher(&table.file),
+        index_fetcher(&table.file),
+        two_level(table.index_type == kTwoLevelIndexSearch) {
+    // Data blocks, and the partitions of a partitioned index (written together after the data
+    // blocks), each lie one after another: each read reads ahead in its own window.
+    data_fetcher.EnableReadahead();
+    index_fetcher.EnableReadahead();
     if (two_level) {
       top.emplace(table.index.Begin());
     } else {
@@ -20,7 +27,8 @@ struct TableKeyCursor::Walk {
     }
   }
 
-  BlockFetcher fetcher;
+  BlockFetcher data_fetcher;
+  BlockFetcher index_fetcher;
   bool two_level;
   std::optional<IndexBlock::Iterator> top;  // over the partitions of a partitioned index
   std::unique_ptr<IndexBlock> partition;
@@ -29,25 +37,37 @@ struct TableKeyCursor::Walk {
   std::optional<BlockHandle> pending_block;
 };
 
-TableKeyCursor::TableKeyCursor(const TableReader& table)
-    : table_(table.table_), walk_(std::make_unique<Walk>(*table_)) {}
+TableKeyCursor::TableKeyCursor(const TableReader& table, size_t batch_bytes)
+    : table_(table.table_), walk_(std::make_unique<Walk>(*table_)), batch_bytes_(batch_bytes) {}
 
 TableKeyCursor::~TableKeyCursor() = default;
 
-BlockFetcher& TableKeyCursor::fetcher() const { return walk_->fetcher; }
+BlockFetcher& TableKeyCursor::fetcher() const {
+  return walk_->index_fetcher.need() != IoNeed::kNothing ? walk_->index_fetcher
+                                                         : walk_->data_fetcher;
+}
 
 void TableKeyCursor::ClearKeys() {
   key_data_.clear();
   key_offsets_.assign(1, 0);
+  key_blocks_.clear();
+}
+
+bool TableKeyCursor::BatchReady() const {
+  return !key_blocks_.empty() && (key_data_.size() >= batch_bytes_ || at_end_);
 }
 
 Status TableKeyCursor::OnDataBlock(const Bytes& contents) {
   const BlockHandle handle = *walk_->pending_block;
+  walk_->pending_block.reset();
+  const size_t data_before = key_data_.size();
+  const size_t keys_before = key_offsets_.size();
   // Offsets inside a decompressed block mean nothing in the file: name the block instead. A block
   // that fails to decode yields none of its keys.
-  const bool compressed = walk_->fetcher.trailer()[0] != 0;
+  const bool compressed = walk_->data_fetcher.trailer()[0] != 0;
   auto located = [&](Status s) {
-    ClearKeys();
+    key_data_.resize(data_before);
+    key_offsets_.resize(keys_before);
     const uint64_t inner = s.offset() < 0 || compressed ? 0 : static_cast<uint64_t>(s.offset());
     return Status::Error(s.code(), s.message() + " (data block)",
                          static_cast<int64_t>(handle.offset + inner));
@@ -75,8 +95,7 @@ Status TableKeyCursor::OnDataBlock(const Bytes& contents) {
     key_data_.insert(key_data_.end(), key.begin(), key.end());
     key_offsets_.push_back(static_cast<uint32_t>(key_data_.size()));
   }
-  keys_block_ = handle;
-  walk_->pending_block.reset();
+  key_blocks_.push_back(KeysBlock{handle, static_cast<uint32_t>(key_offsets_.size() - 1)});
   return Status::Ok();
 }
 
@@ -108,18 +127,24 @@ Status TableKeyCursor::NextHandle() {
 
 Status TableKeyCursor::Advance() {
   Walk& w = *walk_;
-  while (!at_end_ && key_offsets_.size() == 1) {
+  if (!deferred_error_.ok()) {
+    if (!key_blocks_.empty()) return Status::Ok();  // the batch before it is still to be taken
+    return deferred_error_;
+  }
+  while (!at_end_ && !BatchReady()) {
     std::optional<Bytes> contents;
     Status s;
+    BlockFetcher* fetcher = &w.data_fetcher;
     if (w.pending_block) {
-      s = w.fetcher.Fetch(*w.pending_block, BlockKind::kData, &contents);
+      s = w.data_fetcher.Fetch(*w.pending_block, BlockKind::kData, &contents);
       if (s.ok() && contents) s = OnDataBlock(*contents);
     } else if (w.pending_partition) {
-      s = w.fetcher.Fetch(*w.pending_partition, BlockKind::kIndex, &contents);
+      fetcher = &w.index_fetcher;
+      s = w.index_fetcher.Fetch(*w.pending_partition, BlockKind::kIndex, &contents);
       if (s.ok() && contents) {
         w.blocks.reset();
         w.partition = std::make_unique<IndexBlock>();
-        const bool compressed = w.fetcher.trailer()[0] != 0;
+        const bool compressed = w.index_fetcher.trailer()[0] != 0;
         s = IndexBlock::Open(std::move(*contents), table_->index_format,
                              w.pending_partition->offset, compressed, w.partition.get());
         if (s.ok()) w.blocks.emplace(w.partition->Begin());
@@ -128,7 +153,12 @@ Status TableKeyCursor::Advance() {
     } else {
       s = NextHandle();
     }
-    if (!s.ok() || w.fetcher.need() != IoNeed::kNothing) return s;
+    if (!s.ok()) {
+      if (key_blocks_.empty()) return s;
+      deferred_error_ = std::move(s);
+      return Status::Ok();
+    }
+    if (fetcher->need() != IoNeed::kNothing) return Status::Ok();
   }
   return Status::Ok();
 }

@@ -40,6 +40,7 @@ enum class OpenStage : uint8_t {
   kFooter,
   kMetaindex,
   kProperties,
+  kCompressionDictionary,
   kIndex,
   kFilter,
   kPartitions,
@@ -64,6 +65,13 @@ const MetaindexEntry* OpenedTable::FindMeta(std::string_view name) const {
 const MetaindexEntry* OpenedTable::PropertiesEntry() const {
   const MetaindexEntry* e = FindMeta("rocksdb.properties");
   return e != nullptr ? e : FindMeta("rocksdb.stats");
+}
+
+BlockKind OpenedTable::KindOfBlockAt(uint64_t offset) const {
+  // RocksDB writes every data block before any other block (table/block_based/
+  // block_based_table_builder.cc); rocksdb.data.size is where they end.
+  const std::optional<uint64_t> data_size = properties.Number("rocksdb.data.size");
+  return data_size && offset < *data_size ? BlockKind::kData : BlockKind::kMeta;
 }
 
 int64_t OpenedTable::PropertyOffset(std::string_view name) const {
@@ -100,6 +108,8 @@ TableReader::TableReader(uint64_t file_size, TableOptions options)
   table_->options = options;
   table_->file.file_size = file_size;
   table_->file.blocks_end = file_size;
+  table_->file.verify_checksums = options.verify_checksums;
+  state_->fetcher.PrefetchTail(kTailPrefetchBytes);
 }
 
 TableReader::~TableReader() = default;
@@ -166,6 +176,16 @@ Status TableReader::Advance() {
                           /*verify=*/false);
         if (s.ok() && bytes) s = OnProperties(*bytes);
         break;
+      case OpenStage::kCompressionDictionary:
+        // Stored uncompressed (rocksdb table/block_based/uncompression_dict_reader.cc reads it
+        // as a raw block).
+        s = fetcher.Fetch(table_->FindMeta(kCompressionDictionaryBlock)->handle, BlockKind::kMeta,
+                          &bytes);
+        if (s.ok() && bytes) {
+          table_->file.compression_dictionary = std::move(*bytes);
+          state_->stage = OpenStage::kIndex;
+        }
+        break;
       case OpenStage::kIndex:
         s = fetcher.Fetch(table_->index_handle, BlockKind::kIndex, &bytes);
         if (s.ok() && bytes) s = OnIndex(std::move(*bytes));
@@ -186,6 +206,7 @@ Status TableReader::Advance() {
         break;
       }
       case OpenStage::kOpen:
+        fetcher.ReleaseWindow();
         return Status::Ok();
     }
     if (!s.ok() || fetcher.need() != IoNeed::kNothing) return s;
@@ -237,7 +258,6 @@ Status TableReader::OnMetaindex(const Bytes& contents) {
   // Every RocksDB table has a properties block; a LevelDB table never has one.
   if (table_->footer.legacy_magic && has_properties) table_->family = TableFamily::kRocksDb;
   table_->file.family = table_->family;
-  table_->file.has_compression_dictionary = table_->FindMeta("rocksdb.compression_dict") != nullptr;
   if (has_properties) {
     state_->stage = OpenStage::kProperties;
     return Status::Ok();
@@ -251,7 +271,9 @@ Status TableReader::OnProperties(const Bytes& contents) {
   Bytes block = contents;
   block.insert(block.end(), state_->fetcher.trailer().begin(), state_->fetcher.trailer().end());
   Status checksum =
-      VerifyBlockChecksum(file.checksum, file.base_context_checksum, handle.offset, block);
+      file.verify_checksums
+          ? VerifyBlockChecksum(file.checksum, file.base_context_checksum, handle.offset, block)
+          : Status::Ok();
   Status decoded = TableProperties::Decode(contents, &table_->properties);
   if (!checksum.ok()) {
     // An ingested file whose global sequence number RocksDB rewrote in place keeps the checksum
@@ -315,7 +337,9 @@ Status TableReader::Configure() {
     return Status::Error(ErrorCode::kCorrupt, "the metaindex has no rocksdb.index entry",
                          static_cast<int64_t>(t.footer.metaindex.offset));
   }
-  state_->stage = OpenStage::kIndex;
+  state_->stage = t.FindMeta(kCompressionDictionaryBlock) != nullptr
+                      ? OpenStage::kCompressionDictionary
+                      : OpenStage::kIndex;
   return Status::Ok();
 }
 
@@ -379,6 +403,8 @@ Status TableReader::OnFilter(Bytes contents) {
   t.filter.SetPartitioned(chosen.filter_policy, chosen.filter_builtin, contents.size(),
                           t.order.value_or(KeyOrder::kBytewise), t.index_format.keys_have_tag);
   state_->stage = OpenStage::kPartitions;
+  // The partitions lie one after another before their index: read them in large pieces.
+  state_->fetcher.EnableReadahead();
   if (contents.empty()) return Status::Ok();  // no partitions: everything may match
   IndexFormat format = t.index_format;
   format.values_have_first_key = false;
@@ -502,10 +528,9 @@ Status TableReader::PrefixMayMatch(ByteView seek_key, bool* may_match) const {
                   state_->filter_entry);
 }
 
-Status OpenTableFromMemory(ByteView file, TableOptions options, std::unique_ptr<TableReader>* out,
-                           const BlockDecompressor& decompress) {
+Status OpenTableFromMemory(ByteView file, TableOptions options, std::unique_ptr<TableReader>* out) {
   *out = std::make_unique<TableReader>(file.size(), options);
-  return DriveFromMemory(**out, file, decompress);
+  return DriveFromMemory(**out, file);
 }
 
 TableBlockRead::TableBlockRead(const TableReader& table, BlockHandle handle)
@@ -519,7 +544,10 @@ BlockFetcher& TableBlockRead::fetcher() const { return *fetcher_; }
 
 Status TableBlockRead::Advance() {
   while (!contents_) {
-    if (Status s = fetcher_->Fetch(handle_, BlockKind::kMeta, &contents_); !s.ok()) return s;
+    if (Status s = fetcher_->Fetch(handle_, table_->KindOfBlockAt(handle_.offset), &contents_);
+        !s.ok()) {
+      return s;
+    }
     if (fetcher_->need() != IoNeed::kNothing) return Status::Ok();
   }
   return Status::Ok();

@@ -23,6 +23,9 @@ namespace sstfilter {
 inline constexpr uint32_t kTwoLevelIndexSearch = 2;
 inline constexpr uint32_t kBinarySearchWithFirstKey = 3;
 
+// The meta block holding the dictionary data blocks are compressed with.
+inline constexpr std::string_view kCompressionDictionaryBlock = "rocksdb.compression_dict";
+
 struct OpenedTable {
   TableOptions options;
   TableFileFormat file;
@@ -44,6 +47,9 @@ struct OpenedTable {
   const MetaindexEntry* FindMeta(std::string_view name) const;
   // The properties block ("rocksdb.properties", or "rocksdb.stats" in old files), if any.
   const MetaindexEntry* PropertiesEntry() const;
+  // Whether the block at `offset` is a data block, as far as the properties tell (only data blocks
+  // use the compression dictionary).
+  BlockKind KindOfBlockAt(uint64_t offset) const;
   // Where the value of property `name` lies in the file, for errors about it; kNoOffset without
   // it.
   int64_t PropertyOffset(std::string_view name) const;

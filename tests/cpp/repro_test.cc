@@ -96,14 +96,17 @@ TEST(Repro, LevelDbFilterBlockEndsWithTheLastBlocksRange) {
   for (;;) {
     ASSERT_TRUE(DriveFromMemory(cursor, file).ok());
     if (cursor.at_end()) break;
-    const BlockHandle block = cursor.keys_block();
-    ASSERT_TRUE(builder.StartBlock(block.offset).ok());
     const auto& offsets = cursor.key_offsets();
-    for (size_t i = 0; i + 1 < offsets.size(); ++i) {
-      builder.AddKey(ByteView(cursor.key_data()).subspan(offsets[i], offsets[i + 1] - offsets[i]));
+    size_t key = 0;
+    for (const TableKeyCursor::KeysBlock& block : cursor.key_blocks()) {
+      ASSERT_TRUE(builder.StartBlock(block.handle.offset).ok());
+      for (; key < block.keys_end; ++key) {
+        builder.AddKey(
+            ByteView(cursor.key_data()).subspan(offsets[key], offsets[key + 1] - offsets[key]));
+      }
+      ASSERT_TRUE(builder.EndBlock(block.handle.offset, block.handle.size).ok());
+      ++blocks;
     }
-    ASSERT_TRUE(builder.EndBlock(block.offset, block.size).ok());
-    ++blocks;
     cursor.ClearKeys();
   }
   Bytes built;

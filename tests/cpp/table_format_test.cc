@@ -158,20 +158,23 @@ TEST(TableFormat, CompressionFramingPerCodecAndFamily) {
   EXPECT_EQ(frame.codec, Codec::kLz4Block);
   EXPECT_EQ(frame.uncompressed_size, 7u);
   EXPECT_EQ(frame.payload_offset, 8u);
-  // ZSTD: size prefix, then a frame; a frame naming a dictionary is unsupported.
+  ASSERT_TRUE(UnframeCompressedBlock(fv1, 3, Bytes{0x42, 0x5a}, &frame).ok());
+  EXPECT_EQ(frame.uncompressed_size, std::nullopt) << "bzip2 before format_version 2";
+  // ZSTD: size prefix, then a frame, which may name a dictionary (its 1-byte id is skipped).
   const Bytes zstd = {0x0a, 0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x0a, 0x00};
   ASSERT_TRUE(UnframeCompressedBlock(rocks, 7, zstd, &frame).ok());
   EXPECT_EQ(frame.codec, Codec::kZstd);
   const Bytes zstd_dict = {0x0a, 0x28, 0xb5, 0x2f, 0xfd, 0x21, 0x05, 0x0a, 0x00};
-  Status s = UnframeCompressedBlock(rocks, 7, zstd_dict, &frame);
-  EXPECT_EQ(s.code(), ErrorCode::kUnsupported);
-  EXPECT_EQ(s.offset(), 4096);
-  // Data blocks of a table with a compression dictionary.
-  FramingContext dict = rocks;
-  dict.dictionary_possible = true;
-  EXPECT_EQ(UnframeCompressedBlock(dict, 7, zstd, &frame).code(), ErrorCode::kUnsupported);
-  // bzip2, XPRESS, custom codecs, unknown bytes.
-  for (int type : {3, 6, 0x80, 0x20}) {
+  ASSERT_TRUE(UnframeCompressedBlock(rocks, 7, zstd_dict, &frame).ok());
+  EXPECT_EQ(frame.uncompressed_size, 10u);
+  // BZip2: a size prefix from format_version 2 on, none before.
+  ASSERT_TRUE(UnframeCompressedBlock(rocks, 3, Bytes{0x05, 0x42, 0x5a}, &frame).ok());
+  EXPECT_EQ(frame.codec, Codec::kBZip2);
+  EXPECT_EQ(frame.uncompressed_size, 5u);
+  EXPECT_EQ(frame.payload_offset, 1u);
+  // XPRESS, custom codecs, unknown bytes.
+  Status s;
+  for (int type : {6, 0x80, 0x20}) {
     s = UnframeCompressedBlock(rocks, static_cast<uint8_t>(type), Bytes{1, 2, 3}, &frame);
     EXPECT_EQ(s.code(), ErrorCode::kUnsupported) << type;
     EXPECT_EQ(s.offset(), 4096);
@@ -189,43 +192,40 @@ TEST(TableFormat, CompressionFramingPerCodecAndFamily) {
   EXPECT_EQ(frame.payload_offset, 0u);
 }
 
-TEST(TableFormat, UnsupportedDataBlockCodecNamesTheBlock) {
-  // Re-label the first data block as bzip2 (with a valid checksum): opening is lazy and succeeds,
-  // walking the keys reaches the block and reports it.
+// Re-labels the block at `h` with compression type `type` and a matching crc32c.
+void Relabel(Bytes& file, BlockHandle h, uint8_t type) {
+  file[h.offset + h.size] = type;
+  const uint32_t crc =
+      ComputeBlockChecksum(ChecksumType::kCrc32c, ByteView(file).subspan(h.offset, h.size + 1));
+  for (int i = 0; i < 4; ++i) {
+    file[h.offset + h.size + 1 + i] = static_cast<uint8_t>(crc >> (8 * i));
+  }
+}
+
+TEST(TableFormat, DataBlockCodecErrorsNameTheBlock) {
+  // Opening is lazy and succeeds; walking the keys reaches the re-labelled first data block.
   Bytes file = Fv2Table();
   std::unique_ptr<TableReader> reader;
   ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
   std::optional<IndexEntry> first;
   ASSERT_TRUE(reader->table().index.Seek({}, &first).ok());
   const BlockHandle h = first->handle;
-  file[h.offset + h.size] = 3;
-  const uint32_t crc =
-      ComputeBlockChecksum(ChecksumType::kCrc32c, ByteView(file).subspan(h.offset, h.size + 1));
-  for (int i = 0; i < 4; ++i)
-    file[h.offset + h.size + 1 + i] = static_cast<uint8_t>(crc >> (8 * i));
+  // XPRESS (type 6) cannot be read anywhere: unsupported, not corrupt.
+  Relabel(file, h, 6);
   ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
   TableKeyCursor cursor(*reader);
   const Status s = DriveFromMemory(cursor, file);
   EXPECT_EQ(s.code(), ErrorCode::kUnsupported);
   EXPECT_EQ(s.offset(), static_cast<int64_t>(h.offset));
-
-  // A decompressor's own error, which cannot know where its block lies, gets the block's offset.
-  // The block is re-labelled Snappy (type 1), which the fetcher hands to the decompressor.
-  file[h.offset + h.size] = 1;
-  const uint32_t snappy_crc =
-      ComputeBlockChecksum(ChecksumType::kCrc32c, ByteView(file).subspan(h.offset, h.size + 1));
-  for (int i = 0; i < 4; ++i)
-    file[h.offset + h.size + 1 + i] = static_cast<uint8_t>(snappy_crc >> (8 * i));
-  const BlockDecompressor failing = [](Codec codec, ByteView, std::optional<uint64_t>, Bytes*) {
-    EXPECT_EQ(codec, Codec::kSnappy);
-    return Status::Error(ErrorCode::kCorrupt, "snappy stream is damaged");
-  };
-  ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
-  TableKeyCursor failing_cursor(*reader);
-  const Status f = DriveFromMemory(failing_cursor, file, failing);
-  EXPECT_EQ(f.code(), ErrorCode::kCorrupt);
-  EXPECT_EQ(f.message(), "snappy stream is damaged");
-  EXPECT_EQ(f.offset(), static_cast<int64_t>(h.offset));
+  // Uncompressed contents labelled with each codec: the codec's own error gets the block's offset.
+  for (int type : {1, 2, 3, 4, 5, 7, 0x40}) {
+    Relabel(file, h, static_cast<uint8_t>(type));
+    ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
+    TableKeyCursor failing(*reader);
+    const Status f = DriveFromMemory(failing, file);
+    EXPECT_EQ(f.code(), ErrorCode::kCorrupt) << type << ": " << f.message();
+    EXPECT_EQ(f.offset(), static_cast<int64_t>(h.offset)) << type;
+  }
 }
 
 TEST(TableFormat, IngestedFilesMayCarryARewrittenGlobalSeqno) {

@@ -24,7 +24,7 @@
 #include "sstfilter/leveldb_filter_block.h"
 #include "sstfilter/table.h"
 #include "table/block.h"
-#include "table/block_checksum.h"
+#include "table/codecs/codecs.h"
 #include "table/compression.h"
 #include "table/footer.h"
 #include "table/index_block.h"
@@ -216,30 +216,17 @@ inline void FuzzLevelDbFilterBlock(const uint8_t* data, size_t size) {
 }
 
 // ---- table_fuzz: [flags u8][probe-key bytes u16][probe keys][table file] ----
-// flags bit 0: keys are bare user keys (TableOptions::internal_keys = false); bit 1: give every
-// block the trailer checksum it needs, so mutations reach the parsers behind the checksum; bit 2:
-// "decompress" compressed blocks by taking their payload as the contents (cut or zero-padded to
-// the recorded size), so compressed index, filter and data blocks get parsed too.
-struct TableFuzzFlags {
-  bool fix_checksums = false;
-  bool decompress = false;
-};
+// flags bit 0: keys are bare user keys (TableOptions::internal_keys = false); bit 1: checksums are
+// not verified (TableOptions::verify_checksums = false), so mutations reach the parsers and codecs
+// behind them. Compressed blocks go through the real codecs either way.
 
-// A ResumableRead that passes `op` through, checking and preparing each read it is about to make
-// of `file` before DriveFromMemory supplies it: no read may pass the end (a reader is told the
-// file's size, so it must never ask for more; DriveFromMemory would answer with a short read),
-// no operation may loop, and with fix_checksums the block's trailer is made to match, in place.
-// `file_format` is where the operation's table records its checksum type; the first read of a
-// TableReader is the raw footer, which has no trailer (`first_read_raw`).
+// A ResumableRead that passes `op` through, checking each read it is about to make of `file`
+// before DriveFromMemory supplies it: no read may pass the end (a reader is told the file's size,
+// so it must never ask for more; DriveFromMemory would answer with a short read), and no operation
+// may loop.
 class CheckedFuzzRead final : public ResumableRead {
  public:
-  CheckedFuzzRead(ResumableRead& op, std::span<uint8_t> file, const TableFileFormat& file_format,
-                  bool fix_checksums, bool first_read_raw)
-      : op_(op),
-        file_(file),
-        file_format_(file_format),
-        fix_checksums_(fix_checksums),
-        raw_(first_read_raw) {}
+  CheckedFuzzRead(ResumableRead& op, ByteView file) : op_(op), file_(file) {}
 
   Status Advance() override {
     // A read never makes more than a few block requests per block it parses; far more means the
@@ -250,49 +237,37 @@ class CheckedFuzzRead final : public ResumableRead {
     const uint64_t offset = op_.need_offset();
     const uint64_t length = op_.need_length();
     FUZZ_CHECK(offset <= file_.size() && length <= file_.size() - offset);
-    if (fix_checksums_ && !raw_ && length >= kBlockTrailerSize) {
-      uint8_t* block = file_.data() + offset;
-      const size_t covered = static_cast<size_t>(length) - 4;
-      const uint32_t checksum =
-          ComputeBlockChecksum(file_format_.checksum, ByteView(block, covered)) +
-          ChecksumModifierForContext(file_format_.base_context_checksum, offset);
-      for (int i = 0; i < 4; ++i) block[covered + i] = static_cast<uint8_t>(checksum >> (8 * i));
-    }
-    raw_ = false;
     return s;
   }
   BlockFetcher& fetcher() const override { return op_.fetcher(); }
 
  private:
   ResumableRead& op_;
-  std::span<uint8_t> file_;
-  const TableFileFormat& file_format_;
-  bool fix_checksums_;
-  bool raw_;
+  ByteView file_;
   int steps_ = 0;
 };
 
-// The decompress aid: a compressed block's payload taken as its contents, cut or zero-padded to
-// the recorded size.
-inline Status PayloadAsContents(Codec, ByteView payload, std::optional<uint64_t> size, Bytes* out) {
-  // Sizes the fetcher accepts go up to kMaxBlockBytes; allocating them would only slow the fuzzer
-  // down.
-  constexpr uint64_t kMaxFuzzBlock = 1 << 20;
-  const uint64_t wanted = size.value_or(payload.size());
-  if (wanted > kMaxFuzzBlock) return Status::Error(ErrorCode::kResourceLimit, "fuzz");
-  out->assign(payload.begin(), payload.end());
-  out->resize(static_cast<size_t>(wanted));
-  return Status::Ok();
+// Advances `op` to completion over `file` with DriveFromMemory, through CheckedFuzzRead.
+inline Status DriveForFuzzing(ResumableRead& op, ByteView file) {
+  CheckedFuzzRead checked(op, file);
+  return DriveFromMemory(checked, file);
 }
 
-// Advances `op` to completion over `file` with DriveFromMemory, through CheckedFuzzRead and, with
-// the decompress flag, PayloadAsContents. With fix_checksums, `file` must be writable.
-inline Status DriveForFuzzing(ResumableRead& op, std::span<uint8_t> file,
-                              const TableFileFormat& file_format, TableFuzzFlags flags,
-                              bool first_read_raw) {
-  CheckedFuzzRead checked(op, file, file_format, flags.fix_checksums, first_read_raw);
-  return DriveFromMemory(
-      checked, file, flags.decompress ? BlockDecompressor(PayloadAsContents) : BlockDecompressor());
+// Runs a codec: it decodes to exactly the recorded size, or fails with a typed error. Outputs above
+// kMaxFuzzOutput only slow the fuzzer down (the real limit is kMaxBlockBytes).
+inline constexpr uint64_t kMaxFuzzOutput = uint64_t{1} << 20;
+
+inline void DecompressForFuzzing(Codec codec, const CodecInput& input) {
+  if (codec == Codec::kNone || input.size.value_or(0) > kMaxFuzzOutput) return;
+  Decompressor decompressor;
+  Bytes out;
+  const Status s = decompressor.Decompress(codec, input, &out);
+  if (s.ok()) {
+    FUZZ_CHECK(!input.size || out.size() == *input.size);
+    FUZZ_CHECK(out.size() <= kMaxBlockBytes);
+  } else {
+    FUZZ_CHECK(s.code() == ErrorCode::kCorrupt || s.code() == ErrorCode::kResourceLimit);
+  }
 }
 
 // Users are told where in the file a table is broken.
@@ -305,27 +280,19 @@ inline bool InFile(const Status& s, ByteView file) {
 // whole; more keys or blocks repeat the same parsing, so these bound the work per execution.
 inline constexpr size_t kMaxTableProbeKeys = 1 + 16;  // the empty key, then 16
 inline constexpr int kMaxWalkedBlocks = 16;
+inline constexpr size_t kFuzzKeyBatchBytes = 1;  // a batch per data block
 
 inline void FuzzTable(const uint8_t* data, size_t size) {
   Input in(data, size);
   const uint8_t flag_bits = in.Byte();
   TableOptions options;
   options.internal_keys = (flag_bits & 1) == 0;
-  TableFuzzFlags flags;
-  flags.fix_checksums = (flag_bits & 2) != 0;
-  flags.decompress = (flag_bits & 4) != 0;
+  options.verify_checksums = (flag_bits & 2) == 0;
   const std::vector<ByteView> keys = SplitKeys(in.Take(in.U16()), kMaxTableProbeKeys);
-  const ByteView bytes = in.Rest();
-  // The file is read where it lies in the input (never written: DriveForFuzzing writes only with
-  // fix_checksums), or from a copy whose trailers get fixed.
-  Bytes copy;
-  if (flags.fix_checksums) copy.assign(bytes.begin(), bytes.end());
-  const std::span<uint8_t> file =
-      flags.fix_checksums ? std::span<uint8_t>(copy)
-                          : std::span<uint8_t>(const_cast<uint8_t*>(bytes.data()), bytes.size());
+  const ByteView file = in.Rest();
 
   TableReader reader(file.size(), options);
-  const Status opened = DriveForFuzzing(reader, file, reader.table().file, flags, true);
+  const Status opened = DriveForFuzzing(reader, file);
   if (!opened.ok()) {
     FUZZ_CHECK(InFile(opened, file));
     return;
@@ -352,14 +319,16 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
     }
   }
 
-  // Walk the keys of at most kMaxWalkedBlocks data blocks.
-  TableKeyCursor cursor(reader);
-  for (int blocks = 0; blocks < kMaxWalkedBlocks; ++blocks) {
-    const Status s = DriveForFuzzing(cursor, file, t.file, flags, false);
+  // Walk the keys of at most kMaxWalkedBlocks data blocks (a batch of keys at a time: a batch is
+  // at least one block).
+  TableKeyCursor cursor(reader, kFuzzKeyBatchBytes);
+  for (int batches = 0; batches < kMaxWalkedBlocks; ++batches) {
+    const Status s = DriveForFuzzing(cursor, file);
     if (!s.ok()) FUZZ_CHECK(InFile(s, file));
     if (!s.ok() || cursor.at_end()) break;
     const std::vector<uint32_t>& offsets = cursor.key_offsets();
-    FUZZ_CHECK(offsets.size() >= 2);
+    FUZZ_CHECK(!cursor.key_blocks().empty());
+    FUZZ_CHECK(cursor.key_blocks().back().keys_end == offsets.size() - 1);
     FUZZ_CHECK(offsets.back() == cursor.key_data().size());
     cursor.ClearKeys();
   }
@@ -369,7 +338,7 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
   for (const MetaindexEntry& e : t.metaindex) {
     if (++reads > 8) break;
     TableBlockRead read(reader, e.handle);
-    const Status s = DriveForFuzzing(read, file, t.file, flags, false);
+    const Status s = DriveForFuzzing(read, file);
     FUZZ_CHECK(s.ok() ? read.contents().has_value() : InFile(s, file));
   }
 }
@@ -433,11 +402,16 @@ inline void FuzzBlock(const uint8_t* data, size_t size) {
   FramingContext context;
   context.family = (flag_bits & 64) ? TableFamily::kLevelDb : TableFamily::kRocksDb;
   context.format_version = flag_bits >> 5;
-  context.dictionary_possible = (flag_bits & 128) != 0;
   CompressedFrame frame;
   if (UnframeCompressedBlock(context, key.empty() ? 0 : key[0], block, &frame).ok()) {
     FUZZ_CHECK(frame.payload_offset + frame.payload_size == block.size());
     if (frame.uncompressed_size) FUZZ_CHECK(*frame.uncompressed_size <= kMaxBlockBytes);
+    CodecInput input;
+    input.payload = block.subspan(frame.payload_offset, frame.payload_size);
+    input.size = frame.uncompressed_size;
+    // The seek key after its first byte is the dictionary.
+    if ((flag_bits & 128) != 0 && !key.empty()) input.dictionary = key.subspan(1);
+    DecompressForFuzzing(frame.codec, input);
   }
 
   // Handles decoded back to back from the start (at most 64: every later one is the same parse),

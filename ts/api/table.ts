@@ -1,8 +1,8 @@
 // Table files (.ldb / .sst): opened by the core through a resumable protocol (see
-// wasm/table_bindings.cc). The core asks for file bytes; this module reads them from a
-// Uint8Array (openTable, synchronously) or a ByteSource / Blob (openTableFrom, asynchronously),
-// decompresses blocks with codecs.ts when asked, and hands the results back.
-import { decompressBlock } from "../core/codecs.js";
+// wasm/table_bindings.cc). The core asks for file ranges (coalesced: a range may hold many blocks);
+// this module reads them from a Uint8Array (openTable, synchronously) or a ByteSource / Blob
+// (openTableFrom, asynchronously) into the buffer the core provides. Checksums and decompression
+// are the core's.
 import type { BlockReadHandle, IoHandle, KeyCursorHandle, TableHandle } from "../core/core-module.js";
 import { SstFilterError } from "./errors.js";
 import type { FilterKind } from "./filters.js";
@@ -102,33 +102,26 @@ const abandonedWalks = new FinalizationRegistry<KeyCursorHandle>((cursor) => {
   if (!cursor.isDeleted()) cursor.delete();
 });
 
-function supply(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
-  if (!op.supply(heap.put(bytes), bytes.length)) throw heap.lastError();
+/** Copies the bytes read for `range` into the core's buffer (a short read fails there). */
+function supply(heap: WasmHeap, op: IoHandle, range: ReadRange, bytes: Uint8Array): void {
+  const ptr = op.supplyBuffer() >>> 0;
+  // Read after supplyBuffer(), which may have grown the memory.
+  heap.bytes.set(bytes.length > range.length ? bytes.subarray(0, range.length) : bytes, ptr);
+  if (!op.supplied(bytes.length)) throw heap.lastError();
 }
 
-/** Advances `op`, decompressing as asked, until it needs file bytes (their range) or nothing (null). */
+/** Advances `op` until it needs file bytes (their range) or nothing (null). */
 function pump(heap: WasmHeap, op: IoHandle): ReadRange | null {
-  for (;;) {
-    const need = op.advance();
-    const needs = heap.constants.ioNeeds;
-    if (need === needs.nothing) return null;
-    if (need === needs.bytes) return { offset: op.needOffset(), length: op.needLength() };
-    if (need !== needs.decompression) throw heap.lastError();
-    const offset = op.blockOffset();
-    const out = decompressBlock(
-      op.codecName(),
-      op.payload(),
-      op.expectedSize(),
-      heap.module.maxBlockBytes(),
-      offset,
-    );
-    supply(heap, op, out);
-  }
+  const need = op.advance();
+  const needs = heap.constants.ioNeeds;
+  if (need === needs.nothing) return null;
+  if (need === needs.bytes) return { offset: op.needOffset(), length: op.needLength() };
+  throw heap.lastError();
 }
 
 function runSync(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
   for (let r = pump(heap, op); r !== null; r = pump(heap, op)) {
-    supply(heap, op, bytes.subarray(r.offset, r.offset + r.length));
+    supply(heap, op, r, bytes.subarray(r.offset, r.offset + r.length));
   }
 }
 
@@ -138,19 +131,22 @@ async function runAsync(heap: WasmHeap, op: IoHandle, source: ByteSource): Promi
     if (!(bytes instanceof Uint8Array)) {
       throw new SstFilterError("BAD_OPTIONS", "ByteSource.read must resolve to a Uint8Array", r.offset);
     }
-    supply(heap, op, bytes);
+    supply(heap, op, r, bytes);
   }
 }
 
-/** The keys of the data block the cursor just read, split out of the batch the core packed. */
-function takeBlock(cursor: KeyCursorHandle): DataBlockKeys {
-  const [offset, size] = cursor.keysBlock();
-  const batch = cursor.takeKeys();
-  const keys: Uint8Array[] = [];
-  for (let i = 0; i + 1 < batch.offsets.length; i++) {
-    keys.push(batch.data.subarray(batch.offsets[i], batch.offsets[i + 1]));
+/** The data blocks of the batch the cursor just gathered, each with its keys split out. */
+function takeBlocks(cursor: KeyCursorHandle): DataBlockKeys[] {
+  const { data, offsets, blocks } = cursor.takeKeys();
+  const out: DataBlockKeys[] = [];
+  let key = 0;
+  for (let b = 0; b < blocks.length; b += 3) {
+    const end = blocks[b + 2]!;
+    const keys = new Array<Uint8Array>(end - key);
+    for (let i = 0; key < end; i++, key++) keys[i] = data.subarray(offsets[key], offsets[key + 1]);
+    out.push({ offset: blocks[b]!, size: blocks[b + 1]!, keys });
   }
-  return { offset, size, keys };
+  return out;
 }
 
 /** Walks the data blocks of a table whose bytes are in memory. */
@@ -159,7 +155,7 @@ function* walkBlocks(heap: WasmHeap, cursor: KeyCursorHandle, bytes: Uint8Array)
     for (;;) {
       runSync(heap, cursor, bytes);
       if (cursor.atEnd()) return;
-      yield takeBlock(cursor);
+      yield* takeBlocks(cursor);
     }
   } finally {
     cursor.delete();
@@ -175,19 +171,131 @@ async function* walkBlocksAsync(
     for (;;) {
       await runAsync(heap, cursor, source);
       if (cursor.atEnd()) return;
-      yield takeBlock(cursor);
+      yield* takeBlocks(cursor);
     }
   } finally {
     cursor.delete();
   }
 }
 
-function* keysOf(blocks: Iterable<DataBlockKeys>): Generator<Uint8Array> {
-  for (const block of blocks) yield* block.keys;
+const NO_KEYS: { data: Uint8Array; offsets: Uint32Array } = {
+  data: new Uint8Array(0),
+  offsets: new Uint32Array(1),
+};
+
+/**
+ * The user keys of a walk, a batch of data blocks at a time. A plain iterator rather than a
+ * generator: a key walk does little else per key, and a generator's per-key cost would dominate
+ * it (an async generator's most of all).
+ */
+abstract class KeyWalk {
+  protected batch = NO_KEYS;
+  protected index = 0;
+  protected count = 0;
+  private finished = false;
+
+  constructor(protected readonly cursor: KeyCursorHandle) {}
+
+  /** The next key of the batch in hand; the caller checked there is one. */
+  protected take(): IteratorResult<Uint8Array> {
+    const i = this.index++;
+    const { data, offsets } = this.batch;
+    return { done: false, value: data.subarray(offsets[i], offsets[i + 1]) };
+  }
+
+  /** Takes the batch the cursor gathered; false (and the cursor freed) at the end. */
+  protected adopt(): boolean {
+    if (this.cursor.atEnd()) {
+      this.finish();
+      return false;
+    }
+    this.batch = this.cursor.takeKeys();
+    this.index = 0;
+    this.count = this.batch.offsets.length - 1;
+    return true;
+  }
+
+  protected finish(): IteratorResult<Uint8Array> {
+    if (!this.finished) {
+      this.finished = true;
+      this.batch = NO_KEYS;
+      this.index = this.count = 0;
+      this.cursor.delete();
+    }
+    return { done: true, value: undefined };
+  }
+
+  protected get ended(): boolean {
+    return this.finished;
+  }
 }
 
-async function* keysOfAsync(blocks: AsyncIterable<DataBlockKeys>): AsyncGenerator<Uint8Array> {
-  for await (const block of blocks) yield* block.keys;
+class SyncKeyWalk extends KeyWalk implements IterableIterator<Uint8Array> {
+  constructor(
+    cursor: KeyCursorHandle,
+    private readonly heap: WasmHeap,
+    private readonly bytes: Uint8Array,
+  ) {
+    super(cursor);
+  }
+
+  next(): IteratorResult<Uint8Array> {
+    while (this.index >= this.count) {
+      if (this.ended) return this.finish();
+      try {
+        runSync(this.heap, this.cursor, this.bytes);
+      } catch (error) {
+        this.finish();
+        throw error;
+      }
+      if (!this.adopt()) return this.finish();
+    }
+    return this.take();
+  }
+
+  return(): IteratorResult<Uint8Array> {
+    return this.finish();
+  }
+
+  [Symbol.iterator](): IterableIterator<Uint8Array> {
+    return this;
+  }
+}
+
+class AsyncKeyWalk extends KeyWalk implements AsyncIterableIterator<Uint8Array> {
+  constructor(
+    cursor: KeyCursorHandle,
+    private readonly heap: WasmHeap,
+    private readonly source: ByteSource,
+  ) {
+    super(cursor);
+  }
+
+  next(): Promise<IteratorResult<Uint8Array>> {
+    return this.index < this.count ? Promise.resolve(this.take()) : this.nextBatch();
+  }
+
+  private async nextBatch(): Promise<IteratorResult<Uint8Array>> {
+    while (this.index >= this.count) {
+      if (this.ended) return this.finish();
+      try {
+        await runAsync(this.heap, this.cursor, this.source);
+      } catch (error) {
+        this.finish();
+        throw error;
+      }
+      if (!this.adopt()) return this.finish();
+    }
+    return this.take();
+  }
+
+  async return(): Promise<IteratorResult<Uint8Array>> {
+    return this.finish();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<Uint8Array> {
+    return this;
+  }
 }
 
 function checkBlockHandle(offset: number, size: number): void {
@@ -322,7 +430,7 @@ export class Table extends TableBase {
 
   /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
   keys(): IterableIterator<Uint8Array> {
-    return keysOf(this.dataBlocks());
+    return this.newWalk((cursor) => new SyncKeyWalk(cursor, this.heap, this.bytes));
   }
 
   /** The contents of the block at [offset, size]: checksum verified, decompressed. */
@@ -375,9 +483,9 @@ export class AsyncTable extends TableBase {
     return this.newWalk((cursor) => walkBlocksAsync(this.heap, cursor, this.source));
   }
 
-  /** User keys in file order, reading each data block from the source when the walk reaches it. */
+  /** User keys in file order, reading the source in large pieces as the walk reaches them. */
   keys(): AsyncIterableIterator<Uint8Array> {
-    return keysOfAsync(this.dataBlocks());
+    return this.newWalk((cursor) => new AsyncKeyWalk(cursor, this.heap, this.source));
   }
 
   /** See Table.readBlock. */

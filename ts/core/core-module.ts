@@ -36,20 +36,19 @@ export interface IoHandle extends EmbindHandle {
   advance(): number;
   needOffset(): number;
   needLength(): number;
-  /** "snappy", "zlib", "lz4" or "zstd" when advance() asked for a decompression. */
-  codecName(): string;
-  payload(): Uint8Array;
-  /** -1 when the block does not record its uncompressed size. */
-  expectedSize(): number;
-  blockOffset(): number;
-  supply(ptr: number, size: number): boolean;
+  /** Where the needLength() bytes go in the module's memory (allocated by this call). */
+  supplyBuffer(): number;
+  /** Announces the bytes written there; false = failed (last error), e.g. a short read. */
+  supplied(size: number): boolean;
 }
 
 export interface KeyCursorHandle extends IoHandle {
   atEnd(): boolean;
-  takeKeys(): { data: Uint8Array; offsets: Uint32Array };
-  /** [offset, size] of the data block takeKeys() returns the keys of. */
-  keysBlock(): [number, number];
+  /**
+   * The keys of the batch gathered (one or more data blocks) and its blocks: [offset, size,
+   * keysEnd] per block, keys [previous keysEnd, keysEnd) being the block's.
+   */
+  takeKeys(): { data: Uint8Array; offsets: Uint32Array; blocks: Float64Array };
 }
 
 export interface BlockReadHandle extends IoHandle {
@@ -143,7 +142,6 @@ export interface CoreModule {
   constants(): ModuleConstants;
 
   createTable(fileSize: number, internalKeys: boolean): TableHandle;
-  maxBlockBytes(): number;
 }
 
 /**
@@ -152,7 +150,7 @@ export interface CoreModule {
  */
 export interface ModuleConstants {
   filterFormats: Record<"leveldb" | "rocksdb-legacy-bloom" | "rocksdb-bloom" | "rocksdb-ribbon", number>;
-  ioNeeds: Record<"nothing" | "bytes" | "decompression", number>;
+  ioNeeds: Record<"nothing" | "bytes", number>;
   kernelFamilies: Record<"fastLocalBloom" | "ribbon", number>;
 }
 

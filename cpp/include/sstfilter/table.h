@@ -1,15 +1,14 @@
 // Table files: LevelDB .ldb and RocksDB block-based .sst (docs/FORMATS.md 3), read without doing
-// I/O. Every read is a ResumableRead that says which file bytes or which decompression it needs
-// next; a driver supplies them (the TypeScript layer over a ByteSource, or DriveFromMemory for a
-// file held in memory) and advances it again. TableReader opens a table from its footer on
-// (footer, metaindex, properties, index, filter: nothing else) and answers what the database's
-// lookups get from the table's filter; TableKeyCursor walks its keys; TableBlockRead reads any
-// block by its handle.
+// I/O. Every read is a ResumableRead that says which file bytes it needs next (blocks are
+// checksum-verified and decompressed in the core); a driver supplies them (the TypeScript layer
+// over a ByteSource, or DriveFromMemory for a file held in memory) and advances it again.
+// TableReader opens a table from its footer on (footer, metaindex, properties, index, filter:
+// nothing else) and answers what the database's lookups get from the table's filter; TableKeyCursor
+// walks its keys; TableBlockRead reads any block by its handle.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,16 +36,18 @@ inline constexpr uint64_t kMaxBlockBytes = uint64_t{256} << 20;
 // Which database wrote the table (compression type 2 is zlib in RocksDB, zstd in newer LevelDB).
 enum class TableFamily : uint8_t { kLevelDb, kRocksDb };
 
-// The codec a compressed block's payload needs. The numbering is shared with ts/core/codecs.ts.
+// The codec a compressed block's payload needs (docs/FORMATS.md 3.2); the core decompresses with
+// the reference libraries (Snappy, zlib, bzip2, LZ4, Zstandard).
 enum class Codec : uint8_t {
-  kNone = 0,
-  kSnappy = 1,      // raw Snappy block format
-  kDeflateRaw = 2,  // raw deflate (RocksDB's zlib with its default window_bits = -14)
-  kLz4Block = 3,    // raw LZ4 block (not frame); also LZ4HC
-  kZstd = 4,        // one zstd frame
+  kNone,
+  kSnappy,      // raw Snappy block format
+  kDeflateRaw,  // raw deflate (RocksDB's zlib with its default window_bits = -14)
+  kBZip2,       // one bzip2 stream
+  kLz4Block,    // raw LZ4 block (not frame); also LZ4HC
+  kZstd,        // zstd frames
 };
 
-// "none", "snappy", "zlib", "lz4", "zstd".
+// "none", "snappy", "zlib", "bzip2", "lz4", "zstd".
 const char* CodecName(Codec codec);
 
 // ---- Resumable reads ----
@@ -55,8 +56,7 @@ const char* CodecName(Codec codec);
 // advance() returns to TypeScript.
 enum class IoNeed : uint8_t {
   kNothing = 0,
-  kBytes = 1,          // supply file bytes [need_offset, need_offset + need_length)
-  kDecompression = 2,  // decompress payload() with codec() and supply the result
+  kBytes = 1,  // supply file bytes [need_offset, need_offset + need_length)
 };
 
 class BlockFetcher;  // the state of one block read (internal: table/block_fetcher.h)
@@ -72,32 +72,22 @@ class ResumableRead {
 
   // What the driver must do now.
   IoNeed need() const;
-  // kBytes: the file range to supply.
+  // kBytes: the file range to supply (reads are coalesced: a range may hold many blocks).
   uint64_t need_offset() const;
   uint64_t need_length() const;
-  // kDecompression: the codec, the compressed stream, and its uncompressed size where the block
-  // records it.
-  Codec codec() const;
-  ByteView payload() const;
-  std::optional<uint64_t> uncompressed_size() const;
-  // The offset of the block being read, for errors the driver reports.
-  uint64_t block_offset() const;
-  // The driver's answer to need(): the file bytes, or the decompressed contents.
+  // The driver's answer to need(): the file bytes, copied in by Supply, or written by the driver
+  // into SupplyBuffer() (need_length() bytes; nullptr when nothing is needed) and announced by
+  // Supplied.
   Status Supply(ByteView bytes);
+  uint8_t* SupplyBuffer();
+  Status Supplied(size_t size);
 
   // The block read behind the calls above, for the library's own code and tests.
   virtual BlockFetcher& fetcher() const = 0;
 };
 
-// Decompresses one block's payload (framing already stripped); `size` is the uncompressed size
-// when the format records it.
-using BlockDecompressor =
-    std::function<Status(Codec codec, ByteView payload, std::optional<uint64_t> size, Bytes* out)>;
-
-// Advances `op` until it needs nothing more, answering its reads from `file`. Without a
-// decompressor, compressed blocks are kUnsupported (with the block's offset); a decompressor's
-// error without an offset gets the block's.
-Status DriveFromMemory(ResumableRead& op, ByteView file, const BlockDecompressor& decompress = {});
+// Advances `op` until it needs nothing more, answering its reads from `file`.
+Status DriveFromMemory(ResumableRead& op, ByteView file);
 
 // ---- Tables ----
 
@@ -106,6 +96,8 @@ struct TableOptions {
   // Keys carry the 8-byte internal-key tag, as in every file a database or SstFileWriter writes;
   // false for tables written with a bare TableBuilder.
   bool internal_keys = true;
+  // Blocks' trailer checksums are verified (RocksDB's ReadOptions::verify_checksums).
+  bool verify_checksums = true;
 };
 
 // One entry of the metaindex: a meta block's name and where it lies (docs/FORMATS.md 3.6.5).
@@ -239,48 +231,59 @@ class TableReader final : public ResumableRead {
 };
 
 // Opens a table held whole in memory: a TableReader driven by DriveFromMemory.
-Status OpenTableFromMemory(ByteView file, TableOptions options, std::unique_ptr<TableReader>* out,
-                           const BlockDecompressor& decompress = {});
+Status OpenTableFromMemory(ByteView file, TableOptions options, std::unique_ptr<TableReader>* out);
 
-// Walks the user keys of an open table in order, one data block at a time (reading index
-// partitions and data blocks on demand through its own block read, so several cursors and the
-// table's own probes never share a pending read).
+// Walks the user keys of an open table in order, many data blocks per Advance: data blocks and
+// index partitions come through their own block reads (reading ahead, so a sequential walk reads
+// the file in pieces of up to a few MiB), so several cursors and the table's own probes never share
+// a pending read. Memory: the table's index and filter, the read windows and one batch of keys.
 class TableKeyCursor final : public ResumableRead {
  public:
+  // Bytes of keys a batch gathers before Advance returns it (the block that reaches it is whole).
+  static constexpr size_t kDefaultBatchBytes = size_t{1} << 20;
+
   // `table` must be open; the cursor keeps what it needs of it.
-  explicit TableKeyCursor(const TableReader& table);
+  explicit TableKeyCursor(const TableReader& table, size_t batch_bytes = kDefaultBatchBytes);
   ~TableKeyCursor() override;
   TableKeyCursor(const TableKeyCursor&) = delete;
   TableKeyCursor& operator=(const TableKeyCursor&) = delete;
 
-  // Runs until the keys of the next non-empty data block are ready, the end is reached, or the
-  // driver is needed.
+  // Runs until a batch of keys is ready (from one or more data blocks), the end is reached, or the
+  // driver is needed. An error in a data block comes after the keys of the blocks before it.
   Status Advance() override;
   BlockFetcher& fetcher() const override;
 
-  // Past the last data block.
-  bool at_end() const { return at_end_; }
-  // The keys of the block just read, packed (KeyBatch layout: n keys, n + 1 offsets); empty while
-  // none are ready. Each entry's user key, in file order (versions of one key repeat it).
+  // Past the last data block, with no keys waiting.
+  bool at_end() const { return at_end_ && key_offsets_.size() == 1; }
+  // The keys of the batch, packed (KeyBatch layout: n keys, n + 1 offsets), each entry's user key
+  // in file order (versions of one key repeat it); empty while none are ready.
   const Bytes& key_data() const { return key_data_; }
   const std::vector<uint32_t>& key_offsets() const { return key_offsets_; }
-  // The data block the keys of key_data() come from.
-  BlockHandle keys_block() const { return keys_block_; }
-  // Called once the keys were consumed; the next Advance moves on.
+  // The data blocks of the batch in order: block i holds keys [keys_end of block i - 1, keys_end).
+  // Blocks without entries are listed too.
+  struct KeysBlock {
+    BlockHandle handle;
+    uint32_t keys_end = 0;
+  };
+  const std::vector<KeysBlock>& key_blocks() const { return key_blocks_; }
+  // Called once the batch was consumed; the next Advance gathers the next.
   void ClearKeys();
 
  private:
-  struct Walk;  // the block read and the index iterators (table_key_cursor.cc)
+  struct Walk;  // the block reads and the index iterators (table_key_cursor.cc)
 
   Status OnDataBlock(const Bytes& contents);
   Status NextHandle();
+  bool BatchReady() const;
 
   std::shared_ptr<const OpenedTable> table_;
   std::unique_ptr<Walk> walk_;
+  size_t batch_bytes_;
   bool at_end_ = false;
-  BlockHandle keys_block_;
+  Status deferred_error_;  // met after the batch's blocks: reported once they are taken
   Bytes key_data_;
   std::vector<uint32_t> key_offsets_{0};
+  std::vector<KeysBlock> key_blocks_;
 };
 
 // Reads one block of an open table by its handle: checksum verified, contents decompressed (for

@@ -1,0 +1,78 @@
+// BZip2 blocks (rocksdb util/compression.h BZip2_Uncompress): one bzip2 stream, whose size the
+// framing records from format_version 2 on; before, the output grows until the stream ends. The
+// library's small-memory mode is off, as in RocksDB.
+#include <bzlib.h>
+
+#include <string>
+
+#include "table/codecs/codecs.h"
+
+namespace sstfilter {
+namespace {
+
+class Bz2Stream {
+ public:
+  ~Bz2Stream() {
+    if (initialized_) BZ2_bzDecompressEnd(&stream_);
+  }
+  Status Init() {
+    if (BZ2_bzDecompressInit(&stream_, /*verbosity=*/0, /*small=*/0) != BZ_OK) {
+      return Status::Error(ErrorCode::kResourceLimit, "bzip2 could not set up a stream");
+    }
+    initialized_ = true;
+    return Status::Ok();
+  }
+  bz_stream* get() { return &stream_; }
+
+ private:
+  bz_stream stream_{};
+  bool initialized_ = false;
+};
+
+uint64_t TotalOut(const bz_stream& s) {
+  return (uint64_t{s.total_out_hi32} << 32) | s.total_out_lo32;
+}
+
+}  // namespace
+
+Status Bzip2Decompress(const CodecInput& in, Bytes* out) {
+  Bz2Stream bz;
+  if (Status s = bz.Init(); !s.ok()) return s;
+  bz_stream* stream = bz.get();
+  // Sizes are unsigned ints to bzip2; kMaxBlockBytes keeps every one below 2^32.
+  stream->next_in = const_cast<char*>(reinterpret_cast<const char*>(in.payload.data()));
+  stream->avail_in = static_cast<unsigned>(in.payload.size());
+  size_t capacity = in.size ? static_cast<size_t>(*in.size) : FirstOutputGuess(in.payload.size());
+  out->resize(capacity);
+  for (;;) {
+    const auto produced = static_cast<size_t>(TotalOut(*stream));
+    stream->next_out = reinterpret_cast<char*>(out->data() + produced);
+    stream->avail_out = static_cast<unsigned>(capacity - produced);
+    const int rc = BZ2_bzDecompress(stream);
+    if (rc == BZ_STREAM_END) break;
+    if (rc != BZ_OK) {
+      return CodecCorrupt(Codec::kBZip2,
+                          "the stream does not decode (bzip2 error " + std::to_string(rc) + ")");
+    }
+    if (stream->avail_out != 0) return CodecCorrupt(Codec::kBZip2, "the stream ends early");
+    if (in.size) {
+      return CodecCorrupt(Codec::kBZip2, "the stream holds more than the recorded " +
+                                             std::to_string(*in.size) + " bytes");
+    }
+    capacity = NextOutputGuess(capacity);
+    if (capacity == 0) {
+      return Status::Error(ErrorCode::kResourceLimit,
+                           "bzip2 block decompresses to more than the limit of " +
+                               std::to_string(kMaxBlockBytes) + " bytes");
+    }
+    out->resize(capacity);
+  }
+  out->resize(static_cast<size_t>(TotalOut(*stream)));
+  if (in.size && out->size() != *in.size) {
+    return CodecCorrupt(Codec::kBZip2, "decoded to " + std::to_string(out->size()) +
+                                           " bytes, the block records " + std::to_string(*in.size));
+  }
+  return Status::Ok();
+}
+
+}  // namespace sstfilter

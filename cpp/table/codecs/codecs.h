@@ -1,0 +1,70 @@
+// Block decompression with the reference libraries RocksDB and LevelDB link (docs/FORMATS.md 3.2):
+// Snappy, zlib (raw deflate), BZip2, LZ4 (and LZ4HC, which the LZ4 decoder reads) and Zstandard,
+// one file per codec. table/compression.cc has already stripped the framing around the codec's
+// stream and checked the recorded size against kMaxBlockBytes; each codec decodes into exactly that
+// size where the block records one, else into at most kMaxBlockBytes. Errors carry no offset: the
+// caller knows the block.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "sstfilter/bytes.h"
+#include "sstfilter/status.h"
+#include "sstfilter/table.h"
+
+namespace sstfilter {
+
+// A codec's stream and what the block says about it.
+struct CodecInput {
+  ByteView payload;
+  std::optional<uint64_t> size;  // the recorded uncompressed size, where the format has one
+  ByteView dictionary;           // the table's compression dictionary (data blocks only), or empty
+};
+
+Status SnappyDecompress(const CodecInput& in, Bytes* out);
+Status ZlibDecompress(const CodecInput& in, Bytes* out);
+Status Bzip2Decompress(const CodecInput& in, Bytes* out);
+Status Lz4Decompress(const CodecInput& in, Bytes* out);
+
+// Zstandard keeps its decompression context, and the dictionary digested once, across blocks
+// (rocksdb util/compression.h keeps a ZSTD_DCtx per thread and a ZSTD_DDict per table).
+class ZstdDecompressor {
+ public:
+  ZstdDecompressor();
+  ~ZstdDecompressor();
+  ZstdDecompressor(const ZstdDecompressor&) = delete;
+  ZstdDecompressor& operator=(const ZstdDecompressor&) = delete;
+
+  Status Decompress(const CodecInput& in, Bytes* out);
+
+ private:
+  struct Contexts;
+  std::unique_ptr<Contexts> contexts_;
+};
+
+// The blocks of one table: dispatches by codec and keeps the codecs' state between blocks.
+class Decompressor {
+ public:
+  Decompressor();
+  ~Decompressor();
+  Decompressor(const Decompressor&) = delete;
+  Decompressor& operator=(const Decompressor&) = delete;
+
+  Status Decompress(Codec codec, const CodecInput& in, Bytes* out);
+
+ private:
+  std::unique_ptr<ZstdDecompressor> zstd_;  // created for the first zstd block
+};
+
+// For codecs whose stream does not record its size (zlib and BZip2 before format_version 2): the
+// first guess of the output size, and the next one after `current` was too small (0: the limit is
+// reached, the block is too large).
+size_t FirstOutputGuess(size_t payload_size);
+size_t NextOutputGuess(size_t current);
+
+// "zlib", "lz4", ... followed by `what`, as kCorrupt: the block does not decode.
+Status CodecCorrupt(Codec codec, const std::string& what);
+
+}  // namespace sstfilter

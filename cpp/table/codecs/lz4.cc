@@ -1,0 +1,34 @@
+// LZ4 and LZ4HC blocks (rocksdb util/compression.h LZ4_Uncompress): a raw LZ4 block, decoded with
+// the table's dictionary as the preceding history where the table has one. The framing always
+// records the size (compress_format_version 1 and 2 alike).
+#include <lz4.h>
+
+#include <string>
+
+#include "table/codecs/codecs.h"
+
+namespace sstfilter {
+
+Status Lz4Decompress(const CodecInput& in, Bytes* out) {
+  if (!in.size) return CodecCorrupt(Codec::kLz4Block, "no recorded size");
+  // Sizes are ints to LZ4; kMaxBlockBytes (checked when unframing) keeps both below 2^31.
+  const int capacity = static_cast<int>(*in.size);
+  out->resize(static_cast<size_t>(*in.size));
+  const auto* src = reinterpret_cast<const char*>(in.payload.data());
+  auto* dst = reinterpret_cast<char*>(out->data());
+  const int src_size = static_cast<int>(in.payload.size());
+  const int n = in.dictionary.empty() ? LZ4_decompress_safe(src, dst, src_size, capacity)
+                                      : LZ4_decompress_safe_usingDict(
+                                            src, dst, src_size, capacity,
+                                            reinterpret_cast<const char*>(in.dictionary.data()),
+                                            static_cast<int>(in.dictionary.size()));
+  if (n < 0) return CodecCorrupt(Codec::kLz4Block, "the stream does not decode");
+  if (n != capacity) {
+    return CodecCorrupt(Codec::kLz4Block, "decoded to " + std::to_string(n) +
+                                              " bytes, the block records " +
+                                              std::to_string(capacity));
+  }
+  return Status::Ok();
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,87 @@
+// zlib blocks (rocksdb util/compression.h Zlib_Uncompress): raw deflate with a 2^14-byte window
+// (RocksDB's default window_bits of -14, which it also decompresses with), the table's dictionary
+// set before the first byte where the table has one. The stream must end: RocksDB fails a block
+// whose stream stops short.
+#include <zlib.h>
+
+#include <string>
+
+#include "table/codecs/codecs.h"
+
+namespace sstfilter {
+namespace {
+
+constexpr int kRocksDbWindowBits = -14;
+
+class InflateStream {
+ public:
+  InflateStream() { stream_.zalloc = Z_NULL, stream_.zfree = Z_NULL, stream_.opaque = Z_NULL; }
+  ~InflateStream() {
+    if (initialized_) inflateEnd(&stream_);
+  }
+  InflateStream(const InflateStream&) = delete;
+  InflateStream& operator=(const InflateStream&) = delete;
+
+  Status Init(ByteView dictionary) {
+    if (inflateInit2(&stream_, kRocksDbWindowBits) != Z_OK) {
+      return Status::Error(ErrorCode::kResourceLimit, "zlib could not set up a stream");
+    }
+    initialized_ = true;
+    if (!dictionary.empty() && inflateSetDictionary(&stream_, dictionary.data(),
+                                                    static_cast<uInt>(dictionary.size())) != Z_OK) {
+      return CodecCorrupt(Codec::kDeflateRaw, "the table's dictionary is not usable");
+    }
+    return Status::Ok();
+  }
+  z_stream* get() { return &stream_; }
+
+ private:
+  z_stream stream_{};
+  bool initialized_ = false;
+};
+
+}  // namespace
+
+Status ZlibDecompress(const CodecInput& in, Bytes* out) {
+  InflateStream inflate_stream;
+  if (Status s = inflate_stream.Init(in.dictionary); !s.ok()) return s;
+  z_stream* stream = inflate_stream.get();
+  // Sizes are uInt to zlib; kMaxBlockBytes keeps every one below 2^32.
+  stream->next_in = const_cast<Bytef*>(in.payload.data());
+  stream->avail_in = static_cast<uInt>(in.payload.size());
+  size_t capacity = in.size ? static_cast<size_t>(*in.size) : FirstOutputGuess(in.payload.size());
+  out->resize(capacity);
+  for (;;) {
+    stream->next_out = out->data() + stream->total_out;
+    stream->avail_out = static_cast<uInt>(capacity - stream->total_out);
+    const int rc = inflate(stream, Z_SYNC_FLUSH);
+    if (rc == Z_STREAM_END) break;
+    const bool out_of_room = stream->avail_out == 0 && (rc == Z_OK || rc == Z_BUF_ERROR);
+    if (!out_of_room) {
+      return CodecCorrupt(Codec::kDeflateRaw,
+                          rc == Z_OK || rc == Z_BUF_ERROR
+                              ? std::string("the stream ends early")
+                              : std::string(stream->msg != nullptr ? stream->msg : "bad stream"));
+    }
+    if (in.size) {
+      return CodecCorrupt(Codec::kDeflateRaw, "the stream holds more than the recorded " +
+                                                  std::to_string(*in.size) + " bytes");
+    }
+    capacity = NextOutputGuess(capacity);
+    if (capacity == 0) {
+      return Status::Error(ErrorCode::kResourceLimit,
+                           "zlib block decompresses to more than the limit of " +
+                               std::to_string(kMaxBlockBytes) + " bytes");
+    }
+    out->resize(capacity);
+  }
+  out->resize(stream->total_out);
+  if (in.size && out->size() != *in.size) {
+    return CodecCorrupt(Codec::kDeflateRaw, "decoded to " + std::to_string(out->size()) +
+                                                " bytes, the block records " +
+                                                std::to_string(*in.size));
+  }
+  return Status::Ok();
+}
+
+}  // namespace sstfilter
