@@ -232,13 +232,8 @@ class TableHandle : public IoHandle {
                        uintptr_t results) const {
     const KeyBatchView keys = Batch(data, data_size, offsets, count);
     if (Status s = keys.Validate(); !s.ok()) return Fail(std::move(s));
-    uint8_t* out = reinterpret_cast<uint8_t*>(results);
-    for (size_t i = 0; i < count; ++i) {
-      bool may_match = true;
-      if (Status s = reader_->MayContain(keys[i], &may_match); !s.ok()) return Fail(std::move(s));
-      out[i] = may_match ? 1 : 0;
-    }
-    return true;
+    Status s = reader_->MayContainMany(keys, reinterpret_cast<uint8_t*>(results));
+    return s.ok() || Fail(std::move(s));
   }
 
   KeyCursorHandle* Keys() const {

@@ -147,7 +147,8 @@ Status BlockFetcher::Verified(ByteView block, std::optional<Bytes>* contents) {
   // Only data blocks are compressed with the dictionary (rocksdb table/block_based/
   // block_based_table_builder.cc, CompressAndVerifyBlock).
   if (kind_ == BlockKind::kData) input.dictionary = format_->compression_dictionary;
-  Bytes out;
+  Bytes out = std::move(spare_);
+  spare_ = Bytes();
   if (Status s = decompressor_.Decompress(frame.codec, input, &out); !s.ok()) {
     // A codec knows nothing of the file: the block it failed on is where the error is.
     return At(s.code(), s.message(), request_.offset);

@@ -60,6 +60,9 @@ class BlockFetcher {
   // rocksdb table/meta_blocks.cc).
   Status Fetch(BlockHandle handle, BlockKind kind, std::optional<Bytes>* contents,
                bool verify = true);
+  // Hands back the contents of a block the caller is done with: the next decompression writes
+  // into that buffer instead of a new one.
+  void Recycle(Bytes&& contents) { spare_ = std::move(contents); }
   // Raw file bytes without a trailer (the footer).
   Status FetchRaw(uint64_t offset, uint64_t length, std::optional<Bytes>* bytes);
 
@@ -84,6 +87,7 @@ class BlockFetcher {
 
   const TableFileFormat* format_;
   Decompressor decompressor_;
+  Bytes spare_;  // a buffer to decompress into (Recycle)
   bool waiting_ = false;
   BlockHandle request_;  // what the pending read is for
   bool request_raw_ = false;

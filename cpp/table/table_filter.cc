@@ -88,29 +88,64 @@ Status TableFilter::LevelDbMayMatch(uint64_t block_offset, ByteView key, bool* m
   return Status::Ok();
 }
 
+size_t TableFilter::PartitionFor(const LookupKey& lookup) const {
+  // PartitionedFilterBlockReader::GetFilterPartitionHandle: Seek with the lookup's internal key,
+  // else SeekToLast.
+  auto it =
+      std::lower_bound(partitions_.begin(), partitions_.end(), lookup,
+                       [this](const FilterPartition& p, const LookupKey& key) {
+                         return CompareIndexKeyWithLookup(order_, p.separator, separators_have_tag_,
+                                                          p.separator_tag, key) < 0;
+                       });
+  if (it == partitions_.end()) --it;
+  return static_cast<size_t>(it - partitions_.begin());
+}
+
 Status TableFilter::RocksDbMayMatch(const LookupKey& lookup, ByteView probe, bool* may_match,
                                     size_t* partition) const {
   *may_match = true;
   const FilterReader* reader = full_.get();
   if (layout_ == TableFilterLayout::kPartitioned) {
     if (partitions_.empty()) return Status::Ok();
-    // PartitionedFilterBlockReader::GetFilterPartitionHandle: Seek with the lookup's internal
-    // key, else SeekToLast.
-    auto it = std::lower_bound(partitions_.begin(), partitions_.end(), lookup,
-                               [this](const FilterPartition& p, const LookupKey& key) {
-                                 return CompareIndexKeyWithLookup(order_, p.separator,
-                                                                  separators_have_tag_,
-                                                                  p.separator_tag, key) < 0;
-                               });
-    if (it == partitions_.end()) --it;
-    if (partition != nullptr) *partition = static_cast<size_t>(it - partitions_.begin());
-    reader = it->reader.get();
+    const size_t chosen = PartitionFor(lookup);
+    if (partition != nullptr) *partition = chosen;
+    reader = partitions_[chosen].reader.get();
   }
   if (reader == nullptr) return Status::Ok();
   if (Status s = CheckBuiltin(); !s.ok()) return s;
   if (Status s = reader->ProbeSupport(); !s.ok()) return s;
   *may_match = reader->MayMatch(probe);
   return Status::Ok();
+}
+
+Status TableFilter::RocksDbMayMatchBatch(const KeyBatchView& keys, uint8_t* results) const {
+  // Keys [begin, end) through `reader`, with RocksDbMayMatch's checks.
+  auto probe = [&](const FilterReader* reader, size_t begin, size_t end) -> Status {
+    if (reader == nullptr) {
+      std::fill(results + begin, results + end, uint8_t{1});
+      return Status::Ok();
+    }
+    if (Status s = CheckBuiltin(); !s.ok()) return s;
+    if (Status s = reader->ProbeSupport(); !s.ok()) return s;
+    reader->MayMatchBatch(keys.Slice(begin, end), results + begin);
+    return Status::Ok();
+  };
+  if (layout_ != TableFilterLayout::kPartitioned || partitions_.empty()) {
+    return probe(layout_ == TableFilterLayout::kFull ? full_.get() : nullptr, 0, keys.size());
+  }
+  // Keys in file order (a table's own keys, as verify probes them) come in long runs per partition.
+  size_t begin = 0;
+  size_t run_partition = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const size_t p = PartitionFor(LookupKey{keys[i]});
+    if (i > begin && p != run_partition) {
+      if (Status s = probe(partitions_[run_partition].reader.get(), begin, i); !s.ok()) return s;
+      begin = i;
+    }
+    run_partition = p;
+  }
+  if (begin == keys.size()) return Status::Ok();
+  return probe(partitions_[run_partition].reader.get(), begin, keys.size());
 }
 
 }  // namespace sstfilter

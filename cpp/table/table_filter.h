@@ -13,6 +13,7 @@
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/filter.h"
+#include "sstfilter/key_batch.h"
 #include "sstfilter/leveldb_filter_block.h"
 #include "sstfilter/status.h"
 #include "table/block.h"
@@ -64,9 +65,14 @@ class TableFilter {
   // probed by this build.
   Status RocksDbMayMatch(const LookupKey& lookup, ByteView probe, bool* may_match,
                          size_t* partition = nullptr) const;
+  // RocksDB: results[i] as RocksDbMayMatch for whole user key keys[i], through the filters' batch
+  // kernels (a partitioned filter's keys go in runs that share a partition).
+  Status RocksDbMayMatchBatch(const KeyBatchView& keys, uint8_t* results) const;
 
  private:
   Status CheckBuiltin() const;
+  // The partition a lookup goes to (partitions_ must not be empty).
+  size_t PartitionFor(const LookupKey& lookup) const;
 
   TableFilterLayout layout_ = TableFilterLayout::kNone;
   std::string metaindex_policy_;

@@ -137,7 +137,10 @@ Status TableKeyCursor::Advance() {
     BlockFetcher* fetcher = &w.data_fetcher;
     if (w.pending_block) {
       s = w.data_fetcher.Fetch(*w.pending_block, BlockKind::kData, &contents);
-      if (s.ok() && contents) s = OnDataBlock(*contents);
+      if (s.ok() && contents) {
+        s = OnDataBlock(*contents);
+        w.data_fetcher.Recycle(std::move(*contents));
+      }
     } else if (w.pending_partition) {
       fetcher = &w.index_fetcher;
       s = w.index_fetcher.Fetch(*w.pending_partition, BlockKind::kIndex, &contents);

@@ -508,6 +508,22 @@ Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* 
                   state_->filter_entry);
 }
 
+Status TableReader::MayContainMany(const KeyBatchView& keys, uint8_t* results) const {
+  if (Status s = CheckProbeable(); !s.ok()) return s;
+  const OpenedTable& t = *table_;
+  // Whole keys are probed as they are, each against the filter its lookup key chooses: exactly
+  // what the batch kernels compute.
+  if (t.family == TableFamily::kRocksDb && t.whole_key_filtering) {
+    return AtFilter(t.filter.RocksDbMayMatchBatch(keys, results), state_->filter_entry);
+  }
+  for (size_t i = 0; i < keys.size(); ++i) {
+    bool may_match = true;
+    if (Status s = MayContain(keys[i], &may_match); !s.ok()) return s;
+    results[i] = may_match ? 1 : 0;
+  }
+  return Status::Ok();
+}
+
 Status TableReader::PrefixMayMatch(ByteView seek_key, bool* may_match) const {
   *may_match = true;
   if (Status s = CheckProbeable(); !s.ok()) return s;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "golden.h"
+#include "packed_keys.h"
 #include "sstfilter/table.h"
 #include "table/table_reader.h"
 
@@ -216,6 +217,18 @@ void CheckTable(const GoldenTable& t, size_t* probes_checked) {
       if ((*t.seek)[i] != 2) {
         EXPECT_EQ(maybe, (*t.seek)[i] == 1) << t.id << " seek probe " << i;
       }
+    }
+  }
+  // The batch path answers as the key-by-key one, for the probes and for the table's own keys.
+  for (const KeyList* list : {&t.probes, &t.keys}) {
+    const testing::PackedKeys packed(*list);
+    std::vector<uint8_t> batch(list->size(), 2);
+    s = reader->MayContainMany(packed.view(), batch.data());
+    ASSERT_TRUE(s.ok()) << t.id << ": " << s.message();
+    for (size_t i = 0; i < list->size(); ++i) {
+      bool maybe = false;
+      ASSERT_TRUE(reader->MayContain((*list)[i], &maybe).ok());
+      ASSERT_EQ(batch[i], maybe ? 1 : 0) << t.id << (list == &t.keys ? " key " : " probe ") << i;
     }
   }
   *probes_checked += t.probes.size();

@@ -26,6 +26,7 @@ export { AsyncTable, Table } from "./table.js";
 export type {
   ByteSource,
   DataBlockKeys,
+  TableKeyBatch,
   LookupExplanation,
   LookupRoute,
   OpenTableOptions,

@@ -91,6 +91,15 @@ export interface DataBlockKeys {
   keys: Uint8Array[];
 }
 
+/** The user keys of consecutive data blocks, packed, as `t.keyBatches()` walks them. */
+export interface TableKeyBatch extends KeyBatch {
+  /**
+   * [offset, size, keysEnd] per data block, in file order: block i holds keys [keysEnd of block
+   * i - 1 (0 for the first), keysEnd). Blocks without entries are listed too.
+   */
+  blocks: Float64Array;
+}
+
 /** Property values: varint numbers as numbers (bigint above 2^53), text as strings, else hex. */
 export type TablePropertyValue = number | bigint | string | { hex: string };
 
@@ -135,43 +144,48 @@ async function runAsync(heap: WasmHeap, op: IoHandle, source: ByteSource): Promi
   }
 }
 
-/** The data blocks of the batch the cursor just gathered, each with its keys split out. */
-function takeBlocks(cursor: KeyCursorHandle): DataBlockKeys[] {
-  const { data, offsets, blocks } = cursor.takeKeys();
-  const out: DataBlockKeys[] = [];
+/** The data blocks of a batch, each with its keys split out. */
+function* splitBlocks({ data, offsets, blocks }: TableKeyBatch): Generator<DataBlockKeys> {
   let key = 0;
   for (let b = 0; b < blocks.length; b += 3) {
     const end = blocks[b + 2]!;
     const keys = new Array<Uint8Array>(end - key);
     for (let i = 0; key < end; i++, key++) keys[i] = data.subarray(offsets[key], offsets[key + 1]);
-    out.push({ offset: blocks[b]!, size: blocks[b + 1]!, keys });
+    yield { offset: blocks[b]!, size: blocks[b + 1]!, keys };
   }
-  return out;
 }
 
-/** Walks the data blocks of a table whose bytes are in memory. */
-function* walkBlocks(heap: WasmHeap, cursor: KeyCursorHandle, bytes: Uint8Array): Generator<DataBlockKeys> {
+function* blocksOf(batches: Iterable<TableKeyBatch>): Generator<DataBlockKeys> {
+  for (const batch of batches) yield* splitBlocks(batch);
+}
+
+async function* blocksOfAsync(batches: AsyncIterable<TableKeyBatch>): AsyncGenerator<DataBlockKeys> {
+  for await (const batch of batches) yield* splitBlocks(batch);
+}
+
+/** Walks the key batches of a table whose bytes are in memory. */
+function* walkBatches(heap: WasmHeap, cursor: KeyCursorHandle, bytes: Uint8Array): Generator<TableKeyBatch> {
   try {
     for (;;) {
       runSync(heap, cursor, bytes);
       if (cursor.atEnd()) return;
-      yield* takeBlocks(cursor);
+      yield cursor.takeKeys();
     }
   } finally {
     cursor.delete();
   }
 }
 
-async function* walkBlocksAsync(
+async function* walkBatchesAsync(
   heap: WasmHeap,
   cursor: KeyCursorHandle,
   source: ByteSource,
-): AsyncGenerator<DataBlockKeys> {
+): AsyncGenerator<TableKeyBatch> {
   try {
     for (;;) {
       await runAsync(heap, cursor, source);
       if (cursor.atEnd()) return;
-      yield* takeBlocks(cursor);
+      yield cursor.takeKeys();
     }
   } finally {
     cursor.delete();
@@ -425,7 +439,15 @@ export class Table extends TableBase {
 
   /** The data blocks in file order with their user keys, read (and checksum-verified) as reached. */
   dataBlocks(): IterableIterator<DataBlockKeys> {
-    return this.newWalk((cursor) => walkBlocks(this.heap, cursor, this.bytes));
+    return blocksOf(this.keyBatches());
+  }
+
+  /**
+   * The user keys of the data blocks in file order, packed a batch of blocks at a time (about
+   * 1 MiB of keys): the fastest way through a table's keys.
+   */
+  keyBatches(): IterableIterator<TableKeyBatch> {
+    return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes));
   }
 
   /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
@@ -478,9 +500,14 @@ export class AsyncTable extends TableBase {
     return this.rawFilters();
   }
 
-  /** The data blocks in file order with their user keys, each read from the source when reached. */
+  /** The data blocks in file order with their user keys, read from the source in large pieces. */
   dataBlocks(): AsyncIterableIterator<DataBlockKeys> {
-    return this.newWalk((cursor) => walkBlocksAsync(this.heap, cursor, this.source));
+    return blocksOfAsync(this.keyBatches());
+  }
+
+  /** See Table.keyBatches. */
+  keyBatches(): AsyncIterableIterator<TableKeyBatch> {
+    return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source));
   }
 
   /** User keys in file order, reading the source in large pieces as the walk reaches them. */

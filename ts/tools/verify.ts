@@ -2,7 +2,7 @@
 // blocks opening read, every meta block, every index partition and data block) and every key
 // against the table's filter (a key the filter rules out is a false negative: a corrupt filter).
 import { SstFilterError, type SstFilterErrorCode } from "../api/errors.js";
-import type { AsyncTable, DataBlockKeys, Table } from "../api/table.js";
+import type { AsyncTable, Table, TableKeyBatch } from "../api/table.js";
 
 export interface VerifyProgress {
   /** Bytes of data blocks checked so far, and in all (the data blocks lie at the file's start). */
@@ -13,9 +13,12 @@ export interface VerifyProgress {
 }
 
 export interface VerifyOptions {
-  /** Called after each data block, and once more at the end if the last did not reach 100%. */
+  /**
+   * Called as data blocks are checked (after each batch of them, about 1 MiB of keys), and once
+   * more at the end if the last did not reach 100%.
+   */
   onProgress?: (progress: VerifyProgress) => void;
-  /** Stops the walk between two blocks; verifyTable then rejects with the signal's reason. */
+  /** Stops the walk between two batches of blocks; verifyTable then rejects with the signal's reason. */
   signal?: AbortSignal;
   /** How many false negatives to report with their keys (all are counted). Default 10. */
   maxReported?: number;
@@ -91,34 +94,41 @@ export async function verifyTable(
     reported = bytesDone;
     opts.onProgress?.({ bytesDone, bytesTotal, dataBlocks: report.dataBlocks, keys: report.keys });
   };
-  const onBlock = async (block: DataBlockKeys): Promise<void> => {
-    report.dataBlocks++;
-    report.keys += block.keys.length;
+  const onBatch = async (batch: TableKeyBatch): Promise<void> => {
+    const { blocks } = batch;
     const counts = report.keysPerLevelDbFilter;
-    if (counts !== null) {
-      const filter = Math.floor(block.offset / LEVELDB_FILTER_RANGE);
+    for (let b = 0, first = 0; b < blocks.length; first = blocks[b + 2]!, b += 3) {
+      report.dataBlocks++;
+      if (counts === null) continue;
+      const filter = Math.floor(blocks[b]! / LEVELDB_FILTER_RANGE);
       while (counts.length <= filter) counts.push(0);
-      counts[filter]! += block.keys.length;
+      counts[filter]! += blocks[b + 2]! - first;
     }
-    if (report.filterSkipped === null && block.keys.length > 0) {
+    const keys = batch.offsets.length - 1;
+    report.keys += keys;
+    if (report.filterSkipped === null && keys > 0) {
       let answers: Uint8Array;
       try {
-        answers = await table.mayContainMany(block.keys);
+        answers = await table.mayContainMany(batch);
       } catch (error) {
         // A custom policy's filter or an unknown comparator: the blocks can still be checked.
         if (!(error instanceof SstFilterError) || error.code !== "UNSUPPORTED") throw error;
         report.filterSkipped = error.message;
         answers = new Uint8Array(0);
       }
-      answers.forEach((answer, i) => {
-        if (answer !== 0) return;
+      let block = 0;
+      for (let i = answers.indexOf(0); i >= 0; i = answers.indexOf(0, i + 1)) {
         report.falseNegatives++;
-        if (report.falseNegativeSamples.length < maxReported) {
-          report.falseNegativeSamples.push({ key: block.keys[i]!, dataBlock: [block.offset, block.size] });
-        }
-      });
+        if (report.falseNegativeSamples.length >= maxReported) continue;
+        while (blocks[block + 2]! <= i) block += 3;
+        report.falseNegativeSamples.push({
+          key: batch.data.slice(batch.offsets[i], batch.offsets[i + 1]),
+          dataBlock: [blocks[block]!, blocks[block + 1]!],
+        });
+      }
     }
-    progress(Math.min(bytesTotal, block.offset + block.size + 5));
+    const last = blocks.length - 3;
+    if (last >= 0) progress(Math.min(bytesTotal, blocks[last]! + blocks[last + 1]! + 5));
   };
   try {
     for (const [name, [offset, size]] of Object.entries(table.metaindex)) {
@@ -127,11 +137,11 @@ export async function verifyTable(
       await table.readBlock(offset, size);
       report.metaBlocks.push(name);
     }
-    for await (const block of table.dataBlocks()) {
+    for await (const batch of table.keyBatches()) {
       opts.signal?.throwIfAborted();
-      await onBlock(block);
+      await onBatch(batch);
     }
-    // Blocks of the data area without keys (the walk skips empty ones) still count as done.
+    // Whatever follows the last data block in the data area still counts as done.
     if (reported < bytesTotal) progress(bytesTotal);
   } catch (error) {
     // Errors of the file's contents are findings; anything else (abort, dispose, I/O) propagates.

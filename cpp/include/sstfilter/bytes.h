@@ -51,6 +51,8 @@ inline void PutVarint64(Bytes* out, uint64_t v) {
 std::optional<uint64_t> GetVarint(ByteView in, size_t* pos, int max_bytes);
 
 inline std::optional<uint32_t> GetVarint32(ByteView in, size_t* pos) {
+  // Most varints in blocks are one byte: those skip the general loop.
+  if (*pos < in.size() && in[*pos] < 0x80) return in[(*pos)++];
   auto v = GetVarint(in, pos, 5);
   if (!v) return std::nullopt;
   return static_cast<uint32_t>(*v);

@@ -23,6 +23,11 @@ class KeyBatchView {
     return ByteView(data_ + offsets_[i], offsets_[i + 1] - offsets_[i]);
   }
 
+  // Keys [begin, end) of this batch (begin <= end <= size()), without copying.
+  KeyBatchView Slice(size_t begin, size_t end) const {
+    return KeyBatchView(data_, data_size_, offsets_ + begin, end - begin);
+  }
+
   // Offsets must start at 0 or above, never decrease, and end within the data.
   Status Validate() const;
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sstfilter/bytes.h"
+#include "sstfilter/key_batch.h"
 #include "sstfilter/status.h"
 
 namespace sstfilter {
@@ -203,6 +204,10 @@ class TableReader final : public ResumableRead {
   // Without a filter, true. kUnsupported when the filter or the key order cannot be reproduced.
   // `trace`, when given, records how the answer came about.
   Status MayContain(ByteView user_key, bool* may_match, LookupTrace* trace = nullptr) const;
+  // results[i] = 1 where MayContain(keys[i]) answers true, else 0. RocksDB tables with whole-key
+  // filtering go through the filters' batch kernels (filter.h MayMatchBatch), partition by
+  // partition; the others key by key.
+  Status MayContainMany(const KeyBatchView& keys, uint8_t* results) const;
   // What a RocksDB prefix Seek(seek_key) (total_order_seek = false) gets from the prefix filter,
   // using the table's own extractor: true without a filter or extractor, or for keys outside its
   // domain. LevelDB has no prefix seek: true.

@@ -38,6 +38,10 @@ struct SstConfig {
   uint32_t format_version = 5;
   ChecksumType checksum = rocksdb::kCRC32c;
   CompressionType compression = rocksdb::kNoCompression;
+  // CompressionOptions: > 0 gives the table a rocksdb.compression_dict block (raw samples, or a
+  // dictionary zstd trains from zstd_max_train_bytes of them).
+  uint32_t max_dict_bytes = 0;
+  uint32_t zstd_max_train_bytes = 0;
   size_t block_size = 4096;
   int restart_interval = 16;
   bool ribbon = false;
@@ -81,6 +85,10 @@ const char* CompressionName(CompressionType t) {
       return "kLZ4Compression";
     case rocksdb::kZSTD:
       return "kZSTD";
+    case rocksdb::kBZip2Compression:
+      return "kBZip2Compression";
+    case rocksdb::kLZ4HCCompression:
+      return "kLZ4HCCompression";
     default:
       Fail("compression not used by this corpus");
   }
@@ -113,6 +121,8 @@ rocksdb::Options MakeOptions(const SstConfig& c) {
   rocksdb::Options o;
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   o.compression = c.compression;
+  o.compression_opts.max_dict_bytes = c.max_dict_bytes;
+  o.compression_opts.zstd_max_train_bytes = c.zstd_max_train_bytes;
   o.prefix_extractor = PrefixExtractor(c.prefix);
   o.create_if_missing = true;
   o.statistics = rocksdb::CreateDBStatistics();
@@ -136,6 +146,8 @@ nlohmann::json OptionsRecord(const SstConfig& c) {
   return {{"format_version", c.format_version},
           {"checksum", ChecksumName(c.checksum)},
           {"compression", CompressionName(c.compression)},
+          {"max_dict_bytes", c.max_dict_bytes},
+          {"zstd_max_train_bytes", c.zstd_max_train_bytes},
           {"block_size", c.block_size},
           {"block_restart_interval", c.restart_interval},
           {"filter_policy", policy},
@@ -523,6 +535,23 @@ std::vector<SstConfig> SstConfigs() {
   add({.id = "fv5_bloom10_zstd_xxh3", .checksum = kXXH3, .compression = kZSTD});
   add({.id = "fv5_bloom10_zlib", .compression = kZlibCompression});
   add({.id = "fv2_bloom10_snappy", .format_version = 2, .compression = kSnappyCompression});
+  // BZip2 and LZ4HC, and the codecs that take a dictionary, with one (16 KiB of samples, as RocksDB
+  // suggests for bottommost zstd; zstd also with a trained one).
+  add({.id = "fv5_bloom10_bzip2", .compression = rocksdb::kBZip2Compression});
+  add({.id = "fv2_bloom10_bzip2", .format_version = 2, .compression = rocksdb::kBZip2Compression});
+  for (auto [name, codec] :
+       {std::pair{"zstd", kZSTD}, std::pair{"lz4", kLZ4Compression},
+        std::pair{"lz4hc", rocksdb::kLZ4HCCompression}, std::pair{"zlib", kZlibCompression}}) {
+    add({.id = std::string("fv5_bloom10_") + name + "_dict16k",
+         .compression = codec,
+         .max_dict_bytes = 16384,
+         .count = 20000});
+  }
+  add({.id = "fv5_bloom10_zstd_trained_dict16k",
+       .compression = kZSTD,
+       .max_dict_bytes = 16384,
+       .zstd_max_train_bytes = 1 << 20,
+       .count = 20000});
   // FastLocalBloom, legacy Bloom and Ribbon across bits per key and key counts.
   const std::pair<double, size_t> fast[] = {{1, 100},     {3.3, 500}, {6.5, 1000}, {9.9, 2000},
                                             {15.5, 5000}, {20, 3000}, {30, 1500},  {50, 700}};
