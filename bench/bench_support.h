@@ -79,6 +79,9 @@ inline void ReportNsPer(benchmark::State& state, const char* name, size_t per_pa
       benchmark::Counter(items * 1e-9, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// Registers walk/<label> for each LABEL=PATH of --walk_tables (table_walk_bench.cc).
+void RegisterTableWalks(const std::string& list);
+
 // The value of "--<name>=value" (empty when absent), removed from argv before Google Benchmark,
 // which rejects flags it does not know, parses the rest.
 inline std::string TakeFlag(int* argc, char** argv, const std::string& name) {

@@ -317,8 +317,13 @@ void RegisterAll(const std::vector<size_t>& sizes) {
 int main(int argc, char** argv) {
   const std::vector<size_t> sizes = sstfilter::bench::TakeSizes(&argc, argv);
   sstfilter::bench::export_dir = sstfilter::bench::TakeFlag(&argc, argv, "export_dir");
+  const std::string walk_tables = sstfilter::bench::TakeFlag(&argc, argv, "walk_tables");
   benchmark::Initialize(&argc, argv);
-  sstfilter::bench::RegisterAll(sizes);
+  if (walk_tables.empty()) {
+    sstfilter::bench::RegisterAll(sizes);
+  } else {
+    sstfilter::bench::RegisterTableWalks(walk_tables);
+  }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

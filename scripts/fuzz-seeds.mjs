@@ -122,7 +122,7 @@ for (const c of manifest("leveldb-table").cases) {
 }
 for (const name of readdirSync(path.join(fixtures, "head"))) {
   if (!name.endsWith(".sst")) continue;
-  const file = path.join(fixtures, "head", name);
+  const file = path.resolve(fixtures, "head", name); // absolute: read() resolves against the corpus
   const bytes = readFileSync(file).length;
   if (bytes <= MAX_TABLE_BYTES) tables.push({ id: `head-${name}`, path: file, bytes, head: true });
 }
@@ -174,17 +174,15 @@ for (const t of tables) {
 }
 
 // ---- build -> probe round trips ----
-const keysets = [
-  "ks_bin-1-32_n50000_s12",
-  "ks_long-100-600_n100_s10",
-  "ks_mixlen_n10000_s1b",
-  "ks_text_n10_sf",
-  "ks_tiny_n10_s18_e",
-];
-for (const ks of keysets) {
-  const keys = probeKeys(readKeys(`keysets/${ks}.keys`, 40));
+// The keys of a few RocksDB filter cases, one per key shape (binary, text, long, mixed lengths).
+const shapes = new Map();
+for (const c of manifest("rocksdb-filter").cases) {
+  if (!shapes.has(c.keys.shape) && c.keys.count >= 10) shapes.set(c.keys.shape, c);
+}
+for (const c of shapes.values()) {
+  const keys = probeKeys(readKeys(c.keys.path, 40));
   for (let format = 0; format < 4; format++) {
-    seed("roundtrip", `${ks}-${format}`, concat([Uint8Array.of(format), Uint8Array.of(72), keys]));
+    seed("roundtrip", `${c.id}-${format}`, concat([Uint8Array.of(format), Uint8Array.of(72), keys]));
   }
 }
 

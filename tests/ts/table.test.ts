@@ -315,6 +315,33 @@ function sameKeys(c: GoldenTable, keys: Uint8Array[]): void {
   });
 }
 
+/**
+ * keyBatches() gives keys() in batches, and dataBlocks() the same blocks with the same keys;
+ * mayContainMany (the batch kernels) answers as mayContain key by key.
+ */
+function checkBatchPaths(c: GoldenTable, t: Table): void {
+  const fromBatches: Uint8Array[] = [];
+  const blocks: [number, number, number][] = [];
+  for (const batch of t.keyBatches()) {
+    const count = batch.offsets.length - 1;
+    for (let i = 0; i < count; i++)
+      fromBatches.push(batch.data.subarray(batch.offsets[i], batch.offsets[i + 1]));
+    expect([c.id, batch.blocks[batch.blocks.length - 1]]).toEqual([c.id, count]);
+    let first = 0;
+    for (let b = 0; b < batch.blocks.length; b += 3) {
+      blocks.push([batch.blocks[b]!, batch.blocks[b + 1]!, batch.blocks[b + 2]! - first]);
+      first = batch.blocks[b + 2]!;
+    }
+  }
+  sameKeys(c, fromBatches);
+  expect([c.id, [...t.dataBlocks()].map((b) => [b.offset, b.size, b.keys.length])]).toEqual([c.id, blocks]);
+  const sample = c.probes.slice(0, 2000);
+  const many = t.mayContainMany(sample);
+  sample.forEach((probe, i) => {
+    if (many[i] !== (t.mayContain(probe) ? 1 : 0)) throw new Error(`${c.id}: mayContainMany differs at ${i}`);
+  });
+}
+
 describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
   let sf: NodeSstFilter;
   beforeAll(async () => {
@@ -330,6 +357,7 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
       checkAnswers(c, t);
       probes += c.probes.length;
       sameKeys(c, [...t.keys()]);
+      checkBatchPaths(c, t);
     }
     console.log(
       `[golden] ${name}: ${TABLES.length} tables, ${probes} probes identical, ${sstDumpLines} sst_dump lines`,

@@ -1,0 +1,303 @@
+// Issue 14's content-path targets, measured on tables RocksDB 7.8.3's db_bench writes:
+//   verify:   `sstfilter verify FILE` against `sst_dump --command=check --verify_checksum` (wall
+//             time of each command, best of the rounds, same run)
+//   walk:     `for await (const k of t.keys())` over openTableFile from Node, in keys per second
+//             (and the synchronous walk over bytes, and keyBatches())
+//   codecs:   walking a table of each codec in wasm SIMD128 against the same walk natively
+//             (sstfilter_bench walk/<codec>): reads, checksums, decompression, key decoding
+//   probes:   table.mayContainMany(keyBatch) against filter.mayContainMany on the same filter bytes
+//   memory:   peak RSS of `sstfilter verify` (GNU time), on a 2 GB table in the full run
+//   viewer:   the viewer verifying the main table in headless Chromium, against the Node figure
+// Usage: node bench/content-bench.mjs --out FILE [--quick] [--merge-into RESULTS_JSON] (the last
+// sets the "content" member of an existing results.json). Tables are cached in
+// build/bench/content/, keyed by the db_bench command that wrote them.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { init } from "../dist/esm/platform/node.js";
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const outFile = args[args.indexOf("--out") + 1];
+const work = "build/bench/content";
+mkdirSync(work, { recursive: true });
+const rounds = quick ? 2 : 3;
+const log = (line) => process.stderr.write(`content bench: ${line}\n`);
+
+/** Runs db_bench into a fresh DB and keeps its one table as `name`.sst; returns path and command. */
+function dbBenchTable(name, flags) {
+  const command = [
+    "db_bench",
+    "--benchmarks=fillrandom,flush",
+    "--key_size=16",
+    "--value_size=100",
+    "--format_version=5",
+    "--bloom_bits=10",
+    // One memtable flushed once: a single table holding every surviving key.
+    "--write_buffer_size=8000000000",
+    "--max_write_buffer_number=2",
+    "--disable_wal=1",
+    "--disable_auto_compactions=1",
+    ...flags,
+  ];
+  const file = path.join(work, `${name}.sst`);
+  const stamp = `${file}.command`;
+  if (existsSync(file) && existsSync(stamp) && readFileSync(stamp, "utf8") === command.join(" ")) {
+    return { file, command: command.join(" ") };
+  }
+  const db = mkdtempSync(path.join(tmpdir(), "sstfilter-dbbench-"));
+  log(`writing ${name}: ${command.join(" ")}`);
+  try {
+    const run = spawnSync(command[0], [...command.slice(1), `--db=${db}`], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    if (run.status !== 0) throw new Error(`db_bench exited with ${run.status}: ${run.stderr}`);
+    const tables = readdirSync(db).filter((f) => f.endsWith(".sst"));
+    if (tables.length !== 1) throw new Error(`db_bench left ${tables.length} tables in ${db}`);
+    renameSync(path.join(db, tables[0]), file);
+  } finally {
+    rmSync(db, { recursive: true, force: true });
+  }
+  writeFileSync(stamp, command.join(" "));
+  return { file, command: command.join(" ") };
+}
+
+/** Best wall time in seconds of running a command `rounds` times (its output discarded). */
+function bestWall(cmd, cmdArgs) {
+  let best = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    const started = process.hrtime.bigint();
+    const run = spawnSync(cmd, cmdArgs, { stdio: ["ignore", "ignore", "inherit"] });
+    if (run.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(" ")} exited with ${run.status}`);
+    best = Math.min(best, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+  return best;
+}
+
+/** Best time in seconds of an async function over the rounds. */
+async function best(fn) {
+  let result = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    const started = performance.now();
+    await fn();
+    result = Math.min(result, (performance.now() - started) / 1000);
+  }
+  return result;
+}
+
+/** Peak resident memory of a command in MB (GNU time's maximum resident set size). */
+function peakRssMb(cmd, cmdArgs) {
+  const run = spawnSync("/usr/bin/time", ["-f", "%M", cmd, ...cmdArgs], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  if (run.status !== 0) throw new Error(`${cmd} exited with ${run.status}: ${run.stderr}`);
+  const kb = Number(run.stderr.toString().trim().split("\n").pop());
+  return kb / 1024;
+}
+
+const cli = ["dist/esm/tools/cli.js", "verify"];
+const sf = await init();
+const results = {};
+const targets = [];
+const target = (name, value, limit, unit, better = "lower") =>
+  targets.push({ name, value, limit, unit, met: better === "lower" ? value <= limit : value >= limit });
+
+// ---- the main table: verify and the key walk ----
+const mainTable = dbBenchTable(quick ? "fillrandom-500k-snappy" : "fillrandom-5m-snappy", [
+  `--num=${quick ? 500000 : 5000000}`,
+  "--compression_type=snappy",
+]);
+{
+  const sstDump = bestWall("sst_dump", [`--file=${mainTable.file}`, "--command=check", "--verify_checksum"]);
+  const ours = bestWall(process.execPath, [...cli, mainTable.file]);
+  const t = await sf.openTableFile(mainTable.file);
+  const entries = Number(t.properties["rocksdb.num.entries"]);
+  let counted = 0;
+  const walkAsync = await best(async () => {
+    counted = 0;
+    for await (const _ of t.keys()) counted++;
+  });
+  if (counted !== entries) throw new Error(`walked ${counted} keys of ${entries}`);
+  const batchesAsync = await best(async () => {
+    for await (const _ of t.keyBatches());
+  });
+  const bytes = readFileSync(mainTable.file);
+  const inMemory = sf.openTable(bytes);
+  const walkSync = await best(() => {
+    for (const _ of inMemory.keys());
+  });
+  inMemory.dispose();
+  t.dispose();
+  results.main = {
+    table: { file: path.basename(mainTable.file), bytes: bytes.length, entries, dbBench: mainTable.command },
+    sstDumpCheckSeconds: sstDump,
+    sstfilterVerifySeconds: ours,
+    verifyRatio: ours / sstDump,
+    keyWalk: {
+      forAwaitKeysPerSecond: entries / walkAsync,
+      syncKeysPerSecond: entries / walkSync,
+      keyBatchesAsyncKeysPerSecond: entries / batchesAsync,
+    },
+    verifyPeakRssMb: peakRssMb(process.execPath, [...cli, mainTable.file]),
+    sstDumpPeakRssMb: peakRssMb("sst_dump", [
+      `--file=${mainTable.file}`,
+      "--command=check",
+      "--verify_checksum",
+    ]),
+  };
+  target("sstfilter verify / sst_dump check --verify_checksum", ours / sstDump, 1.5, "x");
+  target("key walk from Node (for await t.keys())", entries / walkAsync / 1e6, 10, "M keys/s", "higher");
+  log(
+    `verify ${ours.toFixed(3)} s, sst_dump ${sstDump.toFixed(3)} s; walk ${(entries / walkAsync / 1e6).toFixed(2)} M keys/s`,
+  );
+}
+
+// ---- per codec: wasm SIMD128 walk against the native one ----
+{
+  const codecs = ["snappy", "zlib", "bzip2", "lz4", "zstd"];
+  const num = quick ? 100000 : 500000;
+  const tables = Object.fromEntries(
+    codecs.map((codec) => [
+      codec,
+      dbBenchTable(`fillrandom-${num}-${codec}`, [`--num=${num}`, `--compression_type=${codec}`]),
+    ]),
+  );
+  const gbench = JSON.parse(
+    execFileSync("build/native/sstfilter_bench", [
+      `--walk_tables=${codecs.map((c) => `${c}=${tables[c].file}`).join(",")}`,
+      "--benchmark_format=json",
+      `--benchmark_min_time=${quick ? 0.2 : 0.5}`,
+    ]).toString(),
+  ).benchmarks;
+  results.codecs = {};
+  for (const codec of codecs) {
+    const native = gbench.find((b) => b.name === `walk/${codec}`);
+    const bytes = readFileSync(tables[codec].file);
+    const t = sf.openTable(bytes);
+    let keys = 0;
+    const seconds = await best(() => {
+      keys = 0;
+      for (const batch of t.keyBatches()) keys += batch.offsets.length - 1;
+    });
+    t.dispose();
+    const wasmNs = (seconds * 1e9) / keys;
+    results.codecs[codec] = {
+      table: { bytes: bytes.length, keys, dbBench: tables[codec].command },
+      nativeNsPerKey: native.ns_per_key,
+      wasmSimdNsPerKey: wasmNs,
+      ratio: wasmNs / native.ns_per_key,
+    };
+    target(`${codec}: wasm SIMD128 walk / native walk`, wasmNs / native.ns_per_key, 2, "x");
+  }
+}
+
+// ---- table.mayContainMany against filter.mayContainMany on the same filter ----
+{
+  const t = sf.openTable(readFileSync(mainTable.file));
+  const filter = sf.openFilter(t.filterBytes()[0]);
+  const n = 1 << 20;
+  const keys = sf.packKeys(Array.from({ length: n }, (_, i) => `probe-key-${i * 7919}`));
+  const repeat = 8;
+  const tableSeconds = await best(() => {
+    for (let r = 0; r < repeat; r++) t.mayContainMany(keys);
+  });
+  const filterSeconds = await best(() => {
+    for (let r = 0; r < repeat; r++) filter.mayContainMany(keys);
+  });
+  const same = Buffer.compare(t.mayContainMany(keys), filter.mayContainMany(keys)) === 0;
+  if (!same) throw new Error("table.mayContainMany and filter.mayContainMany disagree");
+  filter.dispose();
+  t.dispose();
+  results.probes = {
+    keys: n,
+    tableNsPerKey: (tableSeconds * 1e9) / (n * repeat),
+    filterNsPerKey: (filterSeconds * 1e9) / (n * repeat),
+    ratio: tableSeconds / filterSeconds,
+  };
+  target("table.mayContainMany / filter.mayContainMany", tableSeconds / filterSeconds, 1.25, "x");
+}
+
+// ---- memory on a 2 GB table (full run only: db_bench takes minutes to write it) ----
+if (!quick) {
+  const big = dbBenchTable("fillrandom-45m-snappy", ["--num=45000000", "--compression_type=snappy"]);
+  const bytes = Number(execFileSync("stat", ["-c", "%s", big.file]).toString());
+  const rss = peakRssMb(process.execPath, [...cli, big.file]);
+  results.bigTable = { bytes, dbBench: big.command, verifyPeakRssMb: rss };
+  target("peak RSS of sstfilter verify on a 2 GB table", rss, 150, "MB");
+}
+
+// ---- the viewer in headless Chromium ----
+{
+  const { chromium } = await import("playwright-core");
+  const server = spawn(process.execPath, ["demo/serve.mjs", "--port", "0"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    server.once("exit", (code) => reject(new Error(`demo/serve.mjs exited with ${code}`)));
+    server.stdout.on("data", (chunk) => {
+      const found = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(chunk.toString())?.[0];
+      if (found) resolve(found);
+    });
+  });
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => document.getElementById("backend").textContent !== "loading…");
+    await page.setInputFiles("#file", mainTable.file);
+    await page.waitForSelector("#status.ok", { timeout: 120000 });
+    let viewer = Infinity;
+    for (let r = 0; r < rounds; r++) {
+      const started = performance.now();
+      await page.click("#verify");
+      await page.waitForSelector("#verify-result:not([hidden])", { timeout: 600000 });
+      viewer = Math.min(viewer, (performance.now() - started) / 1000);
+      await page.waitForSelector("#verify:not([disabled])");
+    }
+    results.viewer = {
+      verifySeconds: viewer,
+      ratioToNodeVerify: viewer / results.main.sstfilterVerifySeconds,
+    };
+    target("viewer verify in Chromium / Node verify", viewer / results.main.sstfilterVerifySeconds, 2, "x");
+  } finally {
+    await browser.close();
+    server.kill();
+  }
+}
+
+const report = {
+  generated: new Date().toISOString(),
+  run: quick ? "quick" : "full",
+  versions: {
+    rocksdb: execFileSync("dpkg-query", ["-W", "-f=${Version}", "rocksdb-tools"]).toString(),
+    node: process.version,
+    chromium: execFileSync("dpkg-query", ["-W", "-f=${Version}", "chromium"]).toString(),
+  },
+  method:
+    "wall times, best of the rounds; the verify and sst_dump commands run one after the other on the same file",
+  results,
+  targets,
+};
+writeFileSync(outFile, JSON.stringify(report, null, 2) + "\n");
+if (args.includes("--merge-into")) {
+  const into = args[args.indexOf("--merge-into") + 1];
+  const merged = JSON.parse(readFileSync(into, "utf8"));
+  merged.content = report;
+  writeFileSync(into, JSON.stringify(merged, null, 2) + "\n");
+}
+for (const t of targets)
+  log(`${t.met ? "met    " : "NOT MET"} ${t.name}: ${t.value.toFixed(2)} ${t.unit} (target ${t.limit})`);
