@@ -181,6 +181,7 @@ class TableHandle : public IoHandle {
     out.set("prefixExtractor", info->prefix_extractor ? val(*info->prefix_extractor) : val::null());
     out.set("prefixExtractorSupported", info->prefix_extractor_supported);
     out.set("sizeBytes", static_cast<double>(info->size_bytes));
+    out.set("metaBlock", info->meta_block);
     return out;
   }
 

@@ -132,6 +132,15 @@ Status BlockFetcher::Verified(ByteView block, std::optional<Bytes>* contents) {
   const uint8_t type = trailer_[0];
   // An unverified type byte is not acted on: the caller checks the trailer itself.
   if (type == 0 || !verify_) {
+    if (block.data() == window_.data() && block.size() == window_size_) {
+      // The window holds just this block (a read without read-ahead, e.g. a large filter): hand
+      // its buffer over instead of copying it.
+      window_.resize(size);
+      *contents = std::move(window_);
+      window_ = Bytes();
+      window_size_ = 0;
+      return Status::Ok();
+    }
     contents->emplace(body.begin(), body.end());
     return Status::Ok();
   }

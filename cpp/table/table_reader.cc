@@ -150,6 +150,7 @@ std::optional<TableFilterInfo> TableReader::filter_info() const {
   info.prefix_extractor = t.prefix_extractor_name;
   info.prefix_extractor_supported = !t.prefix_extractor_name || t.prefix_extractor.has_value();
   info.size_bytes = f.size_bytes();
+  info.meta_block = state_->filter_entry->name;
   return info;
 }
 

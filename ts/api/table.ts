@@ -46,6 +46,8 @@ export interface TableFilterInfo {
   prefixExtractorSupported: boolean;
   /** Bytes of filter as stored, without block trailers (partitions plus their index). */
   sizeBytes: number;
+  /** The metaindex entry the filter was read from, e.g. "fullfilter.rocksdb.BuiltinBloomFilter". */
+  metaBlock: string;
 }
 
 /** The footer and index as the table locates them. Handles are [offset, size without trailer]. */
@@ -134,13 +136,35 @@ function runSync(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
   }
 }
 
+// Ranges above this are read from a source piece by piece, each piece copied into the core's buffer
+// as it arrives: a large filter never sits in JavaScript memory whole besides the core's copy.
+const READ_PIECE_BYTES = 8 << 20;
+
+async function readPiece(source: ByteSource, offset: number, length: number): Promise<Uint8Array> {
+  const bytes = await source.read(offset, length);
+  if (!(bytes instanceof Uint8Array)) {
+    throw new SstFilterError("BAD_OPTIONS", "ByteSource.read must resolve to a Uint8Array", offset);
+  }
+  return bytes;
+}
+
 async function runAsync(heap: WasmHeap, op: IoHandle, source: ByteSource): Promise<void> {
   for (let r = pump(heap, op); r !== null; r = pump(heap, op)) {
-    const bytes = await source.read(r.offset, r.length);
-    if (!(bytes instanceof Uint8Array)) {
-      throw new SstFilterError("BAD_OPTIONS", "ByteSource.read must resolve to a Uint8Array", r.offset);
+    if (r.length <= READ_PIECE_BYTES) {
+      supply(heap, op, r, await readPiece(source, r.offset, r.length));
+      continue;
     }
-    supply(heap, op, r, bytes);
+    // The buffer stays where it is while the pieces arrive: nothing else runs on this operation.
+    const ptr = op.supplyBuffer() >>> 0;
+    let got = 0;
+    while (got < r.length) {
+      const want = Math.min(READ_PIECE_BYTES, r.length - got);
+      const bytes = await readPiece(source, r.offset + got, want);
+      heap.bytes.set(bytes.length > want ? bytes.subarray(0, want) : bytes, ptr + got);
+      got += Math.min(bytes.length, want);
+      if (bytes.length < want) break; // a short read: supplied() reports it
+    }
+    if (!op.supplied(got)) throw heap.lastError();
   }
 }
 

@@ -139,6 +139,7 @@ struct TableFilterInfo {
   std::optional<std::string> prefix_extractor;  // its name, when the table has one
   bool prefix_extractor_supported = true;       // false for custom extractors
   uint64_t size_bytes = 0;  // filter bytes as stored, without trailers (partitions + their index)
+  std::string meta_block;   // the metaindex entry the filter was read from
 };
 
 // How a point lookup's filter answer came about (TableReader::MayContain), for tools that show it.
