@@ -176,6 +176,37 @@ describe("verify", () => {
   });
 });
 
+describe("verify: every codec, and what this reader cannot decode", () => {
+  test.each(["fv5_bloom10_bzip2", "fv5_bloom10_zstd_trained_dict16k", "fv5_bloom10_lz4_dict16k"])(
+    "%s: exit 0",
+    (id) => {
+      const c = CASES.find((x) => x.id === id)!;
+      const r = run("verify", GENERATED.path(c.file.path));
+      expect([r.code, r.stdout]).toEqual([0, expect.stringContaining("every key read passes the filter")]);
+    },
+  );
+
+  test("a data block in XPRESS (Windows only): UNSUPPORTED, exit 3, naming the block", async () => {
+    const sf = await loadBackend(true);
+    const bytes = GENERATED.readBytes(FULL.file.path);
+    const t = sf.openTable(bytes);
+    const first = t.dataBlocks().next().value!;
+    t.dispose();
+    const trailer = first.offset + first.size;
+    bytes[trailer] = 6;
+    const crc = sf.hash.crc32cMask(sf.hash.crc32c(bytes.subarray(first.offset, trailer + 1)));
+    new DataView(bytes.buffer, bytes.byteOffset).setUint32(trailer + 1, crc, true);
+    const xpress = path.join(work, "xpress.sst");
+    writeFileSync(xpress, bytes);
+    const r = run("verify", xpress);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain(`${xpress}: UNSUPPORTED`);
+    expect(r.stdout).toContain(
+      `UNSUPPORTED: XPRESS compressed blocks are not supported (at byte ${first.offset})`,
+    );
+  });
+});
+
 describe("help, usage and input errors", () => {
   test.each(["inspect", "probe", "build", "verify"])("%s --help", (command) => {
     const r = run(command, "--help");
