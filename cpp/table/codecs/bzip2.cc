@@ -42,7 +42,7 @@ Status Bzip2Decompress(const CodecInput& in, Bytes* out) {
   // Sizes are unsigned ints to bzip2; kMaxBlockBytes keeps every one below 2^32.
   stream->next_in = const_cast<char*>(reinterpret_cast<const char*>(in.payload.data()));
   stream->avail_in = static_cast<unsigned>(in.payload.size());
-  size_t capacity = in.size ? static_cast<size_t>(*in.size) : FirstOutputGuess(in.payload.size());
+  size_t capacity = InitialOutputSize(in);
   out->resize(capacity);
   for (;;) {
     const auto produced = static_cast<size_t>(TotalOut(*stream));
@@ -55,24 +55,11 @@ Status Bzip2Decompress(const CodecInput& in, Bytes* out) {
                           "the stream does not decode (bzip2 error " + std::to_string(rc) + ")");
     }
     if (stream->avail_out != 0) return CodecCorrupt(Codec::kBZip2, "the stream ends early");
-    if (in.size) {
-      return CodecCorrupt(Codec::kBZip2, "the stream holds more than the recorded " +
-                                             std::to_string(*in.size) + " bytes");
-    }
-    capacity = NextOutputGuess(capacity);
-    if (capacity == 0) {
-      return Status::Error(ErrorCode::kResourceLimit,
-                           "bzip2 block decompresses to more than the limit of " +
-                               std::to_string(kMaxBlockBytes) + " bytes");
-    }
+    if (Status s = GrowOutput(Codec::kBZip2, in, &capacity); !s.ok()) return s;
     out->resize(capacity);
   }
   out->resize(static_cast<size_t>(TotalOut(*stream)));
-  if (in.size && out->size() != *in.size) {
-    return CodecCorrupt(Codec::kBZip2, "decoded to " + std::to_string(out->size()) +
-                                           " bytes, the block records " + std::to_string(*in.size));
-  }
-  return Status::Ok();
+  return CheckDecodedSize(Codec::kBZip2, in, out->size());
 }
 
 }  // namespace sstfilter

@@ -58,11 +58,14 @@ class Decompressor {
   std::unique_ptr<ZstdDecompressor> zstd_;  // created for the first zstd block
 };
 
-// For codecs whose stream does not record its size (zlib and BZip2 before format_version 2): the
-// first guess of the output size, and the next one after `current` was too small (0: the limit is
-// reached, the block is too large).
-size_t FirstOutputGuess(size_t payload_size);
-size_t NextOutputGuess(size_t current);
+// Output sizing for streaming codecs (zlib, BZip2). The first output size: the recorded one, or a
+// guess when the block records none (before format_version 2).
+size_t InitialOutputSize(const CodecInput& in);
+// The stream filled `*capacity` bytes and has more: the next capacity, or kCorrupt when the size
+// was recorded, kResourceLimit above kMaxBlockBytes.
+Status GrowOutput(Codec codec, const CodecInput& in, size_t* capacity);
+// Ok when `produced` is the recorded size (or none is recorded).
+Status CheckDecodedSize(Codec codec, const CodecInput& in, uint64_t produced);
 
 // "zlib", "lz4", ... followed by `what`, as kCorrupt: the block does not decode.
 Status CodecCorrupt(Codec codec, const std::string& what);

@@ -29,16 +29,33 @@ Status Decompressor::Decompress(Codec codec, const CodecInput& in, Bytes* out) {
   return Status::Ok();
 }
 
-size_t FirstOutputGuess(size_t payload_size) {
+size_t InitialOutputSize(const CodecInput& in) {
+  if (in.size) return static_cast<size_t>(*in.size);
   // Blocks compress to a quarter or more of their size in practice: one guess fits most.
-  constexpr size_t kMinimum = 4096;
-  return static_cast<size_t>(
-      std::min<uint64_t>(kMaxBlockBytes, std::max<uint64_t>(kMinimum, uint64_t{payload_size} * 4)));
+  constexpr uint64_t kMinimum = 4096;
+  return static_cast<size_t>(std::min<uint64_t>(
+      kMaxBlockBytes, std::max<uint64_t>(kMinimum, uint64_t{in.payload.size()} * 4)));
 }
 
-size_t NextOutputGuess(size_t current) {
-  if (current >= kMaxBlockBytes) return 0;
-  return static_cast<size_t>(std::min<uint64_t>(kMaxBlockBytes, uint64_t{current} * 2));
+Status GrowOutput(Codec codec, const CodecInput& in, size_t* capacity) {
+  if (in.size) {
+    return CodecCorrupt(
+        codec, "the stream holds more than the recorded " + std::to_string(*in.size) + " bytes");
+  }
+  if (*capacity >= kMaxBlockBytes) {
+    return Status::Error(ErrorCode::kResourceLimit,
+                         std::string(CodecName(codec)) +
+                             " block decompresses to more than the limit of " +
+                             std::to_string(kMaxBlockBytes) + " bytes");
+  }
+  *capacity = static_cast<size_t>(std::min<uint64_t>(kMaxBlockBytes, uint64_t{*capacity} * 2));
+  return Status::Ok();
+}
+
+Status CheckDecodedSize(Codec codec, const CodecInput& in, uint64_t produced) {
+  if (!in.size || produced == *in.size) return Status::Ok();
+  return CodecCorrupt(codec, "decoded to " + std::to_string(produced) +
+                                 " bytes, the block records " + std::to_string(*in.size));
 }
 
 Status CodecCorrupt(Codec codec, const std::string& what) {

@@ -23,12 +23,7 @@ Status Lz4Decompress(const CodecInput& in, Bytes* out) {
                                             reinterpret_cast<const char*>(in.dictionary.data()),
                                             static_cast<int>(in.dictionary.size()));
   if (n < 0) return CodecCorrupt(Codec::kLz4Block, "the stream does not decode");
-  if (n != capacity) {
-    return CodecCorrupt(Codec::kLz4Block, "decoded to " + std::to_string(n) +
-                                              " bytes, the block records " +
-                                              std::to_string(capacity));
-  }
-  return Status::Ok();
+  return CheckDecodedSize(Codec::kLz4Block, in, static_cast<uint64_t>(n));
 }
 
 }  // namespace sstfilter

@@ -49,7 +49,7 @@ Status ZlibDecompress(const CodecInput& in, Bytes* out) {
   // Sizes are uInt to zlib; kMaxBlockBytes keeps every one below 2^32.
   stream->next_in = const_cast<Bytef*>(in.payload.data());
   stream->avail_in = static_cast<uInt>(in.payload.size());
-  size_t capacity = in.size ? static_cast<size_t>(*in.size) : FirstOutputGuess(in.payload.size());
+  size_t capacity = InitialOutputSize(in);
   out->resize(capacity);
   for (;;) {
     stream->next_out = out->data() + stream->total_out;
@@ -63,25 +63,11 @@ Status ZlibDecompress(const CodecInput& in, Bytes* out) {
                               ? std::string("the stream ends early")
                               : std::string(stream->msg != nullptr ? stream->msg : "bad stream"));
     }
-    if (in.size) {
-      return CodecCorrupt(Codec::kDeflateRaw, "the stream holds more than the recorded " +
-                                                  std::to_string(*in.size) + " bytes");
-    }
-    capacity = NextOutputGuess(capacity);
-    if (capacity == 0) {
-      return Status::Error(ErrorCode::kResourceLimit,
-                           "zlib block decompresses to more than the limit of " +
-                               std::to_string(kMaxBlockBytes) + " bytes");
-    }
+    if (Status s = GrowOutput(Codec::kDeflateRaw, in, &capacity); !s.ok()) return s;
     out->resize(capacity);
   }
   out->resize(stream->total_out);
-  if (in.size && out->size() != *in.size) {
-    return CodecCorrupt(Codec::kDeflateRaw, "decoded to " + std::to_string(out->size()) +
-                                                " bytes, the block records " +
-                                                std::to_string(*in.size));
-  }
-  return Status::Ok();
+  return CheckDecodedSize(Codec::kDeflateRaw, in, out->size());
 }
 
 }  // namespace sstfilter

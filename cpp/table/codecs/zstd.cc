@@ -49,12 +49,7 @@ Status ZstdDecompressor::Decompress(const CodecInput& in, Bytes* out) {
     return CodecCorrupt(Codec::kZstd,
                         std::string("the stream does not decode (") + ZSTD_getErrorName(n) + ")");
   }
-  if (n != out->size()) {
-    return CodecCorrupt(Codec::kZstd, "decoded to " + std::to_string(n) +
-                                          " bytes, the block records " +
-                                          std::to_string(out->size()));
-  }
-  return Status::Ok();
+  return CheckDecodedSize(Codec::kZstd, in, n);
 }
 
 }  // namespace sstfilter
