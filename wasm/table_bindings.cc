@@ -237,8 +237,13 @@ class TableHandle : public IoHandle {
     return s.ok() || Fail(std::move(s));
   }
 
-  KeyCursorHandle* Keys() const {
-    return new KeyCursorHandle(std::make_unique<TableKeyCursor>(*reader_));
+  // The data blocks at offsets [begin, end); end < 0: to the last. Whole numbers below 2^53
+  // (validated by ts/api/table.ts).
+  KeyCursorHandle* Keys(double begin, double end) const {
+    auto cursor = std::make_unique<TableKeyCursor>(*reader_);
+    cursor->SetBlockRange(static_cast<uint64_t>(begin),
+                          end < 0 ? UINT64_MAX : static_cast<uint64_t>(end));
+    return new KeyCursorHandle(std::move(cursor));
   }
 
   // offset and size: whole numbers below 2^53 (validated by ts/api/table.ts).

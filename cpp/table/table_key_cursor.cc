@@ -107,8 +107,12 @@ Status TableKeyCursor::NextHandle() {
   if (w.blocks) {
     if (Status s = w.blocks->Next(&entry, &end); !s.ok()) return s;
     if (!end) {
-      w.pending_block = entry.handle;
-      return Status::Ok();
+      if (entry.handle.offset >= range_end_) {
+        at_end_ = true;
+      } else if (entry.handle.offset >= range_begin_) {
+        w.pending_block = entry.handle;
+      }
+      return Status::Ok();  // a block before the range is skipped: Advance asks again
     }
     w.blocks.reset();
   }

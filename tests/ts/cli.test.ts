@@ -155,6 +155,17 @@ describe("verify", () => {
     expect(leveldb.code).toBe(0);
   });
 
+  test("--jobs N: the same report from N threads", () => {
+    for (const c of [PARTITIONED, CASES.find((x) => x.id === "fv5_bloom10_zstd_dict16k")!]) {
+      const one = run("verify", GENERATED.path(c.file.path));
+      for (const jobs of ["2", "3"]) {
+        const many = run("verify", "--jobs", jobs, GENERATED.path(c.file.path));
+        expect([c.id, jobs, many.code, many.stdout]).toEqual([c.id, jobs, 0, one.stdout]);
+      }
+    }
+    expect(run("verify", "--jobs", "0", GENERATED.path(FULL.file.path)).code).toBe(2);
+  });
+
   test("a damaged copy: exit 1, naming the code and the offset", () => {
     const bytes = GENERATED.readBytes(FULL.file.path);
     const damaged = path.join(work, "damaged.sst");
@@ -164,6 +175,9 @@ describe("verify", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain(`${damaged}: CORRUPT`);
     expect(r.stdout).toMatch(/CHECKSUM_MISMATCH: .*\(at byte \d+\)/);
+    // Threads report the same failing block.
+    const threaded = run("verify", "--jobs", "2", damaged);
+    expect([threaded.code, threaded.stdout]).toEqual([1, r.stdout]);
 
     // A damaged footer (the metaindex offset, right after the checksum type of a 53-byte footer):
     // the file does not even open.

@@ -27,6 +27,7 @@ export type {
   ByteSource,
   DataBlockKeys,
   TableKeyBatch,
+  BlockRange,
   LookupExplanation,
   LookupRoute,
   OpenTableOptions,

@@ -102,6 +102,12 @@ export interface TableKeyBatch extends KeyBatch {
   blocks: Float64Array;
 }
 
+/** Which data blocks a walk covers: those whose offset lies in [from, to) (default: all). */
+export interface BlockRange {
+  from?: number;
+  to?: number;
+}
+
 /** Property values: varint numbers as numbers (bigint above 2^53), text as strings, else hex. */
 export type TablePropertyValue = number | bigint | string | { hex: string };
 
@@ -347,6 +353,23 @@ function checkBlockHandle(offset: number, size: number): void {
   }
 }
 
+/** [from, to] for the core: whole offsets, to = -1 for "to the last block". */
+function rangeBounds(range: BlockRange): [number, number] {
+  if (range === null || typeof range !== "object") {
+    throw new SstFilterError("BAD_OPTIONS", "a block range must be an object { from?, to? }");
+  }
+  const { from = 0, to } = range;
+  for (const [name, value] of [
+    ["from", from],
+    ["to", to ?? 0],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new SstFilterError("BAD_OPTIONS", `range.${name} must be a whole number >= 0, got ${value}`);
+    }
+  }
+  return [from, to ?? -1];
+}
+
 /** What every open table offers synchronously: what the file says about itself, and probes. */
 class TableBase extends WasmObject<TableHandle> {
   readonly format: TableFormat;
@@ -402,8 +425,11 @@ class TableBase extends WasmObject<TableHandle> {
   }
 
   /** A walk over a new cursor of the table's data blocks; the cursor is freed if the walk is dropped. */
-  protected newWalk<Walk extends object>(walkOver: (cursor: KeyCursorHandle) => Walk): Walk {
-    const cursor = this.live().keys();
+  protected newWalk<Walk extends object>(
+    walkOver: (cursor: KeyCursorHandle) => Walk,
+    range: BlockRange = {},
+  ): Walk {
+    const cursor = this.live().keys(...rangeBounds(range));
     const walk = walkOver(cursor);
     abandonedWalks.register(walk, cursor, walk);
     return walk;
@@ -468,10 +494,11 @@ export class Table extends TableBase {
 
   /**
    * The user keys of the data blocks in file order, packed a batch of blocks at a time (about
-   * 1 MiB of keys): the fastest way through a table's keys.
+   * 1 MiB of keys): the fastest way through a table's keys. `range` limits the walk to the data
+   * blocks at offsets [from, to), so that several walks can share a table.
    */
-  keyBatches(): IterableIterator<TableKeyBatch> {
-    return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes));
+  keyBatches(range?: BlockRange): IterableIterator<TableKeyBatch> {
+    return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes), range);
   }
 
   /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
@@ -530,8 +557,8 @@ export class AsyncTable extends TableBase {
   }
 
   /** See Table.keyBatches. */
-  keyBatches(): AsyncIterableIterator<TableKeyBatch> {
-    return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source));
+  keyBatches(range?: BlockRange): AsyncIterableIterator<TableKeyBatch> {
+    return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source), range);
   }
 
   /** User keys in file order, reading the source in large pieces as the walk reaches them. */

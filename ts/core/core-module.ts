@@ -77,7 +77,8 @@ export interface TableHandle extends IoHandle {
   /** null on failure (last error). */
   explain(key: number, size: number): LookupExplanationRaw | null;
   mayContainBatch(data: number, dataSize: number, offsets: number, count: number, out: number): boolean;
-  keys(): KeyCursorHandle;
+  /** A walk over the data blocks at offsets [begin, end); end -1: to the last. */
+  keys(begin: number, end: number): KeyCursorHandle;
   readBlock(offset: number, size: number): BlockReadHandle;
 }
 

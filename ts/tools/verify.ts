@@ -2,7 +2,7 @@
 // blocks opening read, every meta block, every index partition and data block) and every key
 // against the table's filter (a key the filter rules out is a false negative: a corrupt filter).
 import { SstFilterError, type SstFilterErrorCode } from "../api/errors.js";
-import type { AsyncTable, Table, TableKeyBatch } from "../api/table.js";
+import type { AsyncTable, BlockRange, Table, TableKeyBatch } from "../api/table.js";
 
 export interface VerifyProgress {
   /** Bytes of data blocks checked so far, and in all (the data blocks lie at the file's start). */
@@ -22,6 +22,13 @@ export interface VerifyOptions {
   signal?: AbortSignal;
   /** How many false negatives to report with their keys (all are counted). Default 10. */
   maxReported?: number;
+  /**
+   * Only the data blocks at offsets [from, to) (default: all), for verifications that share a
+   * table between threads (mergeVerifyReports puts their reports together).
+   */
+  range?: BlockRange;
+  /** Whether the meta blocks opening did not read are read and checked too. Default true. */
+  metaBlocks?: boolean;
 }
 
 export interface FalseNegative {
@@ -57,7 +64,7 @@ const LEVELDB_FILTER_RANGE = 2048;
 const CHECKED_WHEN_OPENING = new Set(["rocksdb.properties", "rocksdb.stats"]);
 
 /** Where the data blocks end: every other block follows them, in LevelDB and RocksDB files. */
-function dataEnd(table: Table | AsyncTable): number {
+export function dataEnd(table: Table | AsyncTable): number {
   // RocksDB records it (the data blocks with their trailers); filter partitions may follow them.
   const recorded = table.properties["rocksdb.data.size"];
   if (typeof recorded === "number") return recorded;
@@ -88,7 +95,9 @@ export async function verifyTable(
     keysPerLevelDbFilter: leveldb ? [] : null,
     error: null,
   };
-  const bytesTotal = dataEnd(table);
+  const end = dataEnd(table);
+  const from = Math.min(opts.range?.from ?? 0, end);
+  const bytesTotal = Math.max(from, Math.min(opts.range?.to ?? end, end)) - from;
   let reported = 0;
   const progress = (bytesDone: number): void => {
     reported = bytesDone;
@@ -128,17 +137,18 @@ export async function verifyTable(
       }
     }
     const last = blocks.length - 3;
-    if (last >= 0) progress(Math.min(bytesTotal, blocks[last]! + blocks[last + 1]! + 5));
+    if (last >= 0) progress(Math.min(bytesTotal, blocks[last]! + blocks[last + 1]! + 5 - from));
   };
   try {
     for (const [name, [offset, size]] of Object.entries(table.metaindex)) {
       // Opening verified these, and the filter with every partition.
+      if (opts.metaBlocks === false) break;
       if (CHECKED_WHEN_OPENING.has(name) || name === table.filter?.metaBlock) continue;
       opts.signal?.throwIfAborted();
       await table.readBlock(offset, size);
       report.metaBlocks.push(name);
     }
-    for await (const batch of table.keyBatches()) {
+    for await (const batch of table.keyBatches(opts.range)) {
       opts.signal?.throwIfAborted();
       await onBatch(batch);
     }
@@ -153,4 +163,40 @@ export async function verifyTable(
   }
   report.ok = report.error === null && report.falseNegatives === 0;
   return report;
+}
+
+/**
+ * The report one walk would have made, from the reports of verifications of consecutive block
+ * ranges in range order (the first carrying the meta blocks): counts add up and samples are kept
+ * in file order up to `maxReported`, as far as the first range that failed (one walk stops there).
+ */
+export function mergeVerifyReports(ranges: VerifyReport[], maxReported = 10): VerifyReport {
+  const failed = ranges.findIndex((r) => r.error !== null);
+  const reports = failed < 0 ? ranges : ranges.slice(0, failed + 1);
+  const merged: VerifyReport = {
+    ok: true,
+    dataBlocks: 0,
+    keys: 0,
+    metaBlocks: reports.flatMap((r) => r.metaBlocks),
+    filterSkipped: reports.find((r) => r.filterSkipped !== null)?.filterSkipped ?? null,
+    falseNegatives: 0,
+    falseNegativeSamples: [],
+    keysPerLevelDbFilter: reports[0]?.keysPerLevelDbFilter ? [] : null,
+    error: reports.find((r) => r.error !== null)?.error ?? null,
+  };
+  for (const r of reports) {
+    merged.dataBlocks += r.dataBlocks;
+    merged.keys += r.keys;
+    merged.falseNegatives += r.falseNegatives;
+    for (const sample of r.falseNegativeSamples) {
+      if (merged.falseNegativeSamples.length < maxReported) merged.falseNegativeSamples.push(sample);
+    }
+    r.keysPerLevelDbFilter?.forEach((n, i) => {
+      const counts = merged.keysPerLevelDbFilter!;
+      while (counts.length <= i) counts.push(0);
+      counts[i]! += n;
+    });
+  }
+  merged.ok = merged.error === null && merged.falseNegatives === 0;
+  return merged;
 }

@@ -274,6 +274,13 @@ class TableKeyCursor final : public ResumableRead {
   const std::vector<KeysBlock>& key_blocks() const { return key_blocks_; }
   // Called once the batch was consumed; the next Advance gathers the next.
   void ClearKeys();
+  // Walks only the data blocks whose offset lies in [begin, end) (data blocks lie in the file in
+  // index order, so this is a contiguous run of them): several cursors can share a table's walk.
+  // Call before the first Advance.
+  void SetBlockRange(uint64_t begin, uint64_t end) {
+    range_begin_ = begin;
+    range_end_ = end;
+  }
 
  private:
   struct Walk;  // the block reads and the index iterators (table_key_cursor.cc)
@@ -286,6 +293,8 @@ class TableKeyCursor final : public ResumableRead {
   std::unique_ptr<Walk> walk_;
   size_t batch_bytes_;
   bool at_end_ = false;
+  uint64_t range_begin_ = 0;
+  uint64_t range_end_ = UINT64_MAX;
   Status deferred_error_;  // met after the batch's blocks: reported once they are taken
   Bytes key_data_;
   std::vector<uint32_t> key_offsets_{0};

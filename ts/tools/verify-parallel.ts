@@ -1,0 +1,102 @@
+// Verifies a table file on several threads (Node's worker_threads), as `sstfilter verify --jobs`
+// does: the data blocks split by offset into contiguous ranges, one per thread
+// (verify-worker.ts opens the file itself and verifies its range), the meta blocks here, and the
+// reports merged as one walk would have made them (mergeVerifyReports).
+import { Worker } from "node:worker_threads";
+
+import { SstFilterError, type SstFilterErrorCode } from "../api/errors.js";
+import type { AsyncTable } from "../api/table.js";
+import {
+  dataEnd,
+  mergeVerifyReports,
+  verifyTable,
+  type VerifyOptions,
+  type VerifyProgress,
+  type VerifyReport,
+} from "./verify.js";
+
+/** What verify-worker.ts is given. */
+export interface VerifyWorkerInput {
+  file: string;
+  internalKeys: boolean;
+  from: number;
+  to: number;
+  maxReported: number;
+}
+
+/** What verify-worker.ts posts: progress, then its report or the error it stopped with. */
+export type VerifyWorkerMessage =
+  | { progress: VerifyProgress }
+  | { report: VerifyReport }
+  | { error: { code: SstFilterErrorCode | null; message: string; offset: number | undefined } };
+
+export interface ParallelVerifyOptions extends Pick<VerifyOptions, "onProgress" | "maxReported"> {
+  /** Threads to use (1: verify here, without workers). */
+  jobs: number;
+  /** As the table was opened with. */
+  internalKeys: boolean;
+}
+
+function verifyRange(
+  input: VerifyWorkerInput,
+  onProgress: (p: VerifyProgress) => void,
+): Promise<VerifyReport> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./verify-worker.js", import.meta.url), { workerData: input });
+    let settled = false;
+    worker.on("message", (message: VerifyWorkerMessage) => {
+      if ("progress" in message) {
+        onProgress(message.progress);
+      } else {
+        settled = true;
+        if ("report" in message) resolve(message.report);
+        else {
+          const { code, message: text, offset } = message.error;
+          reject(code === null ? new Error(text) : new SstFilterError(code, text, offset));
+        }
+      }
+    });
+    worker.on("error", reject);
+    worker.on("exit", (code) => {
+      if (!settled) reject(new Error(`verify worker exited with ${code}`));
+    });
+  });
+}
+
+/**
+ * verifyTable over `table` (opened from `file`), its data blocks split between up to `jobs`
+ * threads. Each range stops at its own first failing block; the report names the first.
+ */
+export async function verifyTableFile(
+  table: AsyncTable,
+  file: string,
+  opts: ParallelVerifyOptions,
+): Promise<VerifyReport> {
+  const end = dataEnd(table);
+  const jobs = Math.max(1, opts.jobs);
+  const maxReported = opts.maxReported ?? 10;
+  if (jobs === 1) return verifyTable(table, opts);
+  // The meta blocks here (an empty range of data blocks), the data blocks in the workers.
+  const meta = await verifyTable(table, { range: { from: 0, to: 0 }, maxReported });
+  const latest: VerifyProgress[] = [];
+  const onProgress = (i: number, p: VerifyProgress): void => {
+    latest[i] = p;
+    const sum = (key: keyof VerifyProgress): number => latest.reduce((n, q) => n + (q?.[key] ?? 0), 0);
+    opts.onProgress?.({
+      bytesDone: sum("bytesDone"),
+      bytesTotal: end,
+      dataBlocks: sum("dataBlocks"),
+      keys: sum("keys"),
+    });
+  };
+  const reports = await Promise.all(
+    Array.from({ length: jobs }, (_, i) => {
+      const from = Math.round((end * i) / jobs);
+      const to = Math.round((end * (i + 1)) / jobs);
+      return verifyRange({ file, internalKeys: opts.internalKeys, from, to, maxReported }, (p) =>
+        onProgress(i, p),
+      );
+    }),
+  );
+  return mergeVerifyReports([meta, ...reports], maxReported);
+}
