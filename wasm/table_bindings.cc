@@ -81,6 +81,11 @@ class KeyCursorHandle : public IoHandle {
     out.set("offsets", val::global("Uint32Array")
                            .new_(emscripten::typed_memory_view(offsets.size(), offsets.data()))
                            .call<val>("slice"));
+    out.set("blocks", TakeBlocks());
+    return out;
+  }
+  // The batch's blocks as TakeKeys gives them, without its keys (which are dropped).
+  val TakeBlocks() {
     std::vector<double> blocks;
     blocks.reserve(cursor_->key_blocks().size() * 3);
     for (const TableKeyCursor::KeysBlock& b : cursor_->key_blocks()) {
@@ -88,11 +93,18 @@ class KeyCursorHandle : public IoHandle {
       blocks.push_back(static_cast<double>(b.handle.size));
       blocks.push_back(b.keys_end);
     }
-    out.set("blocks", val::global("Float64Array")
-                          .new_(emscripten::typed_memory_view(blocks.size(), blocks.data()))
-                          .call<val>("slice"));
     cursor_->ClearKeys();
-    return out;
+    return val::global("Float64Array")
+        .new_(emscripten::typed_memory_view(blocks.size(), blocks.data()))
+        .call<val>("slice");
+  }
+  // Key `i` of the batch (i below KeyCount()).
+  val Key(size_t i) const { return ToUint8Array(Keys()[i]); }
+  size_t KeyCount() const { return cursor_->key_offsets().size() - 1; }
+  // The batch's keys where they are, for probes that stay in the core.
+  KeyBatchView Keys() const {
+    return KeyBatchView(cursor_->key_data().data(), cursor_->key_data().size(),
+                        cursor_->key_offsets().data(), KeyCount());
   }
 
  private:
@@ -239,6 +251,13 @@ class TableHandle : public IoHandle {
 
   // The data blocks at offsets [begin, end); end < 0: to the last. Whole numbers below 2^53
   // (validated by ts/api/table.ts).
+  // results[i] as MayContain for key i of the batch `cursor` (a walk of this table) holds, without
+  // the keys leaving the core; false on error.
+  bool MayContainCursorKeys(const KeyCursorHandle& cursor, uintptr_t results) const {
+    Status s = reader_->MayContainMany(cursor.Keys(), reinterpret_cast<uint8_t*>(results));
+    return s.ok() || Fail(std::move(s));
+  }
+
   KeyCursorHandle* Keys(double begin, double end) const {
     auto cursor = std::make_unique<TableKeyCursor>(*reader_);
     cursor->SetBlockRange(static_cast<uint64_t>(begin),
@@ -279,7 +298,10 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("supplied", &IoHandle::Supplied);
   class_<KeyCursorHandle, base<IoHandle>>("KeyCursorHandle")
       .function("atEnd", &KeyCursorHandle::AtEnd)
-      .function("takeKeys", &KeyCursorHandle::TakeKeys);
+      .function("takeKeys", &KeyCursorHandle::TakeKeys)
+      .function("takeBlocks", &KeyCursorHandle::TakeBlocks)
+      .function("key", &KeyCursorHandle::Key)
+      .function("keyCount", &KeyCursorHandle::KeyCount);
   class_<BlockReadHandle, base<IoHandle>>("BlockReadHandle")
       .function("contents", &BlockReadHandle::Contents);
   class_<TableHandle, base<IoHandle>>("TableHandle")
@@ -293,6 +315,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("prefixMayMatch", &TableHandle::PrefixMayMatch)
       .function("explain", &TableHandle::Explain)
       .function("mayContainBatch", &TableHandle::MayContainBatch)
+      .function("mayContainCursorKeys", &TableHandle::MayContainCursorKeys)
       .function("keys", &TableHandle::Keys, allow_raw_pointers())
       .function("readBlock", &TableHandle::ReadBlock, allow_raw_pointers());
   function("createTable", &CreateTable, allow_raw_pointers());

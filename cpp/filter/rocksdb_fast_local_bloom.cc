@@ -28,9 +28,9 @@ inline uint64_t KeyHash(ByteView key) { return Xxph3Hash64(key, 0); }
 
 class FastLocalBloomReader final : public FilterReader {
  public:
-  FastLocalBloomReader(const Bytes& filter, int num_probes)
-      : filter_(filter),
-        len_bytes_(static_cast<uint32_t>(filter.size() - kMetadataLen)),
+  FastLocalBloomReader(Bytes filter, int num_probes)
+      : filter_(std::move(filter)),
+        len_bytes_(static_cast<uint32_t>(filter_.size() - kMetadataLen)),
         num_probes_(num_probes) {}
 
   ByteView contents() const override { return filter_.view(); }
@@ -97,7 +97,7 @@ std::unique_ptr<FilterReader> OpenNewBloomReader(Bytes filter) {
   // Those are the filter's own bytes (metadata included) when it has 64 bytes in all; a shorter
   // filter would make RocksDB read past it, and no builder writes one: stay conservative.
   if (filter.size() < kBlockBytes) return MakeConstantFilterReader(true, std::move(filter));
-  return std::make_unique<FastLocalBloomReader>(filter, num_probes);
+  return std::make_unique<FastLocalBloomReader>(std::move(filter), num_probes);
 }
 
 std::vector<uint64_t> CollectFilterHashes(const KeyBatchView& keys) {

@@ -27,8 +27,8 @@ using simd::LegacyBloomGeometry;
 
 class LegacyBloomReader final : public FilterReader {
  public:
-  LegacyBloomReader(const Bytes& filter, int num_probes, LegacyBloomGeometry geometry)
-      : filter_(filter), num_probes_(num_probes), geometry_(geometry) {}
+  LegacyBloomReader(Bytes filter, int num_probes, LegacyBloomGeometry geometry)
+      : filter_(std::move(filter)), num_probes_(num_probes), geometry_(geometry) {}
 
   ByteView contents() const override { return filter_.view(); }
 
@@ -95,7 +95,7 @@ std::unique_ptr<FilterReader> OpenLegacyBloomReader(Bytes filter) {
   const uint32_t line_bytes = len / num_lines;
   if (!std::has_single_bit(line_bytes)) return MakeConstantFilterReader(true, std::move(filter));
   const LegacyBloomGeometry geometry{num_lines, std::countr_zero(line_bytes)};
-  return std::make_unique<LegacyBloomReader>(filter, num_probes, geometry);
+  return std::make_unique<LegacyBloomReader>(std::move(filter), num_probes, geometry);
 }
 
 }  // namespace rocksdb_bloom

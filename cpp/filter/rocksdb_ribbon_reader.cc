@@ -26,9 +26,9 @@ inline uint64_t KeyHash(ByteView key) { return Xxph3Hash64(key, 0); }
 class RibbonReader final : public FilterReader {
  public:
   // `filter` is longer than kMetadataLen; num_blocks >= 2.
-  RibbonReader(const Bytes& filter, uint32_t seed, uint32_t num_blocks)
-      : filter_(filter, simd::kRibbonReadPadding),
-        data_bytes_(static_cast<uint32_t>(filter.size() - kMetadataLen)),
+  RibbonReader(Bytes filter, uint32_t seed, uint32_t num_blocks)
+      : filter_(std::move(filter), simd::kRibbonReadPadding),
+        data_bytes_(static_cast<uint32_t>(filter_.size() - kMetadataLen)),
         seed_(seed),
         num_blocks_(num_blocks) {
     const SolutionLayout layout = ConfigureLayout(num_blocks, data_bytes_);
@@ -90,7 +90,7 @@ std::unique_ptr<FilterReader> OpenRibbonReader(Bytes filter) {
   // One block would be problematic for Ribbon's hashing and zero has a shorter "never" encoding,
   // so RocksDB never writes either; it reads them as "may match".
   if (num_blocks < 2) return MakeConstantFilterReader(true, std::move(filter));
-  return std::make_unique<RibbonReader>(filter, seed, num_blocks);
+  return std::make_unique<RibbonReader>(std::move(filter), seed, num_blocks);
 }
 
 }  // namespace sstfilter::rocksdb_ribbon

@@ -4,8 +4,16 @@
 #include <cstring>
 #include <string>
 
+#include "base/aligned_buffer.h"
+#include "filter/kernels/ribbon_kernels.h"
+
 namespace sstfilter {
 namespace {
+
+// Spare capacity behind every window, so that a filter read alone in its window is aligned where it
+// lies when a filter reader takes it over (base/aligned_buffer.h) instead of being copied.
+constexpr size_t kContentsSpare = 256;
+static_assert(kContentsSpare >= AlignedBuffer::SpareFor(simd::kRibbonReadPadding));
 
 Status At(ErrorCode code, std::string message, uint64_t offset) {
   return Status::Error(code, std::move(message), static_cast<int64_t>(offset));
@@ -175,7 +183,13 @@ Status BlockFetcher::Supply(ByteView bytes) {
 uint8_t* BlockFetcher::SupplyBuffer() {
   if (!waiting_) return nullptr;
   window_size_ = 0;
-  if (window_.size() < need_length_) window_.resize(static_cast<size_t>(need_length_));
+  const auto length = static_cast<size_t>(need_length_);
+  if (window_.capacity() < length + kContentsSpare) {
+    Bytes larger;  // the old window's bytes are done with: a new range is coming
+    larger.reserve(length + kContentsSpare);
+    window_.swap(larger);
+  }
+  if (window_.size() < length) window_.resize(length);
   return window_.data();
 }
 

@@ -3,10 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "base/aligned_buffer.h"
 #include "table/block.h"
 
 namespace sstfilter {
@@ -69,6 +71,25 @@ TEST(BlockEntries, CorruptBlocksReportCorruptionWithOffset) {
   const Status s = count(bad_shared);
   EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
   EXPECT_EQ(s.offset(), 9);
+}
+
+TEST(AlignedBuffer, AlignsInPlaceWhenTheBytesHaveRoomElseCopies) {
+  constexpr size_t kPadding = 16;
+  for (const bool room : {true, false}) {
+    Bytes bytes;
+    if (room) bytes.reserve(1000 + AlignedBuffer::SpareFor(kPadding));
+    for (int i = 0; i < 1000; ++i) bytes.push_back(static_cast<uint8_t>(i * 7));
+    const Bytes expected = bytes;
+    const uint8_t* original = bytes.data();
+    const AlignedBuffer aligned(std::move(bytes), kPadding);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned.data()) % AlignedBuffer::kAlignment, 0u);
+    EXPECT_TRUE(
+        std::equal(expected.begin(), expected.end(), aligned.view().begin(), aligned.view().end()));
+    for (size_t i = 0; i < kPadding; ++i) EXPECT_EQ(aligned.data()[1000 + i], 0) << i;
+    // With room, the bytes moved within their own buffer: no second copy was made.
+    const bool in_place = aligned.data() >= original && aligned.data() < original + 64;
+    EXPECT_EQ(in_place, room);
+  }
 }
 
 }  // namespace

@@ -398,6 +398,32 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
     expect(n).toBe(c.keys.length);
   });
 
+  test("sources with readInto are read into one reused buffer; a bad count is BAD_OPTIONS", async () => {
+    const c = TABLES.find((x) => x.id === "generated:rocksdb-sst/big_dec_n200000_ribbon_part_zstd")!;
+    const bytes = readFile(c.file);
+    const targets = new Set<ArrayBufferLike>();
+    let reads = 0;
+    const source = {
+      size: bytes.length,
+      read: async (): Promise<Uint8Array> => {
+        throw new Error("read() is not used when readInto() is there");
+      },
+      readInto: async (target: Uint8Array, offset: number) => {
+        reads++;
+        targets.add(target.buffer);
+        target.set(bytes.subarray(offset, offset + target.length));
+        return Math.min(target.length, bytes.length - offset);
+      },
+    };
+    using t = await sf.openTableFrom(source);
+    const keys: Uint8Array[] = [];
+    for await (const key of t.keys()) keys.push(key);
+    sameKeys(c, keys);
+    expect(targets.size).toBeLessThan(reads); // buffers are reused across reads
+    const lying = { ...source, readInto: async () => -1 };
+    await expect(sf.openTableFrom(lying)).rejects.toMatchObject({ code: "BAD_OPTIONS" });
+  });
+
   test("opening reads footer, metaindex, properties, index and filter only", async () => {
     for (const id of [
       "generated:rocksdb-sst/big_dec_n200000_snappy",

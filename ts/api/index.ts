@@ -28,6 +28,7 @@ export type {
   DataBlockKeys,
   TableKeyBatch,
   BlockRange,
+  FilterCheckBatch,
   LookupExplanation,
   LookupRoute,
   OpenTableOptions,

@@ -22,6 +22,11 @@ export interface OpenTableOptions {
 export interface ByteSource {
   size: number;
   read(offset: number, length: number): Promise<Uint8Array>;
+  /**
+   * Optional: reads from `offset` into `target` (from its start, up to its length) and resolves
+   * with the number of bytes read. A walk then reuses one buffer instead of a new one per read.
+   */
+  readInto?(target: Uint8Array, offset: number): Promise<number>;
 }
 
 export type TableFormat = "leveldb" | "rocksdb";
@@ -102,6 +107,18 @@ export interface TableKeyBatch extends KeyBatch {
   blocks: Float64Array;
 }
 
+/** What `verifyTable` gets from the table per batch of data blocks (`t.checkKeysAgainstFilter`). */
+export interface FilterCheckBatch {
+  /** [offset, size, keysEnd] per data block, as in TableKeyBatch. */
+  blocks: Float64Array;
+  /** Keys in the batch. */
+  keys: number;
+  /** The keys the table's filter rules out although they are in it, with their index in the batch. */
+  ruledOut: { index: number; key: Uint8Array }[];
+  /** Why this batch's keys (and all later ones) were not probed, or null. */
+  unprobed: string | null;
+}
+
 /** Which data blocks a walk covers: those whose offset lies in [from, to) (default: all). */
 export interface BlockRange {
   from?: number;
@@ -143,7 +160,7 @@ function runSync(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
 }
 
 // Ranges above this are read from a source piece by piece, each piece copied into the core's buffer
-// as it arrives: a large filter never sits in JavaScript memory whole besides the core's copy.
+// as it arrives: a large filter never sits in JavaScript memory besides the core's copy.
 const READ_PIECE_BYTES = 8 << 20;
 
 async function readPiece(source: ByteSource, offset: number, length: number): Promise<Uint8Array> {
@@ -154,22 +171,54 @@ async function readPiece(source: ByteSource, offset: number, length: number): Pr
   return bytes;
 }
 
+// Each operation's reusable piece buffer, for sources with readInto.
+const pieceBuffers = new WeakMap<IoHandle, Uint8Array>();
+
+/** Reads [offset, offset + length) of `source` into the core's buffer at `ptr`; the bytes read. */
+async function readInto(
+  heap: WasmHeap,
+  op: IoHandle,
+  source: ByteSource,
+  ptr: number,
+  offset: number,
+  length: number,
+): Promise<number> {
+  let got = 0;
+  while (got < length) {
+    const want = Math.min(READ_PIECE_BYTES, length - got);
+    let piece: Uint8Array;
+    if (source.readInto !== undefined) {
+      let buffer = pieceBuffers.get(op);
+      if (buffer === undefined || buffer.length < want) {
+        // Walks read ahead in growing pieces: grow by more than asked, so that few buffers serve.
+        buffer = new Uint8Array(Math.min(READ_PIECE_BYTES, Math.max(want, 4 * (buffer?.length ?? 0))));
+        pieceBuffers.set(op, buffer);
+      }
+      const read = await source.readInto(buffer.subarray(0, want), offset + got);
+      if (!Number.isSafeInteger(read) || read < 0 || read > want) {
+        throw new SstFilterError(
+          "BAD_OPTIONS",
+          `ByteSource.readInto must resolve to the number of bytes read (0 to ${want}), got ${read}`,
+          offset + got,
+        );
+      }
+      piece = buffer.subarray(0, read);
+    } else {
+      piece = await readPiece(source, offset + got, want);
+    }
+    // heap.bytes afresh after every await: memory may have grown meanwhile; the buffer at ptr stays.
+    heap.bytes.set(piece.length > want ? piece.subarray(0, want) : piece, ptr + got);
+    got += Math.min(piece.length, want);
+    if (piece.length < want) break; // a short read: supplied() reports it
+  }
+  return got;
+}
+
 async function runAsync(heap: WasmHeap, op: IoHandle, source: ByteSource): Promise<void> {
   for (let r = pump(heap, op); r !== null; r = pump(heap, op)) {
-    if (r.length <= READ_PIECE_BYTES) {
-      supply(heap, op, r, await readPiece(source, r.offset, r.length));
-      continue;
-    }
     // The buffer stays where it is while the pieces arrive: nothing else runs on this operation.
     const ptr = op.supplyBuffer() >>> 0;
-    let got = 0;
-    while (got < r.length) {
-      const want = Math.min(READ_PIECE_BYTES, r.length - got);
-      const bytes = await readPiece(source, r.offset + got, want);
-      heap.bytes.set(bytes.length > want ? bytes.subarray(0, want) : bytes, ptr + got);
-      got += Math.min(bytes.length, want);
-      if (bytes.length < want) break; // a short read: supplied() reports it
-    }
+    const got = await readInto(heap, op, source, ptr, r.offset, r.length);
     if (!op.supplied(got)) throw heap.lastError();
   }
 }
@@ -216,6 +265,75 @@ async function* walkBatchesAsync(
       await runAsync(heap, cursor, source);
       if (cursor.atEnd()) return;
       yield cursor.takeKeys();
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+/**
+ * Probes the keys of the batch `cursor` holds against the table's filter without handing them to
+ * JavaScript (only the ruled-out ones come out), then drops them. A filter this library cannot
+ * probe turns probing off (`state.probe`) and says why.
+ */
+function checkBatch(
+  heap: WasmHeap,
+  table: TableHandle,
+  cursor: KeyCursorHandle,
+  state: { probe: boolean },
+): FilterCheckBatch {
+  const keys = cursor.keyCount();
+  const ruledOut: FilterCheckBatch["ruledOut"] = [];
+  let unprobed: string | null = null;
+  if (state.probe && keys > 0) {
+    const at = heap.scratch(keys);
+    if (table.mayContainCursorKeys(cursor, at)) {
+      const answers = heap.bytes.subarray(at, at + keys);
+      for (let i = answers.indexOf(0); i >= 0; i = answers.indexOf(0, i + 1)) {
+        ruledOut.push({ index: i, key: cursor.key(i) });
+      }
+    } else {
+      const error = heap.lastError();
+      if (!(error instanceof SstFilterError) || error.code !== "UNSUPPORTED") throw error;
+      state.probe = false;
+      unprobed = error.message;
+    }
+  }
+  return { blocks: cursor.takeBlocks(), keys, ruledOut, unprobed };
+}
+
+function* walkChecks(
+  heap: WasmHeap,
+  table: TableHandle,
+  cursor: KeyCursorHandle,
+  bytes: Uint8Array,
+  probe: boolean,
+): Generator<FilterCheckBatch> {
+  const state = { probe };
+  try {
+    for (;;) {
+      runSync(heap, cursor, bytes);
+      if (cursor.atEnd()) return;
+      yield checkBatch(heap, table, cursor, state);
+    }
+  } finally {
+    cursor.delete();
+  }
+}
+
+async function* walkChecksAsync(
+  heap: WasmHeap,
+  table: TableHandle,
+  cursor: KeyCursorHandle,
+  source: ByteSource,
+  probe: boolean,
+): AsyncGenerator<FilterCheckBatch> {
+  const state = { probe };
+  try {
+    for (;;) {
+      await runAsync(heap, cursor, source);
+      if (cursor.atEnd()) return;
+      yield checkBatch(heap, table, cursor, state);
     }
   } finally {
     cursor.delete();
@@ -501,6 +619,14 @@ export class Table extends TableBase {
     return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes), range);
   }
 
+  /**
+   * verifyTable's walk: per batch of data blocks (in `range`), the keys the filter rules out,
+   * probed in the core without the keys coming to JavaScript. `probe: false` only walks.
+   */
+  checkKeysAgainstFilter(range?: BlockRange, probe = true): IterableIterator<FilterCheckBatch> {
+    return this.newWalk((cursor) => walkChecks(this.heap, this.live(), cursor, this.bytes, probe), range);
+  }
+
   /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
   keys(): IterableIterator<Uint8Array> {
     return this.newWalk((cursor) => new SyncKeyWalk(cursor, this.heap, this.bytes));
@@ -559,6 +685,14 @@ export class AsyncTable extends TableBase {
   /** See Table.keyBatches. */
   keyBatches(range?: BlockRange): AsyncIterableIterator<TableKeyBatch> {
     return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source), range);
+  }
+
+  /** See Table.checkKeysAgainstFilter. */
+  checkKeysAgainstFilter(range?: BlockRange, probe = true): AsyncIterableIterator<FilterCheckBatch> {
+    return this.newWalk(
+      (cursor) => walkChecksAsync(this.heap, this.live(), cursor, this.source, probe),
+      range,
+    );
   }
 
   /** User keys in file order, reading the source in large pieces as the walk reaches them. */

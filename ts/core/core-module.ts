@@ -49,6 +49,11 @@ export interface KeyCursorHandle extends IoHandle {
    * keysEnd] per block, keys [previous keysEnd, keysEnd) being the block's.
    */
   takeKeys(): { data: Uint8Array; offsets: Uint32Array; blocks: Float64Array };
+  /** The batch's blocks as takeKeys() gives them; its keys are dropped. */
+  takeBlocks(): Float64Array;
+  /** Key i of the batch, and how many it holds. */
+  key(i: number): Uint8Array;
+  keyCount(): number;
 }
 
 export interface BlockReadHandle extends IoHandle {
@@ -79,6 +84,8 @@ export interface TableHandle extends IoHandle {
   mayContainBatch(data: number, dataSize: number, offsets: number, count: number, out: number): boolean;
   /** A walk over the data blocks at offsets [begin, end); end -1: to the last. */
   keys(begin: number, end: number): KeyCursorHandle;
+  /** mayContain's answers for the keys of the batch `cursor` holds, written at `results`. */
+  mayContainCursorKeys(cursor: KeyCursorHandle, results: number): boolean;
   readBlock(offset: number, size: number): BlockReadHandle;
 }
 

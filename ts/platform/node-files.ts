@@ -27,17 +27,21 @@ export class NodeSstFilter extends SstFilter {
       close();
       throw error;
     }
+    const readInto = async (target: Uint8Array, offset: number): Promise<number> => {
+      let done = 0;
+      while (done < target.length) {
+        const { bytesRead } = await file.read(target, done, target.length - done, offset + done);
+        if (bytesRead === 0) break; // the file shrank: the core reports the short read
+        done += bytesRead;
+      }
+      return done;
+    };
     const source: ByteSource = {
       size,
+      readInto,
       async read(offset, length) {
         const out = new Uint8Array(length);
-        let done = 0;
-        while (done < length) {
-          const { bytesRead } = await file.read(out, done, length - done, offset + done);
-          if (bytesRead === 0) break; // the file shrank: the core reports the short read
-          done += bytesRead;
-        }
-        return out.subarray(0, done);
+        return out.subarray(0, await readInto(out, offset));
       },
     };
     return openTableFrom(this.heap, source, opts, close);

@@ -2,7 +2,7 @@
 // blocks opening read, every meta block, every index partition and data block) and every key
 // against the table's filter (a key the filter rules out is a false negative: a corrupt filter).
 import { SstFilterError, type SstFilterErrorCode } from "../api/errors.js";
-import type { AsyncTable, BlockRange, Table, TableKeyBatch } from "../api/table.js";
+import type { AsyncTable, BlockRange, FilterCheckBatch, Table } from "../api/table.js";
 
 export interface VerifyProgress {
   /** Bytes of data blocks checked so far, and in all (the data blocks lie at the file's start). */
@@ -103,7 +103,7 @@ export async function verifyTable(
     reported = bytesDone;
     opts.onProgress?.({ bytesDone, bytesTotal, dataBlocks: report.dataBlocks, keys: report.keys });
   };
-  const onBatch = async (batch: TableKeyBatch): Promise<void> => {
+  const onBatch = (batch: FilterCheckBatch): void => {
     const { blocks } = batch;
     const counts = report.keysPerLevelDbFilter;
     for (let b = 0, first = 0; b < blocks.length; first = blocks[b + 2]!, b += 3) {
@@ -113,28 +113,15 @@ export async function verifyTable(
       while (counts.length <= filter) counts.push(0);
       counts[filter]! += blocks[b + 2]! - first;
     }
-    const keys = batch.offsets.length - 1;
-    report.keys += keys;
-    if (report.filterSkipped === null && keys > 0) {
-      let answers: Uint8Array;
-      try {
-        answers = await table.mayContainMany(batch);
-      } catch (error) {
-        // A custom policy's filter or an unknown comparator: the blocks can still be checked.
-        if (!(error instanceof SstFilterError) || error.code !== "UNSUPPORTED") throw error;
-        report.filterSkipped = error.message;
-        answers = new Uint8Array(0);
-      }
-      let block = 0;
-      for (let i = answers.indexOf(0); i >= 0; i = answers.indexOf(0, i + 1)) {
-        report.falseNegatives++;
-        if (report.falseNegativeSamples.length >= maxReported) continue;
-        while (blocks[block + 2]! <= i) block += 3;
-        report.falseNegativeSamples.push({
-          key: batch.data.slice(batch.offsets[i], batch.offsets[i + 1]),
-          dataBlock: [blocks[block]!, blocks[block + 1]!],
-        });
-      }
+    report.keys += batch.keys;
+    // A custom policy's filter or an unknown comparator: the blocks can still be checked.
+    if (batch.unprobed !== null) report.filterSkipped = batch.unprobed;
+    let block = 0;
+    for (const { index, key } of batch.ruledOut) {
+      report.falseNegatives++;
+      if (report.falseNegativeSamples.length >= maxReported) continue;
+      while (blocks[block + 2]! <= index) block += 3;
+      report.falseNegativeSamples.push({ key, dataBlock: [blocks[block]!, blocks[block + 1]!] });
     }
     const last = blocks.length - 3;
     if (last >= 0) progress(Math.min(bytesTotal, blocks[last]! + blocks[last + 1]! + 5 - from));
@@ -148,9 +135,10 @@ export async function verifyTable(
       await table.readBlock(offset, size);
       report.metaBlocks.push(name);
     }
-    for await (const batch of table.keyBatches(opts.range)) {
+    const probe = report.filterSkipped === null;
+    for await (const batch of table.checkKeysAgainstFilter(opts.range, probe)) {
       opts.signal?.throwIfAborted();
-      await onBatch(batch);
+      onBatch(batch);
     }
     // Whatever follows the last data block in the data area still counts as done.
     if (reported < bytesTotal) progress(bytesTotal);
