@@ -14,12 +14,6 @@ double LastErrorOffset() { return static_cast<double>(last_error.offset()); }
 
 }  // namespace
 
-emscripten::val ToUint8Array(ByteView bytes) {
-  return emscripten::val::global("Uint8Array")
-      .new_(emscripten::typed_memory_view(bytes.size(), bytes.data()))
-      .call<emscripten::val>("slice");
-}
-
 bool Fail(Status status) {
   last_error = std::move(status);
   return false;

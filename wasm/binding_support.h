@@ -5,9 +5,12 @@
 #pragma once
 
 #include <emscripten/val.h>
+#include <emscripten/wire.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
+#include <type_traits>
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/key_batch.h"
@@ -29,8 +32,21 @@ inline KeyBatchView Batch(uintptr_t data, size_t data_size, uintptr_t offsets, s
   return KeyBatchView(AsBytes(data), data_size, reinterpret_cast<const uint32_t*>(offsets), count);
 }
 
-// A copy of `bytes` as a JavaScript Uint8Array owned by JavaScript.
-emscripten::val ToUint8Array(ByteView bytes);
+// A copy of `values` as a JavaScript typed array owned by JavaScript: Uint8Array, Uint32Array or
+// Float64Array after the element type.
+template <typename T>
+emscripten::val ToTypedArray(std::span<const T> values) {
+  static_assert(std::is_same_v<T, uint8_t> || std::is_same_v<T, uint32_t> ||
+                std::is_same_v<T, double>);
+  const char* type = std::is_same_v<T, uint8_t>    ? "Uint8Array"
+                     : std::is_same_v<T, uint32_t> ? "Uint32Array"
+                                                   : "Float64Array";
+  return emscripten::val::global(type)
+      .new_(emscripten::typed_memory_view(values.size(), values.data()))
+      .template call<emscripten::val>("slice");
+}
+
+inline emscripten::val ToUint8Array(ByteView bytes) { return ToTypedArray(bytes); }
 
 // Stores `status` in the last-error slot; returns false so callers can `return Fail(...)`.
 bool Fail(Status status);

@@ -77,10 +77,7 @@ class KeyCursorHandle : public IoHandle {
   val TakeKeys() {
     val out = val::object();
     out.set("data", ToUint8Array(cursor_->key_data()));
-    const auto& offsets = cursor_->key_offsets();
-    out.set("offsets", val::global("Uint32Array")
-                           .new_(emscripten::typed_memory_view(offsets.size(), offsets.data()))
-                           .call<val>("slice"));
+    out.set("offsets", ToTypedArray(std::span<const uint32_t>(cursor_->key_offsets())));
     out.set("blocks", TakeBlocks());
     return out;
   }
@@ -94,12 +91,10 @@ class KeyCursorHandle : public IoHandle {
       blocks.push_back(b.keys_end);
     }
     cursor_->ClearKeys();
-    return val::global("Float64Array")
-        .new_(emscripten::typed_memory_view(blocks.size(), blocks.data()))
-        .call<val>("slice");
+    return ToTypedArray(std::span<const double>(blocks));
   }
-  // Key `i` of the batch (i below KeyCount()).
-  val Key(size_t i) const { return ToUint8Array(Keys()[i]); }
+  // Key `i` of the batch; null past its last.
+  val Key(size_t i) const { return i < KeyCount() ? ToUint8Array(Keys()[i]) : val::null(); }
   size_t KeyCount() const { return cursor_->key_offsets().size() - 1; }
   // The batch's keys where they are, for probes that stay in the core.
   KeyBatchView Keys() const {

@@ -43,11 +43,14 @@ Status CheckRange(uint64_t offset, uint64_t length, uint64_t described_size,
   return Status::Ok();
 }
 
-Status AnotherReadPending() {
+}  // namespace
+
+Status BlockFetcher::RepeatOfPending(BlockHandle request, bool raw) const {
+  if (raw == request_raw_ && request.offset == request_.offset && request.size == request_.size) {
+    return Status::Ok();  // still waiting for the driver
+  }
   return Status::Error(ErrorCode::kBadOptions, "another read of this table is in progress");
 }
-
-}  // namespace
 
 void BlockFetcher::ReleaseWindow() {
   Bytes().swap(window_);
@@ -85,11 +88,7 @@ Status BlockFetcher::Acquire(uint64_t offset, uint64_t length, uint64_t limit, B
 Status BlockFetcher::Fetch(BlockHandle handle, BlockKind kind, std::optional<Bytes>* contents,
                            bool verify) {
   contents->reset();
-  if (waiting_) {
-    const bool same =
-        !request_raw_ && handle.offset == request_.offset && handle.size == request_.size;
-    return same ? Status::Ok() : AnotherReadPending();
-  }
+  if (waiting_) return RepeatOfPending(handle, /*raw=*/false);
   if (handle.size > kMaxBlockBytes) {
     return At(ErrorCode::kResourceLimit,
               "block of " + std::to_string(handle.size) + " bytes at " +
@@ -108,17 +107,12 @@ Status BlockFetcher::Fetch(BlockHandle handle, BlockKind kind, std::optional<Byt
   if (Status s = Acquire(handle.offset, length, format_->blocks_end, &block); !s.ok() || waiting_) {
     return s;
   }
-  kind_ = kind;
-  verify_ = verify;
-  return Verified(block, contents);
+  return Verified(block, kind, verify, contents);
 }
 
 Status BlockFetcher::FetchRaw(uint64_t offset, uint64_t length, std::optional<Bytes>* bytes) {
   bytes->reset();
-  if (waiting_) {
-    const bool same = request_raw_ && offset == request_.offset && length == request_.size;
-    return same ? Status::Ok() : AnotherReadPending();
-  }
+  if (waiting_) return RepeatOfPending(BlockHandle{offset, length}, /*raw=*/true);
   if (Status s = CheckRange(offset, length, length, *format_); !s.ok()) return s;
   request_ = BlockHandle{offset, length};
   request_raw_ = true;
@@ -128,10 +122,11 @@ Status BlockFetcher::FetchRaw(uint64_t offset, uint64_t length, std::optional<By
   return Status::Ok();
 }
 
-Status BlockFetcher::Verified(ByteView block, std::optional<Bytes>* contents) {
+Status BlockFetcher::Verified(ByteView block, BlockKind kind, bool verify,
+                              std::optional<Bytes>* contents) {
   const size_t size = block.size() - kBlockTrailerSize;
   std::memcpy(trailer_, block.data() + size, kBlockTrailerSize);
-  if (verify_ && format_->verify_checksums) {
+  if (verify && format_->verify_checksums) {
     Status s = VerifyBlockChecksum(format_->checksum, format_->base_context_checksum,
                                    request_.offset, block);
     if (!s.ok()) return s;
@@ -139,7 +134,7 @@ Status BlockFetcher::Verified(ByteView block, std::optional<Bytes>* contents) {
   const ByteView body = block.first(size);
   const uint8_t type = trailer_[0];
   // An unverified type byte is not acted on: the caller checks the trailer itself.
-  if (type == 0 || !verify_) {
+  if (type == 0 || !verify) {
     if (block.data() == window_.data() && block.size() == window_size_) {
       // The window holds just this block (a read without read-ahead, e.g. a large filter): hand
       // its buffer over instead of copying it.
@@ -163,7 +158,7 @@ Status BlockFetcher::Verified(ByteView block, std::optional<Bytes>* contents) {
   input.size = frame.uncompressed_size;
   // Only data blocks are compressed with the dictionary (rocksdb table/block_based/
   // block_based_table_builder.cc, CompressAndVerifyBlock).
-  if (kind_ == BlockKind::kData) input.dictionary = format_->compression_dictionary;
+  if (kind == BlockKind::kData) input.dictionary = format_->compression_dictionary;
   Bytes out = std::move(spare_);
   spare_ = Bytes();
   if (Status s = decompressor_.Decompress(frame.codec, input, &out); !s.ok()) {

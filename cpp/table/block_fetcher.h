@@ -80,10 +80,13 @@ class BlockFetcher {
   ByteView trailer() const { return ByteView(trailer_, kBlockTrailerSize); }
 
  private:
+  // While a read is pending, only that read may be asked for again (Ok: still waiting).
+  Status RepeatOfPending(BlockHandle request, bool raw) const;
   // Ok with `*bytes` pointing into the window when [offset, offset + length) is in it; otherwise
   // asks for a window that covers it.
   Status Acquire(uint64_t offset, uint64_t length, uint64_t limit, ByteView* bytes);
-  Status Verified(ByteView block, std::optional<Bytes>* contents);
+  // The contents of `block` (with its trailer), verified and decompressed as Fetch describes.
+  Status Verified(ByteView block, BlockKind kind, bool verify, std::optional<Bytes>* contents);
 
   const TableFileFormat* format_;
   Decompressor decompressor_;
@@ -99,8 +102,6 @@ class BlockFetcher {
   Bytes window_;
   uint64_t window_offset_ = 0;
   uint64_t window_size_ = 0;
-  BlockKind kind_ = BlockKind::kMeta;
-  bool verify_ = true;
   uint8_t trailer_[kBlockTrailerSize] = {};
 };
 

@@ -88,6 +88,11 @@ Status TableFilter::LevelDbMayMatch(uint64_t block_offset, ByteView key, bool* m
   return Status::Ok();
 }
 
+Status TableFilter::CheckProbeable(const FilterReader& reader) const {
+  if (Status s = CheckBuiltin(); !s.ok()) return s;
+  return reader.ProbeSupport();
+}
+
 size_t TableFilter::PartitionFor(const LookupKey& lookup) const {
   // PartitionedFilterBlockReader::GetFilterPartitionHandle: Seek with the lookup's internal key,
   // else SeekToLast.
@@ -112,8 +117,7 @@ Status TableFilter::RocksDbMayMatch(const LookupKey& lookup, ByteView probe, boo
     reader = partitions_[chosen].reader.get();
   }
   if (reader == nullptr) return Status::Ok();
-  if (Status s = CheckBuiltin(); !s.ok()) return s;
-  if (Status s = reader->ProbeSupport(); !s.ok()) return s;
+  if (Status s = CheckProbeable(*reader); !s.ok()) return s;
   *may_match = reader->MayMatch(probe);
   return Status::Ok();
 }
@@ -125,8 +129,7 @@ Status TableFilter::RocksDbMayMatchBatch(const KeyBatchView& keys, uint8_t* resu
       std::fill(results + begin, results + end, uint8_t{1});
       return Status::Ok();
     }
-    if (Status s = CheckBuiltin(); !s.ok()) return s;
-    if (Status s = reader->ProbeSupport(); !s.ok()) return s;
+    if (Status s = CheckProbeable(*reader); !s.ok()) return s;
     reader->MayMatchBatch(keys.Slice(begin, end), results + begin);
     return Status::Ok();
   };

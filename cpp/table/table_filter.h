@@ -71,6 +71,8 @@ class TableFilter {
 
  private:
   Status CheckBuiltin() const;
+  // A built-in policy's filter this build can probe.
+  Status CheckProbeable(const FilterReader& reader) const;
   // The partition a lookup goes to (partitions_ must not be empty).
   size_t PartitionFor(const LookupKey& lookup) const;
 

@@ -136,14 +136,6 @@ const abandonedWalks = new FinalizationRegistry<KeyCursorHandle>((cursor) => {
   if (!cursor.isDeleted()) cursor.delete();
 });
 
-/** Copies the bytes read for `range` into the core's buffer (a short read fails there). */
-function supply(heap: WasmHeap, op: IoHandle, range: ReadRange, bytes: Uint8Array): void {
-  const ptr = op.supplyBuffer() >>> 0;
-  // Read after supplyBuffer(), which may have grown the memory.
-  heap.bytes.set(bytes.length > range.length ? bytes.subarray(0, range.length) : bytes, ptr);
-  if (!op.supplied(bytes.length)) throw heap.lastError();
-}
-
 /** Advances `op` until it needs file bytes (their range) or nothing (null). */
 function pump(heap: WasmHeap, op: IoHandle): ReadRange | null {
   const need = op.advance();
@@ -155,7 +147,11 @@ function pump(heap: WasmHeap, op: IoHandle): ReadRange | null {
 
 function runSync(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
   for (let r = pump(heap, op); r !== null; r = pump(heap, op)) {
-    supply(heap, op, r, bytes.subarray(r.offset, r.offset + r.length));
+    // Shorter than asked where the file is: supplied() reports the short read.
+    const piece = bytes.subarray(r.offset, r.offset + r.length);
+    const ptr = op.supplyBuffer() >>> 0;
+    heap.bytes.set(piece, ptr); // heap.bytes after supplyBuffer(), which may have grown the memory
+    if (!op.supplied(piece.length)) throw heap.lastError();
   }
 }
 
@@ -242,34 +238,43 @@ async function* blocksOfAsync(batches: AsyncIterable<TableKeyBatch>): AsyncGener
   for await (const batch of batches) yield* splitBlocks(batch);
 }
 
-/** Walks the key batches of a table whose bytes are in memory. */
-function* walkBatches(heap: WasmHeap, cursor: KeyCursorHandle, bytes: Uint8Array): Generator<TableKeyBatch> {
+/** Walks the batches of a table whose bytes are in memory, yielding what `take` makes of each. */
+function* walkBatches<Batch>(
+  heap: WasmHeap,
+  cursor: KeyCursorHandle,
+  bytes: Uint8Array,
+  take: (cursor: KeyCursorHandle) => Batch,
+): Generator<Batch> {
   try {
     for (;;) {
       runSync(heap, cursor, bytes);
       if (cursor.atEnd()) return;
-      yield cursor.takeKeys();
+      yield take(cursor);
     }
   } finally {
     cursor.delete();
   }
 }
 
-async function* walkBatchesAsync(
+/** walkBatches over a source. */
+async function* walkBatchesAsync<Batch>(
   heap: WasmHeap,
   cursor: KeyCursorHandle,
   source: ByteSource,
-): AsyncGenerator<TableKeyBatch> {
+  take: (cursor: KeyCursorHandle) => Batch,
+): AsyncGenerator<Batch> {
   try {
     for (;;) {
       await runAsync(heap, cursor, source);
       if (cursor.atEnd()) return;
-      yield cursor.takeKeys();
+      yield take(cursor);
     }
   } finally {
     cursor.delete();
   }
 }
+
+const takeKeys = (cursor: KeyCursorHandle): TableKeyBatch => cursor.takeKeys();
 
 /**
  * Probes the keys of the batch `cursor` holds against the table's filter without handing them to
@@ -279,8 +284,8 @@ async function* walkBatchesAsync(
 function checkBatch(
   heap: WasmHeap,
   table: TableHandle,
-  cursor: KeyCursorHandle,
   state: { probe: boolean },
+  cursor: KeyCursorHandle,
 ): FilterCheckBatch {
   const keys = cursor.keyCount();
   const ruledOut: FilterCheckBatch["ruledOut"] = [];
@@ -300,44 +305,6 @@ function checkBatch(
     }
   }
   return { blocks: cursor.takeBlocks(), keys, ruledOut, unprobed };
-}
-
-function* walkChecks(
-  heap: WasmHeap,
-  table: TableHandle,
-  cursor: KeyCursorHandle,
-  bytes: Uint8Array,
-  probe: boolean,
-): Generator<FilterCheckBatch> {
-  const state = { probe };
-  try {
-    for (;;) {
-      runSync(heap, cursor, bytes);
-      if (cursor.atEnd()) return;
-      yield checkBatch(heap, table, cursor, state);
-    }
-  } finally {
-    cursor.delete();
-  }
-}
-
-async function* walkChecksAsync(
-  heap: WasmHeap,
-  table: TableHandle,
-  cursor: KeyCursorHandle,
-  source: ByteSource,
-  probe: boolean,
-): AsyncGenerator<FilterCheckBatch> {
-  const state = { probe };
-  try {
-    for (;;) {
-      await runAsync(heap, cursor, source);
-      if (cursor.atEnd()) return;
-      yield checkBatch(heap, table, cursor, state);
-    }
-  } finally {
-    cursor.delete();
-  }
 }
 
 const NO_KEYS: { data: Uint8Array; offsets: Uint32Array } = {
@@ -616,7 +583,7 @@ export class Table extends TableBase {
    * blocks at offsets [from, to), so that several walks can share a table.
    */
   keyBatches(range?: BlockRange): IterableIterator<TableKeyBatch> {
-    return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes), range);
+    return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, takeKeys), range);
   }
 
   /**
@@ -624,7 +591,8 @@ export class Table extends TableBase {
    * probed in the core without the keys coming to JavaScript. `probe: false` only walks.
    */
   checkKeysAgainstFilter(range?: BlockRange, probe = true): IterableIterator<FilterCheckBatch> {
-    return this.newWalk((cursor) => walkChecks(this.heap, this.live(), cursor, this.bytes, probe), range);
+    const check = checkBatch.bind(null, this.heap, this.live(), { probe });
+    return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, check), range);
   }
 
   /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
@@ -684,15 +652,13 @@ export class AsyncTable extends TableBase {
 
   /** See Table.keyBatches. */
   keyBatches(range?: BlockRange): AsyncIterableIterator<TableKeyBatch> {
-    return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source), range);
+    return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source, takeKeys), range);
   }
 
   /** See Table.checkKeysAgainstFilter. */
   checkKeysAgainstFilter(range?: BlockRange, probe = true): AsyncIterableIterator<FilterCheckBatch> {
-    return this.newWalk(
-      (cursor) => walkChecksAsync(this.heap, this.live(), cursor, this.source, probe),
-      range,
-    );
+    const check = checkBatch.bind(null, this.heap, this.live(), { probe });
+    return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source, check), range);
   }
 
   /** User keys in file order, reading the source in large pieces as the walk reaches them. */

@@ -15,7 +15,7 @@ constexpr int kRocksDbWindowBits = -14;
 
 class InflateStream {
  public:
-  InflateStream() { stream_.zalloc = Z_NULL, stream_.zfree = Z_NULL, stream_.opaque = Z_NULL; }
+  InflateStream() = default;  // zero-initialized: zlib's default allocator
   ~InflateStream() {
     if (initialized_) inflateEnd(&stream_);
   }
