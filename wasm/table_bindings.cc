@@ -55,6 +55,7 @@ class IoHandle {
   }
   double NeedOffset() const { return static_cast<double>(op_->need_offset()); }
   double NeedLength() const { return static_cast<double>(op_->need_length()); }
+  double NeedAheadLength() const { return static_cast<double>(op_->need_ahead_length()); }
   // Where the needLength() bytes go: an address in the module's memory.
   uintptr_t SupplyBuffer() { return reinterpret_cast<uintptr_t>(op_->SupplyBuffer()); }
   bool Supplied(size_t size) {
@@ -289,6 +290,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("advance", &IoHandle::Advance)
       .function("needOffset", &IoHandle::NeedOffset)
       .function("needLength", &IoHandle::NeedLength)
+      .function("needAheadLength", &IoHandle::NeedAheadLength)
       .function("supplyBuffer", &IoHandle::SupplyBuffer)
       .function("supplied", &IoHandle::Supplied);
   class_<KeyCursorHandle, base<IoHandle>>("KeyCursorHandle")

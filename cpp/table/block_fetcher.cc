@@ -67,9 +67,19 @@ Status BlockFetcher::Acquire(uint64_t offset, uint64_t length, uint64_t limit, B
   }
   uint64_t begin = offset;
   uint64_t end = offset + length;
+  carried_ = 0;
+  need_ahead_length_ = 0;
   if (readahead_ != 0) {
-    end = std::max(end, std::min(limit, end + readahead_));
+    const uint64_t window_end = window_offset_ + window_size_;
+    if (window_size_ != 0 && offset >= window_offset_ && offset < window_end) {
+      // The block's head is here: keep it at the window's front and read on from its end.
+      carried_ = static_cast<size_t>(window_end - offset);
+      std::memmove(window_.data(), window_.data() + (offset - window_offset_), carried_);
+      begin = window_end;
+    }
+    end = std::max(end, std::min(limit, begin + readahead_));
     readahead_ = std::min(kMaxReadahead, readahead_ * 2);
+    need_ahead_length_ = std::min(limit - end, readahead_);
   }
   if (tail_prefetch_ != 0) {
     const uint64_t tail_begin = format_->file_size - std::min(format_->file_size, tail_prefetch_);
@@ -79,6 +89,8 @@ Status BlockFetcher::Acquire(uint64_t offset, uint64_t length, uint64_t limit, B
     }
     tail_prefetch_ = 0;
   }
+  window_offset_ = begin - carried_;
+  window_size_ = carried_;
   need_offset_ = begin;
   need_length_ = end - begin;
   waiting_ = true;
@@ -177,15 +189,15 @@ Status BlockFetcher::Supply(ByteView bytes) {
 
 uint8_t* BlockFetcher::SupplyBuffer() {
   if (!waiting_) return nullptr;
-  window_size_ = 0;
-  const auto length = static_cast<size_t>(need_length_);
-  if (window_.capacity() < length + kContentsSpare) {
-    Bytes larger;  // the old window's bytes are done with: a new range is coming
-    larger.reserve(length + kContentsSpare);
+  const size_t size = carried_ + static_cast<size_t>(need_length_);
+  if (window_.capacity() < size + kContentsSpare) {
+    Bytes larger;  // beyond the carried head, the old window's bytes are done with
+    larger.reserve(size + kContentsSpare);
+    larger.assign(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(carried_));
     window_.swap(larger);
   }
-  if (window_.size() < length) window_.resize(length);
-  return window_.data();
+  if (window_.size() < size) window_.resize(size);
+  return window_.data() + carried_;
 }
 
 Status BlockFetcher::Supplied(size_t size) {
@@ -198,8 +210,7 @@ Status BlockFetcher::Supplied(size_t size) {
                   " were needed",
               need_offset_);
   }
-  window_offset_ = need_offset_;
-  window_size_ = need_length_;
+  window_size_ = carried_ + need_length_;
   return Status::Ok();
 }
 
@@ -207,6 +218,7 @@ Status BlockFetcher::Supplied(size_t size) {
 IoNeed ResumableRead::need() const { return fetcher().need(); }
 uint64_t ResumableRead::need_offset() const { return fetcher().need_offset(); }
 uint64_t ResumableRead::need_length() const { return fetcher().need_length(); }
+uint64_t ResumableRead::need_ahead_length() const { return fetcher().need_ahead_length(); }
 Status ResumableRead::Supply(ByteView bytes) { return fetcher().Supply(bytes); }
 uint8_t* ResumableRead::SupplyBuffer() { return fetcher().SupplyBuffer(); }
 Status ResumableRead::Supplied(size_t size) { return fetcher().Supplied(size); }

@@ -5,7 +5,10 @@
 // synchronously). Reads are coalesced into a window of the file: a sequential walk reads ahead in
 // pieces that grow to kMaxReadahead, as RocksDB's FilePrefetchBuffer does
 // (file/file_prefetch_buffer.cc), and opening a table brings in the file's tail at once, where
-// footer, metaindex, properties, index and filter lie (BlockBasedTable::PrefetchTail).
+// footer, metaindex, properties, index and filter lie (BlockBasedTable::PrefetchTail). A block that
+// runs past the window keeps the head it has (FilePrefetchBuffer's chunk reuse), so a walk's reads
+// follow each other without gaps or overlaps, and each says how much the next one will likely
+// be: a driver can read that while the core works on this one.
 #pragma once
 
 #include <cstdint>
@@ -69,6 +72,9 @@ class BlockFetcher {
   IoNeed need() const { return waiting_ ? IoNeed::kBytes : IoNeed::kNothing; }
   uint64_t need_offset() const { return need_offset_; }
   uint64_t need_length() const { return need_length_; }
+  // On a sequential walk, the length of the read likely to follow this one, which will start at
+  // need_offset() + need_length(); 0 when no read is expected.
+  uint64_t need_ahead_length() const { return need_ahead_length_; }
 
   // The driver's answer to need(): the file bytes, copied in by Supply, or written by the driver
   // into SupplyBuffer() (need_length() bytes) and announced by Supplied.
@@ -96,6 +102,9 @@ class BlockFetcher {
   bool request_raw_ = false;
   uint64_t need_offset_ = 0;
   uint64_t need_length_ = 0;
+  uint64_t need_ahead_length_ = 0;
+  // How many bytes at the front of window_ the pending read continues (a block's head).
+  size_t carried_ = 0;
   uint64_t readahead_ = 0;
   uint64_t tail_prefetch_ = 0;
   // File bytes [window_offset_, window_offset_ + window_size_) in window_.

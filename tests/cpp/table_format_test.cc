@@ -228,6 +228,47 @@ TEST(TableFormat, DataBlockCodecErrorsNameTheBlock) {
   }
 }
 
+TEST(TableFormat, WalkReadsFollowEachOtherAndAnnounceTheNext) {
+  // A sequential walk reads each byte once: a block running past the window keeps its head, the
+  // next read starts where the last ended, and its length is the one the last read announced.
+  const Bytes file = golden::ReadFileBytes(
+      golden::Generated().Path("rocksdb-sst/big_dec_n200000_snappy/table.sst"));
+  std::unique_ptr<TableReader> reader;
+  ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
+  TableKeyCursor cursor(*reader);
+  uint64_t reads = 0;
+  uint64_t bytes = 0;
+  uint64_t expected_offset = 0;
+  uint64_t expected_length = 0;
+  size_t keys = 0;
+  while (!cursor.at_end()) {
+    ASSERT_TRUE(cursor.Advance().ok());
+    if (cursor.need() == IoNeed::kNothing) {
+      keys += cursor.key_offsets().size() - 1;
+      cursor.ClearKeys();
+      continue;
+    }
+    const uint64_t offset = cursor.need_offset();
+    const uint64_t length = cursor.need_length();
+    if (reads == 0) {
+      EXPECT_EQ(offset, 0u) << "the walk starts at the first data block";
+    } else {
+      EXPECT_EQ(offset, expected_offset) << "read " << reads;
+      EXPECT_EQ(length, expected_length) << "read " << reads;
+    }
+    expected_offset = offset + length;
+    expected_length = cursor.need_ahead_length();
+    ++reads;
+    bytes += length;
+    ASSERT_TRUE(cursor.Supply(ByteView(file).subspan(offset, length)).ok());
+  }
+  EXPECT_EQ(expected_length, 0u) << "the last read announces none after it";
+  EXPECT_GT(reads, 3u);
+  // Contiguous reads from the first data block on: each byte once, none past the blocks.
+  EXPECT_LE(bytes, file.size() - kFooterSize);
+  EXPECT_EQ(keys, 200000u);
+}
+
 TEST(TableFormat, IngestedFilesMayCarryARewrittenGlobalSeqno) {
   // SstFileWriter files hold rocksdb.external_sst_file.global_seqno; RocksDB may rewrite its 8
   // bytes in place without updating the properties block's checksum (meta_blocks.cc).

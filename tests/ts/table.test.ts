@@ -424,6 +424,44 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
     await expect(sf.openTableFrom(lying)).rejects.toMatchObject({ code: "BAD_OPTIONS" });
   });
 
+  test("walks read each data byte once, the next window ahead; a failed read ahead counts only if needed", async () => {
+    const c = TABLES.find((x) => x.id === "generated:rocksdb-sst/big_dec_n200000_snappy")!;
+    const bytes = readFile(c.file);
+    const reads: [number, number][] = [];
+    let unreadableFrom = Infinity;
+    const source = {
+      size: bytes.length,
+      read: async (offset: number, length: number) => {
+        reads.push([offset, length]);
+        if (offset >= unreadableFrom) throw new Error(`unreadable at ${offset}`);
+        return bytes.slice(offset, offset + length);
+      },
+    };
+    using t = await sf.openTableFrom(source);
+    const opened = reads.length;
+    const keys: Uint8Array[] = [];
+    for await (const key of t.keys()) keys.push(key);
+    sameKeys(c, keys);
+    const walk = reads.slice(opened);
+    expect(walk.length).toBeGreaterThan(3);
+    walk.forEach(([offset], i) => {
+      const expected = i === 0 ? 0 : walk[i - 1]![0] + walk[i - 1]![1];
+      expect([c.id, i, offset]).toEqual([c.id, i, expected]);
+    });
+    // The window after the first is read ahead and fails: a walk of the first blocks never needs it.
+    const firstWindowEnd = walk[0]![1];
+    unreadableFrom = firstWindowEnd;
+    let fewKeys = 0;
+    for await (const batch of t.keyBatches({ to: firstWindowEnd / 2 })) fewKeys += batch.offsets.length - 1;
+    expect(fewKeys).toBeGreaterThan(0);
+    expect(reads.some(([offset]) => offset === firstWindowEnd)).toBe(true); // it was read ahead
+    await expect(
+      (async () => {
+        for await (const key of t.keys()) void key;
+      })(),
+    ).rejects.toThrow(`unreadable at ${firstWindowEnd}`);
+  });
+
   test("opening reads footer, metaindex, properties, index and filter only", async () => {
     for (const id of [
       "generated:rocksdb-sst/big_dec_n200000_snappy",

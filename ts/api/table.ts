@@ -128,7 +128,8 @@ export interface BlockRange {
 /** Property values: varint numbers as numbers (bigint above 2^53), text as strings, else hex. */
 export type TablePropertyValue = number | bigint | string | { hex: string };
 
-type ReadRange = { offset: number; length: number };
+/** A read the core asks for, and the length of the one it expects next (from its end on; 0: none). */
+type ReadRange = { offset: number; length: number; ahead: number };
 
 // Frees the cursor of a key walk abandoned before its end (a finished or returned walk frees it
 // itself). Tables are WasmObjects.
@@ -141,7 +142,9 @@ function pump(heap: WasmHeap, op: IoHandle): ReadRange | null {
   const need = op.advance();
   const needs = heap.constants.ioNeeds;
   if (need === needs.nothing) return null;
-  if (need === needs.bytes) return { offset: op.needOffset(), length: op.needLength() };
+  if (need === needs.bytes) {
+    return { offset: op.needOffset(), length: op.needLength(), ahead: op.needAheadLength() };
+  }
   throw heap.lastError();
 }
 
@@ -159,53 +162,94 @@ function runSync(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
 // as it arrives: a large filter never sits in JavaScript memory besides the core's copy.
 const READ_PIECE_BYTES = 8 << 20;
 
-async function readPiece(source: ByteSource, offset: number, length: number): Promise<Uint8Array> {
-  const bytes = await source.read(offset, length);
-  if (!(bytes instanceof Uint8Array)) {
-    throw new SstFilterError("BAD_OPTIONS", "ByteSource.read must resolve to a Uint8Array", offset);
+// Each operation's reusable buffers, for sources with readInto: one for the reads the core waits
+// for, one for the read ahead.
+const pieceBuffers = new WeakMap<IoHandle, Uint8Array>();
+const aheadBuffers = new WeakMap<IoHandle, Uint8Array>();
+
+/**
+ * Up to `length` bytes of `source` at `offset` (fewer at its end). With readInto they land in
+ * `op`'s buffer of `buffers`, which the next piece read into that map reuses.
+ */
+async function readPiece(
+  source: ByteSource,
+  buffers: WeakMap<IoHandle, Uint8Array>,
+  op: IoHandle,
+  offset: number,
+  length: number,
+): Promise<Uint8Array> {
+  if (source.readInto === undefined) {
+    const bytes = await source.read(offset, length);
+    if (!(bytes instanceof Uint8Array)) {
+      throw new SstFilterError("BAD_OPTIONS", "ByteSource.read must resolve to a Uint8Array", offset);
+    }
+    return bytes.length > length ? bytes.subarray(0, length) : bytes;
   }
-  return bytes;
+  let buffer = buffers.get(op);
+  if (buffer === undefined || buffer.length < length) {
+    // Walks read ahead in growing pieces: grow by more than asked, so that few buffers serve.
+    buffer = new Uint8Array(Math.min(READ_PIECE_BYTES, Math.max(length, 4 * (buffer?.length ?? 0))));
+    buffers.set(op, buffer);
+  }
+  const read = await source.readInto(buffer.subarray(0, length), offset);
+  if (!Number.isSafeInteger(read) || read < 0 || read > length) {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      `ByteSource.readInto must resolve to the number of bytes read (0 to ${length}), got ${read}`,
+      offset,
+    );
+  }
+  return buffer.subarray(0, read);
 }
 
-// Each operation's reusable piece buffer, for sources with readInto.
-const pieceBuffers = new WeakMap<IoHandle, Uint8Array>();
+/** A read started before the core asked for it: the one its previous read announced. */
+interface ReadAhead {
+  offset: number;
+  bytes: Promise<Uint8Array>;
+}
+const readAheads = new WeakMap<IoHandle, ReadAhead>();
 
-/** Reads [offset, offset + length) of `source` into the core's buffer at `ptr`; the bytes read. */
+/** Copies what the read ahead brought for `r` to `ptr`: the bytes copied (0 if it read elsewhere). */
+async function takeReadAhead(heap: WasmHeap, op: IoHandle, ptr: number, r: ReadRange): Promise<number> {
+  const ahead = readAheads.get(op);
+  if (ahead === undefined) return 0;
+  readAheads.delete(op);
+  if (ahead.offset !== r.offset) {
+    // Not what the core wants after all: dropped, once done with the buffer the next one reuses.
+    await ahead.bytes.catch(() => undefined);
+    return 0;
+  }
+  const piece = await ahead.bytes;
+  const n = Math.min(piece.length, r.length);
+  heap.bytes.set(piece.subarray(0, n), ptr);
+  return n;
+}
+
+/**
+ * Reads `r` from `source` into the core's buffer at `ptr` (the bytes read), then starts reading the
+ * range it announced, which runs while the core works on this one.
+ */
 async function readInto(
   heap: WasmHeap,
   op: IoHandle,
   source: ByteSource,
   ptr: number,
-  offset: number,
-  length: number,
+  r: ReadRange,
 ): Promise<number> {
-  let got = 0;
-  while (got < length) {
-    const want = Math.min(READ_PIECE_BYTES, length - got);
-    let piece: Uint8Array;
-    if (source.readInto !== undefined) {
-      let buffer = pieceBuffers.get(op);
-      if (buffer === undefined || buffer.length < want) {
-        // Walks read ahead in growing pieces: grow by more than asked, so that few buffers serve.
-        buffer = new Uint8Array(Math.min(READ_PIECE_BYTES, Math.max(want, 4 * (buffer?.length ?? 0))));
-        pieceBuffers.set(op, buffer);
-      }
-      const read = await source.readInto(buffer.subarray(0, want), offset + got);
-      if (!Number.isSafeInteger(read) || read < 0 || read > want) {
-        throw new SstFilterError(
-          "BAD_OPTIONS",
-          `ByteSource.readInto must resolve to the number of bytes read (0 to ${want}), got ${read}`,
-          offset + got,
-        );
-      }
-      piece = buffer.subarray(0, read);
-    } else {
-      piece = await readPiece(source, offset + got, want);
-    }
+  let got = await takeReadAhead(heap, op, ptr, r);
+  while (got < r.length) {
+    const want = Math.min(READ_PIECE_BYTES, r.length - got);
+    const piece = await readPiece(source, pieceBuffers, op, r.offset + got, want);
     // heap.bytes afresh after every await: memory may have grown meanwhile; the buffer at ptr stays.
-    heap.bytes.set(piece.length > want ? piece.subarray(0, want) : piece, ptr + got);
-    got += Math.min(piece.length, want);
+    heap.bytes.set(piece, ptr + got);
+    got += piece.length;
     if (piece.length < want) break; // a short read: supplied() reports it
+  }
+  if (got === r.length && r.ahead > 0 && r.ahead <= READ_PIECE_BYTES) {
+    const offset = r.offset + r.length;
+    const bytes = readPiece(source, aheadBuffers, op, offset, r.ahead);
+    bytes.catch(() => undefined); // its error counts only if the core asks for these bytes
+    readAheads.set(op, { offset, bytes });
   }
   return got;
 }
@@ -214,7 +258,7 @@ async function runAsync(heap: WasmHeap, op: IoHandle, source: ByteSource): Promi
   for (let r = pump(heap, op); r !== null; r = pump(heap, op)) {
     // The buffer stays where it is while the pieces arrive: nothing else runs on this operation.
     const ptr = op.supplyBuffer() >>> 0;
-    const got = await readInto(heap, op, source, ptr, r.offset, r.length);
+    const got = await readInto(heap, op, source, ptr, r);
     if (!op.supplied(got)) throw heap.lastError();
   }
 }

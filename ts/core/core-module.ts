@@ -36,6 +36,8 @@ export interface IoHandle extends EmbindHandle {
   advance(): number;
   needOffset(): number;
   needLength(): number;
+  /** The length of the read expected after this one, from its end on (0: none): worth reading ahead. */
+  needAheadLength(): number;
   /** Where the needLength() bytes go in the module's memory (allocated by this call). */
   supplyBuffer(): number;
   /** Announces the bytes written there; false = failed (last error), e.g. a short read. */

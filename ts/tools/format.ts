@@ -1,8 +1,14 @@
 // Display helpers shared by the command line (tools/cli.ts) and the SST viewer (demo/app.mjs and
 // demo/worker.mjs import the built dist/esm/tools/format.js).
 
-/** 1234567 -> "1,234,567". */
-export const count = (n: number | bigint): string => n.toLocaleString("en-US");
+/**
+ * 1234567 -> "1,234,567" (integers; toLocaleString would load the locale data first, a cost every
+ * short command would pay).
+ */
+export const count = (n: number | bigint): string => {
+  const digits = String(n);
+  return /^-?\d+$/.test(digits) ? digits.replace(/\B(?=(\d{3})+$)/g, ",") : n.toLocaleString("en-US");
+};
 
 /** (3, "key") -> "3 keys"; (1, "key") -> "1 key". */
 export const plural = (n: number, noun: string): string => `${count(n)} ${noun}${n === 1 ? "" : "s"}`;

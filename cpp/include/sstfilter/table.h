@@ -76,6 +76,9 @@ class ResumableRead {
   // kBytes: the file range to supply (reads are coalesced: a range may hold many blocks).
   uint64_t need_offset() const;
   uint64_t need_length() const;
+  // How much the read after this one will likely ask for, from need_offset() + need_length() on (0
+  // when none is expected): a driver may read it ahead while the operation works.
+  uint64_t need_ahead_length() const;
   // The driver's answer to need(): the file bytes, copied in by Supply, or written by the driver
   // into SupplyBuffer() (need_length() bytes; nullptr when nothing is needed) and announced by
   // Supplied.
