@@ -17,11 +17,11 @@ namespace {
 size_t WalkKeys(const Bytes& file) {
   std::unique_ptr<TableReader> reader;
   if (!OpenTableFromMemory(file, {}, &reader).ok()) return 0;
-  TableKeyCursor cursor(*reader);
+  TableCursor cursor(*reader);
   size_t keys = 0;
   while (DriveFromMemory(cursor, file).ok() && !cursor.at_end()) {
     keys += cursor.key_offsets().size() - 1;
-    cursor.ClearKeys();
+    cursor.ClearBatch();
   }
   return keys;
 }

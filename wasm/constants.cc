@@ -38,6 +38,12 @@ emscripten::val Constants() {
                                       {"fastLocalBloom", KernelFamily::kFastLocalBloom},
                                       {"ribbon", KernelFamily::kRibbon},
                                   }));
+  // EntryType values by name (ts/api/entries.ts).
+  emscripten::val entry_types = emscripten::val::object();
+  for (const EntryType type : kEntryTypes) {
+    entry_types.set(EntryTypeName(type), static_cast<int>(type));
+  }
+  constants.set("entryTypes", entry_types);
   return constants;
 }
 

@@ -67,31 +67,65 @@ class IoHandle {
   ResumableRead* op_;
 };
 
-class KeyCursorHandle : public IoHandle {
+// A walk of a table's keys or entries (TableCursor), a batch of data blocks at a time.
+class TableCursorHandle : public IoHandle {
  public:
-  explicit KeyCursorHandle(std::unique_ptr<TableKeyCursor> cursor)
+  explicit TableCursorHandle(std::unique_ptr<TableCursor> cursor)
       : IoHandle(cursor.get()), cursor_(std::move(cursor)) {}
 
   bool AtEnd() const { return cursor_->at_end(); }
   // The batch just gathered: { data: Uint8Array, offsets: Uint32Array } (KeyBatch) and blocks:
   // Float64Array of [offset, size, keysEnd] per data block (keys [previous keysEnd, keysEnd)).
   val TakeKeys() {
-    val out = val::object();
-    out.set("data", ToUint8Array(cursor_->key_data()));
-    out.set("offsets", ToTypedArray(std::span<const uint32_t>(cursor_->key_offsets())));
+    val out = KeysOf();
     out.set("blocks", TakeBlocks());
     return out;
+  }
+  // A walk of entries: { keys: KeyBatch, tags: Uint8Array of 8 little-endian bytes per entry
+  // (sequence << 8 | type; null for tables of user keys), values: KeyBatch layout, blocks }.
+  val TakeEntries() {
+    val out = val::object();
+    out.set("keys", KeysOf());
+    if (cursor_->tags().size() != KeyCount()) {
+      out.set("tags", val::null());
+    } else {
+      const std::vector<uint64_t>& tags = cursor_->tags();
+      out.set("tags", ToUint8Array(ByteView(reinterpret_cast<const uint8_t*>(tags.data()),
+                                            tags.size() * sizeof(uint64_t))));
+    }
+    val values = val::object();
+    values.set("data", ToUint8Array(cursor_->value_data()));
+    values.set("offsets", ToTypedArray(std::span<const uint32_t>(cursor_->value_offsets())));
+    out.set("values", values);
+    out.set("blocks", TakeBlocks());
+    return out;
+  }
+  // A walk of entries: the batch as the lines `sst_dump --command=scan` prints for it (hex: with
+  // --output_hex), then drops it.
+  val TakeScanText(bool hex) {
+    Bytes text;
+    const std::vector<uint32_t>& keys = cursor_->key_offsets();
+    const std::vector<uint32_t>& values = cursor_->value_offsets();
+    const std::vector<uint64_t>& tags = cursor_->tags();
+    for (size_t i = 0; i + 1 < keys.size(); ++i) {
+      const ByteView key = ByteView(cursor_->key_data()).subspan(keys[i], keys[i + 1] - keys[i]);
+      const ByteView value =
+          ByteView(cursor_->value_data()).subspan(values[i], values[i + 1] - values[i]);
+      AppendScanLine(key, i < tags.size() ? tags[i] : 0, value, hex, &text);
+    }
+    cursor_->ClearBatch();
+    return ToUint8Array(text);
   }
   // The batch's blocks as TakeKeys gives them, without its keys (which are dropped).
   val TakeBlocks() {
     std::vector<double> blocks;
     blocks.reserve(cursor_->key_blocks().size() * 3);
-    for (const TableKeyCursor::KeysBlock& b : cursor_->key_blocks()) {
+    for (const TableCursor::BatchBlock& b : cursor_->key_blocks()) {
       blocks.push_back(static_cast<double>(b.handle.offset));
       blocks.push_back(static_cast<double>(b.handle.size));
       blocks.push_back(b.keys_end);
     }
-    cursor_->ClearKeys();
+    cursor_->ClearBatch();
     return ToTypedArray(std::span<const double>(blocks));
   }
   // Key `i` of the batch; null past its last.
@@ -104,7 +138,14 @@ class KeyCursorHandle : public IoHandle {
   }
 
  private:
-  std::unique_ptr<TableKeyCursor> cursor_;
+  val KeysOf() const {
+    val out = val::object();
+    out.set("data", ToUint8Array(cursor_->key_data()));
+    out.set("offsets", ToTypedArray(std::span<const uint32_t>(cursor_->key_offsets())));
+    return out;
+  }
+
+  std::unique_ptr<TableCursor> cursor_;
   LiveHandleCount live_;
 };
 
@@ -245,20 +286,43 @@ class TableHandle : public IoHandle {
     return s.ok() || Fail(std::move(s));
   }
 
-  // The data blocks at offsets [begin, end); end < 0: to the last. Whole numbers below 2^53
-  // (validated by ts/api/table.ts).
   // results[i] as MayContain for key i of the batch `cursor` (a walk of this table) holds, without
   // the keys leaving the core; false on error.
-  bool MayContainCursorKeys(const KeyCursorHandle& cursor, uintptr_t results) const {
+  bool MayContainCursorKeys(const TableCursorHandle& cursor, uintptr_t results) const {
     Status s = reader_->MayContainMany(cursor.Keys(), reinterpret_cast<uint8_t*>(results));
     return s.ok() || Fail(std::move(s));
   }
 
-  KeyCursorHandle* Keys(double begin, double end) const {
-    auto cursor = std::make_unique<TableKeyCursor>(*reader_);
+  // The data blocks at offsets [begin, end); end < 0: to the last. Whole numbers below 2^53
+  // (validated by ts/api/table.ts).
+  TableCursorHandle* Keys(double begin, double end) const {
+    auto cursor = std::make_unique<TableCursor>(*reader_);
     cursor->SetBlockRange(static_cast<uint64_t>(begin),
                           end < 0 ? UINT64_MAX : static_cast<uint64_t>(end));
-    return new KeyCursorHandle(std::move(cursor));
+    return new TableCursorHandle(std::move(cursor));
+  }
+
+  // The entries in `range`: { from?, to?, prefix?: Uint8Array; exact?: boolean; limit?: number }
+  // (validated by ts/api/entries.ts); null on error.
+  TableCursorHandle* Entries(val range) const {
+    EntryRange r;
+    auto key = [&](const char* name) -> std::optional<Bytes> {
+      const val v = range[name];
+      if (v.isUndefined() || v.isNull()) return std::nullopt;
+      return emscripten::vecFromJSArray<uint8_t>(v);
+    };
+    r.from = key("from");
+    r.to = key("to");
+    r.prefix = key("prefix");
+    r.exact = range["exact"].isTrue();
+    const val limit = range["limit"];
+    if (!limit.isUndefined()) r.limit = static_cast<uint64_t>(limit.as<double>());
+    auto cursor = std::make_unique<TableCursor>(*reader_, TableCursor::Content::kEntries);
+    if (Status s = cursor->SetEntryRange(std::move(r)); !s.ok()) {
+      Fail(std::move(s));
+      return nullptr;
+    }
+    return new TableCursorHandle(std::move(cursor));
   }
 
   // offset and size: whole numbers below 2^53 (validated by ts/api/table.ts).
@@ -271,6 +335,25 @@ class TableHandle : public IoHandle {
   std::unique_ptr<TableReader> reader_;
   LiveHandleCount live_;
 };
+
+// The range deletions of a rocksdb.range_del block's contents: [{ start, end: Uint8Array, seq:
+// decimal string }]; null on error.
+val RangeDeletionsOf(uintptr_t contents, size_t size) {
+  std::vector<RangeDeletion> deletions;
+  if (Status s = DecodeRangeDeletions(View(contents, size), &deletions); !s.ok()) {
+    Fail(std::move(s));
+    return val::null();
+  }
+  val out = val::array();
+  for (const RangeDeletion& d : deletions) {
+    val entry = val::object();
+    entry.set("start", ToUint8Array(d.start));
+    entry.set("end", ToUint8Array(d.end));
+    entry.set("seq", std::to_string(d.sequence));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
 
 // file_size: a whole number below 2^53 (validated by ts/api/table.ts).
 TableHandle* CreateTable(double file_size, bool internal_keys) {
@@ -293,12 +376,14 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("needAheadLength", &IoHandle::NeedAheadLength)
       .function("supplyBuffer", &IoHandle::SupplyBuffer)
       .function("supplied", &IoHandle::Supplied);
-  class_<KeyCursorHandle, base<IoHandle>>("KeyCursorHandle")
-      .function("atEnd", &KeyCursorHandle::AtEnd)
-      .function("takeKeys", &KeyCursorHandle::TakeKeys)
-      .function("takeBlocks", &KeyCursorHandle::TakeBlocks)
-      .function("key", &KeyCursorHandle::Key)
-      .function("keyCount", &KeyCursorHandle::KeyCount);
+  class_<TableCursorHandle, base<IoHandle>>("TableCursorHandle")
+      .function("atEnd", &TableCursorHandle::AtEnd)
+      .function("takeKeys", &TableCursorHandle::TakeKeys)
+      .function("takeBlocks", &TableCursorHandle::TakeBlocks)
+      .function("key", &TableCursorHandle::Key)
+      .function("keyCount", &TableCursorHandle::KeyCount)
+      .function("takeEntries", &TableCursorHandle::TakeEntries)
+      .function("takeScanText", &TableCursorHandle::TakeScanText);
   class_<BlockReadHandle, base<IoHandle>>("BlockReadHandle")
       .function("contents", &BlockReadHandle::Contents);
   class_<TableHandle, base<IoHandle>>("TableHandle")
@@ -314,6 +399,8 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("mayContainBatch", &TableHandle::MayContainBatch)
       .function("mayContainCursorKeys", &TableHandle::MayContainCursorKeys)
       .function("keys", &TableHandle::Keys, allow_raw_pointers())
+      .function("entries", &TableHandle::Entries, allow_raw_pointers())
       .function("readBlock", &TableHandle::ReadBlock, allow_raw_pointers());
   function("createTable", &CreateTable, allow_raw_pointers());
+  function("rangeDeletionsOf", &RangeDeletionsOf);
 }

@@ -100,7 +100,7 @@ TEST(HostileInput, KeyExpansionOfADataBlockIsBounded) {
   bare.internal_keys = false;
   std::unique_ptr<TableReader> reader;
   ASSERT_TRUE(OpenTableFromMemory(file, bare, &reader).ok());
-  TableKeyCursor cursor(*reader);
+  TableCursor cursor(*reader);
   const Status s = DriveFromMemory(cursor, file);
   EXPECT_EQ(s.code(), ErrorCode::kResourceLimit) << s.message();
   EXPECT_GT(s.offset(), static_cast<int64_t>(data.offset));

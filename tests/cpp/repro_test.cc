@@ -90,7 +90,7 @@ TEST(Repro, LevelDbFilterBlockEndsWithTheLastBlocksRange) {
   const Bytes file = ReadFileBytes(Repro("leveldb-filter-block-tail/table.ldb"));
   const Bytes expected = ReadFileBytes(Repro("leveldb-filter-block-tail/filter_block.bin"));
   const auto reader = OpenTable(file);
-  TableKeyCursor cursor(*reader);
+  TableCursor cursor(*reader);
   LevelDbFilterBlockBuilder builder(10);
   size_t blocks = 0;
   for (;;) {
@@ -98,7 +98,7 @@ TEST(Repro, LevelDbFilterBlockEndsWithTheLastBlocksRange) {
     if (cursor.at_end()) break;
     const auto& offsets = cursor.key_offsets();
     size_t key = 0;
-    for (const TableKeyCursor::KeysBlock& block : cursor.key_blocks()) {
+    for (const TableCursor::BatchBlock& block : cursor.key_blocks()) {
       ASSERT_TRUE(builder.StartBlock(block.handle.offset).ok());
       for (; key < block.keys_end; ++key) {
         builder.AddKey(
@@ -107,7 +107,7 @@ TEST(Repro, LevelDbFilterBlockEndsWithTheLastBlocksRange) {
       ASSERT_TRUE(builder.EndBlock(block.handle.offset, block.handle.size).ok());
       ++blocks;
     }
-    cursor.ClearKeys();
+    cursor.ClearBatch();
   }
   Bytes built;
   ASSERT_TRUE(builder.Finish(&built).ok());

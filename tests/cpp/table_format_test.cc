@@ -213,7 +213,7 @@ TEST(TableFormat, DataBlockCodecErrorsNameTheBlock) {
   // XPRESS (type 6) cannot be read anywhere: unsupported, not corrupt.
   Relabel(file, h, 6);
   ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
-  TableKeyCursor cursor(*reader);
+  TableCursor cursor(*reader);
   const Status s = DriveFromMemory(cursor, file);
   EXPECT_EQ(s.code(), ErrorCode::kUnsupported);
   EXPECT_EQ(s.offset(), static_cast<int64_t>(h.offset));
@@ -221,7 +221,7 @@ TEST(TableFormat, DataBlockCodecErrorsNameTheBlock) {
   for (int type : {1, 2, 3, 4, 5, 7, 0x40}) {
     Relabel(file, h, static_cast<uint8_t>(type));
     ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
-    TableKeyCursor failing(*reader);
+    TableCursor failing(*reader);
     const Status f = DriveFromMemory(failing, file);
     EXPECT_EQ(f.code(), ErrorCode::kCorrupt) << type << ": " << f.message();
     EXPECT_EQ(f.offset(), static_cast<int64_t>(h.offset)) << type;
@@ -235,7 +235,7 @@ TEST(TableFormat, WalkReadsFollowEachOtherAndAnnounceTheNext) {
       golden::Generated().Path("rocksdb-sst/big_dec_n200000_snappy/table.sst"));
   std::unique_ptr<TableReader> reader;
   ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
-  TableKeyCursor cursor(*reader);
+  TableCursor cursor(*reader);
   uint64_t reads = 0;
   uint64_t bytes = 0;
   uint64_t expected_offset = 0;
@@ -245,7 +245,7 @@ TEST(TableFormat, WalkReadsFollowEachOtherAndAnnounceTheNext) {
     ASSERT_TRUE(cursor.Advance().ok());
     if (cursor.need() == IoNeed::kNothing) {
       keys += cursor.key_offsets().size() - 1;
-      cursor.ClearKeys();
+      cursor.ClearBatch();
       continue;
     }
     const uint64_t offset = cursor.need_offset();

@@ -130,7 +130,7 @@ std::unique_ptr<TableReader> Open(const Bytes& file, bool internal_keys, Status*
 KeyList AllKeys(const TableReader& reader, const Bytes& file, Status* status, uint64_t begin = 0,
                 uint64_t end = UINT64_MAX) {
   KeyList keys;
-  TableKeyCursor cursor(reader);
+  TableCursor cursor(reader);
   cursor.SetBlockRange(begin, end);
   for (;;) {
     *status = DriveFromMemory(cursor, file);
@@ -140,7 +140,7 @@ KeyList AllKeys(const TableReader& reader, const Bytes& file, Status* status, ui
       keys.emplace_back(cursor.key_data().begin() + offsets[i],
                         cursor.key_data().begin() + offsets[i + 1]);
     }
-    cursor.ClearKeys();
+    cursor.ClearBatch();
   }
 }
 

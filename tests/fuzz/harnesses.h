@@ -319,9 +319,15 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
     }
   }
 
-  // Walk the keys of at most kMaxWalkedBlocks data blocks (a batch of keys at a time: a batch is
-  // at least one block).
-  TableKeyCursor cursor(reader, kFuzzKeyBatchBytes);
+  // Walk the entries of at most kMaxWalkedBlocks data blocks (a batch at a time: a batch is at
+  // least one block), from the first probe key on when the table's order allows a range.
+  TableCursor cursor(reader, TableCursor::Content::kEntries, kFuzzKeyBatchBytes);
+  if (keys.size() > 1) {
+    EntryRange range;
+    range.from = Bytes(keys[1].begin(), keys[1].end());
+    range.limit = 1000;
+    if (!cursor.SetEntryRange(std::move(range)).ok()) FUZZ_CHECK(!t.order.has_value());
+  }
   for (int batches = 0; batches < kMaxWalkedBlocks; ++batches) {
     const Status s = DriveForFuzzing(cursor, file);
     if (!s.ok()) FUZZ_CHECK(InFile(s, file));
@@ -330,7 +336,10 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
     FUZZ_CHECK(!cursor.key_blocks().empty());
     FUZZ_CHECK(cursor.key_blocks().back().keys_end == offsets.size() - 1);
     FUZZ_CHECK(offsets.back() == cursor.key_data().size());
-    cursor.ClearKeys();
+    FUZZ_CHECK(cursor.value_offsets().size() == offsets.size());
+    FUZZ_CHECK(cursor.value_offsets().back() == cursor.value_data().size());
+    FUZZ_CHECK(cursor.tags().size() == (t.options.internal_keys ? offsets.size() - 1 : 0));
+    cursor.ClearBatch();
   }
 
   // Blocks by handle, as tools read the ones the reader skips.
@@ -340,6 +349,13 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
     TableBlockRead read(reader, e.handle);
     const Status s = DriveForFuzzing(read, file);
     FUZZ_CHECK(s.ok() ? read.contents().has_value() : InFile(s, file));
+    // Any block's contents as range deletions: decoded or refused, within the block.
+    std::vector<RangeDeletion> deletions;
+    if (s.ok()) {
+      const Status d = DecodeRangeDeletions(*read.contents(), &deletions);
+      FUZZ_CHECK(d.ok() ||
+                 (d.offset() >= 0 && static_cast<size_t>(d.offset()) <= read.contents()->size()));
+    }
   }
 }
 

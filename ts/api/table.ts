@@ -3,11 +3,23 @@
 // this module reads them from a Uint8Array (openTable, synchronously) or a ByteSource / Blob
 // (openTableFrom, asynchronously) into the buffer the core provides. Checksums and decompression
 // are the core's.
-import type { BlockReadHandle, IoHandle, KeyCursorHandle, TableHandle } from "../core/core-module.js";
+import type { BlockReadHandle, IoHandle, TableCursorHandle, TableHandle } from "../core/core-module.js";
 import { SstFilterError } from "./errors.js";
 import type { FilterKind } from "./filters.js";
 import type { WasmHeap } from "../core/heap.js";
-import type { Key, KeyBatch } from "../core/keys.js";
+import { keyBytes, type Key, type KeyBatch } from "../core/keys.js";
+import {
+  compareBytes,
+  entriesOf,
+  entryRange,
+  entryTypeNames,
+  lookupResult,
+  rangeDeletionsOf,
+  type Entry,
+  type EntryOptions,
+  type EntryRangeRaw,
+  type RangeDeletion,
+} from "./entries.js";
 import { WasmObject } from "../core/wasm-object.js";
 
 export interface OpenTableOptions {
@@ -133,7 +145,7 @@ type ReadRange = { offset: number; length: number; ahead: number };
 
 // Frees the cursor of a key walk abandoned before its end (a finished or returned walk frees it
 // itself). Tables are WasmObjects.
-const abandonedWalks = new FinalizationRegistry<KeyCursorHandle>((cursor) => {
+const abandonedWalks = new FinalizationRegistry<TableCursorHandle>((cursor) => {
   if (!cursor.isDeleted()) cursor.delete();
 });
 
@@ -282,12 +294,20 @@ async function* blocksOfAsync(batches: AsyncIterable<TableKeyBatch>): AsyncGener
   for await (const batch of batches) yield* splitBlocks(batch);
 }
 
+function* flatten<T>(batches: Iterable<T[]>): Generator<T> {
+  for (const batch of batches) yield* batch;
+}
+
+async function* flattenAsync<T>(batches: AsyncIterable<T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
+}
+
 /** Walks the batches of a table whose bytes are in memory, yielding what `take` makes of each. */
 function* walkBatches<Batch>(
   heap: WasmHeap,
-  cursor: KeyCursorHandle,
+  cursor: TableCursorHandle,
   bytes: Uint8Array,
-  take: (cursor: KeyCursorHandle) => Batch,
+  take: (cursor: TableCursorHandle) => Batch,
 ): Generator<Batch> {
   try {
     for (;;) {
@@ -303,9 +323,9 @@ function* walkBatches<Batch>(
 /** walkBatches over a source. */
 async function* walkBatchesAsync<Batch>(
   heap: WasmHeap,
-  cursor: KeyCursorHandle,
+  cursor: TableCursorHandle,
   source: ByteSource,
-  take: (cursor: KeyCursorHandle) => Batch,
+  take: (cursor: TableCursorHandle) => Batch,
 ): AsyncGenerator<Batch> {
   try {
     for (;;) {
@@ -318,7 +338,7 @@ async function* walkBatchesAsync<Batch>(
   }
 }
 
-const takeKeys = (cursor: KeyCursorHandle): TableKeyBatch => cursor.takeKeys();
+const takeKeys = (cursor: TableCursorHandle): TableKeyBatch => cursor.takeKeys();
 
 /**
  * Probes the keys of the batch `cursor` holds against the table's filter without handing them to
@@ -329,7 +349,7 @@ function checkBatch(
   heap: WasmHeap,
   table: TableHandle,
   state: { probe: boolean },
-  cursor: KeyCursorHandle,
+  cursor: TableCursorHandle,
 ): FilterCheckBatch {
   const keys = cursor.keyCount();
   const ruledOut: FilterCheckBatch["ruledOut"] = [];
@@ -367,7 +387,7 @@ abstract class KeyWalk {
   protected count = 0;
   private finished = false;
 
-  constructor(protected readonly cursor: KeyCursorHandle) {}
+  constructor(protected readonly cursor: TableCursorHandle) {}
 
   /** The next key of the batch in hand; the caller checked there is one. */
   protected take(): IteratorResult<Uint8Array> {
@@ -405,7 +425,7 @@ abstract class KeyWalk {
 
 class SyncKeyWalk extends KeyWalk implements IterableIterator<Uint8Array> {
   constructor(
-    cursor: KeyCursorHandle,
+    cursor: TableCursorHandle,
     private readonly heap: WasmHeap,
     private readonly bytes: Uint8Array,
   ) {
@@ -437,7 +457,7 @@ class SyncKeyWalk extends KeyWalk implements IterableIterator<Uint8Array> {
 
 class AsyncKeyWalk extends KeyWalk implements AsyncIterableIterator<Uint8Array> {
   constructor(
-    cursor: KeyCursorHandle,
+    cursor: TableCursorHandle,
     private readonly heap: WasmHeap,
     private readonly source: ByteSource,
   ) {
@@ -555,13 +575,48 @@ class TableBase extends WasmObject<TableHandle> {
 
   /** A walk over a new cursor of the table's data blocks; the cursor is freed if the walk is dropped. */
   protected newWalk<Walk extends object>(
-    walkOver: (cursor: KeyCursorHandle) => Walk,
+    walkOver: (cursor: TableCursorHandle) => Walk,
     range: BlockRange = {},
   ): Walk {
-    const cursor = this.live().keys(...rangeBounds(range));
+    return this.walkWith(this.live().keys(...rangeBounds(range)), walkOver);
+  }
+
+  /** newWalk over the table's entries in `opts`. */
+  protected newEntryWalk<Walk extends object>(
+    walkOver: (cursor: TableCursorHandle) => Walk,
+    opts: EntryRangeRaw,
+  ): Walk {
+    const cursor = this.live().entries(opts);
+    if (cursor === null) throw this.heap.lastError();
+    return this.walkWith(cursor, walkOver);
+  }
+
+  private walkWith<Walk extends object>(
+    cursor: TableCursorHandle,
+    walkOver: (cursor: TableCursorHandle) => Walk,
+  ): Walk {
     const walk = walkOver(cursor);
     abandonedWalks.register(walk, cursor, walk);
     return walk;
+  }
+
+  /** The entries of each batch of a walk. */
+  protected readonly takeEntries = (cursor: TableCursorHandle): Entry[] =>
+    entriesOf(cursor.takeEntries(), entryTypeNames(this.heap.constants));
+
+  /** The range deletions of a range_del block's contents. */
+  protected decodeRangeDeletions(contents: Uint8Array): RangeDeletion[] {
+    const [ptr, size] = this.heap.putKey(contents);
+    const raw = this.heap.module.rangeDeletionsOf(ptr, size);
+    if (raw === null) throw this.heap.lastError();
+    return rangeDeletionsOf(raw);
+  }
+
+  /** get()'s answer from the entries of the key and the table's range deletions. */
+  protected lookup(found: Entry[], deletions: RangeDeletion[], key: Uint8Array): Entry[] {
+    const reverse = this.properties["rocksdb.comparator"] === "rocksdb.ReverseBytewiseComparator";
+    const compare = reverse ? (a: Uint8Array, b: Uint8Array) => compareBytes(b, a) : compareBytes;
+    return lookupResult(found, deletions, key, compare, this.heap.constants.entryTypes["range-delete"]!);
   }
 
   protected newBlockRead(offset: number, size: number): BlockReadHandle {
@@ -644,6 +699,45 @@ export class Table extends TableBase {
     return this.newWalk((cursor) => new SyncKeyWalk(cursor, this.heap, this.bytes));
   }
 
+  /**
+   * Every entry in file order (user key, sequence number, type, value), or those `opts` names, as
+   * `sst_dump --command=scan` lists them; data blocks are read (and checksum-verified) as reached.
+   */
+  entries(opts?: EntryOptions): IterableIterator<Entry> {
+    return this.entryWalk(entryRange(opts));
+  }
+
+  private entryWalk(range: EntryRangeRaw): IterableIterator<Entry> {
+    return flatten(
+      this.newEntryWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, this.takeEntries), range),
+    );
+  }
+
+  /** The lines `sst_dump --command=scan` prints for the entries `opts` names, a batch at a time. */
+  scanText(opts?: EntryOptions, output: { hex?: boolean } = {}): IterableIterator<Uint8Array> {
+    const hex = output.hex === true;
+    return this.newEntryWalk(
+      (cursor) => walkBatches(this.heap, cursor, this.bytes, (c) => c.takeScanText(hex)),
+      entryRange(opts),
+    );
+  }
+
+  /** The range deletions of the rocksdb.range_del block, in stored order ([] without one). */
+  rangeDeletions(): RangeDeletion[] {
+    const at = this.metaindex["rocksdb.range_del"];
+    return at === undefined ? [] : this.decodeRangeDeletions(this.readBlock(at[0], at[1]));
+  }
+
+  /**
+   * What the table's point lookup of `userKey` finds: where the filter allows, the entries of that
+   * user key (newest first), and the range deletions covering it, as "range-delete" entries.
+   */
+  get(userKey: Key): Entry[] {
+    const key = keyBytes(userKey);
+    const found = this.mayContain(key) ? [...this.entryWalk({ from: key, exact: true })] : [];
+    return this.lookup(found, this.rangeDeletions(), key);
+  }
+
   /** The contents of the block at [offset, size]: checksum verified, decompressed. */
   readBlock(offset: number, size: number): Uint8Array {
     const read = this.newBlockRead(offset, size);
@@ -708,6 +802,45 @@ export class AsyncTable extends TableBase {
   /** User keys in file order, reading the source in large pieces as the walk reaches them. */
   keys(): AsyncIterableIterator<Uint8Array> {
     return this.newWalk((cursor) => new AsyncKeyWalk(cursor, this.heap, this.source));
+  }
+
+  /** See Table.entries: the source is read in large pieces as the walk reaches them. */
+  entries(opts?: EntryOptions): AsyncIterableIterator<Entry> {
+    return this.entryWalk(entryRange(opts));
+  }
+
+  private entryWalk(range: EntryRangeRaw): AsyncIterableIterator<Entry> {
+    return flattenAsync(
+      this.newEntryWalk(
+        (cursor) => walkBatchesAsync(this.heap, cursor, this.source, this.takeEntries),
+        range,
+      ),
+    );
+  }
+
+  /** See Table.scanText. */
+  scanText(opts?: EntryOptions, output: { hex?: boolean } = {}): AsyncIterableIterator<Uint8Array> {
+    const hex = output.hex === true;
+    return this.newEntryWalk(
+      (cursor) => walkBatchesAsync(this.heap, cursor, this.source, (c) => c.takeScanText(hex)),
+      entryRange(opts),
+    );
+  }
+
+  /** See Table.rangeDeletions. */
+  async rangeDeletions(): Promise<RangeDeletion[]> {
+    const at = this.metaindex["rocksdb.range_del"];
+    return at === undefined ? [] : this.decodeRangeDeletions(await this.readBlock(at[0], at[1]));
+  }
+
+  /** See Table.get. */
+  async get(userKey: Key): Promise<Entry[]> {
+    const key = keyBytes(userKey);
+    const found: Entry[] = [];
+    if (await this.mayContain(key)) {
+      for await (const entry of this.entryWalk({ from: key, exact: true })) found.push(entry);
+    }
+    return this.lookup(found, await this.rangeDeletions(), key);
   }
 
   /** See Table.readBlock. */

@@ -44,7 +44,17 @@ export interface IoHandle extends EmbindHandle {
   supplied(size: number): boolean;
 }
 
-export interface KeyCursorHandle extends IoHandle {
+/** What a walk of entries hands over per batch (TableCursorHandle.takeEntries). */
+export interface EntryBatchRaw {
+  keys: { data: Uint8Array; offsets: Uint32Array };
+  /** 8 little-endian bytes per entry (sequence << 8 | type); null for tables of user keys. */
+  tags: Uint8Array | null;
+  values: { data: Uint8Array; offsets: Uint32Array };
+  blocks: Float64Array;
+}
+
+/** A walk of a table's keys or entries (wasm/table_bindings.cc TableCursorHandle). */
+export interface TableCursorHandle extends IoHandle {
   atEnd(): boolean;
   /**
    * The keys of the batch gathered (one or more data blocks) and its blocks: [offset, size,
@@ -56,6 +66,10 @@ export interface KeyCursorHandle extends IoHandle {
   /** Key i of the batch, and how many it holds. */
   key(i: number): Uint8Array;
   keyCount(): number;
+  /** A walk of entries: the batch's entries and blocks. */
+  takeEntries(): EntryBatchRaw;
+  /** A walk of entries: the batch as `sst_dump --command=scan` lines (hex: --output_hex). */
+  takeScanText(hex: boolean): Uint8Array;
 }
 
 export interface BlockReadHandle extends IoHandle {
@@ -85,9 +99,17 @@ export interface TableHandle extends IoHandle {
   explain(key: number, size: number): LookupExplanationRaw | null;
   mayContainBatch(data: number, dataSize: number, offsets: number, count: number, out: number): boolean;
   /** A walk over the data blocks at offsets [begin, end); end -1: to the last. */
-  keys(begin: number, end: number): KeyCursorHandle;
+  keys(begin: number, end: number): TableCursorHandle;
+  /** A walk of the entries in `range` (ts/api/entries.ts); null on error (last error). */
+  entries(range: {
+    from?: Uint8Array;
+    to?: Uint8Array;
+    prefix?: Uint8Array;
+    exact?: boolean;
+    limit?: number;
+  }): TableCursorHandle | null;
   /** mayContain's answers for the keys of the batch `cursor` holds, written at `results`. */
-  mayContainCursorKeys(cursor: KeyCursorHandle, results: number): boolean;
+  mayContainCursorKeys(cursor: TableCursorHandle, results: number): boolean;
   readBlock(offset: number, size: number): BlockReadHandle;
 }
 
@@ -152,6 +174,11 @@ export interface CoreModule {
   constants(): ModuleConstants;
 
   createTable(fileSize: number, internalKeys: boolean): TableHandle;
+  /** The range deletions of a range_del block's contents; null on error (last error). */
+  rangeDeletionsOf(
+    contents: number,
+    size: number,
+  ): { start: Uint8Array; end: Uint8Array; seq: string }[] | null;
 }
 
 /**
@@ -162,6 +189,8 @@ export interface ModuleConstants {
   filterFormats: Record<"leveldb" | "rocksdb-legacy-bloom" | "rocksdb-bloom" | "rocksdb-ribbon", number>;
   ioNeeds: Record<"nothing" | "bytes", number>;
   kernelFamilies: Record<"fastLocalBloom" | "ribbon", number>;
+  /** EntryType values by name ("put": 1, ...). */
+  entryTypes: Record<string, number>;
 }
 
 /** What Emscripten's MODULARIZE factory accepts here (see INCOMING_MODULE_JS_API in CMakeLists). */

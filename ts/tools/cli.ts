@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `sstfilter` command: inspect, probe and verify LevelDB / RocksDB table files, build filters.
 // Exit codes: 0 success (probe: every key may be present); 1 a negative finding (probe: some key is
-// definitely absent; verify: the file is corrupt); 2 usage error; 3 the input could not be read or
-// decoded.
+// definitely absent; verify: the file is corrupt; get: the file holds nothing for the key); 2 usage
+// error; 3 the input could not be read or decoded.
 import { readFile, writeFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { parseArgs, type ParseArgsConfig } from "node:util";
@@ -15,6 +15,8 @@ import {
   summarizeTableFilter,
   verifyTable,
   type AsyncTable,
+  type Entry,
+  type EntryOptions,
   type LookupExplanation,
   type NodeSstFilter,
   type SstFilterErrorCode,
@@ -418,6 +420,118 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// scan, get
+
+/** Writes `bytes` to standard output, waiting while its buffer is full. */
+async function writeOut(bytes: Uint8Array): Promise<void> {
+  if (!process.stdout.write(bytes)) {
+    await new Promise<void>((resolve) => process.stdout.once("drain", resolve));
+  }
+}
+
+/** A key argument: UTF-8 text, or hex with --input-key-hex. */
+function keyArgument(args: Parsed, name: string): Uint8Array | undefined {
+  const text = args.values[name];
+  if (typeof text !== "string") return undefined;
+  return args.values["input-key-hex"] === true ? fromHex(text, `--${name}`) : new TextEncoder().encode(text);
+}
+
+/** Bytes for --json: printable UTF-8 as a string, anything else (or with --output-hex) { hex }. */
+function jsonBytes(bytes: Uint8Array, hex: boolean): string | { hex: string } {
+  const text = hex ? null : printableText(bytes);
+  return text !== null ? text : { hex: toHex(bytes) };
+}
+
+function entryJson(e: Entry, hex: boolean): string {
+  const out: Record<string, unknown> = { key: jsonBytes(e.key, hex) };
+  if (e.seq !== undefined) out.seq = e.seq.toString();
+  if (e.type !== undefined) out.type = e.type;
+  out.value = jsonBytes(e.value, hex);
+  return JSON.stringify(out) + "\n";
+}
+
+async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
+  const file = onePath(args, "scan");
+  if (args.values.prefix !== undefined && args.values.from !== undefined) {
+    throw usage("scan takes --prefix or --from, not both (as sst_dump)");
+  }
+  const opts: EntryOptions = {};
+  const from = keyArgument(args, "from");
+  const to = keyArgument(args, "to");
+  const prefix = keyArgument(args, "prefix");
+  if (from !== undefined) opts.from = from;
+  if (to !== undefined) opts.to = to;
+  if (prefix !== undefined) opts.prefix = prefix;
+  const readNum = args.values["read-num"];
+  if (typeof readNum === "string") {
+    const n = Number(readNum);
+    if (!Number.isSafeInteger(n) || n < 0)
+      throw usage(`--read-num must be a whole number >= 0, got ${readNum}`);
+    opts.limit = n;
+  }
+  const hex = args.values["output-hex"] === true;
+  const table = await openTable(sf, file, args).catch((error: unknown) => {
+    throw inputError(file, error);
+  });
+  try {
+    if (args.values.json === true) {
+      const encoder = new TextEncoder();
+      let lines = "";
+      for await (const entry of table.entries(opts)) {
+        lines += entryJson(entry, hex);
+        if (lines.length >= 1 << 20) {
+          await writeOut(encoder.encode(lines));
+          lines = "";
+        }
+      }
+      await writeOut(encoder.encode(lines));
+    } else {
+      for await (const text of table.scanText(opts, { hex })) await writeOut(text);
+    }
+    return 0;
+  } catch (error) {
+    throw inputError(file, error);
+  } finally {
+    table.dispose();
+  }
+}
+
+async function get(sf: NodeSstFilter, args: Parsed): Promise<number> {
+  const [file, keyText, ...extra] = args.positionals;
+  if (file === undefined || keyText === undefined || extra.length > 0) {
+    throw usage("get takes a file and one key (see sstfilter get --help)");
+  }
+  const key = args.values.hex === true ? fromHex(keyText, "key") : new TextEncoder().encode(keyText);
+  const hex = args.values["output-hex"] === true;
+  const table = await openTable(sf, file, args).catch((error: unknown) => {
+    throw inputError(file, error);
+  });
+  try {
+    const found = await table.get(key);
+    for (const e of found) {
+      if (args.values.json === true) {
+        process.stdout.write(entryJson(e, hex));
+      } else {
+        // sst_dump's line for the entry (for a range deletion: its start, sequence, type 15 and end).
+        process.stdout.write(scanLine(e, hex));
+      }
+    }
+    return found.length > 0 ? 0 : EXIT_NEGATIVE;
+  } catch (error) {
+    throw inputError(file, error);
+  } finally {
+    table.dispose();
+  }
+}
+
+/** An entry as `sst_dump --command=scan` prints it (for entries get() found; scan formats in the core). */
+function scanLine(e: Entry, hex: boolean): string {
+  const shown = (bytes: Uint8Array): string =>
+    hex ? toHex(bytes).toUpperCase() : new TextDecoder().decode(bytes);
+  return `'${shown(e.key)}' seq:${e.seq ?? 0n}, type:${e.typeCode ?? 0} => ${shown(e.value)}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 const COMMANDS: Record<string, Command> = {
   inspect: {
@@ -483,6 +597,56 @@ ${USER_KEYS_HELP}`,
     options: { "user-keys": { type: "boolean" }, jobs: { type: "string" } },
     run: verify,
   },
+  scan: {
+    summary: "list a table's entries: key, sequence number, type, value (as sst_dump scan)",
+    help: `Usage: sstfilter scan <file> [--from K] [--to K] [--prefix P] [--read-num N]
+                     [--input-key-hex] [--output-hex] [--json] [--user-keys]
+
+Prints every entry of the file in order, one line each, exactly as
+"sst_dump --file=<file> --command=scan" prints its entries:
+  'key' seq:N, type:T => value
+
+  --from K          start at the first entry whose user key is >= K
+  --to K            stop before the first entry whose user key is >= K
+  --prefix P        only entries whose user key starts with P
+  --read-num N      at most N entries
+  --input-key-hex   K and P are given in hex
+  --output-hex      keys and values in hex (sst_dump --output_hex)
+  --json            one JSON object per entry: key, seq (a string), type, value (text, or { hex })
+${USER_KEYS_HELP}`,
+    options: {
+      from: { type: "string" },
+      to: { type: "string" },
+      prefix: { type: "string" },
+      "read-num": { type: "string" },
+      "input-key-hex": { type: "boolean" },
+      "output-hex": { type: "boolean" },
+      json: { type: "boolean" },
+      "user-keys": { type: "boolean" },
+    },
+    run: scan,
+  },
+  get: {
+    summary: "what a table holds for a key: its versions, tombstones, covering range deletions",
+    help: `Usage: sstfilter get <file> <key> [--hex] [--output-hex] [--json] [--user-keys]
+
+Looks the user key up as the database's point lookup does (filter, index, data block) and prints
+what the file holds for it, newest first, in sst_dump's scan format: each version (a value, a
+deletion, a merge operand...) and the range deletions that cover the key. Exit code 0 when the
+file holds something for the key, 1 when it holds nothing.
+
+  --hex             the key is given in hex
+  --output-hex      keys and values in hex
+  --json            one JSON object per entry, as scan --json
+${USER_KEYS_HELP}`,
+    options: {
+      hex: { type: "boolean" },
+      "output-hex": { type: "boolean" },
+      json: { type: "boolean" },
+      "user-keys": { type: "boolean" },
+    },
+    run: get,
+  },
 };
 
 const MAIN_HELP = `Usage: sstfilter <command> [options]
@@ -496,8 +660,8 @@ ${Object.entries(COMMANDS)
   .join("\n")}
 
 Run "sstfilter <command> --help" for a command's options.
-Exit codes: 0 ok, 1 a key is definitely absent (probe) or the file is corrupt (verify),
-2 usage error, 3 the input could not be read or decoded.`;
+Exit codes: 0 ok, 1 a key is definitely absent (probe), the file is corrupt (verify) or holds
+nothing for the key (get), 2 usage error, 3 the input could not be read or decoded.`;
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -524,6 +688,12 @@ async function main(argv: string[]): Promise<number> {
   }
   return command.run(await init(), parsed);
 }
+
+// Output piped into a reader that stopped early (`sstfilter scan f | head`): done, quietly.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(0);
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -3,7 +3,7 @@
 // checksum-verified and decompressed in the core); a driver supplies them (the TypeScript layer
 // over a ByteSource, or DriveFromMemory for a file held in memory) and advances it again.
 // TableReader opens a table from its footer on (footer, metaindex, properties, index, filter:
-// nothing else) and answers what the database's lookups get from the table's filter; TableKeyCursor
+// nothing else) and answers what the database's lookups get from the table's filter; TableCursor
 // walks its keys; TableBlockRead reads any block by its handle.
 #pragma once
 
@@ -170,6 +170,7 @@ struct LookupTrace {
 };
 
 struct OpenedTable;  // what an open table knows (internal: table/table_reader.h)
+struct IndexEntry;   // one entry of an index block (internal: table/index_block.h)
 
 // Opens a table lazily from its footer on (docs/FORMATS.md 3.5-3.7): Advance() until is_open().
 // Once open it answers what the database's point lookup and prefix seek get from the filter.
@@ -221,7 +222,7 @@ class TableReader final : public ResumableRead {
   const OpenedTable& table() const;
 
  private:
-  friend class TableKeyCursor;
+  friend class TableCursor;
   friend class TableBlockRead;
   struct State;  // the block read, how far opening got, the filter chosen (table_reader.cc)
 
@@ -242,41 +243,90 @@ class TableReader final : public ResumableRead {
 // Opens a table held whole in memory: a TableReader driven by DriveFromMemory.
 Status OpenTableFromMemory(ByteView file, TableOptions options, std::unique_ptr<TableReader>* out);
 
-// Walks the user keys of an open table in order, many data blocks per Advance: data blocks and
-// index partitions come through their own block reads (reading ahead, so a sequential walk reads
-// the file in pieces of up to a few MiB), so several cursors and the table's own probes never share
-// a pending read. Memory: the table's index and filter, the read windows and one batch of keys.
-class TableKeyCursor final : public ResumableRead {
+// The types of the entries a table holds: RocksDB's ValueType values that can sit in a data block
+// or the range-deletion block (rocksdb db/dbformat.h); LevelDB writes the first two only.
+enum class EntryType : uint8_t {
+  kDelete = 0x0,
+  kPut = 0x1,
+  kMerge = 0x2,
+  kSingleDelete = 0x7,
+  kRangeDelete = 0xF,
+  kBlobIndex = 0x11,
+  kDeleteWithTimestamp = 0x14,
+  kWideColumnEntity = 0x16,
+  kValuePreferredSeqno = 0x18,
+};
+inline constexpr EntryType kEntryTypes[] = {
+    EntryType::kDelete,
+    EntryType::kPut,
+    EntryType::kMerge,
+    EntryType::kSingleDelete,
+    EntryType::kRangeDelete,
+    EntryType::kBlobIndex,
+    EntryType::kDeleteWithTimestamp,
+    EntryType::kWideColumnEntity,
+    EntryType::kValuePreferredSeqno,
+};
+// The TypeScript EntryType name: "delete", "put", "merge", "single-delete", "range-delete",
+// "blob-index", "delete-with-timestamp", "wide-column-entity", "value-preferred-seqno".
+const char* EntryTypeName(EntryType type);
+
+// Which entries a cursor walks, by user key (sst_dump --from/--to/--prefix/--read_num; rocksdb
+// table/sst_file_dumper.cc ReadSequential).
+struct EntryRange {
+  std::optional<Bytes> from;    // from the first entry whose user key is >= from
+  std::optional<Bytes> to;      // up to the first entry whose user key is >= to, excluded
+  std::optional<Bytes> prefix;  // from the prefix on, up to the first user key without it
+  bool exact = false;           // only entries whose user key equals `from` (a point lookup)
+  uint64_t limit = 0;           // at most this many entries; 0: all
+};
+
+// Walks the entries of an open table in order, many data blocks per Advance: data blocks and index
+// partitions come through their own block reads (reading ahead, so a sequential walk reads the
+// file in pieces of up to a few MiB), so several cursors and the table's own probes never share a
+// pending read. Memory: the table's index and filter, the read windows and one batch.
+class TableCursor final : public ResumableRead {
  public:
-  // Bytes of keys a batch gathers before Advance returns it (the block that reaches it is whole).
+  // Bytes of keys (and values) a batch gathers before Advance returns it (the block that reaches
+  // it is whole).
   static constexpr size_t kDefaultBatchBytes = size_t{1} << 20;
+  enum class Content : uint8_t {
+    kKeys,     // user keys only
+    kEntries,  // user keys, tags (internal keys only) and values
+  };
 
   // `table` must be open; the cursor keeps what it needs of it.
-  explicit TableKeyCursor(const TableReader& table, size_t batch_bytes = kDefaultBatchBytes);
-  ~TableKeyCursor() override;
-  TableKeyCursor(const TableKeyCursor&) = delete;
-  TableKeyCursor& operator=(const TableKeyCursor&) = delete;
+  explicit TableCursor(const TableReader& table, Content content = Content::kKeys,
+                       size_t batch_bytes = kDefaultBatchBytes);
+  ~TableCursor() override;
+  TableCursor(const TableCursor&) = delete;
+  TableCursor& operator=(const TableCursor&) = delete;
 
-  // Runs until a batch of keys is ready (from one or more data blocks), the end is reached, or the
-  // driver is needed. An error in a data block comes after the keys of the blocks before it.
+  // Runs until a batch is ready (from one or more data blocks), the end is reached, or the driver
+  // is needed. An error in a data block comes after the entries of the blocks before it.
   Status Advance() override;
   BlockFetcher& fetcher() const override;
 
-  // Past the last data block, with no keys waiting.
+  // Past the last data block (or the range's end), with nothing waiting.
   bool at_end() const { return at_end_ && key_offsets_.size() == 1; }
-  // The keys of the batch, packed (KeyBatch layout: n keys, n + 1 offsets), each entry's user key
-  // in file order (versions of one key repeat it); empty while none are ready.
+  // The user keys of the batch, packed (KeyBatch layout: n keys, n + 1 offsets), in file order
+  // (versions of one key repeat it); empty while none are ready.
   const Bytes& key_data() const { return key_data_; }
   const std::vector<uint32_t>& key_offsets() const { return key_offsets_; }
-  // The data blocks of the batch in order: block i holds keys [keys_end of block i - 1, keys_end).
-  // Blocks without entries are listed too.
-  struct KeysBlock {
+  // Content::kEntries: each entry's tag (sequence << 8 | type; tables of internal keys only) and
+  // value, packed as the keys are.
+  const std::vector<uint64_t>& tags() const { return tags_; }
+  const Bytes& value_data() const { return value_data_; }
+  const std::vector<uint32_t>& value_offsets() const { return value_offsets_; }
+  // The data blocks of the batch in order: block i holds entries [keys_end of block i - 1,
+  // keys_end). Blocks without entries (in the range) are listed too.
+  struct BatchBlock {
     BlockHandle handle;
     uint32_t keys_end = 0;
   };
-  const std::vector<KeysBlock>& key_blocks() const { return key_blocks_; }
+  const std::vector<BatchBlock>& key_blocks() const { return key_blocks_; }
   // Called once the batch was consumed; the next Advance gathers the next.
-  void ClearKeys();
+  void ClearBatch();
   // Walks only the data blocks whose offset lies in [begin, end) (data blocks lie in the file in
   // index order, so this is a contiguous run of them): several cursors can share a table's walk.
   // Call before the first Advance.
@@ -284,25 +334,58 @@ class TableKeyCursor final : public ResumableRead {
     range_begin_ = begin;
     range_end_ = end;
   }
+  // Walks only the entries `range` names, skipping the index entries (and partitions) before it.
+  // kUnsupported when the range needs an order the table's comparator does not give. Call before
+  // the first Advance.
+  Status SetEntryRange(EntryRange range);
 
  private:
-  struct Walk;  // the block reads and the index iterators (table_key_cursor.cc)
+  struct Walk;  // the block reads and the index iterators (table_cursor.cc)
 
   Status OnDataBlock(const Bytes& contents);
+  // Whether the entry with this user key is past the range (the walk ends there).
+  bool PastRange(ByteView user_key) const;
+  // Whether an index entry's block (or partition) lies wholly before the range.
+  bool BeforeFrom(const IndexEntry& entry) const;
   Status NextHandle();
   bool BatchReady() const;
 
   std::shared_ptr<const OpenedTable> table_;
   std::unique_ptr<Walk> walk_;
+  Content content_;
   size_t batch_bytes_;
   bool at_end_ = false;
   uint64_t range_begin_ = 0;
   uint64_t range_end_ = UINT64_MAX;
+  EntryRange entries_;
+  bool from_reached_ = true;  // no entry before the range's start is left to skip
+  uint64_t entries_taken_ = 0;
   Status deferred_error_;  // met after the batch's blocks: reported once they are taken
   Bytes key_data_;
   std::vector<uint32_t> key_offsets_{0};
-  std::vector<KeysBlock> key_blocks_;
+  std::vector<uint64_t> tags_;
+  Bytes value_data_;
+  std::vector<uint32_t> value_offsets_{0};
+  std::vector<BatchBlock> key_blocks_;
 };
+
+// Appends the line `sst_dump --command=scan` prints for an entry (rocksdb
+// table/sst_file_dumper.cc ReadSequential, db/dbformat.cc ParsedInternalKey::DebugString):
+// 'KEY' seq:N, type:T => VALUE, key and value raw or, with `hex` (--output_hex), in upper-case hex.
+// sst_dump prints both halves with %s: each ends at its first NUL byte, as there.
+void AppendScanLine(ByteView user_key, uint64_t tag, ByteView value, bool hex, Bytes* out);
+
+// One range deletion of a table's rocksdb.range_del block: user keys [start, end) deleted at
+// `sequence` (rocksdb db/range_tombstone_fragmenter.h; the entry's key is the start's internal key
+// of type kRangeDelete, its value the end).
+struct RangeDeletion {
+  Bytes start;
+  Bytes end;
+  uint64_t sequence = 0;
+};
+// The range deletions of a range_del block's contents, in stored order. Errors carry the offset
+// within the block.
+Status DecodeRangeDeletions(ByteView block, std::vector<RangeDeletion>* out);
 
 // Reads one block of an open table by its handle: checksum verified, contents decompressed (for
 // tools that verify or show blocks the reader itself never reads, e.g. range deletions).

@@ -1,5 +1,6 @@
-// TableKeyCursor (sstfilter/table.h): the keys of every data block in index order, a batch of
+// TableCursor (sstfilter/table.h): the keys of every data block in index order, a batch of
 // blocks at a time.
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -11,7 +12,7 @@
 
 namespace sstfilter {
 
-struct TableKeyCursor::Walk {
+struct TableCursor::Walk {
   explicit Walk(const OpenedTable& table)
       : data_fetcher(&table.file),
         index_fetcher(&table.file),
@@ -37,37 +38,80 @@ struct TableKeyCursor::Walk {
   std::optional<BlockHandle> pending_block;
 };
 
-TableKeyCursor::TableKeyCursor(const TableReader& table, size_t batch_bytes)
-    : table_(table.table_), walk_(std::make_unique<Walk>(*table_)), batch_bytes_(batch_bytes) {}
+TableCursor::TableCursor(const TableReader& table, Content content, size_t batch_bytes)
+    : table_(table.table_),
+      walk_(std::make_unique<Walk>(*table_)),
+      content_(content),
+      batch_bytes_(batch_bytes) {}
 
-TableKeyCursor::~TableKeyCursor() = default;
+TableCursor::~TableCursor() = default;
 
-BlockFetcher& TableKeyCursor::fetcher() const {
+BlockFetcher& TableCursor::fetcher() const {
   return walk_->index_fetcher.need() != IoNeed::kNothing ? walk_->index_fetcher
                                                          : walk_->data_fetcher;
 }
 
-void TableKeyCursor::ClearKeys() {
+void TableCursor::ClearBatch() {
   key_data_.clear();
   key_offsets_.assign(1, 0);
+  tags_.clear();
+  value_data_.clear();
+  value_offsets_.assign(1, 0);
   key_blocks_.clear();
 }
 
-bool TableKeyCursor::BatchReady() const {
-  return !key_blocks_.empty() && (key_data_.size() >= batch_bytes_ || at_end_);
+bool TableCursor::BatchReady() const {
+  return !key_blocks_.empty() && (key_data_.size() + value_data_.size() >= batch_bytes_ || at_end_);
 }
 
-Status TableKeyCursor::OnDataBlock(const Bytes& contents) {
+Status TableCursor::SetEntryRange(EntryRange range) {
+  const bool seeks = range.from.has_value() || range.prefix.has_value();
+  if ((seeks || range.to.has_value()) && !table_->order) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "entries by key range need the order of the table's comparator (" +
+                             table_->comparator + "), which this reader cannot reproduce");
+  }
+  if (range.exact && !range.from) {
+    return Status::Error(ErrorCode::kBadOptions, "an exact range needs the key");
+  }
+  // A prefix range starts at the prefix, or at `from` where that lies after it.
+  if (range.prefix &&
+      (!range.from || CompareUserKeys(*table_->order, *range.from, *range.prefix) < 0)) {
+    range.from = range.prefix;
+  }
+  from_reached_ = !range.from.has_value();
+  entries_ = std::move(range);
+  return Status::Ok();
+}
+
+bool TableCursor::PastRange(ByteView user_key) const {
+  const EntryRange& r = entries_;
+  if (r.limit != 0 && entries_taken_ >= r.limit) return true;
+  if (r.exact) return CompareUserKeys(*table_->order, user_key, *r.from) != 0;
+  if (r.prefix && (user_key.size() < r.prefix->size() ||
+                   !std::equal(r.prefix->begin(), r.prefix->end(), user_key.begin()))) {
+    return true;
+  }
+  return r.to && CompareUserKeys(*table_->order, user_key, *r.to) >= 0;
+}
+
+Status TableCursor::OnDataBlock(const Bytes& contents) {
   const BlockHandle handle = *walk_->pending_block;
   walk_->pending_block.reset();
-  const size_t data_before = key_data_.size();
   const size_t keys_before = key_offsets_.size();
+  const size_t key_data_before = key_data_.size();
+  const size_t value_data_before = value_data_.size();
+  const uint64_t taken_before = entries_taken_;
   // Offsets inside a decompressed block mean nothing in the file: name the block instead. A block
-  // that fails to decode yields none of its keys.
+  // that fails to decode yields none of its entries.
   const bool compressed = walk_->data_fetcher.trailer()[0] != 0;
   auto located = [&](Status s) {
-    key_data_.resize(data_before);
+    key_data_.resize(key_data_before);
     key_offsets_.resize(keys_before);
+    value_data_.resize(value_data_before);
+    value_offsets_.resize(std::min(value_offsets_.size(), keys_before));
+    tags_.resize(std::min(tags_.size(), keys_before - 1));
+    entries_taken_ = taken_before;
     const uint64_t inner = s.offset() < 0 || compressed ? 0 : static_cast<uint64_t>(s.offset());
     return Status::Error(s.code(), s.message() + " (data block)",
                          static_cast<int64_t>(handle.offset + inner));
@@ -78,29 +122,58 @@ Status TableKeyCursor::OnDataBlock(const Bytes& contents) {
   if (Status s = ParseBlockLayout(contents, flavor, &layout); !s.ok()) return located(s);
   BlockEntryDecoder decoder(ByteView(contents).first(layout.entries_size), true);
   EntryBudget budget;
+  const bool entries = content_ == Content::kEntries;
+  const bool ranged = entries_.from || entries_.to || entries_.prefix || entries_.limit != 0;
   while (!decoder.AtEnd()) {
     if (Status s = decoder.Next(); !s.ok()) return located(s);
-    if (Status s = budget.Charge(decoder.key().size(), decoder.entry_offset()); !s.ok()) {
-      return located(s);
-    }
+    const size_t kept = decoder.key().size() + (entries ? decoder.value().size() : 0);
+    if (Status s = budget.Charge(kept, decoder.entry_offset()); !s.ok()) return located(s);
     ByteView key = decoder.key();
+    uint64_t tag = 0;
     if (table_->options.internal_keys) {
       auto user_key = StripInternalKeyTag(key);
       if (!user_key) {
         return located(Status::Error(ErrorCode::kCorrupt, "key shorter than an internal-key tag",
                                      static_cast<int64_t>(decoder.entry_offset())));
       }
+      tag = DecodeFixed64(key.data() + user_key->size());
       key = *user_key;
+    }
+    if (ranged) {
+      if (!from_reached_) {
+        if (CompareUserKeys(*table_->order, key, *entries_.from) < 0) continue;
+        from_reached_ = true;
+      }
+      if (PastRange(key)) {
+        at_end_ = true;
+        break;
+      }
+      ++entries_taken_;
     }
     key_data_.insert(key_data_.end(), key.begin(), key.end());
     key_offsets_.push_back(static_cast<uint32_t>(key_data_.size()));
+    if (entries) {
+      if (table_->options.internal_keys) tags_.push_back(tag);
+      const ByteView value = decoder.value();
+      value_data_.insert(value_data_.end(), value.begin(), value.end());
+      value_offsets_.push_back(static_cast<uint32_t>(value_data_.size()));
+    }
   }
-  key_blocks_.push_back(KeysBlock{handle, static_cast<uint32_t>(key_offsets_.size() - 1)});
+  key_blocks_.push_back(BatchBlock{handle, static_cast<uint32_t>(key_offsets_.size() - 1)});
   return Status::Ok();
 }
 
+// Whether every key the index entry separates lies before the range's start: its separator, which
+// sorts at or after every key of its block (or partition), sorts before the start's first version.
+bool TableCursor::BeforeFrom(const IndexEntry& entry) const {
+  if (from_reached_) return false;
+  const LookupKey start{*entries_.from, kMaxSequenceNumber};
+  return CompareIndexKeyWithLookup(*table_->order, entry.user_key, table_->index.keys_have_tag(),
+                                   entry.tag, start) < 0;
+}
+
 // Sets the walk's pending_block (or pending_partition) to the next handle to read, or at_end_.
-Status TableKeyCursor::NextHandle() {
+Status TableCursor::NextHandle() {
   Walk& w = *walk_;
   IndexEntry entry;
   bool end = false;
@@ -109,7 +182,7 @@ Status TableKeyCursor::NextHandle() {
     if (!end) {
       if (entry.handle.offset >= range_end_) {
         at_end_ = true;
-      } else if (entry.handle.offset >= range_begin_) {
+      } else if (entry.handle.offset >= range_begin_ && !BeforeFrom(entry)) {
         w.pending_block = entry.handle;
       }
       return Status::Ok();  // a block before the range is skipped: Advance asks again
@@ -123,13 +196,13 @@ Status TableKeyCursor::NextHandle() {
   if (Status s = w.top->Next(&entry, &end); !s.ok()) return s;
   if (end) {
     at_end_ = true;
-  } else {
+  } else if (!BeforeFrom(entry)) {
     w.pending_partition = entry.handle;
   }
   return Status::Ok();
 }
 
-Status TableKeyCursor::Advance() {
+Status TableCursor::Advance() {
   Walk& w = *walk_;
   if (!deferred_error_.ok()) {
     if (!key_blocks_.empty()) return Status::Ok();  // the batch before it is still to be taken

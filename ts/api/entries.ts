@@ -1,0 +1,156 @@
+// Records of a table: every entry with its sequence number, type and value, as `sst_dump
+// --command=scan` shows them, and the range deletions of its rocksdb.range_del block. The core
+// walks the data blocks (cpp/table/table_cursor.cc) and hands over a batch of entries at a time.
+import type { EntryBatchRaw, ModuleConstants } from "../core/core-module.js";
+import { SstFilterError } from "./errors.js";
+import { keyBytes, type Key } from "../core/keys.js";
+
+/**
+ * RocksDB's ValueType names for what a table holds (LevelDB writes "put" and "delete"); a type this
+ * library does not know is its number, in decimal.
+ */
+export type EntryType =
+  | "put"
+  | "delete"
+  | "single-delete"
+  | "merge"
+  | "blob-index"
+  | "wide-column-entity"
+  | "delete-with-timestamp"
+  | "value-preferred-seqno"
+  | "range-delete"
+  | (string & {});
+
+/** One entry of a table, in file order. */
+export interface Entry {
+  key: Uint8Array;
+  value: Uint8Array;
+  /** Sequence number and type: absent for tables of user keys (internalKeys: false). */
+  seq?: bigint;
+  type?: EntryType;
+  /** The type's number (RocksDB's ValueType), also for types this library has no name for. */
+  typeCode?: number;
+}
+
+/** Which entries `t.entries()` walks, by user key, as sst_dump's --from, --to, --prefix, --read_num. */
+export interface EntryOptions {
+  /** From the first entry whose user key is >= from. */
+  from?: Key;
+  /** Up to the first entry whose user key is >= to (excluded). */
+  to?: Key;
+  /** Only user keys that start with it (the walk starts there and stops at the first without). */
+  prefix?: Key;
+  /** At most this many entries. */
+  limit?: number;
+}
+
+/** A range deletion of the table's rocksdb.range_del block: user keys [start, end) at `seq`. */
+export interface RangeDeletion {
+  start: Uint8Array;
+  end: Uint8Array;
+  seq: bigint;
+}
+
+/** The range a cursor is asked for (TableHandle.entries). */
+export interface EntryRangeRaw {
+  from?: Uint8Array;
+  to?: Uint8Array;
+  prefix?: Uint8Array;
+  exact?: boolean;
+  limit?: number;
+}
+
+export function entryRange(opts: EntryOptions | undefined): EntryRangeRaw {
+  if (opts === undefined) return {};
+  if (opts === null || typeof opts !== "object") {
+    throw new SstFilterError("BAD_OPTIONS", "entries() takes an object { from?, to?, prefix?, limit? }");
+  }
+  const range: EntryRangeRaw = {};
+  for (const name of ["from", "to", "prefix"] as const) {
+    const key = opts[name];
+    if (key !== undefined) range[name] = keyBytes(key);
+  }
+  if (opts.limit !== undefined) {
+    if (!Number.isSafeInteger(opts.limit) || opts.limit < 0) {
+      throw new SstFilterError("BAD_OPTIONS", `limit must be a whole number >= 0, got ${opts.limit}`);
+    }
+    range.limit = opts.limit;
+  }
+  return range;
+}
+
+const typeNamesByModule = new WeakMap<ModuleConstants, string[]>();
+
+/** Names by type number, from the core's EntryType (wasm/constants.cc). */
+export function entryTypeNames(constants: ModuleConstants): readonly string[] {
+  let names = typeNamesByModule.get(constants);
+  if (names === undefined) {
+    names = [];
+    for (const [name, code] of Object.entries(constants.entryTypes)) names[code] = name;
+    typeNamesByModule.set(constants, names);
+  }
+  return names;
+}
+
+/** The entries of a batch the core handed over. */
+export function entriesOf(batch: EntryBatchRaw, typeNames: readonly string[]): Entry[] {
+  const { keys, tags, values } = batch;
+  const count = keys.offsets.length - 1;
+  const out = new Array<Entry>(count);
+  // The tags' bytes are a copy of their own: aligned for a 64-bit view.
+  const tagWords = tags === null ? null : new BigUint64Array(tags.buffer, tags.byteOffset, count);
+  for (let i = 0; i < count; i++) {
+    const entry: Entry = {
+      key: keys.data.subarray(keys.offsets[i], keys.offsets[i + 1]),
+      value: values.data.subarray(values.offsets[i], values.offsets[i + 1]),
+    };
+    if (tagWords !== null) {
+      const tag = tagWords[i]!;
+      const code = Number(tag & 0xffn);
+      entry.seq = tag >> 8n;
+      entry.type = typeNames[code] ?? String(code);
+      entry.typeCode = code;
+    }
+    out[i] = entry;
+  }
+  return out;
+}
+
+/** Bytewise order (leveldb.BytewiseComparator): memcmp, then the shorter first. */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
+
+/** The range deletions as the core decoded them. */
+export function rangeDeletionsOf(
+  raw: { start: Uint8Array; end: Uint8Array; seq: string }[],
+): RangeDeletion[] {
+  return raw.map(({ start, end, seq }) => ({ start, end, seq: BigInt(seq) }));
+}
+
+/**
+ * What a table's point lookup finds for `key`: its entries (newest first, as stored) and the range
+ * deletions that cover it, as entries of type "range-delete" (key: the range's start, value: its
+ * end), merged by sequence number, newest first.
+ */
+export function lookupResult(
+  entries: Entry[],
+  deletions: RangeDeletion[],
+  key: Uint8Array,
+  compare: (a: Uint8Array, b: Uint8Array) => number,
+  rangeDeleteCode: number,
+): Entry[] {
+  const covering: Entry[] = deletions
+    .filter((d) => compare(d.start, key) <= 0 && compare(key, d.end) < 0)
+    .map((d) => ({
+      key: d.start,
+      value: d.end,
+      seq: d.seq,
+      type: "range-delete",
+      typeCode: rangeDeleteCode,
+    }));
+  if (covering.length === 0) return entries;
+  return [...entries, ...covering].sort((a, b) => (a.seq! > b.seq! ? -1 : a.seq! < b.seq! ? 1 : 0));
+}
