@@ -6,6 +6,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -355,6 +356,17 @@ val RangeDeletionsOf(uintptr_t contents, size_t size) {
   return out;
 }
 
+// The line sst_dump --command=scan prints for an entry (AppendScanLine): `seq` a decimal sequence
+// number below 2^56 and `type` a byte (validated by ts/api/api.ts).
+val FormatScanLine(val key, const std::string& seq, int type, val value, bool hex) {
+  uint64_t sequence = 0;
+  std::from_chars(seq.data(), seq.data() + seq.size(), sequence);
+  Bytes line;
+  AppendScanLine(emscripten::vecFromJSArray<uint8_t>(key), (sequence << 8) | (type & 0xff),
+                 emscripten::vecFromJSArray<uint8_t>(value), hex, &line);
+  return ToUint8Array(line);
+}
+
 // file_size: a whole number below 2^53 (validated by ts/api/table.ts).
 TableHandle* CreateTable(double file_size, bool internal_keys) {
   TableOptions options;
@@ -403,4 +415,5 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("readBlock", &TableHandle::ReadBlock, allow_raw_pointers());
   function("createTable", &CreateTable, allow_raw_pointers());
   function("rangeDeletionsOf", &RangeDeletionsOf);
+  function("formatScanLine", &FormatScanLine);
 }

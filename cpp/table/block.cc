@@ -99,6 +99,20 @@ Status EntryBudget::Charge(size_t bytes, size_t offset) {
                        static_cast<int64_t>(offset));
 }
 
+Status ForEachKeptBlockEntry(ByteView block, BlockFlavor flavor, const KeptEntryVisitor& visit) {
+  BlockLayout layout;
+  if (Status s = ParseBlockLayout(block, flavor, &layout); !s.ok()) return s;
+  BlockEntryDecoder decoder(block.first(layout.entries_size), /*values_have_length=*/true);
+  EntryBudget budget;
+  while (!decoder.AtEnd()) {
+    if (Status s = decoder.Next(); !s.ok()) return s;
+    const size_t bytes = decoder.key().size() + decoder.value().size();
+    if (Status s = budget.Charge(bytes, decoder.entry_offset()); !s.ok()) return s;
+    if (Status s = visit(decoder.key(), decoder.value(), decoder.entry_offset()); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
 Status ForEachBlockEntry(ByteView block, const BlockEntryVisitor& visit, BlockFlavor flavor) {
   BlockLayout layout;
   if (Status s = ParseBlockLayout(block, flavor, &layout); !s.ok()) return s;

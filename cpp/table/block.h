@@ -91,6 +91,13 @@ class EntryBudget {
   uint64_t used_ = 0;
 };
 
+// Visits the entries of a block whose every entry the caller keeps (the properties, the range
+// deletions): each is charged to an EntryBudget (key and value bytes) before `visit(key, value,
+// entry_offset)` sees it; an error from `visit` stops the walk and is returned. Errors carry the
+// offset within the block.
+using KeptEntryVisitor = std::function<Status(ByteView key, ByteView value, size_t entry_offset)>;
+Status ForEachKeptBlockEntry(ByteView block, BlockFlavor flavor, const KeptEntryVisitor& visit);
+
 // Visits the entries of an uncompressed block in order, rebuilding each full key from its shared
 // prefix. `visit` returns false to stop early. Errors carry the offset within the block.
 using BlockEntryVisitor = std::function<bool(ByteView key, ByteView value)>;

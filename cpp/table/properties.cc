@@ -56,31 +56,24 @@ bool IsPrintable(ByteView bytes) {
 
 Status TableProperties::Decode(ByteView block, TableProperties* out) {
   out->properties_.clear();
-  BlockLayout layout;
-  if (Status s = ParseBlockLayout(block, BlockFlavor::kRocksDb, &layout); !s.ok()) return s;
-  BlockEntryDecoder decoder(block.first(layout.entries_size), /*values_have_length=*/true);
-  EntryBudget budget;
-  while (!decoder.AtEnd()) {
-    if (Status s = decoder.Next(); !s.ok()) return s;
-    const size_t bytes = decoder.key().size() + decoder.value().size();
-    if (Status s = budget.Charge(bytes, decoder.entry_offset()); !s.ok()) return s;
-    TableProperty p;
-    p.name.assign(decoder.key().begin(), decoder.key().end());
-    const ByteView value = decoder.value();
-    p.bytes.assign(value.begin(), value.end());
-    p.value_offset = static_cast<size_t>(value.data() - block.data());
-    size_t pos = 0;
-    std::optional<uint64_t> number;
-    if (IsNumericProperty(p.name)) number = GetVarint64(value, &pos);
-    if (number && pos == value.size()) {
-      p.kind = TableProperty::Kind::kNumber;
-      p.number = *number;
-    } else {
-      p.kind = IsPrintable(value) ? TableProperty::Kind::kText : TableProperty::Kind::kBinary;
-    }
-    out->properties_.push_back(std::move(p));
-  }
-  return Status::Ok();
+  return ForEachKeptBlockEntry(
+      block, BlockFlavor::kRocksDb, [&](ByteView key, ByteView value, size_t /*entry_offset*/) {
+        TableProperty p;
+        p.name.assign(key.begin(), key.end());
+        p.bytes.assign(value.begin(), value.end());
+        p.value_offset = static_cast<size_t>(value.data() - block.data());
+        size_t pos = 0;
+        std::optional<uint64_t> number;
+        if (IsNumericProperty(p.name)) number = GetVarint64(value, &pos);
+        if (number && pos == value.size()) {
+          p.kind = TableProperty::Kind::kNumber;
+          p.number = *number;
+        } else {
+          p.kind = IsPrintable(value) ? TableProperty::Kind::kText : TableProperty::Kind::kBinary;
+        }
+        out->properties_.push_back(std::move(p));
+        return Status::Ok();
+      });
 }
 
 const TableProperty* TableProperties::Find(std::string_view name) const {

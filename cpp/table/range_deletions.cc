@@ -12,31 +12,22 @@ namespace sstfilter {
 
 Status DecodeRangeDeletions(ByteView block, std::vector<RangeDeletion>* out) {
   out->clear();
-  BlockLayout layout;
-  if (Status s = ParseBlockLayout(block, BlockFlavor::kRocksDb, &layout); !s.ok()) return s;
-  BlockEntryDecoder decoder(block.first(layout.entries_size), /*values_have_length=*/true);
-  EntryBudget budget;
-  while (!decoder.AtEnd()) {
-    if (Status s = decoder.Next(); !s.ok()) return s;
-    const auto at = static_cast<int64_t>(decoder.entry_offset());
-    const ByteView key = decoder.key();
-    const ByteView value = decoder.value();
-    if (Status s = budget.Charge(key.size() + value.size(), decoder.entry_offset()); !s.ok()) {
-      return s;
-    }
-    const auto start = StripInternalKeyTag(key);
-    if (!start) {
-      return Status::Error(ErrorCode::kCorrupt, "range deletion key shorter than a tag", at);
-    }
-    const uint64_t tag = DecodeFixed64(key.data() + start->size());
-    if ((tag & 0xff) != static_cast<uint64_t>(EntryType::kRangeDelete)) {
-      return Status::Error(ErrorCode::kCorrupt,
-                           "range_del entry of type " + std::to_string(tag & 0xff), at);
-    }
-    out->push_back(RangeDeletion{Bytes(start->begin(), start->end()),
-                                 Bytes(value.begin(), value.end()), TagSequence(tag)});
-  }
-  return Status::Ok();
+  return ForEachKeptBlockEntry(
+      block, BlockFlavor::kRocksDb, [&](ByteView key, ByteView value, size_t entry_offset) {
+        const auto at = static_cast<int64_t>(entry_offset);
+        const auto start = StripInternalKeyTag(key);
+        if (!start) {
+          return Status::Error(ErrorCode::kCorrupt, "range deletion key shorter than a tag", at);
+        }
+        const uint64_t tag = DecodeFixed64(key.data() + start->size());
+        if ((tag & 0xff) != static_cast<uint64_t>(EntryType::kRangeDelete)) {
+          return Status::Error(ErrorCode::kCorrupt,
+                               "range_del entry of type " + std::to_string(tag & 0xff), at);
+        }
+        out->push_back(RangeDeletion{Bytes(start->begin(), start->end()),
+                                     Bytes(value.begin(), value.end()), TagSequence(tag)});
+        return Status::Ok();
+      });
 }
 
 }  // namespace sstfilter

@@ -126,6 +126,13 @@ describe("entries against sst_dump 7.8.3", () => {
         theirs.filter((x) => x === 10).length,
       ]);
     }
+    // sf.formatScanLines formats entries as scan does.
+    expect(
+      Buffer.from(sf.formatScanLines(all, { hex: true })).equals(sstDumpScan(mixed, ["--output_hex"])),
+    ).toBe(true);
+    expect(() => sf.formatScanLines([{ ...all[0]!, seq: 1n << 56n }])).toThrow(
+      expect.objectContaining({ code: "BAD_OPTIONS" }),
+    );
     // The async path (a file read in pieces) gives the same entries.
     const f = await sf.openTableFile(mixed);
     const fromFile: Entry[] = [];

@@ -3,6 +3,7 @@ import { SstFilterError } from "./errors.js";
 import { Filter, LevelDbFilterBlock } from "./filters.js";
 import { makeHashes, type Hashes } from "./hash.js";
 import { WasmHeap } from "../core/heap.js";
+import { formatScanLines, type Entry } from "./entries.js";
 import { packKeys, type Key, type KeyBatch } from "../core/keys.js";
 import {
   openTable,
@@ -206,6 +207,14 @@ export class SstFilter {
    */
   openTable(bytes: Uint8Array, opts: OpenTableOptions = {}): Table {
     return openTable(this.heap, bytes, opts);
+  }
+
+  /**
+   * The lines `sst_dump --command=scan` prints for these entries (e.g. what t.get() found), byte
+   * for byte; `hex` as its --output_hex.
+   */
+  formatScanLines(entries: Iterable<Entry>, opts: { hex?: boolean } = {}): Uint8Array {
+    return formatScanLines(this.heap.module, entries, opts.hex === true);
   }
 
   /** Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily. */

@@ -1,7 +1,7 @@
 // Records of a table: every entry with its sequence number, type and value, as `sst_dump
 // --command=scan` shows them, and the range deletions of its rocksdb.range_del block. The core
 // walks the data blocks (cpp/table/table_cursor.cc) and hands over a batch of entries at a time.
-import type { EntryBatchRaw, ModuleConstants } from "../core/core-module.js";
+import type { CoreModule, EntryBatchRaw, ModuleConstants } from "../core/core-module.js";
 import { SstFilterError } from "./errors.js";
 import { keyBytes, type Key } from "../core/keys.js";
 
@@ -153,4 +153,36 @@ export function lookupResult(
     }));
   if (covering.length === 0) return entries;
   return [...entries, ...covering].sort((a, b) => (a.seq! > b.seq! ? -1 : a.seq! < b.seq! ? 1 : 0));
+}
+
+const MAX_SEQUENCE = (1n << 56n) - 1n;
+
+/**
+ * The lines `sst_dump --command=scan` prints for `entries` (hex: --output_hex), formatted by the
+ * core as t.scanText() formats a walk. Entries without a sequence number and type (tables of user
+ * keys) show 0 for both.
+ */
+export function formatScanLines(module: CoreModule, entries: Iterable<Entry>, hex: boolean): Uint8Array {
+  const lines: Uint8Array[] = [];
+  for (const e of entries) {
+    const seq = e.seq ?? 0n;
+    const type = e.typeCode ?? 0;
+    if (typeof seq !== "bigint" || seq < 0n || seq > MAX_SEQUENCE) {
+      throw new SstFilterError(
+        "BAD_OPTIONS",
+        `an entry's seq must be a bigint from 0 to 2^56 - 1, got ${seq}`,
+      );
+    }
+    if (!Number.isInteger(type) || type < 0 || type > 0xff) {
+      throw new SstFilterError("BAD_OPTIONS", `an entry's typeCode must be a byte, got ${type}`);
+    }
+    lines.push(module.formatScanLine(keyBytes(e.key), seq.toString(), type, keyBytes(e.value), hex));
+  }
+  const out = new Uint8Array(lines.reduce((n, line) => n + line.length, 0));
+  let at = 0;
+  for (const line of lines) {
+    out.set(line, at);
+    at += line.length;
+  }
+  return out;
 }

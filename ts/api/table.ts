@@ -724,8 +724,17 @@ export class Table extends TableBase {
 
   /** The range deletions of the rocksdb.range_del block, in stored order ([] without one). */
   rangeDeletions(): RangeDeletion[] {
-    const at = this.metaindex["rocksdb.range_del"];
-    return at === undefined ? [] : this.decodeRangeDeletions(this.readBlock(at[0], at[1]));
+    return [...this.storedRangeDeletions()];
+  }
+
+  // Read once: get() consults them on every lookup.
+  private deletions: RangeDeletion[] | undefined;
+  private storedRangeDeletions(): RangeDeletion[] {
+    if (this.deletions === undefined) {
+      const at = this.metaindex["rocksdb.range_del"];
+      this.deletions = at === undefined ? [] : this.decodeRangeDeletions(this.readBlock(at[0], at[1]));
+    }
+    return this.deletions;
   }
 
   /**
@@ -735,7 +744,7 @@ export class Table extends TableBase {
   get(userKey: Key): Entry[] {
     const key = keyBytes(userKey);
     const found = this.mayContain(key) ? [...this.entryWalk({ from: key, exact: true })] : [];
-    return this.lookup(found, this.rangeDeletions(), key);
+    return this.lookup(found, this.storedRangeDeletions(), key);
   }
 
   /** The contents of the block at [offset, size]: checksum verified, decompressed. */
@@ -829,8 +838,20 @@ export class AsyncTable extends TableBase {
 
   /** See Table.rangeDeletions. */
   async rangeDeletions(): Promise<RangeDeletion[]> {
-    const at = this.metaindex["rocksdb.range_del"];
-    return at === undefined ? [] : this.decodeRangeDeletions(await this.readBlock(at[0], at[1]));
+    return [...(await this.storedRangeDeletions())];
+  }
+
+  // Read once (a failed read is tried again): get() consults them on every lookup.
+  private deletions: Promise<RangeDeletion[]> | undefined;
+  private storedRangeDeletions(): Promise<RangeDeletion[]> {
+    this.deletions ??= (async () => {
+      const at = this.metaindex["rocksdb.range_del"];
+      return at === undefined ? [] : this.decodeRangeDeletions(await this.readBlock(at[0], at[1]));
+    })().catch((error: unknown) => {
+      this.deletions = undefined;
+      throw error;
+    });
+    return this.deletions;
   }
 
   /** See Table.get. */
@@ -840,7 +861,7 @@ export class AsyncTable extends TableBase {
     if (await this.mayContain(key)) {
       for await (const entry of this.entryWalk({ from: key, exact: true })) found.push(entry);
     }
-    return this.lookup(found, await this.rangeDeletions(), key);
+    return this.lookup(found, await this.storedRangeDeletions(), key);
   }
 
   /** See Table.readBlock. */

@@ -174,6 +174,8 @@ export interface CoreModule {
   constants(): ModuleConstants;
 
   createTable(fileSize: number, internalKeys: boolean): TableHandle;
+  /** sst_dump's scan line for an entry: seq a decimal string below 2^56, type a byte. */
+  formatScanLine(key: Uint8Array, seq: string, type: number, value: Uint8Array, hex: boolean): Uint8Array;
   /** The range deletions of a range_del block's contents; null on error (last error). */
   rangeDeletionsOf(
     contents: number,

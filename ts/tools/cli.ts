@@ -127,6 +127,25 @@ function openTable(sf: NodeSstFilter, file: string, args: Parsed): Promise<Async
   return sf.openTableFile(file, { internalKeys: args.values["user-keys"] !== true });
 }
 
+/** Opens `file`, runs `use` on it and closes it; what fails is reported as about the file. */
+async function withTable(
+  sf: NodeSstFilter,
+  file: string,
+  args: Parsed,
+  use: (table: AsyncTable) => Promise<number>,
+): Promise<number> {
+  const table = await openTable(sf, file, args).catch((error: unknown) => {
+    throw inputError(file, error);
+  });
+  try {
+    return await use(table);
+  } catch (error) {
+    throw inputError(file, error);
+  } finally {
+    table.dispose();
+  }
+}
+
 function onePath(args: Parsed, command: string): string {
   if (args.positionals.length !== 1)
     throw usage(`${command} takes one file (see sstfilter ${command} --help)`);
@@ -180,10 +199,7 @@ function filterLines(summary: FilterSummary, table: AsyncTable): string[] {
 
 async function inspect(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const file = onePath(args, "inspect");
-  const table = await openTable(sf, file, args).catch((error: unknown) => {
-    throw inputError(file, error);
-  });
-  try {
+  return withTable(sf, file, args, async (table) => {
     // LevelDB records no key count: count the keys of each filter's range (reads the data blocks;
     // where one fails, the counts stay unknown and `verify` tells what is wrong).
     let keysPerLevelDbFilter: number[] | null = null;
@@ -229,11 +245,7 @@ async function inspect(sf: NodeSstFilter, args: Parsed): Promise<number> {
     }
     process.stdout.write(out.join("\n") + "\n");
     return 0;
-  } catch (error) {
-    throw inputError(file, error);
-  } finally {
-    table.dispose();
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -245,10 +257,7 @@ async function probe(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const keys = keyArgs.map((k) =>
     args.values.hex === true ? fromHex(k, "key") : new TextEncoder().encode(k),
   );
-  const table = await openTable(sf, file, args).catch((error: unknown) => {
-    throw inputError(file, error);
-  });
-  try {
+  return withTable(sf, file, args, async (table) => {
     const partitions = table.filter?.partitions ?? 0;
     const results = [];
     for (const key of keys) results.push(await table.explain(key));
@@ -259,11 +268,7 @@ async function probe(sf: NodeSstFilter, args: Parsed): Promise<number> {
       process.stdout.write(`${shown[i]!.padEnd(width)}  ${verdict}  (${describeRoute(e, partitions)})\n`);
     });
     return results.every((e) => e.mayContain) ? 0 : EXIT_NEGATIVE;
-  } catch (error) {
-    throw inputError(file, error);
-  } finally {
-    table.dispose();
-  }
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -470,10 +475,7 @@ async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
     opts.limit = n;
   }
   const hex = args.values["output-hex"] === true;
-  const table = await openTable(sf, file, args).catch((error: unknown) => {
-    throw inputError(file, error);
-  });
-  try {
+  return withTable(sf, file, args, async (table) => {
     if (args.values.json === true) {
       const encoder = new TextEncoder();
       let lines = "";
@@ -489,11 +491,7 @@ async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
       for await (const text of table.scanText(opts, { hex })) await writeOut(text);
     }
     return 0;
-  } catch (error) {
-    throw inputError(file, error);
-  } finally {
-    table.dispose();
-  }
+  });
 }
 
 async function get(sf: NodeSstFilter, args: Parsed): Promise<number> {
@@ -503,32 +501,16 @@ async function get(sf: NodeSstFilter, args: Parsed): Promise<number> {
   }
   const key = args.values.hex === true ? fromHex(keyText, "key") : new TextEncoder().encode(keyText);
   const hex = args.values["output-hex"] === true;
-  const table = await openTable(sf, file, args).catch((error: unknown) => {
-    throw inputError(file, error);
-  });
-  try {
+  return withTable(sf, file, args, async (table) => {
     const found = await table.get(key);
-    for (const e of found) {
-      if (args.values.json === true) {
-        process.stdout.write(entryJson(e, hex));
-      } else {
-        // sst_dump's line for the entry (for a range deletion: its start, sequence, type 15 and end).
-        process.stdout.write(scanLine(e, hex));
-      }
+    if (args.values.json === true) {
+      for (const e of found) process.stdout.write(entryJson(e, hex));
+    } else {
+      // sst_dump's lines (for a range deletion: its start, sequence, type 15 and end).
+      process.stdout.write(sf.formatScanLines(found, { hex }));
     }
     return found.length > 0 ? 0 : EXIT_NEGATIVE;
-  } catch (error) {
-    throw inputError(file, error);
-  } finally {
-    table.dispose();
-  }
-}
-
-/** An entry as `sst_dump --command=scan` prints it (for entries get() found; scan formats in the core). */
-function scanLine(e: Entry, hex: boolean): string {
-  const shown = (bytes: Uint8Array): string =>
-    hex ? toHex(bytes).toUpperCase() : new TextDecoder().decode(bytes);
-  return `'${shown(e.key)}' seq:${e.seq ?? 0n}, type:${e.typeCode ?? 0} => ${shown(e.value)}\n`;
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
