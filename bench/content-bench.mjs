@@ -8,6 +8,8 @@
 //   probes:   table.mayContainMany(keyBatch) against filter.mayContainMany on the same filter bytes
 //   memory:   peak RSS of `sstfilter verify` (GNU time), on a 2 GB table in the full run
 //   viewer:   the viewer verifying the main table in headless Chromium, against the Node figure
+//   scan:     `sstfilter scan FILE --output-hex` against `sst_dump --command=scan --output_hex`
+//             on the main table, output to /dev/null (issue 15)
 // Usage: node bench/content-bench.mjs --out FILE [--quick] [--merge-into RESULTS_JSON] (the last
 // sets the "content" member of an existing results.json). Tables are cached in
 // build/bench/content/, keyed by the db_bench command that wrote them.
@@ -106,7 +108,8 @@ function peakRssMb(cmd, cmdArgs) {
   return kb / 1024;
 }
 
-const cli = ["dist/esm/tools/cli.js", "verify"];
+const cliPath = "dist/esm/tools/cli.js";
+const cli = [cliPath, "verify"];
 const sf = await init();
 const results = {};
 const targets = [];
@@ -122,6 +125,8 @@ const mainTable = dbBenchTable(quick ? "fillrandom-500k-snappy" : "fillrandom-5m
   const sstDump = bestWall("sst_dump", [`--file=${mainTable.file}`, "--command=check", "--verify_checksum"]);
   const ours = bestWall(process.execPath, [...cli, mainTable.file]);
   const oursTwoThreads = bestWall(process.execPath, [...cli, "--jobs", "2", mainTable.file]);
+  const sstDumpScan = bestWall("sst_dump", [`--file=${mainTable.file}`, "--command=scan", "--output_hex"]);
+  const oursScan = bestWall(process.execPath, [cliPath, "scan", mainTable.file, "--output-hex"]);
   const t = await sf.openTableFile(mainTable.file);
   const entries = Number(t.properties["rocksdb.num.entries"]);
   let counted = 0;
@@ -146,6 +151,9 @@ const mainTable = dbBenchTable(quick ? "fillrandom-500k-snappy" : "fillrandom-5m
     sstfilterVerifySeconds: ours,
     verifyRatio: ours / sstDump,
     sstfilterVerifyTwoThreadsSeconds: oursTwoThreads,
+    sstDumpScanHexSeconds: sstDumpScan,
+    sstfilterScanHexSeconds: oursScan,
+    scanRatio: oursScan / sstDumpScan,
     keyWalk: {
       forAwaitKeysPerSecond: entries / walkAsync,
       syncKeysPerSecond: entries / walkSync,
@@ -159,9 +167,15 @@ const mainTable = dbBenchTable(quick ? "fillrandom-500k-snappy" : "fillrandom-5m
     ]),
   };
   target("sstfilter verify / sst_dump check --verify_checksum", ours / sstDump, 1.5, "x");
+  target(
+    "sstfilter scan --output-hex / sst_dump --command=scan --output_hex",
+    oursScan / sstDumpScan,
+    1,
+    "x",
+  );
   target("key walk from Node (for await t.keys())", entries / walkAsync / 1e6, 10, "M keys/s", "higher");
   log(
-    `verify ${ours.toFixed(3)} s, sst_dump ${sstDump.toFixed(3)} s; walk ${(entries / walkAsync / 1e6).toFixed(2)} M keys/s`,
+    `verify ${ours.toFixed(3)} s, sst_dump ${sstDump.toFixed(3)} s; scan ${oursScan.toFixed(3)} s, sst_dump ${sstDumpScan.toFixed(3)} s; walk ${(entries / walkAsync / 1e6).toFixed(2)} M keys/s`,
   );
 }
 

@@ -1,8 +1,8 @@
 // The `sstfilter` command (dist/esm/tools/cli.js, the package's "bin"), run as a user runs it: inspect
 // (text and JSON), probe exit codes both ways, build equal to sf.buildFilter, verify on a sound and
 // on a damaged file, help, usage errors and unreadable input.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
@@ -59,6 +59,32 @@ describe("inspect", () => {
     expect(out.filter.parts).toHaveLength(1);
     expect(out.filter.parts[0].details.numProbes).toBe(FULL.filter.filter_meta.num_probes);
   });
+
+  test("a filter of more 64-byte blocks than a function takes arguments: its density summary", () => {
+    // 100 bits per key: about 5 keys per block, so ~950k distinct keys fill ~185k blocks (the
+    // summary once spread them into Math.min, which overflows the stack past ~120k).
+    const db = mkdtempSync(path.join(work, "big-filter-"));
+    execFileSync("db_bench", [
+      "--benchmarks=fillrandom,flush",
+      "--num=1500000",
+      "--key_size=8",
+      "--value_size=1",
+      "--bloom_bits=100",
+      "--format_version=5",
+      "--compression_type=none",
+      "--write_buffer_size=1000000000",
+      "--disable_wal=1",
+      "--disable_auto_compactions=1",
+      `--db=${db}`,
+    ]);
+    const tables = readdirSync(db).filter((f) => f.endsWith(".sst"));
+    expect(tables).toHaveLength(1);
+    const r = run("inspect", path.join(db, tables[0]!));
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    const blocks = Number(/over ([\d,]+) 64-byte blocks/.exec(r.stdout)?.[1]?.replace(/,/g, ""));
+    expect(blocks).toBeGreaterThan(150_000);
+    expect(r.stdout).toMatch(/bits set [\d.]+% over [\d,]+ 64-byte blocks \(min [\d.]+%, max [\d.]+%\)/);
+  }, 60_000);
 
   test("LevelDB: keys counted from the data blocks", () => {
     const r = run("inspect", GENERATED.path("leveldb-table/db_b10_bs1024/table.ldb"));
