@@ -201,7 +201,9 @@ export function recordedEntries(corpus: Corpus, record: EntriesRecord): Recorded
   const tags = record.tags ? corpus.readBytes(record.tags) : null;
   const timestamps = record.timestamps === undefined ? null : corpus.readBytes(record.timestamps);
   if (keys.length !== record.count || values.length !== record.count) {
-    throw new Error(`${record.keys}: ${keys.length} keys and ${values.length} values, ${record.count} recorded`);
+    throw new Error(
+      `${record.keys}: ${keys.length} keys and ${values.length} values, ${record.count} recorded`,
+    );
   }
   return keys.map((key, i) => {
     const e: RecordedEntry = { key, value: values[i]! };
@@ -232,10 +234,15 @@ export function entryDifference(
 }
 
 /** Throws naming the first entry where `ours` and the recorded entries part. */
-export function expectSameEntries(id: string, ours: Parameters<typeof entryDifference>[0][], theirs: RecordedEntry[]): void {
+export function expectSameEntries(
+  id: string,
+  ours: Parameters<typeof entryDifference>[0][],
+  theirs: RecordedEntry[],
+): void {
   for (let i = 0; i < Math.min(ours.length, theirs.length); i++) {
     const why = entryDifference(ours[i]!, theirs[i]!);
     if (why !== null) throw new Error(`${id}: entry ${i}: ${why}`);
   }
-  if (ours.length !== theirs.length) throw new Error(`${id}: ${ours.length} entries, ${theirs.length} recorded`);
+  if (ours.length !== theirs.length)
+    throw new Error(`${id}: ${ours.length} entries, ${theirs.length} recorded`);
 }

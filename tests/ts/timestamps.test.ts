@@ -50,7 +50,9 @@ const join = (key: Uint8Array, ts: Uint8Array): Uint8Array => Uint8Array.from([.
 
 /** sst_dump's scan lines: its output after the header, which ends with the "from [...]" line. */
 function sstDumpScan(file: string, flags: string[] = []): Buffer {
-  const out = execFileSync("sst_dump", [`--file=${file}`, "--command=scan", ...flags], { maxBuffer: 1 << 30 });
+  const out = execFileSync("sst_dump", [`--file=${file}`, "--command=scan", ...flags], {
+    maxBuffer: 1 << 30,
+  });
   const header = out.indexOf("\nfrom [");
   return out.subarray(out.indexOf(10, header + 1) + 1);
 }
@@ -103,7 +105,9 @@ describe.each(CASES)("$name", (c) => {
     expectSameEntries(
       `${c.name} prefix`,
       [...t.entries({ prefix })],
-      all.filter((e) => e.key.length >= prefix.length && bytesEqual(e.key.subarray(0, prefix.length), prefix)),
+      all.filter(
+        (e) => e.key.length >= prefix.length && bytesEqual(e.key.subarray(0, prefix.length), prefix),
+      ),
     );
     // sst_dump seeks --from as a stored key, timestamp included: the key at the largest timestamp
     // starts at its newest version. (Its --to compares stored keys bytewise, timestamp included,
@@ -145,7 +149,9 @@ describe.each(CASES)("$name", (c) => {
       byKey.set(k, [...(byKey.get(k) ?? []), e]);
     }
     const results = probes.map((p) => t.get(p));
-    probes.forEach((p, i) => expectSameEntries(`${c.name} get(${hex(p)})`, results[i]!, byKey.get(hex(p)) ?? []));
+    probes.forEach((p, i) =>
+      expectSameEntries(`${c.name} get(${hex(p)})`, results[i]!, byKey.get(hex(p)) ?? []),
+    );
     let found = 0;
     for (const read of c.reads) {
       const readTs = BigInt(read.read_timestamp_decimal);
@@ -178,14 +184,16 @@ test("sstfilter scan --json shows the timestamp apart; get prints every version 
   const c = CASES[0]!;
   const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { maxBuffer: 1 << 30 });
   const json = run("scan", c.path, "--json", "--read-num", "5").stdout.toString().trim().split("\n");
-  expect(json.map((l) => JSON.parse(l) as { timestamp: { hex: string } }).map((e) => e.timestamp.hex)).toEqual(
-    c.recorded.slice(0, 5).map((e) => Buffer.from(e.timestamp!).toString("hex")),
-  );
+  expect(
+    json.map((l) => JSON.parse(l) as { timestamp: { hex: string } }).map((e) => e.timestamp.hex),
+  ).toEqual(c.recorded.slice(0, 5).map((e) => Buffer.from(e.timestamp!).toString("hex")));
   const first = c.recorded[0]!;
   const versions = c.recorded.filter((e) => bytesEqual(e.key, first.key));
   const got = run("get", c.path, Buffer.from(first.key).toString("hex"), "--hex", "--output-hex");
   expect(got.status).toBe(0);
   expect(got.stdout.toString()).toBe(
-    versions.map((e) => `'${hex(e.key)}${hex(e.timestamp!)}' seq:${e.seq}, type:${e.typeCode} => ${hex(e.value)}\n`).join(""),
+    versions
+      .map((e) => `'${hex(e.key)}${hex(e.timestamp!)}' seq:${e.seq}, type:${e.typeCode} => ${hex(e.value)}\n`)
+      .join(""),
   );
 });

@@ -114,7 +114,8 @@ export function entriesOf(batch: EntryBatchRaw, typeNames: readonly string[]): E
       key: keys.data.subarray(keys.offsets[i], keys.offsets[i + 1]),
       value: values.data.subarray(values.offsets[i], values.offsets[i + 1]),
     };
-    if (timestamps !== null) entry.timestamp = timestamps.subarray(i * timestampSize, (i + 1) * timestampSize);
+    if (timestamps !== null)
+      entry.timestamp = timestamps.subarray(i * timestampSize, (i + 1) * timestampSize);
     if (tagWords !== null) {
       const tag = tagWords[i]!;
       const code = Number(tag & 0xffn);
@@ -189,7 +190,9 @@ export function formatScanLines(module: CoreModule, entries: Iterable<Entry>, he
       throw new SstFilterError("BAD_OPTIONS", `an entry's typeCode must be a byte, got ${type}`);
     }
     const timestamp = e.timestamp === undefined ? NO_TIMESTAMP : keyBytes(e.timestamp);
-    lines.push(module.formatScanLine(keyBytes(e.key), timestamp, seq.toString(), type, keyBytes(e.value), hex));
+    lines.push(
+      module.formatScanLine(keyBytes(e.key), timestamp, seq.toString(), type, keyBytes(e.value), hex),
+    );
   }
   const out = new Uint8Array(lines.reduce((n, line) => n + line.length, 0));
   let at = 0;

@@ -222,7 +222,8 @@ std::string DbRoute(const TableConfig& c, leveldb::Options options, const fs::pa
   // is kept too (leveldb db/db_impl.cc DoCompactionWork).
   const leveldb::Snapshot* snapshot = c.history ? db->GetSnapshot() : nullptr;
   for (size_t i = 0; c.history && i < keys.size(); ++i) {
-    if (i % 5 == 0) Check(db->Put(leveldb::WriteOptions(), keys[i], std::to_string(i) + "-new"), "Put");
+    if (i % 5 == 0)
+      Check(db->Put(leveldb::WriteOptions(), keys[i], std::to_string(i) + "-new"), "Put");
     if (i % 7 == 0) Check(db->Delete(leveldb::WriteOptions(), keys[i]), "Delete");
   }
   db->CompactRange(nullptr, nullptr);
@@ -418,8 +419,8 @@ nlohmann::json LevelDbTableSection(const CorpusRoot& root) {
           {"empty_filters", empty_filters},
           {"ends_past_last_block_range", tail}}},
         // The table's user keys in order: a key written more than once repeats per version.
-        {"keys", KeysRecord(root.WriteKeys(dir + "/keys.keys", entries.keys), entries.keys,
-                            c.shape, SeedFor(c.id))},
+        {"keys", KeysRecord(root.WriteKeys(dir + "/keys.keys", entries.keys), entries.keys, c.shape,
+                            SeedFor(c.id))},
         {"history", c.history},
         {"entries",
          {{"route", "leveldb::Table::Open, Table::NewIterator (verify_checksums)"},

@@ -64,7 +64,10 @@ std::vector<TsConfig> TsConfigs() {
        .prefix = "fixed:3",
        .whole_key_filtering = false,
        .shape = "pfx:100:3:1:10"},
-      {.id = "ts_db_prefix_capped4_wkf1", .db = true, .prefix = "capped:4", .shape = "pfxmix:200:0:8"},
+      {.id = "ts_db_prefix_capped4_wkf1",
+       .db = true,
+       .prefix = "capped:4",
+       .shape = "pfxmix:200:0:8"},
       {.id = "ts_db_partitioned", .db = true, .partitioned = true, .count = 3000},
   };
 }
@@ -95,8 +98,9 @@ rocksdb::Options MakeOptions(const TsConfig& c) {
   o.compression = rocksdb::kNoCompression;
   if (!c.prefix.empty()) {
     const size_t n = std::stoul(c.prefix.substr(c.prefix.find(':') + 1));
-    o.prefix_extractor.reset(c.prefix.rfind("fixed:", 0) == 0 ? rocksdb::NewFixedPrefixTransform(n)
-                                                              : rocksdb::NewCappedPrefixTransform(n));
+    o.prefix_extractor.reset(c.prefix.rfind("fixed:", 0) == 0
+                                 ? rocksdb::NewFixedPrefixTransform(n)
+                                 : rocksdb::NewCappedPrefixTransform(n));
   }
   o.create_if_missing = true;
   o.statistics = rocksdb::CreateDBStatistics();
