@@ -83,7 +83,9 @@ class TableCursorHandle : public IoHandle {
     return out;
   }
   // A walk of entries: { keys: KeyBatch, tags: Uint8Array of 8 little-endian bytes per entry
-  // (sequence << 8 | type; null for tables of user keys), values: KeyBatch layout, blocks }.
+  // (sequence << 8 | type; null for tables of user keys), timestamps: Uint8Array of
+  // timestampSize bytes per entry (null without user-defined timestamps), timestampSize, values:
+  // KeyBatch layout, blocks }.
   val TakeEntries() {
     val out = val::object();
     out.set("keys", KeysOf());
@@ -94,6 +96,9 @@ class TableCursorHandle : public IoHandle {
       out.set("tags", ToUint8Array(ByteView(reinterpret_cast<const uint8_t*>(tags.data()),
                                             tags.size() * sizeof(uint64_t))));
     }
+    const size_t ts_size = cursor_->timestamp_size();
+    out.set("timestamps", ts_size == 0 ? val::null() : ToUint8Array(cursor_->timestamps()));
+    out.set("timestampSize", static_cast<double>(ts_size));
     val values = val::object();
     values.set("data", ToUint8Array(cursor_->value_data()));
     values.set("offsets", ToTypedArray(std::span<const uint32_t>(cursor_->value_offsets())));
@@ -108,11 +113,13 @@ class TableCursorHandle : public IoHandle {
     const std::vector<uint32_t>& keys = cursor_->key_offsets();
     const std::vector<uint32_t>& values = cursor_->value_offsets();
     const std::vector<uint64_t>& tags = cursor_->tags();
+    const size_t ts_size = cursor_->timestamp_size();
     for (size_t i = 0; i + 1 < keys.size(); ++i) {
       const ByteView key = ByteView(cursor_->key_data()).subspan(keys[i], keys[i + 1] - keys[i]);
       const ByteView value =
           ByteView(cursor_->value_data()).subspan(values[i], values[i + 1] - values[i]);
-      AppendScanLine(key, i < tags.size() ? tags[i] : 0, value, hex, &text);
+      const ByteView timestamp = ByteView(cursor_->timestamps()).subspan(i * ts_size, ts_size);
+      AppendScanLine(key, timestamp, i < tags.size() ? tags[i] : 0, value, hex, &text);
     }
     cursor_->ClearBatch();
     return ToUint8Array(text);
@@ -357,12 +364,13 @@ val RangeDeletionsOf(uintptr_t contents, size_t size) {
 }
 
 // The line sst_dump --command=scan prints for an entry (AppendScanLine): `seq` a decimal sequence
-// number below 2^56 and `type` a byte (validated by ts/api/api.ts).
-val FormatScanLine(val key, const std::string& seq, int type, val value, bool hex) {
+// number below 2^56, `type` a byte (validated by ts/api/api.ts), `timestamp` empty without one.
+val FormatScanLine(val key, val timestamp, const std::string& seq, int type, val value, bool hex) {
   uint64_t sequence = 0;
   std::from_chars(seq.data(), seq.data() + seq.size(), sequence);
   Bytes line;
-  AppendScanLine(emscripten::vecFromJSArray<uint8_t>(key), (sequence << 8) | (type & 0xff),
+  AppendScanLine(emscripten::vecFromJSArray<uint8_t>(key),
+                 emscripten::vecFromJSArray<uint8_t>(timestamp), (sequence << 8) | (type & 0xff),
                  emscripten::vecFromJSArray<uint8_t>(value), hex, &line);
   return ToUint8Array(line);
 }

@@ -1,6 +1,8 @@
 // Internal keys and the orders table blocks are sorted in (docs/FORMATS.md 3.4; leveldb
 // db/dbformat.h, rocksdb db/dbformat.h, util/comparator.cc). An internal key is the user key
-// followed by an 8-byte tag (sequence << 8 | type); a reader only needs the user key part.
+// followed by an 8-byte tag (sequence << 8 | type); a reader only needs the user key part. With a
+// comparator that carries user-defined timestamps (docs/FORMATS.md 3.4.1), the stored user key
+// ends in the timestamp; this library's user keys are the keys without it.
 #pragma once
 
 #include <cstdint>
@@ -19,8 +21,13 @@ inline std::optional<ByteView> StripInternalKeyTag(ByteView internal_key) {
   return internal_key.first(internal_key.size() - kInternalKeyTagSize);
 }
 
-// The user-key orders a reader can compare in.
-enum class KeyOrder : uint8_t { kBytewise, kReverseBytewise };
+// The user-key orders a reader can compare in. kBytewiseU64Ts is leveldb.BytewiseComparator.u64ts
+// (RocksDB's BytewiseComparatorWithU64Ts): stored user keys end in an 8-byte little-endian
+// timestamp; keys sort bytewise without it, then by timestamp, the newest (largest) first.
+enum class KeyOrder : uint8_t { kBytewise, kReverseBytewise, kBytewiseU64Ts };
+
+// Bytes of user-defined timestamp at the end of each stored user key: 8 for kBytewiseU64Ts, else 0.
+inline size_t TimestampSize(KeyOrder order) { return order == KeyOrder::kBytewiseU64Ts ? 8 : 0; }
 
 // Sequence numbers are 56 bits (leveldb and rocksdb db/dbformat.h kMaxSequenceNumber). Index
 // separators that FindShortestSeparator / FindShortSuccessor shortened carry this one.
@@ -35,24 +42,30 @@ inline constexpr uint64_t kLatestReadSequence = kMaxSequenceNumber - 1;
 inline uint64_t TagSequence(uint64_t tag) { return tag >> 8; }
 
 // Where a lookup positions an index (docs/FORMATS.md 3.8): the databases seek with the internal
-// key (user key, read sequence, kValueTypeForSeek). Internal keys sort by user key, then by
-// descending tag; kValueTypeForSeek is the largest type, so an index key with the same user key
-// sorts before the lookup exactly when its sequence number is above the read's.
+// key (user key, read timestamp, read sequence, kValueTypeForSeek). Internal keys sort by user
+// key, then by descending timestamp, then by descending tag; kValueTypeForSeek is the largest
+// type, so an index key with the same user key and timestamp sorts before the lookup exactly when
+// its sequence number is above the read's.
 struct LookupKey {
-  ByteView user_key;
+  ByteView user_key;  // without a timestamp
   uint64_t sequence = kLatestReadSequence;
+  // The read timestamp (timestamp orders only): a Get with ReadOptions::timestamp appends it to
+  // the key it seeks with. The largest reads the newest version.
+  uint64_t timestamp = UINT64_MAX;
 };
 
-// <0 when the index key (user key `key`, and `tag` when `has_tag`) sorts before `lookup`, else >=0
-// (0: the lookup stops at this key). Indexes of user keys only compare user keys.
+// <0 when the index key (stored user key `key`, with its timestamp in timestamp orders, and `tag`
+// when `has_tag`) sorts before `lookup`, else >=0 (0: the lookup stops at this key). Indexes of
+// user keys only compare user keys (and timestamps).
 int CompareIndexKeyWithLookup(KeyOrder order, ByteView key, bool has_tag, uint64_t tag,
                               const LookupKey& lookup);
 
 // The order a RocksDB `rocksdb.comparator` property names; nullopt for comparators whose order
-// cannot be reproduced from the name (custom ones, and user-defined timestamps).
+// cannot be reproduced from the name (custom ones).
 std::optional<KeyOrder> KeyOrderFromComparatorName(std::string_view name);
 
-// <0, 0, >0 as memcmp-then-length (leveldb.BytewiseComparator), or its reverse.
+// <0, 0, >0 as memcmp-then-length (leveldb.BytewiseComparator), or its reverse, for user keys
+// without timestamps (kBytewiseU64Ts compares them bytewise).
 int CompareUserKeys(KeyOrder order, ByteView a, ByteView b);
 
 }  // namespace sstfilter

@@ -28,10 +28,12 @@ void AppendAsCString(const Bytes& text, Bytes* out) {
 
 }  // namespace
 
-void AppendScanLine(ByteView user_key, uint64_t tag, ByteView value, bool hex, Bytes* out) {
+void AppendScanLine(ByteView user_key, ByteView timestamp, uint64_t tag, ByteView value, bool hex,
+                    Bytes* out) {
   thread_local Bytes half;
   half.assign(1, '\'');
   AppendShown(user_key, hex, &half);
+  AppendShown(timestamp, hex, &half);
   const std::string rest =
       "' seq:" + std::to_string(tag >> 8) + ", type:" + std::to_string(tag & 0xff);
   half.insert(half.end(), rest.begin(), rest.end());

@@ -46,6 +46,10 @@ TableCursor::TableCursor(const TableReader& table, Content content, size_t batch
 
 TableCursor::~TableCursor() = default;
 
+size_t TableCursor::timestamp_size() const {
+  return TimestampSize(table_->order.value_or(KeyOrder::kBytewise));
+}
+
 BlockFetcher& TableCursor::fetcher() const {
   return walk_->index_fetcher.need() != IoNeed::kNothing ? walk_->index_fetcher
                                                          : walk_->data_fetcher;
@@ -55,6 +59,7 @@ void TableCursor::ClearBatch() {
   key_data_.clear();
   key_offsets_.assign(1, 0);
   tags_.clear();
+  timestamps_.clear();
   value_data_.clear();
   value_offsets_.assign(1, 0);
   key_blocks_.clear();
@@ -101,6 +106,7 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
   const size_t keys_before = key_offsets_.size();
   const size_t key_data_before = key_data_.size();
   const size_t value_data_before = value_data_.size();
+  const size_t timestamps_before = timestamps_.size();
   const uint64_t taken_before = entries_taken_;
   // Offsets inside a decompressed block mean nothing in the file: name the block instead. A block
   // that fails to decode yields none of its entries.
@@ -111,6 +117,7 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
     value_data_.resize(value_data_before);
     value_offsets_.resize(std::min(value_offsets_.size(), keys_before));
     tags_.resize(std::min(tags_.size(), keys_before - 1));
+    timestamps_.resize(timestamps_before);
     entries_taken_ = taken_before;
     const uint64_t inner = s.offset() < 0 || compressed ? 0 : static_cast<uint64_t>(s.offset());
     return Status::Error(s.code(), s.message() + " (data block)",
@@ -124,6 +131,7 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
   EntryBudget budget;
   const bool entries = content_ == Content::kEntries;
   const bool ranged = entries_.from || entries_.to || entries_.prefix || entries_.limit != 0;
+  const size_t ts_size = timestamp_size();
   while (!decoder.AtEnd()) {
     if (Status s = decoder.Next(); !s.ok()) return located(s);
     const size_t kept = decoder.key().size() + (entries ? decoder.value().size() : 0);
@@ -138,6 +146,16 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
       }
       tag = DecodeFixed64(key.data() + user_key->size());
       key = *user_key;
+    }
+    // The user key is the stored one without its timestamp (ranges compare it alone).
+    ByteView timestamp;
+    if (ts_size != 0) {
+      if (key.size() < ts_size) {
+        return located(Status::Error(ErrorCode::kCorrupt, "user key shorter than its timestamp",
+                                     static_cast<int64_t>(decoder.entry_offset())));
+      }
+      timestamp = key.last(ts_size);
+      key = key.first(key.size() - ts_size);
     }
     if (ranged) {
       if (!from_reached_) {
@@ -154,6 +172,7 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
     key_offsets_.push_back(static_cast<uint32_t>(key_data_.size()));
     if (entries) {
       if (table_->options.internal_keys) tags_.push_back(tag);
+      timestamps_.insert(timestamps_.end(), timestamp.begin(), timestamp.end());
       const ByteView value = decoder.value();
       value_data_.insert(value_data_.end(), value.begin(), value.end());
       value_offsets_.push_back(static_cast<uint32_t>(value_data_.size()));

@@ -174,3 +174,75 @@ export function blockHandle(value: Uint8Array): { offset: number; size: number }
   const offset = varint(value, at);
   return { offset, size: varint(value, at) };
 }
+
+/** Where a section recorded the entries the library's own iterator yields (tests/corpus/README.md). */
+export interface EntriesRecord {
+  count: number;
+  keys: string;
+  values: string;
+  /** 8 little-endian bytes per entry (sequence << 8 | type); null for tables of user keys. */
+  tags?: string | null;
+  /** 8 bytes per entry, as stored: the user-defined timestamps. */
+  timestamps?: string;
+}
+
+/** One recorded entry, in the shape of sstfilter's Entry. */
+export interface RecordedEntry {
+  key: Uint8Array;
+  value: Uint8Array;
+  timestamp?: Uint8Array;
+  seq?: bigint;
+  typeCode?: number;
+}
+
+export function recordedEntries(corpus: Corpus, record: EntriesRecord): RecordedEntry[] {
+  const keys = corpus.readKeys(record.keys);
+  const values = corpus.readKeys(record.values);
+  const tags = record.tags ? corpus.readBytes(record.tags) : null;
+  const timestamps = record.timestamps === undefined ? null : corpus.readBytes(record.timestamps);
+  if (keys.length !== record.count || values.length !== record.count) {
+    throw new Error(
+      `${record.keys}: ${keys.length} keys and ${values.length} values, ${record.count} recorded`,
+    );
+  }
+  return keys.map((key, i) => {
+    const e: RecordedEntry = { key, value: values[i]! };
+    if (timestamps !== null) e.timestamp = timestamps.subarray(8 * i, 8 * i + 8);
+    if (tags !== null) {
+      const tag = new DataView(tags.buffer, tags.byteOffset + 8 * i, 8).getBigUint64(0, true);
+      e.seq = tag >> 8n;
+      e.typeCode = Number(tag & 0xffn);
+    }
+    return e;
+  });
+}
+
+/** Why entry `ours` is not the recorded `theirs` (key, timestamp, sequence, type, value), or null. */
+export function entryDifference(
+  ours: { key: Uint8Array; value: Uint8Array; timestamp?: Uint8Array; seq?: bigint; typeCode?: number },
+  theirs: RecordedEntry,
+): string | null {
+  const hex = (b: Uint8Array | undefined) => (b === undefined ? "none" : Buffer.from(b).toString("hex"));
+  if (!bytesEqual(ours.key, theirs.key)) return `key ${hex(ours.key)}, recorded ${hex(theirs.key)}`;
+  if (hex(ours.timestamp) !== hex(theirs.timestamp)) {
+    return `timestamp ${hex(ours.timestamp)}, recorded ${hex(theirs.timestamp)}`;
+  }
+  if (ours.seq !== theirs.seq) return `seq ${ours.seq}, recorded ${theirs.seq}`;
+  if (ours.typeCode !== theirs.typeCode) return `type ${ours.typeCode}, recorded ${theirs.typeCode}`;
+  if (!bytesEqual(ours.value, theirs.value)) return `value ${hex(ours.value)}, recorded ${hex(theirs.value)}`;
+  return null;
+}
+
+/** Throws naming the first entry where `ours` and the recorded entries part. */
+export function expectSameEntries(
+  id: string,
+  ours: Parameters<typeof entryDifference>[0][],
+  theirs: RecordedEntry[],
+): void {
+  for (let i = 0; i < Math.min(ours.length, theirs.length); i++) {
+    const why = entryDifference(ours[i]!, theirs[i]!);
+    if (why !== null) throw new Error(`${id}: entry ${i}: ${why}`);
+  }
+  if (ours.length !== theirs.length)
+    throw new Error(`${id}: ${ours.length} entries, ${theirs.length} recorded`);
+}

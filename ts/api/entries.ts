@@ -23,8 +23,14 @@ export type EntryType =
 
 /** One entry of a table, in file order. */
 export interface Entry {
+  /** The user key; for tables with user-defined timestamps, without the timestamp. */
   key: Uint8Array;
   value: Uint8Array;
+  /**
+   * The user-defined timestamp, split off the stored key, as stored (comparator
+   * leveldb.BytewiseComparator.u64ts: 8 bytes, little-endian); absent for tables without them.
+   */
+  timestamp?: Uint8Array;
   /** Sequence number and type: absent for tables of user keys (internalKeys: false). */
   seq?: bigint;
   type?: EntryType;
@@ -32,7 +38,11 @@ export interface Entry {
   typeCode?: number;
 }
 
-/** Which entries `t.entries()` walks, by user key, as sst_dump's --from, --to, --prefix, --read_num. */
+/**
+ * Which entries `t.entries()` walks, by user key, as sst_dump's --from, --to, --prefix, --read_num.
+ * With user-defined timestamps the keys are without them and every version of a key is in or out
+ * together (as a RocksDB iterator's Seek and bounds take them).
+ */
 export interface EntryOptions {
   /** From the first entry whose user key is >= from. */
   from?: Key;
@@ -94,7 +104,7 @@ export function entryTypeNames(constants: ModuleConstants): readonly string[] {
 
 /** The entries of a batch the core handed over. */
 export function entriesOf(batch: EntryBatchRaw, typeNames: readonly string[]): Entry[] {
-  const { keys, tags, values } = batch;
+  const { keys, tags, values, timestamps, timestampSize } = batch;
   const count = keys.offsets.length - 1;
   const out = new Array<Entry>(count);
   // The tags' bytes are a copy of their own: aligned for a 64-bit view.
@@ -104,6 +114,8 @@ export function entriesOf(batch: EntryBatchRaw, typeNames: readonly string[]): E
       key: keys.data.subarray(keys.offsets[i], keys.offsets[i + 1]),
       value: values.data.subarray(values.offsets[i], values.offsets[i + 1]),
     };
+    if (timestamps !== null)
+      entry.timestamp = timestamps.subarray(i * timestampSize, (i + 1) * timestampSize);
     if (tagWords !== null) {
       const tag = tagWords[i]!;
       const code = Number(tag & 0xffn);
@@ -156,11 +168,12 @@ export function lookupResult(
 }
 
 const MAX_SEQUENCE = (1n << 56n) - 1n;
+const NO_TIMESTAMP = new Uint8Array(0);
 
 /**
  * The lines `sst_dump --command=scan` prints for `entries` (hex: --output_hex), formatted by the
  * core as t.scanText() formats a walk. Entries without a sequence number and type (tables of user
- * keys) show 0 for both.
+ * keys) show 0 for both; a timestamp follows the key, as sst_dump shows the stored key.
  */
 export function formatScanLines(module: CoreModule, entries: Iterable<Entry>, hex: boolean): Uint8Array {
   const lines: Uint8Array[] = [];
@@ -176,7 +189,10 @@ export function formatScanLines(module: CoreModule, entries: Iterable<Entry>, he
     if (!Number.isInteger(type) || type < 0 || type > 0xff) {
       throw new SstFilterError("BAD_OPTIONS", `an entry's typeCode must be a byte, got ${type}`);
     }
-    lines.push(module.formatScanLine(keyBytes(e.key), seq.toString(), type, keyBytes(e.value), hex));
+    const timestamp = e.timestamp === undefined ? NO_TIMESTAMP : keyBytes(e.timestamp);
+    lines.push(
+      module.formatScanLine(keyBytes(e.key), timestamp, seq.toString(), type, keyBytes(e.value), hex),
+    );
   }
   const out = new Uint8Array(lines.reduce((n, line) => n + line.length, 0));
   let at = 0;

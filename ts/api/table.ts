@@ -741,7 +741,9 @@ export class Table extends TableBase {
 
   /**
    * What the table's point lookup of `userKey` finds: where the filter allows, the entries of that
-   * user key (newest first), and the range deletions covering it, as "range-delete" entries.
+   * user key (newest first), and the range deletions covering it, as "range-delete" entries. With
+   * user-defined timestamps `userKey` is without one: every version comes back, the newest
+   * timestamp first (each with its `timestamp`), as a read at the largest timestamp sees them.
    */
   get(userKey: Key): Entry[] {
     const key = keyBytes(userKey);

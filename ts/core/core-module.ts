@@ -49,6 +49,9 @@ export interface EntryBatchRaw {
   keys: { data: Uint8Array; offsets: Uint32Array };
   /** 8 little-endian bytes per entry (sequence << 8 | type); null for tables of user keys. */
   tags: Uint8Array | null;
+  /** timestampSize bytes per entry: the user-defined timestamps; null for tables without them. */
+  timestamps: Uint8Array | null;
+  timestampSize: number;
   values: { data: Uint8Array; offsets: Uint32Array };
   blocks: Float64Array;
 }
@@ -175,7 +178,14 @@ export interface CoreModule {
 
   createTable(fileSize: number, internalKeys: boolean): TableHandle;
   /** sst_dump's scan line for an entry: seq a decimal string below 2^56, type a byte. */
-  formatScanLine(key: Uint8Array, seq: string, type: number, value: Uint8Array, hex: boolean): Uint8Array;
+  formatScanLine(
+    key: Uint8Array,
+    timestamp: Uint8Array,
+    seq: string,
+    type: number,
+    value: Uint8Array,
+    hex: boolean,
+  ): Uint8Array;
   /** The range deletions of a range_del block's contents; null on error (last error). */
   rangeDeletionsOf(
     contents: number,

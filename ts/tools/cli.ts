@@ -461,6 +461,8 @@ function jsonBytes(bytes: Uint8Array, hex: boolean): string | { hex: string } {
 
 function entryJson(e: Entry, hex: boolean): string {
   const out: Record<string, unknown> = { key: jsonBytes(e.key, hex) };
+  // A user-defined timestamp: its bytes as stored, always hex (they are rarely text).
+  if (e.timestamp !== undefined) out.timestamp = { hex: toHex(e.timestamp) };
   if (e.seq !== undefined) out.seq = e.seq.toString();
   if (e.type !== undefined) out.type = e.type;
   out.value = jsonBytes(e.value, hex);
@@ -607,6 +609,10 @@ Prints every entry of the file in order, one line each, exactly as
   --input-key-hex   K and P are given in hex
   --output-hex      keys and values in hex (sst_dump --output_hex)
   --json            one JSON object per entry: key, seq (a string), type, value (text, or { hex })
+
+With user-defined timestamps (comparator leveldb.BytewiseComparator.u64ts) the lines show the
+stored key, timestamp included, as sst_dump does; K and P are user keys without a timestamp
+(every version of a key is in or out together), and --json gives the timestamp apart.
 ${USER_KEYS_HELP}`,
     options: {
       from: { type: "string" },
@@ -626,8 +632,9 @@ ${USER_KEYS_HELP}`,
 
 Looks the user key up as the database's point lookup does (filter, index, data block) and prints
 what the file holds for it, newest first, in sst_dump's scan format: each version (a value, a
-deletion, a merge operand...) and the range deletions that cover the key. Exit code 0 when the
-file holds something for the key, 1 when it holds nothing.
+deletion, a merge operand...) and the range deletions that cover the key. With user-defined
+timestamps the key is given without one and every version is printed, the newest timestamp first.
+Exit code 0 when the file holds something for the key, 1 when it holds nothing.
 
   --hex             the key is given in hex
   --output-hex      keys and values in hex

@@ -310,12 +310,17 @@ class TableCursor final : public ResumableRead {
   // Past the last data block (or the range's end), with nothing waiting.
   bool at_end() const { return at_end_ && key_offsets_.size() == 1; }
   // The user keys of the batch, packed (KeyBatch layout: n keys, n + 1 offsets), in file order
-  // (versions of one key repeat it); empty while none are ready.
+  // (versions of one key repeat it); empty while none are ready. With user-defined timestamps
+  // (comparator leveldb.BytewiseComparator.u64ts) the keys are without them.
   const Bytes& key_data() const { return key_data_; }
   const std::vector<uint32_t>& key_offsets() const { return key_offsets_; }
   // Content::kEntries: each entry's tag (sequence << 8 | type; tables of internal keys only) and
   // value, packed as the keys are.
   const std::vector<uint64_t>& tags() const { return tags_; }
+  // Content::kEntries with user-defined timestamps: each entry's timestamp, timestamp_size()
+  // bytes each (as stored: little-endian); empty otherwise.
+  const Bytes& timestamps() const { return timestamps_; }
+  size_t timestamp_size() const;
   const Bytes& value_data() const { return value_data_; }
   const std::vector<uint32_t>& value_offsets() const { return value_offsets_; }
   // The data blocks of the batch in order: block i holds entries [keys_end of block i - 1,
@@ -364,6 +369,7 @@ class TableCursor final : public ResumableRead {
   Bytes key_data_;
   std::vector<uint32_t> key_offsets_{0};
   std::vector<uint64_t> tags_;
+  Bytes timestamps_;
   Bytes value_data_;
   std::vector<uint32_t> value_offsets_{0};
   std::vector<BatchBlock> key_blocks_;
@@ -372,8 +378,11 @@ class TableCursor final : public ResumableRead {
 // Appends the line `sst_dump --command=scan` prints for an entry (rocksdb
 // table/sst_file_dumper.cc ReadSequential, db/dbformat.cc ParsedInternalKey::DebugString):
 // 'KEY' seq:N, type:T => VALUE, key and value raw or, with `hex` (--output_hex), in upper-case hex.
-// sst_dump prints both halves with %s: each ends at its first NUL byte, as there.
-void AppendScanLine(ByteView user_key, uint64_t tag, ByteView value, bool hex, Bytes* out);
+// KEY is the stored user key: `user_key` followed by its `timestamp` (empty without one), as
+// sst_dump 7.8.3 prints it. sst_dump prints both halves with %s: each ends at its first NUL byte,
+// as there.
+void AppendScanLine(ByteView user_key, ByteView timestamp, uint64_t tag, ByteView value, bool hex,
+                    Bytes* out);
 
 // One range deletion of a table's rocksdb.range_del block: user keys [start, end) deleted at
 // `sequence` (rocksdb db/range_tombstone_fragmenter.h; the entry's key is the start's internal key

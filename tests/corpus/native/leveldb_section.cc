@@ -6,7 +6,11 @@
 //   returns; KeyMayMatch on it is the answer (LevelDB table/table.cc, table/filter_block.cc).
 // - Tables written by a DB (internal keys): DB::Get through an Env that counts reads of table
 //   files. With the table open and nothing cached, a Get reads its data block exactly when the
-//   filter said "maybe".
+//   filter said "maybe". Some DBs overwrite and delete keys under a snapshot before compacting,
+//   so that their table keeps both versions and deletions (both LevelDB value types).
+// - Every table's entries as LevelDB's own iterator over the table yields them (Table::Open and
+//   Table::NewIterator, public API): internal keys (user key, sequence, type) for DB tables, user
+//   keys for TableBuilder tables, and the values.
 #include <leveldb/cache.h>
 #include <leveldb/db.h>
 #include <leveldb/env.h>
@@ -19,6 +23,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <set>
 
 #include "sections.h"
 #include "table_layout.h"
@@ -78,6 +83,8 @@ struct TableConfig {
   std::string shape = "bin:1:24";
   size_t count = 3000;
   bool db = false;
+  // DB only: after the puts, a snapshot, then every 5th key overwritten and every 7th deleted.
+  bool history = false;
 };
 
 std::vector<TableConfig> TableConfigs() {
@@ -100,7 +107,7 @@ std::vector<TableConfig> TableConfigs() {
        .shape = "mixlen",
        .count = 2000},
       {.id = "db_b10_bs1024", .block_size = 1024, .count = 4000, .db = true},
-      {.id = "db_b10_bs256_text", .block_size = 256, .shape = "text", .db = true},
+      {.id = "db_b10_bs256_text", .block_size = 256, .shape = "text", .db = true, .history = true},
       {.id = "db_b16_bs4096_snappy_dec",
        .bits = 16,
        .block_size = 4096,
@@ -108,7 +115,12 @@ std::vector<TableConfig> TableConfigs() {
        .shape = "dec",
        .count = 6000,
        .db = true},
-      {.id = "db_b5_bs512_hibin", .bits = 5, .block_size = 512, .shape = "hibin:1:12", .db = true},
+      {.id = "db_b5_bs512_hibin",
+       .bits = 5,
+       .block_size = 512,
+       .shape = "hibin:1:12",
+       .db = true,
+       .history = true},
       {.id = "db_b10_bs8192_mixlen",
        .block_size = 8192,
        .shape = "mixlen",
@@ -206,6 +218,14 @@ std::string DbRoute(const TableConfig& c, leveldb::Options options, const fs::pa
   for (size_t i = 0; i < keys.size(); ++i) {
     Check(db->Put(leveldb::WriteOptions(), keys[i], std::to_string(i)), "Put");
   }
+  // The snapshot keeps the versions it sees through the compaction, and a deletion newer than it
+  // is kept too (leveldb db/db_impl.cc DoCompactionWork).
+  const leveldb::Snapshot* snapshot = c.history ? db->GetSnapshot() : nullptr;
+  for (size_t i = 0; c.history && i < keys.size(); ++i) {
+    if (i % 5 == 0)
+      Check(db->Put(leveldb::WriteOptions(), keys[i], std::to_string(i) + "-new"), "Put");
+    if (i % 7 == 0) Check(db->Delete(leveldb::WriteOptions(), keys[i]), "Delete");
+  }
   db->CompactRange(nullptr, nullptr);
   std::vector<fs::path> tables;
   for (const auto& e : fs::directory_iterator(dir)) {
@@ -228,9 +248,44 @@ std::string DbRoute(const TableConfig& c, leveldb::Options options, const fs::pa
     answers->push_back(!in_range ? 2 : reads == 1 ? 1 : 0);
     if (!in_range && reads) Fail(c.id + ": Get outside the table's range read it");
   }
+  if (snapshot != nullptr) db->ReleaseSnapshot(snapshot);
   db.reset();
   fs::remove_all(dir);
   return file;
+}
+
+// The entries LevelDB's iterator over the table yields: user keys, tags (8 little-endian bytes
+// each; DB tables only), values, and the value types seen.
+struct IteratedEntries {
+  KeyList keys, values;
+  std::string tags;
+  std::set<int> types;
+};
+
+IteratedEntries IterateTable(const leveldb::Options& options, const fs::path& path, bool db) {
+  leveldb::RandomAccessFile* raw = nullptr;
+  Check(leveldb::Env::Default()->NewRandomAccessFile(path.string(), &raw), "open table");
+  std::unique_ptr<leveldb::RandomAccessFile> source(raw);
+  leveldb::Table* opened = nullptr;
+  Check(leveldb::Table::Open(options, source.get(), fs::file_size(path), &opened), "Table::Open");
+  std::unique_ptr<leveldb::Table> table(opened);
+  leveldb::ReadOptions read;
+  read.verify_checksums = true;
+  std::unique_ptr<leveldb::Iterator> it(table->NewIterator(read));
+  IteratedEntries out;
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    std::string key = it->key().ToString();
+    if (db) {
+      if (key.size() < 8) Fail(path.string() + ": an internal key shorter than its tag");
+      out.tags += key.substr(key.size() - 8);
+      out.types.insert(uint8_t(key[key.size() - 8]));
+      key.resize(key.size() - 8);
+    }
+    out.keys.push_back(std::move(key));
+    out.values.push_back(it->value().ToString());
+  }
+  Check(it->status(), "iterating " + path.string());
+  return out;
 }
 
 }  // namespace
@@ -313,6 +368,12 @@ nlohmann::json LevelDbTableSection(const CorpusRoot& root) {
       probes = make_probes(file);
     }
     const Footer footer = ParseFooter(file);
+    const std::string table_path = root.WriteBytes(dir + "/table.ldb", file);
+    const IteratedEntries entries = IterateTable(options, root.Abs(table_path), c.db);
+    if (c.history && entries.types != std::set<int>{0, 1}) {
+      Fail(c.id + ": the table does not hold both puts and deletions");
+    }
+    if (!c.history && entries.keys != keys) Fail(c.id + ": the table's keys are not those written");
     if (!c.db) {
       answers =
           TableRouteAnswers(options, scratch / "table.ldb", file, footer,
@@ -343,7 +404,7 @@ nlohmann::json LevelDbTableSection(const CorpusRoot& root) {
           {"compression", c.snappy ? "kSnappyCompression" : "kNoCompression"},
           {"comparator", "leveldb.BytewiseComparator"}}},
         {"internal_keys", c.db},
-        {"file", {{"path", root.WriteBytes(dir + "/table.ldb", file)}, {"bytes", file.size()}}},
+        {"file", {{"path", table_path}, {"bytes", file.size()}}},
         {"footer",
          {{"metaindex_handle", {footer.metaindex.offset, footer.metaindex.size}},
           {"index_handle", {footer.index.offset, footer.index.size}}}},
@@ -357,8 +418,18 @@ nlohmann::json LevelDbTableSection(const CorpusRoot& root) {
           {"num_filters", fb.offsets.size() - 1},
           {"empty_filters", empty_filters},
           {"ends_past_last_block_range", tail}}},
-        {"keys",
-         KeysRecord(root.WriteKeys(dir + "/keys.keys", keys), keys, c.shape, SeedFor(c.id))},
+        // The table's user keys in order: a key written more than once repeats per version.
+        {"keys", KeysRecord(root.WriteKeys(dir + "/keys.keys", entries.keys), entries.keys, c.shape,
+                            SeedFor(c.id))},
+        {"history", c.history},
+        {"entries",
+         {{"route", "leveldb::Table::Open, Table::NewIterator (verify_checksums)"},
+          {"count", entries.keys.size()},
+          {"types", entries.types},
+          {"keys", root.WriteKeys(dir + "/entries/keys.keys", entries.keys)},
+          {"tags", c.db ? nlohmann::json(root.WriteBytes(dir + "/entries/tags.bin", entries.tags))
+                        : nlohmann::json(nullptr)},
+          {"values", root.WriteKeys(dir + "/entries/values.keys", entries.values)}}},
         {"probes",
          {{"path", root.WriteKeys(dir + "/probes.keys", probes)}, {"count", probes.size()}}},
         {"probe_is_key", root.WriteU8(dir + "/probe_is_key.u8", is_key)},

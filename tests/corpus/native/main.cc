@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   run("leveldb_table", corpus::LevelDbTableSection);
   run("rocksdb_filter", corpus::RocksDbFilterSection);
   run("rocksdb_sst", corpus::RocksDbSstSection);
+  run("rocksdb_timestamp", corpus::RocksDbTimestampSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",

@@ -23,6 +23,7 @@
 #include <memory>
 #include <set>
 
+#include "filter_tickers.h"
 #include "sections.h"
 #include "table_layout.h"
 
@@ -184,19 +185,13 @@ class AnsweringDb {
   }
   rocksdb::DB* db() { return db_.get(); }
 
-  // Get: 0 the filter said no, 1 maybe, 2 not consulted (RocksDB table/block_based/
-  // block_based_table_reader.cc, FullFilterKeyMayMatch and its tickers).
+  // Get: 0 the filter said no, 1 maybe, 2 not consulted.
   uint8_t GetAnswer(const Key& probe) {
-    rocksdb::Statistics& st = *options_.statistics;
-    const uint64_t useful = st.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
-    const uint64_t positive = st.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
-    std::string value;
-    const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), probe, &value);
-    if (!s.ok() && !s.IsNotFound()) Fail("Get: " + s.ToString());
-    const uint64_t d_useful = st.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL) - useful;
-    const uint64_t d_positive = st.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE) - positive;
-    if (d_useful + d_positive > 1) Fail("one Get consulted more than one filter");
-    return d_useful ? 0 : d_positive ? 1 : 2;
+    return GetFilterAnswer(*options_.statistics, [&] {
+      std::string value;
+      const rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), probe, &value);
+      if (!s.ok() && !s.IsNotFound()) Fail("Get: " + s.ToString());
+    });
   }
 
   // Seek with the prefix filter (total_order_seek=false): 0 no, 1 maybe, 2 not checked.
