@@ -59,8 +59,8 @@ Status DecodeVersion1(ByteView in, size_t pos, uint32_t count, std::vector<WideC
 }
 
 Status DecodeVersion2(ByteView in, size_t pos, uint32_t count, std::vector<WideColumn>* out) {
-  uint64_t section_sizes[3];  // name sizes, value sizes, names
-  for (uint64_t& size : section_sizes) {
+  uint32_t section_sizes[3];  // name sizes, value sizes, names
+  for (uint32_t& size : section_sizes) {
     const size_t at = pos;
     const auto v = GetVarint32(in, &pos);
     if (!v) return Corrupt("truncated section sizes", at);
@@ -74,7 +74,7 @@ Status DecodeVersion2(ByteView in, size_t pos, uint32_t count, std::vector<WideC
     }
   }
   pos += count;
-  if (section_sizes[0] + section_sizes[1] + section_sizes[2] > in.size() - pos) {
+  if (uint64_t{section_sizes[0]} + section_sizes[1] + section_sizes[2] > in.size() - pos) {
     return Corrupt("sections longer than the value", pos);
   }
   const ByteView name_sizes = in.subspan(pos, section_sizes[0]);
