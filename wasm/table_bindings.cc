@@ -122,8 +122,7 @@ class TableCursorHandle : public IoHandle {
       const ByteView value =
           ByteView(cursor_->value_data()).subspan(values[i], values[i + 1] - values[i]);
       const ByteView timestamp = ByteView(cursor_->timestamps()).subspan(i * ts_size, ts_size);
-      AppendScanLine(key, timestamp, i < tags.size() ? tags[i] : 0, value, options, &text,
-                     &errors);
+      AppendScanLine(key, timestamp, i < tags.size() ? tags[i] : 0, value, options, &text, &errors);
     }
     cursor_->ClearBatch();
     val out = val::object();

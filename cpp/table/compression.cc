@@ -63,7 +63,7 @@ const char* CodecName(Codec codec) {
 const char* CompressionTypeName(uint8_t type) {
   // rocksdb util/compression.h CompressionTypeToString (7.8.3): blob indexes name their blob's
   // codec by it. Its default branch asserts and returns "" (release builds: "").
-  static constexpr const char* kNames[] = {"NoCompression", "Snappy", "Zlib", "BZip2",
+  static constexpr const char* kNames[] = {"NoCompression", "Snappy", "Zlib",   "BZip2",
                                            "LZ4",           "LZ4HC",  "Xpress", "ZSTD"};
   if (type < std::size(kNames)) return kNames[type];
   if (type == kZstdNotFinalType) return "ZSTDNotFinal";

@@ -21,7 +21,9 @@ void AppendShown(ByteView bytes, bool hex, Bytes* out) {
   }
 }
 
-void AppendText(const std::string& text, Bytes* out) { out->insert(out->end(), text.begin(), text.end()); }
+void AppendText(const std::string& text, Bytes* out) {
+  out->insert(out->end(), text.begin(), text.end());
+}
 
 // What printf's %s prints of `text`: up to its first NUL.
 void AppendAsCString(const Bytes& text, Bytes* out) {
@@ -35,13 +37,13 @@ void AppendBlobIndexText(const BlobIndex& index, bool hex, Bytes* out) {
     AppendText("[inlined blob] value:", out);
     AppendShown(index.value, hex, out);
   } else {
-    AppendText("[blob ref] file:" + std::to_string(index.file_number) +
-                   " offset:" + std::to_string(index.offset) + " size:" +
-                   std::to_string(index.size) +
+    AppendText("[blob ref] file:" + std::to_string(index.file_number) + " offset:" +
+                   std::to_string(index.offset) + " size:" + std::to_string(index.size) +
                    " compression: " + CompressionTypeName(index.compression),
                out);
   }
-  if (index.type != BlobIndex::Type::kBlob) AppendText(" exp:" + std::to_string(index.expiration), out);
+  if (index.type != BlobIndex::Type::kBlob)
+    AppendText(" exp:" + std::to_string(index.expiration), out);
 }
 
 }  // namespace

@@ -119,7 +119,8 @@ Status DecodeVersion2(ByteView in, size_t pos, uint32_t count, std::vector<WideC
       name_pos != names.size()) {
     return Corrupt("section sizes disagree with the columns", pos);
   }
-  if (value_pos != values.size()) return Corrupt("bytes after the last value", values_at + value_pos);
+  if (value_pos != values.size())
+    return Corrupt("bytes after the last value", values_at + value_pos);
   return Status::Ok();
 }
 

@@ -73,10 +73,18 @@ TEST(BlobIndex, RejectsBadBytesWithTheirOffset) {
 }
 
 TEST(CompressionTypeName, NamesAsRocksDb) {
-  const std::vector<std::pair<int, const char*>> names = {
-      {0, "NoCompression"}, {1, "Snappy"}, {2, "Zlib"},          {3, "BZip2"},
-      {4, "LZ4"},           {5, "LZ4HC"},  {6, "Xpress"},        {7, "ZSTD"},
-      {0x40, "ZSTDNotFinal"}, {0xff, "DisableOption"}, {8, ""},  {0x80, ""}};
+  const std::vector<std::pair<int, const char*>> names = {{0, "NoCompression"},
+                                                          {1, "Snappy"},
+                                                          {2, "Zlib"},
+                                                          {3, "BZip2"},
+                                                          {4, "LZ4"},
+                                                          {5, "LZ4HC"},
+                                                          {6, "Xpress"},
+                                                          {7, "ZSTD"},
+                                                          {0x40, "ZSTDNotFinal"},
+                                                          {0xff, "DisableOption"},
+                                                          {8, ""},
+                                                          {0x80, ""}};
   for (const auto& [type, name] : names) {
     EXPECT_STREQ(CompressionTypeName(static_cast<uint8_t>(type)), name) << type;
   }
@@ -92,7 +100,8 @@ Bytes EntityV1(const std::vector<std::pair<std::string, std::string>>& columns,
     out.insert(out.end(), name.begin(), name.end());
     PutVarint64(&out, value.size());
   }
-  for (const auto& column : columns) out.insert(out.end(), column.second.begin(), column.second.end());
+  for (const auto& column : columns)
+    out.insert(out.end(), column.second.begin(), column.second.end());
   return out;
 }
 
@@ -126,7 +135,8 @@ Bytes EntityV2(const std::vector<V2Column>& columns) {
 TEST(WideColumns, DecodesVersion1AndVersion0) {
   std::vector<WideColumn> columns;
   for (const uint8_t version : {uint8_t{1}, uint8_t{0}}) {
-    const Bytes entity = EntityV1({{"", "default"}, {"a", ""}, {"b", std::string(200, 'x')}}, version);
+    const Bytes entity =
+        EntityV1({{"", "default"}, {"a", ""}, {"b", std::string(200, 'x')}}, version);
     ASSERT_TRUE(DecodeWideColumns(entity, &columns).ok()) << int(version);
     ASSERT_EQ(columns.size(), 3u);
     EXPECT_EQ(AsString(columns[0].name), "");
@@ -218,7 +228,8 @@ TEST(ScanText, DecodesBlobIndexesAsSstDump) {
   EXPECT_EQ(ScanLine(Of({0, 5, 'a', 0, 'c'}), 0x11, true).first,
             "'6B' seq:9, type:17 => [inlined blob] value:610063 exp:5\n");
   EXPECT_EQ(ScanLine(Of({4}), 0x11, false),
-            std::make_pair(std::string(), std::string("'k' seq:9, type:17 => error decoding blob index\n")));
+            std::make_pair(std::string(),
+                           std::string("'k' seq:9, type:17 => error decoding blob index\n")));
   // Other types print their value as stored.
   EXPECT_EQ(ScanLine(Of({1, 5, 1, 1, 0}), 0x01, true).first, "'6B' seq:9, type:1 => 0105010100\n");
 }

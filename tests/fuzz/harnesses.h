@@ -526,8 +526,8 @@ inline void FuzzRoundTrip(const uint8_t* data, size_t size) {
 // what decodes must lie within it, re-encode to the same bytes (blob indexes; the layout has one
 // encoding per index) and have strictly ascending column names.
 inline bool Within(ByteView part, ByteView whole) {
-  return part.empty() || (part.data() >= whole.data() &&
-                          part.data() + part.size() <= whole.data() + whole.size());
+  return part.empty() ||
+         (part.data() >= whole.data() && part.data() + part.size() <= whole.data() + whole.size());
 }
 
 inline Bytes EncodeBlobIndex(const BlobIndex& index) {
@@ -571,8 +571,9 @@ inline void FuzzValues(const uint8_t* data, size_t size) {
     for (size_t i = 0; i < columns.size(); ++i) {
       FUZZ_CHECK(Within(columns[i].name, value) && Within(columns[i].value, value));
       if (i > 0) {
-        FUZZ_CHECK(std::lexicographical_compare(columns[i - 1].name.begin(), columns[i - 1].name.end(),
-                                                columns[i].name.begin(), columns[i].name.end()));
+        FUZZ_CHECK(std::lexicographical_compare(columns[i - 1].name.begin(),
+                                                columns[i - 1].name.end(), columns[i].name.begin(),
+                                                columns[i].name.end()));
       }
     }
   } else {
@@ -580,8 +581,8 @@ inline void FuzzValues(const uint8_t* data, size_t size) {
   }
   Bytes out, errors;
   const uint64_t blob_index_tag = static_cast<uint64_t>(EntryType::kBlobIndex);
-  AppendScanLine(value, {}, blob_index_tag, value, ScanTextOptions{.hex = hex, .decode_blob_index = true},
-                 &out, &errors);
+  AppendScanLine(value, {}, blob_index_tag, value,
+                 ScanTextOptions{.hex = hex, .decode_blob_index = true}, &out, &errors);
   FUZZ_CHECK(out.empty() != blob.ok() && errors.empty() == blob.ok());
 }
 

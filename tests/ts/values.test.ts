@@ -76,59 +76,68 @@ test("the corpus has blob DBs, crafted blob indexes and entities", () => {
 });
 
 describe.each(CASES)("$name", (c) => {
-  test.each(RUNS)("scan text ($run) as sst_dump's, standard error included (sync and async)", async ({ run, output }) => {
-    const recorded = c.sst_dump[run];
-    const theirs = scanLines(Buffer.from(c.corpus.readBytes(recorded.stdout)));
-    const theirErrors = Buffer.from(c.corpus.readBytes(recorded.stderr));
-    using t = sf.openTable(readFileSync(c.path));
-    const errors: Uint8Array[] = [];
-    const ours = Buffer.concat([...t.scanText({}, { ...output, onErrorText: (e) => errors.push(e) })]);
-    expect([c.name, run, ours.equals(theirs)]).toEqual([c.name, run, true]);
-    expect([c.name, run, Buffer.concat(errors).toString("latin1")]).toEqual([
-      c.name,
-      run,
-      theirErrors.toString("latin1"),
-    ]);
-    const f = await sf.openTableFile(c.path);
-    const fromFile: Uint8Array[] = [];
-    for await (const text of f.scanText({}, output)) fromFile.push(text);
-    f.dispose();
-    expect([c.name, run, Buffer.concat(fromFile).equals(theirs)]).toEqual([c.name, run, true]);
-  });
-
-  test.each(BACKENDS)("decodeBlobIndex ($name): sst_dump's decoded text, CORRUPT where it failed", async ({ simd }) => {
-    const lib = await loadBackend(simd);
-    using t = lib.openTable(readFileSync(c.path));
-    const lines = scanLines(Buffer.from(c.corpus.readBytes(c.sst_dump.decode_hex.stdout)))
-      .toString("latin1")
-      .split("\n");
-    const failed = Buffer.from(c.corpus.readBytes(c.sst_dump.decode_hex.stderr)).toString("latin1");
-    let decoded = 0;
-    for (const e of t.entries()) {
-      const prefix = `'${hex(e.key)}' seq:${e.seq}, type:${e.typeCode} => `;
-      if (e.type !== "blob-index") continue;
-      if (failed.includes(`${prefix}error decoding blob index\n`)) {
-        let error: unknown;
-        try {
-          lib.decodeBlobIndex(e.value);
-        } catch (thrown) {
-          error = thrown;
-        }
-        expect([c.name, hex(e.key), error instanceof SstFilterError && error.code, typeof (error as SstFilterError).offset]).toEqual(
-          [c.name, hex(e.key), "CORRUPT", "number"],
-        );
-        continue;
-      }
-      const line = lines.find((l) => l.startsWith(prefix));
-      expect([c.name, hex(e.key), debugStringHex(lib.decodeBlobIndex(e.value))]).toEqual([
+  test.each(RUNS)(
+    "scan text ($run) as sst_dump's, standard error included (sync and async)",
+    async ({ run, output }) => {
+      const recorded = c.sst_dump[run];
+      const theirs = scanLines(Buffer.from(c.corpus.readBytes(recorded.stdout)));
+      const theirErrors = Buffer.from(c.corpus.readBytes(recorded.stderr));
+      using t = sf.openTable(readFileSync(c.path));
+      const errors: Uint8Array[] = [];
+      const ours = Buffer.concat([...t.scanText({}, { ...output, onErrorText: (e) => errors.push(e) })]);
+      expect([c.name, run, ours.equals(theirs)]).toEqual([c.name, run, true]);
+      expect([c.name, run, Buffer.concat(errors).toString("latin1")]).toEqual([
         c.name,
-        hex(e.key),
-        line?.slice(prefix.length),
+        run,
+        theirErrors.toString("latin1"),
       ]);
-      decoded++;
-    }
-    if (c.id !== "entities") expect([c.name, decoded > 0]).toEqual([c.name, true]);
-  });
+      const f = await sf.openTableFile(c.path);
+      const fromFile: Uint8Array[] = [];
+      for await (const text of f.scanText({}, output)) fromFile.push(text);
+      f.dispose();
+      expect([c.name, run, Buffer.concat(fromFile).equals(theirs)]).toEqual([c.name, run, true]);
+    },
+  );
+
+  test.each(BACKENDS)(
+    "decodeBlobIndex ($name): sst_dump's decoded text, CORRUPT where it failed",
+    async ({ simd }) => {
+      const lib = await loadBackend(simd);
+      using t = lib.openTable(readFileSync(c.path));
+      const lines = scanLines(Buffer.from(c.corpus.readBytes(c.sst_dump.decode_hex.stdout)))
+        .toString("latin1")
+        .split("\n");
+      const failed = Buffer.from(c.corpus.readBytes(c.sst_dump.decode_hex.stderr)).toString("latin1");
+      let decoded = 0;
+      for (const e of t.entries()) {
+        const prefix = `'${hex(e.key)}' seq:${e.seq}, type:${e.typeCode} => `;
+        if (e.type !== "blob-index") continue;
+        if (failed.includes(`${prefix}error decoding blob index\n`)) {
+          let error: unknown;
+          try {
+            lib.decodeBlobIndex(e.value);
+          } catch (thrown) {
+            error = thrown;
+          }
+          expect([
+            c.name,
+            hex(e.key),
+            error instanceof SstFilterError && error.code,
+            typeof (error as SstFilterError).offset,
+          ]).toEqual([c.name, hex(e.key), "CORRUPT", "number"]);
+          continue;
+        }
+        const line = lines.find((l) => l.startsWith(prefix));
+        expect([c.name, hex(e.key), debugStringHex(lib.decodeBlobIndex(e.value))]).toEqual([
+          c.name,
+          hex(e.key),
+          line?.slice(prefix.length),
+        ]);
+        decoded++;
+      }
+      if (c.id !== "entities") expect([c.name, decoded > 0]).toEqual([c.name, true]);
+    },
+  );
 });
 
 describe.each(CASES.filter((c) => c.blob_files !== undefined))("$name: blob DB", (c) => {
@@ -155,7 +164,12 @@ describe.each(CASES.filter((c) => c.blob_files !== undefined))("$name: blob DB",
         return;
       }
       const b = sf.decodeBlobIndex(e.value);
-      expect([c.name, hex(e.key), b.type, b.fileNumber]).toEqual([c.name, hex(e.key), "blob", BigInt(blobFile.number)]);
+      expect([c.name, hex(e.key), b.type, b.fileNumber]).toEqual([
+        c.name,
+        hex(e.key),
+        "blob",
+        BigInt(blobFile.number),
+      ]);
       expect(b.offset! + b.size!).toBeLessThanOrEqual(BigInt(blob.length));
       if (b.compression === "NoCompression") {
         const stored = blob.subarray(Number(b.offset), Number(b.offset! + b.size!));
@@ -185,11 +199,11 @@ describe.each(CASES.filter((c) => c.get_entity !== undefined))("$name: entities"
         e.type === "wide-column-entity"
           ? lib.decodeWideColumns(e.value)
           : [{ name: new Uint8Array(0), value: e.value }];
-      expect([recorded.key, columns.map((col) => hex(col.name)), columns.map((col) => hex(col.value))]).toEqual([
+      expect([
         recorded.key,
-        names,
-        values,
-      ]);
+        columns.map((col) => hex(col.name)),
+        columns.map((col) => hex(col.value)),
+      ]).toEqual([recorded.key, names, values]);
       for (const col of columns) expect("blobIndex" in col).toBe(false);
     });
   });
@@ -208,10 +222,19 @@ test("decoders reject bad bytes with CORRUPT and the offset, and values that are
   expect(corrupt(() => sf.decodeBlobIndex(new Uint8Array(0)))).toEqual(["CORRUPT", 0]);
   expect(corrupt(() => sf.decodeBlobIndex(Uint8Array.of(3, 1, 1, 1, 0)))).toEqual(["CORRUPT", 0]);
   expect(corrupt(() => sf.decodeBlobIndex(Uint8Array.of(1, 5, 1, 2, 0, 9)))).toEqual(["CORRUPT", 5]);
-  expect(corrupt(() => sf.decodeWideColumns(Uint8Array.of(1, 2, 1, 0x62, 0, 1, 0x61, 0)))).toEqual(["CORRUPT", 5]);
-  expect(corrupt(() => sf.decodeWideColumns(Uint8Array.of(1, 0xff, 0xff, 0xff, 0xff, 0x0f)))).toEqual(["CORRUPT", 6]);
+  expect(corrupt(() => sf.decodeWideColumns(Uint8Array.of(1, 2, 1, 0x62, 0, 1, 0x61, 0)))).toEqual([
+    "CORRUPT",
+    5,
+  ]);
+  expect(corrupt(() => sf.decodeWideColumns(Uint8Array.of(1, 0xff, 0xff, 0xff, 0xff, 0x0f)))).toEqual([
+    "CORRUPT",
+    6,
+  ]);
   expect(corrupt(() => sf.decodeWideColumns(Uint8Array.of(7, 0)))).toEqual(["CORRUPT", 0]);
-  expect(corrupt(() => sf.decodeBlobIndex("text" as unknown as Uint8Array))).toEqual(["BAD_OPTIONS", undefined]);
+  expect(corrupt(() => sf.decodeBlobIndex("text" as unknown as Uint8Array))).toEqual([
+    "BAD_OPTIONS",
+    undefined,
+  ]);
   // Version 2: a column that is a blob reference (file 12, offset 400, size 40, LZ4).
   const v2 = Uint8Array.of(2, 1, 1, 1, 1, 0x11, 1, 6, 0x61, 1, 12, 0x90, 0x03, 40, 4);
   const [column] = sf.decodeWideColumns(v2);

@@ -742,10 +742,7 @@ export class Table extends TableBase {
   /** The lines `sst_dump --command=scan` prints for the entries `opts` names, a batch at a time. */
   scanText(opts?: EntryOptions, output: ScanTextOptions = {}): IterableIterator<Uint8Array> {
     const take = scanTextTaker(output);
-    return this.newEntryWalk(
-      (cursor) => walkBatches(this.heap, cursor, this.bytes, take),
-      entryRange(opts),
-    );
+    return this.newEntryWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, take), entryRange(opts));
   }
 
   /** The range deletions of the rocksdb.range_del block, in stored order ([] without one). */

@@ -482,7 +482,10 @@ function decodedValueJson(sf: NodeSstFilter, e: Entry, hex: boolean): Record<str
     if (e.type === "blob-index") return { blobIndex: blobIndexJson(sf.decodeBlobIndex(e.value), hex) };
     if (e.type === "wide-column-entity") {
       const columns = sf.decodeWideColumns(e.value).map((c) => {
-        const column: Record<string, unknown> = { name: jsonBytes(c.name, hex), value: jsonBytes(c.value, hex) };
+        const column: Record<string, unknown> = {
+          name: jsonBytes(c.name, hex),
+          value: jsonBytes(c.value, hex),
+        };
         if (c.blobIndex !== undefined) column.blobIndex = blobIndexJson(c.blobIndex, hex);
         return column;
       });

@@ -87,7 +87,8 @@ fs::path OnlyFile(const fs::path& dir, const std::string& ext) {
   for (const auto& e : fs::directory_iterator(dir)) {
     if (e.path().extension() == ext) found.push_back(e.path());
   }
-  if (found.size() != 1) Fail(std::to_string(found.size()) + " " + ext + " files in " + dir.string());
+  if (found.size() != 1)
+    Fail(std::to_string(found.size()) + " " + ext + " files in " + dir.string());
   return found[0];
 }
 
@@ -165,7 +166,8 @@ KeyList CraftedBlobIndexes() {
   };
   const auto blob_ttl = [&](uint64_t expiration, uint64_t file, uint64_t offset, uint64_t size,
                             uint8_t compression) {
-    return std::string(1, '\2') + Varint(expiration) + blob(file, offset, size, compression).substr(1);
+    return std::string(1, '\2') + Varint(expiration) +
+           blob(file, offset, size, compression).substr(1);
   };
   const auto inlined = [](uint64_t expiration, const std::string& value) {
     return std::string(1, '\0') + Varint(expiration) + value;
@@ -242,7 +244,9 @@ nlohmann::json BlobCraftedCase(const CorpusRoot& root) {
 std::vector<rocksdb::WideColumns> EntityColumns(std::vector<std::string>& storage, Random& rng) {
   storage.clear();
   storage.reserve(4096);  // the columns point into it
-  const auto s = [&](std::string v) -> const std::string& { return storage.emplace_back(std::move(v)); };
+  const auto s = [&](std::string v) -> const std::string& {
+    return storage.emplace_back(std::move(v));
+  };
   std::vector<rocksdb::WideColumns> out;
   out.push_back({});
   out.push_back({{rocksdb::kDefaultWideColumnName, s("only the default")}});
@@ -283,7 +287,8 @@ nlohmann::json EntitiesCase(const CorpusRoot& root) {
     Check(db->PutEntity(rocksdb::WriteOptions(), db->DefaultColumnFamily(), keys.back(), sets[i]),
           "PutEntity");
   }
-  keys.push_back(KeyNumbered(sets.size()));  // a plain value: GetEntity gives it as the default column
+  keys.push_back(
+      KeyNumbered(sets.size()));  // a plain value: GetEntity gives it as the default column
   Check(db->Put(rocksdb::WriteOptions(), keys.back(), "plain"), "Put");
   Check(db->Flush(rocksdb::FlushOptions()), "Flush");
   // What GetEntity returns for each key: names and values, one .keys file of pairs per key.
