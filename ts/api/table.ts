@@ -174,7 +174,7 @@ function runSync(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
 // as it arrives: a large filter never sits in JavaScript memory besides the core's copy. The core's
 // largest read-ahead (kMaxReadahead, cpp/table/block_fetcher.h) fits one piece; larger pieces only
 // cost memory (each of an operation's two buffers grows to this size on a long walk).
-const READ_PIECE_BYTES = 4 << 20;
+const READ_PIECE_BYTES = 1 << 20;
 
 // Each operation's reusable buffers, for sources with readInto: one for the reads the core waits
 // for, one for the read ahead.
