@@ -67,12 +67,23 @@ void AppendScanLine(ByteView user_key, ByteView timestamp, uint64_t tag, ByteVie
   AppendAsCString(half, out);
   AppendText(" => ", out);
   half.clear();
+  // A value with its preferred sequence number packed after it (fixed64): RocksDB 7.8.3 writes no
+  // such entries; newer sst_dumps print the value, then ", " and the number (table/
+  // sst_file_dumper.cc, ParsePackedValueWithSeqno in db/seqno_to_time_mapping.cc).
+  const bool packed_seqno = (tag & 0xff) == static_cast<uint8_t>(EntryType::kValuePreferredSeqno) &&
+                            value.size() >= sizeof(uint64_t);
   if (decode) {
     AppendBlobIndexText(blob_index, options.hex, &half);
+  } else if (packed_seqno) {
+    AppendShown(value.first(value.size() - sizeof(uint64_t)), options.hex, &half);
   } else {
     AppendShown(value, options.hex, &half);
   }
   AppendAsCString(half, out);
+  if (packed_seqno) {
+    AppendText(", " + std::to_string(DecodeFixed64(value.data() + value.size() - sizeof(uint64_t))),
+               out);
+  }
   out->push_back('\n');
 }
 

@@ -387,7 +387,9 @@ struct ScanTextOptions {
 // KEY is the stored user key: `user_key` followed by its `timestamp` (empty without one), as
 // sst_dump 7.8.3 prints it. sst_dump prints both halves with %s: each ends at its first NUL byte,
 // as there. With decode_blob_index a blob index's VALUE is the decoded index (docs/FORMATS.md
-// 3.10.1); one that does not decode gets sst_dump's standard-error line, appended to `errors`.
+// 3.10.1); one that does not decode gets sst_dump's standard-error line, appended to `errors`. A
+// kTypeValuePreferredSeqno entry (written by RocksDB 9.x and later) shows as the newest sst_dump
+// shows it: VALUE, then ", " and the preferred sequence number packed at the value's end.
 void AppendScanLine(ByteView user_key, ByteView timestamp, uint64_t tag, ByteView value,
                     ScanTextOptions options, Bytes* out, Bytes* errors);
 
