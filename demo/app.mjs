@@ -701,7 +701,7 @@ function valueCell(row) {
   const { text, className } = valueText(row.value, $("values-mode").value);
   const cut = row.valueSize > row.value.length || text.length > VALUE_INLINE_CHARS;
   const shown = el("span", { textContent: cut ? `${text.slice(0, VALUE_INLINE_CHARS)}…` : text });
-  const cell = el("td", { className: `value ${className}` }, shown);
+  const cell = el("td", { className: className ? `value ${className}` : "value" }, shown);
   if (cut) {
     cell.append(el("span", { className: "size muted", textContent: ` ${count(row.valueSize)} bytes` }));
     cell.title = "click to show more";

@@ -15,7 +15,7 @@ import type { Entry, NodeSstFilter, Table } from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { FIXTURES, GENERATED } from "./golden";
-import { writeMixedTable } from "./mixed-table";
+import { JSON_TABLE_VALUES, writeJsonTable, writeMixedTable } from "./mixed-table";
 
 const ROOT = path.join(__dirname, "..", "..");
 const CHROMIUM = "/usr/bin/chromium"; // Debian's package, installed by scripts/setup.sh
@@ -347,6 +347,28 @@ describe("a table RocksDB wrote with puts, deletes, merges and range deletions",
     );
     expect(rows).toEqual(
       first.map((e) => [hex(e.key), Buffer.from(e.timestamp!).readBigUInt64LE().toString(), String(e.seq)]),
+    );
+  });
+
+  test("values as JSON: pretty-printed where they parse, as text where not", async () => {
+    const jsonFile = writeJsonTable(path.join(dir, "json"));
+    await page.selectOption("#keys-mode", "utf8");
+    await page.selectOption("#values-mode", "json");
+    await open(jsonFile);
+    const rows = await page.$$eval("#entries-body tr", (trs) =>
+      trs.map((tr) => {
+        const cells = tr.querySelectorAll("td");
+        return [cells[1]!.textContent, cells[4]!.className, cells[4]!.querySelector("span")!.textContent];
+      }),
+    );
+    expect(rows).toEqual(
+      Object.entries(JSON_TABLE_VALUES).map(([key, value]) => {
+        try {
+          return [key, "value json", JSON.stringify(JSON.parse(value), null, 2)];
+        } catch {
+          return [key, "value", value];
+        }
+      }),
     );
   });
 });
