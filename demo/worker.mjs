@@ -164,9 +164,9 @@ const RANGE_DELETIONS_SHOWN = 1000;
  */
 
 /**
- * The contents view: pages of entries from `seek` on, read lazily. Each page's start is kept as an
- * anchor, so that any page seen is read again by seeking there (paging back in a large file reads
- * a block or two, not the file), and the walk of the last page read goes on for the next.
+ * The contents view: pages of entries from `seek` on. Each page is read by a walk of its own that
+ * seeks to the page's anchor and stops after the page (t.entries' limit), so a page costs a block
+ * or two wherever it lies in the file; reading one records where the next starts.
  */
 class EntryPages {
   /**
@@ -180,74 +180,54 @@ class EntryPages {
     /** @type {Anchor[]} */
     this.anchors = [start];
     this.seekable = true; // false once the table refused a seek (a comparator it cannot order)
-    /** @type {AsyncIterator<Entry> | null} */
-    this.walk = null;
-    this.walkPage = -1; // the page the walk's next entry starts
-    /** @type {Entry | null} */
-    this.peeked = null; // the walk's next entry, already read
-    /** @type {Uint8Array | null} */
-    this.runKey = null; // the key of the entries just taken, and how many of them a walk from it
-    this.runCount = 0; // has taken (the skip of an anchor at the next entry)
-    this.lastPage = -1; // the last page, once the walk met the end
   }
 
   /**
-   * Starts a walk at `anchor`.
-   * @param {Anchor} anchor
-   * @returns {Promise<void>}
-   */
-  async open(anchor) {
-    await this.walk?.return?.();
-    const key = this.seekable ? anchor.key : null;
-    /** @type {{ from?: Uint8Array, prefix?: Uint8Array }} */
-    const range = key === null ? this.seek : { ...this.seek, from: key };
-    try {
-      this.walk = this.table.entries(range)[Symbol.asyncIterator]();
-    } catch (error) {
-      const code = /** @type {{ code?: unknown }} */ (error).code;
-      if (code !== "UNSUPPORTED" || key === null) throw error;
-      this.seekable = false; // walk from the start and skip instead
-      return this.open(anchor);
-    }
-    this.peeked = null;
-    this.runKey = key;
-    this.runCount = 0;
-    for (let n = key === null ? anchor.index : anchor.skip; n > 0; n--) {
-      if ((await this.next()) === null) break;
-    }
-  }
-
-  /** The walk's next entry, counted in the run of its key; null at the end. */
-  async next() {
-    let entry = this.peeked;
-    this.peeked = null;
-    if (entry === null) {
-      const next = await /** @type {AsyncIterator<Entry>} */ (this.walk).next();
-      if (next.done) return null;
-      entry = next.value;
-    }
-    if (this.runKey !== null && compareBytes(entry.key, this.runKey) === 0) this.runCount++;
-    else {
-      this.runKey = entry.key;
-      this.runCount = 1;
-    }
-    return entry;
-  }
-
-  /**
-   * Page `number` (one the view has reached: at most one past the last read).
+   * Page `number`: one the view has reached (at most one past the last read).
    * @param {number} number
    * @param {number} size
+   * @returns {Promise<{ rows: EntryRow[], last: boolean }>}
    */
   async page(number, size) {
     const anchor = this.anchors[number];
     if (anchor === undefined) throw new Error(`page ${number + 1} is not reached yet`);
-    if (this.walkPage !== number) await this.open(anchor);
+    const key = this.seekable ? anchor.key : null;
+    const skip = key === null ? anchor.index : anchor.skip;
+    const range = key === null ? this.seek : { ...this.seek, from: key };
+    /** @type {AsyncIterable<Entry>} */
+    let walk;
+    try {
+      // The page's entries and the one after them, which anchors the next page.
+      walk = this.table.entries({ ...range, limit: skip + size + 1 });
+    } catch (error) {
+      const code = /** @type {{ code?: unknown }} */ (error).code;
+      if (code !== "UNSUPPORTED" || key === null) throw error;
+      this.seekable = false; // walk from the view's start and skip instead
+      return this.page(number, size);
+    }
+    // The run of entries with one user key so far, counted from the walk's start: where the next
+    // page's anchor lies within its key.
+    let runKey = key;
+    let runCount = 0;
+    let taken = 0;
     /** @type {EntryRow[]} */
     const rows = [];
-    while (rows.length < size) {
-      const entry = await this.next();
-      if (entry === null) break;
+    for await (const entry of walk) {
+      if (taken++ >= skip && rows.length === size) {
+        const sameRun = runKey !== null && compareBytes(entry.key, runKey) === 0;
+        this.anchors[number + 1] = {
+          key: this.seekable ? entry.key : null,
+          skip: sameRun ? runCount : 0,
+          index: anchor.index + size,
+        };
+        return { rows, last: false };
+      }
+      if (runKey !== null && compareBytes(entry.key, runKey) === 0) runCount++;
+      else {
+        runKey = entry.key;
+        runCount = 1;
+      }
+      if (taken <= skip) continue;
       rows.push({
         index: anchor.index + rows.length,
         key: entry.key,
@@ -259,24 +239,7 @@ class EntryPages {
         valueSize: entry.value.length,
       });
     }
-    // The next page starts at the entry after these, if there is one.
-    const following =
-      rows.length === size ? await /** @type {AsyncIterator<Entry>} */ (this.walk).next() : null;
-    if (following === null || following.done) {
-      this.lastPage = number;
-      this.walkPage = -1;
-    } else {
-      const key = following.value.key;
-      const sameRun = this.runKey !== null && compareBytes(key, this.runKey) === 0;
-      this.anchors[number + 1] = {
-        key: this.seekable ? key : null,
-        skip: sameRun ? this.runCount : 0,
-        index: anchor.index + size,
-      };
-      this.peeked = following.value;
-      this.walkPage = number + 1;
-    }
-    return { rows, last: this.lastPage === number };
+    return { rows, last: true };
   }
 }
 

@@ -1,7 +1,7 @@
 // Tables RocksDB itself writes for the viewer and the entry tests: one with every kind of record
 // (Debian's db_bench from rocksdb-tools 7.8.3 fills keys at random, deletes and merges some, and
-// writes range deletions, then flushes once, auto-compaction off, so one table holds them all), and
-// one with JSON and plain-text values (ldb puts, then a compaction writes the table).
+// writes range deletions, then flushes once, auto-compaction off, so one table holds them all), one
+// with JSON and plain-text values (ldb puts, then a compaction writes the table), and a 36 MB one.
 import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import * as path from "node:path";
@@ -28,6 +28,21 @@ export function writeMixedTable(dir: string): string {
     "--range_tombstone_width=5",
     "--disable_wal=1",
     "--compression_type=snappy",
+  ]);
+  return onlyTable(dir, "db_bench");
+}
+
+/** Writes 300,000 sequential entries, uncompressed (36 MB), into `dir`; returns the table's path. */
+export function writeLargeTable(dir: string): string {
+  execFileSync("db_bench", [
+    "--benchmarks=fillseq,flush",
+    `--db=${dir}`,
+    "--num=300000",
+    "--key_size=16",
+    "--value_size=100",
+    "--disable_auto_compactions=1",
+    "--disable_wal=1",
+    "--compression_type=none",
   ]);
   return onlyTable(dir, "db_bench");
 }

@@ -15,7 +15,7 @@ import type { Entry, NodeSstFilter, Table } from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { FIXTURES, GENERATED } from "./golden";
-import { JSON_TABLE_VALUES, writeJsonTable, writeMixedTable } from "./mixed-table";
+import { JSON_TABLE_VALUES, writeJsonTable, writeLargeTable, writeMixedTable } from "./mixed-table";
 
 const ROOT = path.join(__dirname, "..", "..");
 const CHROMIUM = "/usr/bin/chromium"; // Debian's package, installed by scripts/setup.sh
@@ -348,6 +348,36 @@ describe("a table RocksDB wrote with puts, deletes, merges and range deletions",
     expect(rows).toEqual(
       first.map((e) => [hex(e.key), Buffer.from(e.timestamp!).readBigUInt64LE().toString(), String(e.seq)]),
     );
+  });
+
+  test("the contents view and the map read the blocks they show, not the whole file", async () => {
+    const largeFile = writeLargeTable(path.join(dir, "large"));
+    const size = readFileSync(largeFile).length;
+    // The worker reads the File through Blob.slice: count the bytes it asks for.
+    const [worker] = page.workers();
+    await worker!.evaluate(() => {
+      const scope = globalThis as unknown as { sliced: number };
+      scope.sliced = 0;
+      const slice = Blob.prototype.slice;
+      Blob.prototype.slice = function (this: Blob, start?: number, end?: number, type?: string) {
+        scope.sliced += (end ?? this.size) - (start ?? 0);
+        return slice.call(this, start, end, type);
+      };
+    });
+    await open(largeFile);
+    await page.waitForSelector("#map-caption[data-blocks]");
+    await page.click("#entries-next");
+    await page.waitForFunction(() =>
+      document.getElementById("entries-page")!.textContent!.startsWith("page 2"),
+    );
+    const box = (await page.locator("#map").boundingBox())!;
+    await page.click("#map", { position: { x: box.width * 0.6, y: 20 } });
+    await page.waitForFunction(() =>
+      document.getElementById("entries-caption")!.textContent!.startsWith("from data block"),
+    );
+    const sliced = await worker!.evaluate(() => (globalThis as unknown as { sliced: number }).sliced);
+    console.log(`[viewer] ${sliced} of ${size} bytes read for two pages, the map and a data block's entries`);
+    expect(sliced).toBeLessThan(size / 8);
   });
 
   test("values as JSON: pretty-printed where they parse, as text where not", async () => {
