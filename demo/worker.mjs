@@ -96,7 +96,7 @@ const sf = await init();
 /** @type {AsyncTable | null} */
 let table = null; // the open AsyncTable
 /** @type {EntryPages | null} */
-let entryPages = null; // the contents view's walk (see EntryPages)
+let entryPages = null; // the contents view (see EntryPages)
 /** @type {Promise<TableRegion[]> | null} */
 let layout = null; // the table's layout, read once
 /** @type {AbortController | null} */
@@ -216,7 +216,7 @@ class EntryPages {
       if (taken++ >= skip && rows.length === size) {
         const sameRun = runKey !== null && compareBytes(entry.key, runKey) === 0;
         this.anchors[number + 1] = {
-          key: this.seekable ? entry.key : null,
+          key: this.seekable ? entry.key.slice() : null, // not a view that keeps the batch alive
           skip: sameRun ? runCount : 0,
           index: anchor.index + size,
         };
