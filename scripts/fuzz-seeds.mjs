@@ -186,6 +186,52 @@ for (const c of shapes.values()) {
   }
 }
 
+// ---- values: [flags u8][value] ----
+// The blob indexes of the crafted case as stored, and GetEntity's columns of the entities case
+// serialized as version 1 (and the smallest as version 2), as RocksDB lays them out.
+const putVarint = (n) => {
+  const bytes = [];
+  for (; n >= 0x80; n = Math.floor(n / 128)) bytes.push((n & 0x7f) | 0x80);
+  bytes.push(n);
+  return Uint8Array.from(bytes);
+};
+const lengthPrefixed = (b) => concat([putVarint(b.length), b]);
+for (const c of manifest("rocksdb-values").cases) {
+  if (c.values) {
+    readKeys(c.values, 1000).forEach((v, i) => {
+      seed("values", `${c.id}-${i}`, concat([Uint8Array.of(0), v]));
+      seed("values", `${c.id}-${i}-hex`, concat([Uint8Array.of(1), v]));
+    });
+  }
+  for (const e of c.get_entity ?? []) {
+    const names = readKeys(e.names, 1000);
+    const values = readKeys(e.values, 1000);
+    const v1 = concat([
+      putVarint(1),
+      putVarint(names.length),
+      ...names.map((n, i) => concat([lengthPrefixed(n), putVarint(values[i].length)])),
+      ...values,
+    ]);
+    seed("values", `${c.id}-${e.key}-v1`, concat([Uint8Array.of(0), v1]));
+    const nameSizes = concat(names.map((n) => putVarint(n.length)));
+    const valueSizes = concat(values.map((v) => putVarint(v.length)));
+    const allNames = concat(names);
+    const v2 = concat([
+      putVarint(2),
+      putVarint(names.length),
+      putVarint(nameSizes.length),
+      putVarint(valueSizes.length),
+      putVarint(allNames.length),
+      new Uint8Array(names.length).fill(1),
+      nameSizes,
+      valueSizes,
+      allNames,
+      ...values,
+    ]);
+    seed("values", `${c.id}-${e.key}-v2`, concat([Uint8Array.of(0), v2]));
+  }
+}
+
 for (const [target, list] of seeds) {
   const dir = path.join(out, target);
   rmSync(dir, { recursive: true, force: true });

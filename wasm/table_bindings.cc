@@ -107,22 +107,28 @@ class TableCursorHandle : public IoHandle {
     return out;
   }
   // A walk of entries: the batch as the lines `sst_dump --command=scan` prints for it (hex: with
-  // --output_hex), then drops it.
-  val TakeScanText(bool hex) {
+  // --output_hex; decodeBlobIndex: with --decode_blob_index), then drops it: { out: Uint8Array,
+  // errors: Uint8Array } (the lines sst_dump prints on standard output and standard error).
+  val TakeScanText(bool hex, bool decode_blob_index) {
     Bytes text;
+    Bytes errors;
     const std::vector<uint32_t>& keys = cursor_->key_offsets();
     const std::vector<uint32_t>& values = cursor_->value_offsets();
     const std::vector<uint64_t>& tags = cursor_->tags();
     const size_t ts_size = cursor_->timestamp_size();
+    const ScanTextOptions options{.hex = hex, .decode_blob_index = decode_blob_index};
     for (size_t i = 0; i + 1 < keys.size(); ++i) {
       const ByteView key = ByteView(cursor_->key_data()).subspan(keys[i], keys[i + 1] - keys[i]);
       const ByteView value =
           ByteView(cursor_->value_data()).subspan(values[i], values[i + 1] - values[i]);
       const ByteView timestamp = ByteView(cursor_->timestamps()).subspan(i * ts_size, ts_size);
-      AppendScanLine(key, timestamp, i < tags.size() ? tags[i] : 0, value, hex, &text);
+      AppendScanLine(key, timestamp, i < tags.size() ? tags[i] : 0, value, options, &text, &errors);
     }
     cursor_->ClearBatch();
-    return ToUint8Array(text);
+    val out = val::object();
+    out.set("out", ToUint8Array(text));
+    out.set("errors", ToUint8Array(errors));
+    return out;
   }
   // The batch's blocks as TakeKeys gives them, without its keys (which are dropped).
   val TakeBlocks() {
@@ -425,9 +431,11 @@ val FormatScanLine(val key, val timestamp, const std::string& seq, int type, val
   uint64_t sequence = 0;
   std::from_chars(seq.data(), seq.data() + seq.size(), sequence);
   Bytes line;
+  Bytes errors;  // none: blob indexes are shown as stored
   AppendScanLine(emscripten::vecFromJSArray<uint8_t>(key),
                  emscripten::vecFromJSArray<uint8_t>(timestamp), (sequence << 8) | (type & 0xff),
-                 emscripten::vecFromJSArray<uint8_t>(value), hex, &line);
+                 emscripten::vecFromJSArray<uint8_t>(value), ScanTextOptions{.hex = hex}, &line,
+                 &errors);
   return ToUint8Array(line);
 }
 

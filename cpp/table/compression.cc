@@ -1,8 +1,10 @@
 #include "table/compression.h"
 
+#include <iterator>
 #include <string>
 
 #include "base/enum_names.h"
+#include "sstfilter/values.h"
 
 namespace sstfilter {
 namespace {
@@ -56,6 +58,17 @@ const char* CodecName(Codec codec) {
   // In Codec's order.
   static constexpr const char* kNames[] = {"none", "snappy", "zlib", "bzip2", "lz4", "zstd"};
   return EnumName<Codec::kZstd>(codec, kNames, "unknown");
+}
+
+const char* CompressionTypeName(uint8_t type) {
+  // rocksdb util/compression.h CompressionTypeToString (7.8.3): blob indexes name their blob's
+  // codec by it. Its default branch asserts and returns "" (release builds: "").
+  static constexpr const char* kNames[] = {"NoCompression", "Snappy", "Zlib",   "BZip2",
+                                           "LZ4",           "LZ4HC",  "Xpress", "ZSTD"};
+  if (type < std::size(kNames)) return kNames[type];
+  if (type == kZstdNotFinalType) return "ZSTDNotFinal";
+  if (type == 0xff) return "DisableOption";  // kDisableCompressionOption
+  return "";
 }
 
 Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteView contents,

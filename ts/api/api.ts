@@ -4,6 +4,7 @@ import { Filter, LevelDbFilterBlock } from "./filters.js";
 import { makeHashes, type Hashes } from "./hash.js";
 import { WasmHeap } from "../core/heap.js";
 import { formatScanLines, type Entry } from "./entries.js";
+import { decodeBlobIndex, decodeWideColumns, type BlobIndex, type WideColumn } from "./values.js";
 import { packKeys, type Key, type KeyBatch } from "../core/keys.js";
 import {
   openTable,
@@ -215,6 +216,16 @@ export class SstFilter {
    */
   formatScanLines(entries: Iterable<Entry>, opts: { hex?: boolean } = {}): Uint8Array {
     return formatScanLines(this.heap.module, entries, opts.hex === true);
+  }
+
+  /** Decodes the value of a "blob-index" entry (docs/FORMATS.md 3.10.1). */
+  decodeBlobIndex(value: Uint8Array): BlobIndex {
+    return decodeBlobIndex(this.heap, value);
+  }
+
+  /** Decodes the value of a "wide-column-entity" entry into its columns (docs/FORMATS.md 3.10.2). */
+  decodeWideColumns(value: Uint8Array): WideColumn[] {
+    return decodeWideColumns(this.heap, value);
   }
 
   /** Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily. */

@@ -35,9 +35,11 @@ export type {
   LookupExplanation,
   LookupRoute,
   OpenTableOptions,
+  ScanTextOptions,
   TableFilterInfo,
   TableFooter,
   TableFormat,
   TablePropertyValue,
 } from "./table.js";
+export type { BlobIndex, WideColumn } from "./values.js";
 export type { InitOptions } from "../core/init.js";

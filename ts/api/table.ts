@@ -181,7 +181,7 @@ function runSync(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
 // as it arrives: a large filter never sits in JavaScript memory besides the core's copy. The core's
 // largest read-ahead (kMaxReadahead, cpp/table/block_fetcher.h) fits one piece; larger pieces only
 // cost memory (each of an operation's two buffers grows to this size on a long walk).
-const READ_PIECE_BYTES = 4 << 20;
+const READ_PIECE_BYTES = 1 << 20;
 
 // Each operation's reusable buffers, for sources with readInto: one for the reads the core waits
 // for, one for the read ahead.
@@ -348,6 +348,30 @@ async function* walkBatchesAsync<Batch>(
 }
 
 const takeKeys = (cursor: TableCursorHandle): TableKeyBatch => cursor.takeKeys();
+
+/** How t.scanText() prints: as `sst_dump --command=scan` with these flags. */
+export interface ScanTextOptions {
+  /** --output_hex: keys and values in upper-case hex. */
+  hex?: boolean;
+  /** --decode_blob_index: blob indexes decoded, as BlobIndex::DebugString shows them. */
+  decodeBlobIndex?: boolean;
+  /**
+   * Receives the lines sst_dump prints on standard error instead (with decodeBlobIndex: entries
+   * whose blob index does not decode), a batch at a time; without it they are dropped.
+   */
+  onErrorText?: (text: Uint8Array) => void;
+}
+
+/** Takes a batch as scan text, handing its standard-error lines to `output.onErrorText`. */
+function scanTextTaker(output: ScanTextOptions): (cursor: TableCursorHandle) => Uint8Array {
+  const hex = output.hex === true;
+  const decodeBlobIndex = output.decodeBlobIndex === true;
+  return (cursor) => {
+    const { out, errors } = cursor.takeScanText(hex, decodeBlobIndex);
+    if (errors.length > 0) output.onErrorText?.(errors);
+    return out;
+  };
+}
 
 /**
  * Probes the keys of the batch `cursor` holds against the table's filter without handing them to
@@ -731,12 +755,9 @@ export class Table extends TableBase {
   }
 
   /** The lines `sst_dump --command=scan` prints for the entries `opts` names, a batch at a time. */
-  scanText(opts?: EntryOptions, output: { hex?: boolean } = {}): IterableIterator<Uint8Array> {
-    const hex = output.hex === true;
-    return this.newEntryWalk(
-      (cursor) => walkBatches(this.heap, cursor, this.bytes, (c) => c.takeScanText(hex)),
-      entryRange(opts),
-    );
+  scanText(opts?: EntryOptions, output: ScanTextOptions = {}): IterableIterator<Uint8Array> {
+    const take = scanTextTaker(output);
+    return this.newEntryWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, take), entryRange(opts));
   }
 
   /** The range deletions of the rocksdb.range_del block, in stored order ([] without one). */
@@ -862,10 +883,10 @@ export class AsyncTable extends TableBase {
   }
 
   /** See Table.scanText. */
-  scanText(opts?: EntryOptions, output: { hex?: boolean } = {}): AsyncIterableIterator<Uint8Array> {
-    const hex = output.hex === true;
+  scanText(opts?: EntryOptions, output: ScanTextOptions = {}): AsyncIterableIterator<Uint8Array> {
+    const take = scanTextTaker(output);
     return this.newEntryWalk(
-      (cursor) => walkBatchesAsync(this.heap, cursor, this.source, (c) => c.takeScanText(hex)),
+      (cursor) => walkBatchesAsync(this.heap, cursor, this.source, take),
       entryRange(opts),
     );
   }

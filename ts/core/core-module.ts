@@ -71,8 +71,11 @@ export interface TableCursorHandle extends IoHandle {
   keyCount(): number;
   /** A walk of entries: the batch's entries and blocks. */
   takeEntries(): EntryBatchRaw;
-  /** A walk of entries: the batch as `sst_dump --command=scan` lines (hex: --output_hex). */
-  takeScanText(hex: boolean): Uint8Array;
+  /**
+   * A walk of entries: the batch as `sst_dump --command=scan` lines (hex: --output_hex,
+   * decodeBlobIndex: --decode_blob_index), on standard output and standard error.
+   */
+  takeScanText(hex: boolean, decodeBlobIndex: boolean): { out: Uint8Array; errors: Uint8Array };
 }
 
 export interface BlockReadHandle extends IoHandle {
@@ -206,11 +209,30 @@ export interface CoreModule {
     value: Uint8Array,
     hex: boolean,
   ): Uint8Array;
+  /** The blob index at [value, value + size) (ts/api/values.ts); null on error (last error). */
+  decodeBlobIndex(value: number, size: number): BlobIndexRaw | null;
+  /** The columns of the entity at [value, value + size); null on error (last error). */
+  decodeWideColumns(
+    value: number,
+    size: number,
+  ): { name: Uint8Array; value: Uint8Array; blobIndex?: BlobIndexRaw }[] | null;
   /** The range deletions of a range_del block's contents; null on error (last error). */
   rangeDeletionsOf(
     contents: number,
     size: number,
   ): { start: Uint8Array; end: Uint8Array; seq: string }[] | null;
+}
+
+/** A blob index as wasm/value_bindings.cc returns it: 64-bit numbers as decimal strings. */
+export interface BlobIndexRaw {
+  type: "inlined-ttl" | "blob" | "blob-ttl";
+  expiration?: string;
+  value?: Uint8Array;
+  fileNumber?: string;
+  offset?: string;
+  size?: string;
+  compression?: string;
+  compressionType?: number;
 }
 
 /**

@@ -15,10 +15,12 @@ import {
   summarizeTableFilter,
   verifyTable,
   type AsyncTable,
+  type BlobIndex,
   type Entry,
   type EntryOptions,
   type LookupExplanation,
   type NodeSstFilter,
+  type ScanTextOptions,
   type SstFilterErrorCode,
   type TablePropertyValue,
   type VerifyProgress,
@@ -459,14 +461,51 @@ function jsonBytes(bytes: Uint8Array, hex: boolean): string | { hex: string } {
   return text !== null ? text : { hex: toHex(bytes) };
 }
 
-function entryJson(e: Entry, hex: boolean): string {
+/** A decoded blob index for --json: 64-bit numbers as strings, an inlined value as jsonBytes. */
+function blobIndexJson(index: BlobIndex, hex: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: index.type };
+  if (index.fileNumber !== undefined) out.fileNumber = index.fileNumber.toString();
+  if (index.offset !== undefined) out.offset = index.offset.toString();
+  if (index.size !== undefined) out.size = index.size.toString();
+  if (index.compression !== undefined) out.compression = index.compression;
+  if (index.expiration !== undefined) out.expiration = index.expiration.toString();
+  if (index.value !== undefined) out.value = jsonBytes(index.value, hex);
+  return out;
+}
+
+/**
+ * What --json shows of a blob index or entity besides the raw value: { blobIndex } or
+ * { columns }, or { valueError } (the decoder's message) when the value does not decode.
+ */
+function decodedValueJson(sf: NodeSstFilter, e: Entry, hex: boolean): Record<string, unknown> {
+  try {
+    if (e.type === "blob-index") return { blobIndex: blobIndexJson(sf.decodeBlobIndex(e.value), hex) };
+    if (e.type === "wide-column-entity") {
+      const columns = sf.decodeWideColumns(e.value).map((c) => {
+        const column: Record<string, unknown> = {
+          name: jsonBytes(c.name, hex),
+          value: jsonBytes(c.value, hex),
+        };
+        if (c.blobIndex !== undefined) column.blobIndex = blobIndexJson(c.blobIndex, hex);
+        return column;
+      });
+      return { columns };
+    }
+  } catch (error) {
+    if (error instanceof SstFilterError) return { valueError: error.message };
+    throw error;
+  }
+  return {};
+}
+
+function entryJson(sf: NodeSstFilter, e: Entry, hex: boolean): string {
   const out: Record<string, unknown> = { key: jsonBytes(e.key, hex) };
   // A user-defined timestamp: its bytes as stored, always hex (they are rarely text).
   if (e.timestamp !== undefined) out.timestamp = { hex: toHex(e.timestamp) };
   if (e.seq !== undefined) out.seq = e.seq.toString();
   if (e.type !== undefined) out.type = e.type;
   out.value = jsonBytes(e.value, hex);
-  return JSON.stringify(out) + "\n";
+  return JSON.stringify({ ...out, ...decodedValueJson(sf, e, hex) }) + "\n";
 }
 
 async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
@@ -494,7 +533,7 @@ async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
       const encoder = new TextEncoder();
       let lines = "";
       for await (const entry of table.entries(opts)) {
-        lines += entryJson(entry, hex);
+        lines += entryJson(sf, entry, hex);
         if (lines.length >= 1 << 20) {
           await writeOut(encoder.encode(lines));
           lines = "";
@@ -502,7 +541,12 @@ async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
       }
       await writeOut(encoder.encode(lines));
     } else {
-      for await (const text of table.scanText(opts, { hex })) await writeOut(text);
+      const output: ScanTextOptions = {
+        hex,
+        decodeBlobIndex: args.values["decode-blob-index"] === true,
+        onErrorText: (text) => process.stderr.write(text),
+      };
+      for await (const text of table.scanText(opts, output)) await writeOut(text);
     }
     return 0;
   });
@@ -518,7 +562,7 @@ async function get(sf: NodeSstFilter, args: Parsed): Promise<number> {
   return withTable(sf, file, args, async (table) => {
     const found = await table.get(key);
     if (args.values.json === true) {
-      for (const e of found) process.stdout.write(entryJson(e, hex));
+      for (const e of found) process.stdout.write(entryJson(sf, e, hex));
     } else {
       // sst_dump's lines (for a range deletion: its start, sequence, type 15 and end).
       process.stdout.write(sf.formatScanLines(found, { hex }));
@@ -596,7 +640,8 @@ ${USER_KEYS_HELP}`,
   scan: {
     summary: "list a table's entries: key, sequence number, type, value (as sst_dump scan)",
     help: `Usage: sstfilter scan <file> [--from K] [--to K] [--prefix P] [--read-num N]
-                     [--input-key-hex] [--output-hex] [--json] [--user-keys]
+                     [--input-key-hex] [--output-hex] [--decode-blob-index] [--json]
+                     [--user-keys]
 
 Prints every entry of the file in order, one line each, exactly as
 "sst_dump --file=<file> --command=scan" prints its entries:
@@ -608,7 +653,11 @@ Prints every entry of the file in order, one line each, exactly as
   --read-num N      at most N entries
   --input-key-hex   K and P are given in hex
   --output-hex      keys and values in hex (sst_dump --output_hex)
-  --json            one JSON object per entry: key, seq (a string), type, value (text, or { hex })
+  --decode-blob-index  blob indexes decoded: "[blob ref] file:N offset:N size:N compression: C"
+                    (sst_dump --decode_blob_index); one that does not decode is reported on
+                    standard error, as there
+  --json            one JSON object per entry: key, seq (a string), type, value (text, or { hex });
+                    blob indexes add blobIndex (decoded), wide-column entities columns
 
 With user-defined timestamps (comparator leveldb.BytewiseComparator.u64ts) the lines show the
 stored key, timestamp included, as sst_dump does; K and P are user keys without a timestamp
@@ -621,6 +670,7 @@ ${USER_KEYS_HELP}`,
       "read-num": { type: "string" },
       "input-key-hex": { type: "boolean" },
       "output-hex": { type: "boolean" },
+      "decode-blob-index": { type: "boolean" },
       json: { type: "boolean" },
       "user-keys": { type: "boolean" },
     },

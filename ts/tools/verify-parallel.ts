@@ -1,6 +1,6 @@
 // Verifies a table file on several threads (Node's worker_threads), as `sstfilter verify --jobs`
-// does: the data blocks split by offset into contiguous ranges, one per thread
-// (verify-worker.ts opens the file itself and verifies its range), the meta blocks here, and the
+// does: the data blocks split by offset into contiguous ranges, one per thread (the first and the
+// meta blocks on this thread; verify-worker.ts opens the file itself and verifies a range), and the
 // reports merged as one walk would have made them (mergeVerifyReports).
 import { Worker } from "node:worker_threads";
 
@@ -76,8 +76,6 @@ export async function verifyTableFile(
   const jobs = Math.max(1, opts.jobs);
   const maxReported = opts.maxReported ?? 10;
   if (jobs === 1) return verifyTable(table, opts);
-  // The meta blocks here (an empty range of data blocks), the data blocks in the workers.
-  const meta = await verifyTable(table, { range: { from: 0, to: 0 }, maxReported });
   const latest: VerifyProgress[] = [];
   const onProgress = (i: number, p: VerifyProgress): void => {
     latest[i] = p;
@@ -89,14 +87,19 @@ export async function verifyTableFile(
       keys: sum("keys"),
     });
   };
-  const reports = await Promise.all(
-    Array.from({ length: jobs }, (_, i) => {
-      const from = Math.round((end * i) / jobs);
-      const to = Math.round((end * (i + 1)) / jobs);
-      return verifyRange({ file, internalKeys: opts.internalKeys, from, to, maxReported }, (p) =>
-        onProgress(i, p),
-      );
-    }),
-  );
-  return mergeVerifyReports([meta, ...reports], maxReported);
+  const bounds = (i: number): { from: number; to: number } => ({
+    from: Math.round((end * i) / jobs),
+    to: Math.round((end * (i + 1)) / jobs),
+  });
+  // This thread takes the first range with the meta blocks, while jobs - 1 workers start up and
+  // take the others: a worker costs a Node isolate, the module and an open table of its own.
+  const reports = await Promise.all([
+    verifyTable(table, { range: bounds(0), maxReported, onProgress: (p) => onProgress(0, p) }),
+    ...Array.from({ length: jobs - 1 }, (_, w) =>
+      verifyRange({ file, internalKeys: opts.internalKeys, ...bounds(w + 1), maxReported }, (p) =>
+        onProgress(w + 1, p),
+      ),
+    ),
+  ]);
+  return mergeVerifyReports(reports, maxReported);
 }

@@ -378,14 +378,21 @@ class TableCursor final : public ResumableRead {
   std::vector<BatchBlock> key_blocks_;
 };
 
+// How `sst_dump --command=scan` is asked to print entries.
+struct ScanTextOptions {
+  bool hex = false;                // --output_hex: keys and values in upper-case hex
+  bool decode_blob_index = false;  // --decode_blob_index: blob indexes as BlobIndex::DebugString
+};
+
 // Appends the line `sst_dump --command=scan` prints for an entry (rocksdb
 // table/sst_file_dumper.cc ReadSequential, db/dbformat.cc ParsedInternalKey::DebugString):
 // 'KEY' seq:N, type:T => VALUE, key and value raw or, with `hex` (--output_hex), in upper-case hex.
 // KEY is the stored user key: `user_key` followed by its `timestamp` (empty without one), as
 // sst_dump 7.8.3 prints it. sst_dump prints both halves with %s: each ends at its first NUL byte,
-// as there.
-void AppendScanLine(ByteView user_key, ByteView timestamp, uint64_t tag, ByteView value, bool hex,
-                    Bytes* out);
+// as there. With decode_blob_index a blob index's VALUE is the decoded index (docs/FORMATS.md
+// 3.10.1); one that does not decode gets sst_dump's standard-error line, appended to `errors`.
+void AppendScanLine(ByteView user_key, ByteView timestamp, uint64_t tag, ByteView value,
+                    ScanTextOptions options, Bytes* out, Bytes* errors);
 
 // One range deletion of a table's rocksdb.range_del block: user keys [start, end) deleted at
 // `sequence` (rocksdb db/range_tombstone_fragmenter.h; the entry's key is the start's internal key

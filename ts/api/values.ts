@@ -1,0 +1,79 @@
+// The values of RocksDB's structured entry types (docs/FORMATS.md 3.10), decoded in the core
+// (cpp/table/blob_index.cc, cpp/table/wide_columns.cc): what t.entries() gives as the value of a
+// "blob-index" or "wide-column-entity" entry.
+import type { BlobIndexRaw } from "../core/core-module.js";
+import type { WasmHeap } from "../core/heap.js";
+import { SstFilterError } from "./errors.js";
+
+/** A decoded blob index (rocksdb db/blob/blob_index.h). */
+export interface BlobIndex {
+  /** "blob": where the value lies in a blob file; "blob-ttl": the same with an expiration;
+   * "inlined-ttl": the value itself with an expiration. */
+  type: "blob" | "blob-ttl" | "inlined-ttl";
+  /** The blob file's number (<number>.blob). */
+  fileNumber?: bigint;
+  /** Of the blob record's value within that file. */
+  offset?: bigint;
+  /** Of the value as stored in the blob file (compressed, if so). */
+  size?: bigint;
+  /** RocksDB's name for the codec ("NoCompression", "Snappy", "LZ4", "ZSTD"...; "" if unknown). */
+  compression?: string;
+  /** The CompressionType byte itself. */
+  compressionType?: number;
+  /** Seconds since the epoch ("blob-ttl", "inlined-ttl"). */
+  expiration?: bigint;
+  /** "inlined-ttl": the value. */
+  value?: Uint8Array;
+}
+
+/** One column of a wide-column entity; the default column has the empty name. */
+export interface WideColumn {
+  name: Uint8Array;
+  /** The column's value; for a blob reference, the serialized blob index. */
+  value: Uint8Array;
+  /** Set when the value lives in a blob file (entity format version 2). */
+  blobIndex?: BlobIndex;
+}
+
+function checkValue(value: unknown, caller: string): asserts value is Uint8Array {
+  if (!(value instanceof Uint8Array)) {
+    throw new SstFilterError("BAD_OPTIONS", `${caller} takes the value as a Uint8Array`);
+  }
+}
+
+function blobIndexOf(raw: BlobIndexRaw): BlobIndex {
+  const out: BlobIndex = { type: raw.type };
+  if (raw.fileNumber !== undefined) out.fileNumber = BigInt(raw.fileNumber);
+  if (raw.offset !== undefined) out.offset = BigInt(raw.offset);
+  if (raw.size !== undefined) out.size = BigInt(raw.size);
+  if (raw.compression !== undefined) out.compression = raw.compression;
+  if (raw.compressionType !== undefined) out.compressionType = raw.compressionType;
+  if (raw.expiration !== undefined) out.expiration = BigInt(raw.expiration);
+  if (raw.value !== undefined) out.value = raw.value;
+  return out;
+}
+
+/** Decodes a blob index; SstFilterError CORRUPT (offset within `value`) when it does not decode. */
+export function decodeBlobIndex(heap: WasmHeap, value: Uint8Array): BlobIndex {
+  checkValue(value, "decodeBlobIndex");
+  const [ptr, size] = heap.putKey(value);
+  const raw = heap.module.decodeBlobIndex(ptr, size);
+  if (raw === null) throw heap.lastError();
+  return blobIndexOf(raw);
+}
+
+/**
+ * Decodes a wide-column entity (format version 0, 1 or 2) into its columns, in stored (ascending
+ * name) order; SstFilterError CORRUPT (offset within `value`) when it does not decode.
+ */
+export function decodeWideColumns(heap: WasmHeap, value: Uint8Array): WideColumn[] {
+  checkValue(value, "decodeWideColumns");
+  const [ptr, size] = heap.putKey(value);
+  const raw = heap.module.decodeWideColumns(ptr, size);
+  if (raw === null) throw heap.lastError();
+  return raw.map((c) => {
+    const column: WideColumn = { name: c.name, value: c.value };
+    if (c.blobIndex !== undefined) column.blobIndex = blobIndexOf(c.blobIndex);
+    return column;
+  });
+}

@@ -1,0 +1,71 @@
+// Embind bindings for the value decoders (sstfilter/values.h): blob indexes and wide-column
+// entities as plain objects for ts/api/values.ts. 64-bit numbers cross as decimal strings; the
+// TypeScript side makes them bigints.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+#include <vector>
+
+#include "binding_support.h"
+#include "sstfilter/values.h"
+
+namespace sstfilter::wasm {
+namespace {
+
+using emscripten::val;
+
+// { type, expiration?, value? } or { type, fileNumber, offset, size, compression, expiration? }.
+val BlobIndexObject(const BlobIndex& index) {
+  val out = val::object();
+  out.set("type", std::string(BlobIndexTypeName(index.type)));
+  if (index.type == BlobIndex::Type::kInlinedTtl) {
+    out.set("value", ToUint8Array(index.value));
+  } else {
+    out.set("fileNumber", std::to_string(index.file_number));
+    out.set("offset", std::to_string(index.offset));
+    out.set("size", std::to_string(index.size));
+    out.set("compression", std::string(CompressionTypeName(index.compression)));
+    out.set("compressionType", index.compression);
+  }
+  if (index.type != BlobIndex::Type::kBlob) out.set("expiration", std::to_string(index.expiration));
+  return out;
+}
+
+// The blob index at [value, value + size); null on error (last error).
+val DecodeBlobIndexAt(uintptr_t value, size_t size) {
+  BlobIndex index;
+  if (Status s = DecodeBlobIndex(View(value, size), &index); !s.ok()) {
+    Fail(std::move(s));
+    return val::null();
+  }
+  return BlobIndexObject(index);
+}
+
+// The columns of the entity at [value, value + size): [{ name, value, blobIndex? }]; null on
+// error (last error).
+val DecodeWideColumnsAt(uintptr_t value, size_t size) {
+  std::vector<WideColumn> columns;
+  if (Status s = DecodeWideColumns(View(value, size), &columns); !s.ok()) {
+    Fail(std::move(s));
+    return val::null();
+  }
+  val out = val::array();
+  for (const WideColumn& column : columns) {
+    val entry = val::object();
+    entry.set("name", ToUint8Array(column.name));
+    entry.set("value", ToUint8Array(column.value));
+    if (column.blob_index) entry.set("blobIndex", BlobIndexObject(*column.blob_index));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+}  // namespace
+}  // namespace sstfilter::wasm
+
+EMSCRIPTEN_BINDINGS(sstfilter_values) {
+  using namespace sstfilter::wasm;
+  emscripten::function("decodeBlobIndex", &DecodeBlobIndexAt);
+  emscripten::function("decodeWideColumns", &DecodeWideColumnsAt);
+}
