@@ -4,10 +4,10 @@
 import { byteSize, count, percent, printableText, toHex, withoutOffset } from "../dist/esm/tools/format.js";
 import { drawFileMap, hitTest as mapHitTest, REGION_COLORS, span } from "./filemap.mjs";
 import { drawHeatMap, heatColor, hitTest } from "./heatmap.mjs";
-/** @import { FilterFormat, FilterSummary, LookupRoute, VerifyProgress, VerifyReport } from "../dist/esm/platform/browser.js" */
+/** @import { BlobIndex, FilterFormat, FilterSummary, LookupRoute, VerifyProgress, VerifyReport } from "../dist/esm/platform/browser.js" */
 /** @import { MapLayout } from "./filemap.mjs" */
 /** @import { HeatLayout } from "./heatmap.mjs" */
-/** @import { EntryRow, MapRegion, OpArgs, OpName, OpResult, SeekText, WorkerMessage } from "./worker.mjs" */
+/** @import { DecodedValue, EntryRow, MapRegion, OpArgs, OpName, OpResult, SeekText, WorkerMessage } from "./worker.mjs" */
 
 /**
  * The elements of index.html that are more than an HTMLElement to this file, by id.
@@ -674,6 +674,9 @@ function typeCell(row) {
 // Values shown inline up to this many characters; a click shows the rest (as much as the worker sent).
 const VALUE_INLINE_CHARS = 160;
 
+/** @param {string} text shown inline: its first VALUE_INLINE_CHARS characters */
+const inline = (text) => (text.length > VALUE_INLINE_CHARS ? `${text.slice(0, VALUE_INLINE_CHARS)}…` : text);
+
 /**
  * The value as `mode` asks: UTF-8 text (hex where it is not printable), hex, or pretty-printed JSON
  * where the value parses as JSON. { text, className } for the cell.
@@ -695,10 +698,93 @@ function valueText(value, mode) {
   return text === null ? { text: toHex(value), className: "hex" } : { text, className: "" };
 }
 
+// A wide-column entity shows its first columns (an entity may hold thousands).
+const COLUMNS_SHOWN = 16;
+
+/**
+ * A blob's expiration (seconds since the epoch) as a UTC time, or as seconds where no Date reaches.
+ * @param {bigint} seconds
+ */
+function expiryText(seconds) {
+  const date = new Date(Number(seconds) * 1000);
+  return Number.isNaN(date.getTime())
+    ? `${seconds} s after the epoch`
+    : date.toISOString().replace(".000Z", "Z");
+}
+
+/**
+ * A blob index in words: where the value lies in which blob file, or the inlined value, and when
+ * it expires.
+ * @param {BlobIndex} blob
+ * @param {string} mode how an inlined value shows
+ */
+function blobIndexText(blob, mode) {
+  const expires = blob.expiration === undefined ? "" : `, expires ${expiryText(blob.expiration)}`;
+  if (blob.type === "inlined-ttl") {
+    return `inlined: ${valueText(blob.value ?? new Uint8Array(0), mode).text}${expires}`;
+  }
+  const codec = blob.compression ? `, ${blob.compression}` : "";
+  return `blob file ${blob.fileNumber} @ ${count(Number(blob.offset))}, ${count(Number(blob.size))} B${codec}${expires}`;
+}
+
+/**
+ * A decoded structured value: the blob index in words, each wide column on a line of its own (name
+ * as keys show, value as values show), or why the value does not decode (with its bytes in hex).
+ * @param {EntryRow} row
+ * @param {DecodedValue} decoded
+ * @param {string} mode how values show
+ */
+function decodedCell(row, decoded, mode) {
+  if (decoded.blobIndex) {
+    return el(
+      "td",
+      { className: "value decoded" },
+      el("span", { textContent: blobIndexText(decoded.blobIndex, mode) }),
+    );
+  }
+  if (decoded.columns) {
+    const { columns } = decoded;
+    if (columns.length === 0) return el("td", { className: "value muted", textContent: "(no columns)" });
+    const more = columns.length - COLUMNS_SHOWN;
+    return el(
+      "td",
+      { className: "value decoded" },
+      ...columns.slice(0, COLUMNS_SHOWN).map((column) =>
+        el(
+          "div",
+          { className: "column" },
+          el("span", {
+            className: "column-name",
+            textContent:
+              column.name.length === 0 ? "(default)" : keyText(column.name, $("keys-mode").value).text,
+          }),
+          el("span", {
+            textContent: column.blobIndex
+              ? blobIndexText(column.blobIndex, mode)
+              : inline(valueText(column.value, mode).text),
+          }),
+        ),
+      ),
+      more > 0 ? el("div", { className: "muted", textContent: `… and ${count(more)} more columns` }) : null,
+    );
+  }
+  return el(
+    "td",
+    { className: "value hex" },
+    el("span", { textContent: toHex(row.value) }),
+    el("span", {
+      className: "badge type-delete",
+      textContent: `does not decode: ${decoded.error?.code} ${withoutOffset(decoded.error?.message ?? "")}`,
+    }),
+  );
+}
+
 /** @param {EntryRow} row */
 function valueCell(row) {
+  const mode = $("values-mode").value;
+  if (row.decoded) return decodedCell(row, row.decoded, mode);
   if (row.valueSize === 0) return el("td", { className: "value muted", textContent: "(empty)" });
-  const { text, className } = valueText(row.value, $("values-mode").value);
+  const { text, className } = valueText(row.value, mode);
   const cut = row.valueSize > row.value.length || text.length > VALUE_INLINE_CHARS;
   const shown = el("span", { textContent: cut ? `${text.slice(0, VALUE_INLINE_CHARS)}…` : text });
   const cell = el("td", { className: className ? `value ${className}` : "value" }, shown);

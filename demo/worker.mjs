@@ -10,7 +10,7 @@ import {
   verifyTable,
 } from "../dist/esm/platform/browser.js";
 import { parseHex } from "../dist/esm/tools/format.js";
-/** @import { AsyncTable, Backend, Entry, Filter, FilterFormat, TableRegion, VerifyProgress } from "../dist/esm/platform/browser.js" */
+/** @import { AsyncTable, Backend, BlobIndex, Entry, Filter, FilterFormat, TableRegion, VerifyProgress, WideColumn } from "../dist/esm/platform/browser.js" */
 
 /**
  * An error as the page receives it.
@@ -75,6 +75,15 @@ import { parseHex } from "../dist/esm/tools/format.js";
  * @property {Uint8Array | undefined} timestamp
  * @property {Uint8Array} value
  * @property {number} valueSize
+ * @property {DecodedValue | undefined} decoded
+ */
+
+/**
+ * The value of a "blob-index" or "wide-column-entity" entry, decoded: the blob index, the columns
+ * (each value cut to VALUE_PREVIEW_BYTES), or why it does not decode.
+ * @typedef {{ blobIndex: BlobIndex, columns?: undefined, error?: undefined }
+ *   | { blobIndex?: undefined, columns: WideColumn[], error?: undefined }
+ *   | { blobIndex?: undefined, columns?: undefined, error: PlainError }} DecodedValue
  */
 
 /**
@@ -151,6 +160,28 @@ function keyBytes(text, hex) {
 const VALUE_PREVIEW_BYTES = 4096;
 // A table may hold millions of range deletions: the page lists the first ones.
 const RANGE_DELETIONS_SHOWN = 1000;
+
+/**
+ * `entry`'s value decoded where its type has a structure (sf.decodeBlobIndex,
+ * sf.decodeWideColumns); undefined for other types.
+ * @param {Entry} entry
+ * @returns {DecodedValue | undefined}
+ */
+function decodedValue(entry) {
+  try {
+    if (entry.type === "blob-index") return { blobIndex: sf.decodeBlobIndex(entry.value) };
+    if (entry.type === "wide-column-entity") {
+      const columns = sf.decodeWideColumns(entry.value).map((c) => ({
+        ...c,
+        value: c.value.slice(0, VALUE_PREVIEW_BYTES),
+      }));
+      return { columns };
+    }
+  } catch (error) {
+    return { error: plainError(error) };
+  }
+  return undefined;
+}
 
 /**
  * Where a page of the contents view starts: the entry `skip` entries into a walk from user key
@@ -237,6 +268,7 @@ class EntryPages {
         timestamp: entry.timestamp,
         value: entry.value.slice(0, VALUE_PREVIEW_BYTES),
         valueSize: entry.value.length,
+        decoded: decodedValue(entry),
       });
     }
     return { rows, last: true };
