@@ -2,10 +2,12 @@
 // The SST viewer page. It only renders: opening, probing, walking keys, verifying and building all
 // run in worker.mjs, which reads the dropped File in slices (Blob.slice) as the wasm core asks.
 import { byteSize, count, percent, printableText, toHex, withoutOffset } from "../dist/esm/tools/format.js";
+import { drawFileMap, hitTest as mapHitTest, REGION_COLORS, span } from "./filemap.mjs";
 import { drawHeatMap, heatColor, hitTest } from "./heatmap.mjs";
-/** @import { FilterFormat, FilterSummary, LookupRoute, VerifyProgress, VerifyReport } from "../dist/esm/platform/browser.js" */
+/** @import { BlobIndex, FilterFormat, FilterSummary, LookupRoute, VerifyProgress, VerifyReport } from "../dist/esm/platform/browser.js" */
+/** @import { MapLayout } from "./filemap.mjs" */
 /** @import { HeatLayout } from "./heatmap.mjs" */
-/** @import { KeyRow, OpArgs, OpName, OpResult, WorkerMessage } from "./worker.mjs" */
+/** @import { DecodedValue, EntryRow, MapRegion, OpArgs, OpName, OpResult, SeekText, WorkerMessage } from "./worker.mjs" */
 
 /**
  * The elements of index.html that are more than an HTMLElement to this file, by id.
@@ -17,10 +19,18 @@ import { drawHeatMap, heatColor, hitTest } from "./heatmap.mjs";
  *   "probe-mode": HTMLSelectElement,
  *   heat: HTMLCanvasElement,
  *   verify: HTMLButtonElement,
+ *   map: HTMLCanvasElement,
  *   "keys-mode": HTMLSelectElement,
- *   "keys-first": HTMLButtonElement,
- *   "keys-prev": HTMLButtonElement,
- *   "keys-next": HTMLButtonElement,
+ *   "values-mode": HTMLSelectElement,
+ *   "seek-form": HTMLFormElement,
+ *   "seek-kind": HTMLSelectElement,
+ *   "seek-key": HTMLInputElement,
+ *   "seek-mode": HTMLSelectElement,
+ *   "entries-first": HTMLButtonElement,
+ *   "entries-prev": HTMLButtonElement,
+ *   "entries-next": HTMLButtonElement,
+ *   "index-prev": HTMLButtonElement,
+ *   "index-next": HTMLButtonElement,
  *   "props-filter": HTMLInputElement,
  *   "build-keys": HTMLTextAreaElement,
  *   "build-format": HTMLSelectElement,
@@ -43,7 +53,8 @@ import { drawHeatMap, heatColor, hitTest } from "./heatmap.mjs";
  * @returns {ElementById<Id>}
  */
 const $ = (id) => /** @type {ElementById<Id>} */ (/** @type {unknown} */ (document.getElementById(id)));
-const PAGE_SIZE = 50;
+const PAGE_SIZE = 100; // entries per page of the contents view
+const INDEX_PAGE_SIZE = 100; // index entries per page
 
 // ------------------------------------------------------------------------------------------------
 // Formatting
@@ -237,7 +248,10 @@ async function openFile(file) {
     opened = { file, info };
     renderTable(info);
     setStatus("open", "ok");
-    await showKeys(0);
+    $("seek-key").value = "";
+    await startView(null);
+    await showMap();
+    await showRangeDeletions();
   } catch (error) {
     if (mine !== generation) return;
     opened = null;
@@ -248,7 +262,11 @@ async function openFile(file) {
 
 function resetViews() {
   for (const id of ["probe-result", "verify-result"]) $(id).hidden = true;
-  $("keys-body").replaceChildren();
+  for (const id of ["entries-body", "regions-body", "range-dels-body", "index-body"]) $(id).replaceChildren();
+  for (const id of ["range-dels", "index-card"]) $(id).hidden = true;
+  regions = [];
+  mapLayout = null;
+  rangeDeletions = { rows: [], total: 0 };
   $("verify-progress").textContent = "";
   /** @type {HTMLElement} */ (document.querySelector(".progress")).hidden = true;
 }
@@ -448,10 +466,11 @@ $("heat").addEventListener("mousemove", (event) => {
   tip.hidden = false;
 });
 $("heat").addEventListener("mouseleave", () => (tip.hidden = true));
-window.addEventListener(
-  "resize",
-  () => opened && renderHeatMap(opened.info, opened.summary ?? opened.info.summary),
-);
+window.addEventListener("resize", () => {
+  if (!opened) return;
+  renderHeatMap(opened.info, opened.summary ?? opened.info.summary);
+  if (regions.length > 0) renderMap();
+});
 $("legend-bar").style.background = `linear-gradient(to right, ${Array.from({ length: 11 }, (_, i) =>
   heatColor(i / 10),
 ).join(", ")})`;
@@ -525,79 +544,571 @@ $("probe-form").addEventListener("submit", async (event) => {
 });
 
 // ------------------------------------------------------------------------------------------------
-// Keys, one page at a time
+// Contents: entries a page at a time, from a seek on
 
-let keysStart = 0;
-let keysWalk = { walked: 0, done: false };
+/**
+ * What the contents view shows: where it starts (a seek, null: the whole table; `where` when it
+ * starts at a data block), the page and its rows.
+ * @type {{ seek: SeekText | null, where: string | null, page: number, rows: EntryRow[], last: boolean }}
+ */
+let contents = { seek: null, where: null, page: 0, rows: [], last: true };
 
-function totalKeys() {
-  if (keysWalk.done) return keysWalk.walked;
+/** The entries of the whole table, where the file records or Verify counted them. */
+function totalEntries() {
   if (opened?.verifiedKeys !== undefined) return opened.verifiedKeys;
-  const entries = opened?.info.properties["rocksdb.num.entries"];
-  return typeof entries === "number" ? entries : null;
+  const properties = opened?.info.properties ?? {};
+  const entries = properties["rocksdb.num.entries"];
+  // RocksDB counts the range deletions among the entries; the data blocks hold the others.
+  const rangeDeletions = properties["rocksdb.num.range-deletions"];
+  if (typeof entries !== "number") return null;
+  return entries - (typeof rangeDeletions === "number" ? rangeDeletions : 0);
 }
 
-/** @param {number} start */
-async function showKeys(start) {
-  if (!opened) return;
+/**
+ * Runs `load` (a worker call for a page of entries) and shows the page it brings.
+ * @param {() => Promise<OpResult<"entries">>} load
+ * @param {Omit<typeof contents, "rows" | "last">} view
+ * @returns {Promise<boolean>} whether the page is shown
+ */
+async function showPage(load, view) {
+  if (!opened) return false;
   const mine = generation;
   try {
-    const page = await call("keys", { start, size: PAGE_SIZE });
-    if (mine !== generation) return;
-    keysStart = start;
-    keysWalk = page;
-    renderKeys(page.rows);
+    const result = await load();
+    if (mine !== generation) return false;
+    showError(null);
+    contents = { ...view, ...result };
+    renderEntries();
+    return true;
   } catch (error) {
-    showError(error, "reading keys");
+    if (mine === generation) showError(error, "reading entries");
+    return false;
   }
 }
 
-/** @type {KeyRow[]} */
-let shownRows = [];
+/**
+ * Starts the contents view at `seek` (null: the whole table).
+ * @param {SeekText | null} seek
+ */
+function startView(seek) {
+  return showPage(() => call("seek", { seek, size: PAGE_SIZE }), { seek, where: null, page: 0 });
+}
 
-/** @param {KeyRow[]} rows */
-function renderKeys(rows) {
-  shownRows = rows;
+/** @param {number} page a page of the view shown */
+function showEntries(page) {
+  return showPage(() => call("entries", { page, size: PAGE_SIZE }), { ...contents, page });
+}
+
+/** The seek box as the worker takes it; null when it is empty (the whole table). */
+function seekFromForm() {
+  const key = $("seek-key").value;
+  const kind = /** @type {SeekText["kind"]} */ ($("seek-kind").value);
+  if (key === "" && kind === "from") return null;
+  return { kind, key, hex: $("seek-mode").value === "hex" };
+}
+
+/**
+ * Shows the contents view from the first entry of the data block at `offset`, and scrolls to it.
+ * @param {number} offset
+ */
+async function showBlock(offset) {
+  /** @type {Uint8Array} */
+  let from = new Uint8Array(0);
+  const shown = await showPage(
+    async () => {
+      const { from: key, ...page } = await call("seekBlock", { offset, size: PAGE_SIZE });
+      from = key;
+      return page;
+    },
+    { seek: null, where: `from data block @ ${count(offset)}`, page: 0 },
+  );
+  if (!shown) return;
+  const { text, hex } = keyText(from, "utf8");
+  $("seek-kind").value = "from";
+  $("seek-key").value = from.length === 0 ? "" : hex ? toHex(from) : text;
+  $("seek-mode").value = hex ? "hex" : "utf8";
+  reveal("contents");
+}
+
+/**
+ * Scrolls to the card `id` and flashes it.
+ * @param {string} id
+ */
+function reveal(id) {
+  const card = $(id);
+  card.hidden = false;
+  card.scrollIntoView({ block: "start" });
+  card.classList.remove("flash");
+  void card.offsetWidth; // restarts the animation
+  card.classList.add("flash");
+  card.addEventListener("animationend", () => card.classList.remove("flash"), { once: true });
+}
+
+// RocksDB's ValueType names (db/dbformat.h) get a colour each; other types show their number.
+const TYPE_CLASSES = new Set([
+  "put",
+  "delete",
+  "single-delete",
+  "merge",
+  "blob-index",
+  "wide-column-entity",
+  "delete-with-timestamp",
+  "value-preferred-seqno",
+]);
+
+/** @param {EntryRow} row */
+function typeCell(row) {
+  if (row.type === undefined) return el("td", { className: "muted", textContent: "—" });
+  const known = TYPE_CLASSES.has(row.type);
+  return el(
+    "td",
+    {},
+    el("span", {
+      className: `badge ${known ? `type-${row.type}` : "type-unknown"}`,
+      textContent: known ? row.type : `type ${row.typeCode}`,
+      title: `ValueType 0x${(row.typeCode ?? 0).toString(16).padStart(2, "0")}`,
+    }),
+  );
+}
+
+// Values shown inline up to this many characters; a click shows the rest (as much as the worker sent).
+const VALUE_INLINE_CHARS = 160;
+
+/** @param {string} text shown inline: its first VALUE_INLINE_CHARS characters */
+const inline = (text) => (text.length > VALUE_INLINE_CHARS ? `${text.slice(0, VALUE_INLINE_CHARS)}…` : text);
+
+/**
+ * The value as `mode` asks: UTF-8 text (hex where it is not printable), hex, or pretty-printed JSON
+ * where the value parses as JSON. { text, className } for the cell.
+ * @param {Uint8Array} value
+ * @param {string} mode
+ */
+function valueText(value, mode) {
+  if (mode === "json") {
+    const text = printableText(value);
+    if (text !== null) {
+      try {
+        return { text: JSON.stringify(JSON.parse(text), null, 2), className: "json" };
+      } catch {
+        // not JSON: shown as text
+      }
+    }
+  }
+  const text = mode === "hex" ? null : printableText(value);
+  return text === null ? { text: toHex(value), className: "hex" } : { text, className: "" };
+}
+
+// A wide-column entity shows its first columns (an entity may hold thousands).
+const COLUMNS_SHOWN = 16;
+
+/**
+ * A blob's expiration (seconds since the epoch) as a UTC time, or as seconds where no Date reaches.
+ * @param {bigint} seconds
+ */
+function expiryText(seconds) {
+  const date = new Date(Number(seconds) * 1000);
+  return Number.isNaN(date.getTime())
+    ? `${seconds} s after the epoch`
+    : date.toISOString().replace(".000Z", "Z");
+}
+
+/**
+ * A blob index in words: where the value lies in which blob file, or the inlined value, and when
+ * it expires.
+ * @param {BlobIndex} blob
+ * @param {string} mode how an inlined value shows
+ */
+function blobIndexText(blob, mode) {
+  const expires = blob.expiration === undefined ? "" : `, expires ${expiryText(blob.expiration)}`;
+  if (blob.type === "inlined-ttl") {
+    return `inlined: ${valueText(blob.value ?? new Uint8Array(0), mode).text}${expires}`;
+  }
+  const codec = blob.compression ? `, ${blob.compression}` : "";
+  return `blob file ${blob.fileNumber} @ ${count(Number(blob.offset))}, ${count(Number(blob.size))} B${codec}${expires}`;
+}
+
+/**
+ * A decoded structured value: the blob index in words, each wide column on a line of its own (name
+ * as keys show, value as values show), or why the value does not decode (with its bytes in hex).
+ * @param {EntryRow} row
+ * @param {DecodedValue} decoded
+ * @param {string} mode how values show
+ */
+function decodedCell(row, decoded, mode) {
+  if (decoded.blobIndex) {
+    return el(
+      "td",
+      { className: "value decoded" },
+      el("span", { textContent: blobIndexText(decoded.blobIndex, mode) }),
+    );
+  }
+  if (decoded.columns) {
+    const { columns } = decoded;
+    if (columns.length === 0) return el("td", { className: "value muted", textContent: "(no columns)" });
+    const more = columns.length - COLUMNS_SHOWN;
+    return el(
+      "td",
+      { className: "value decoded" },
+      ...columns.slice(0, COLUMNS_SHOWN).map((column) =>
+        el(
+          "div",
+          { className: "column" },
+          el("span", {
+            className: "column-name",
+            textContent:
+              column.name.length === 0 ? "(default)" : keyText(column.name, $("keys-mode").value).text,
+          }),
+          el("span", {
+            textContent: column.blobIndex
+              ? blobIndexText(column.blobIndex, mode)
+              : inline(valueText(column.value, mode).text),
+          }),
+        ),
+      ),
+      more > 0 ? el("div", { className: "muted", textContent: `… and ${count(more)} more columns` }) : null,
+    );
+  }
+  return el(
+    "td",
+    { className: "value hex" },
+    el("span", { textContent: toHex(row.value) }),
+    el("span", {
+      className: "badge type-delete",
+      textContent: `does not decode: ${decoded.error?.code} ${withoutOffset(decoded.error?.message ?? "")}`,
+    }),
+  );
+}
+
+/** @param {EntryRow} row */
+function valueCell(row) {
+  const mode = $("values-mode").value;
+  if (row.decoded) return decodedCell(row, row.decoded, mode);
+  if (row.valueSize === 0) return el("td", { className: "value muted", textContent: "(empty)" });
+  const { text, className } = valueText(row.value, mode);
+  const cut = row.valueSize > row.value.length || text.length > VALUE_INLINE_CHARS;
+  const shown = el("span", { textContent: cut ? `${text.slice(0, VALUE_INLINE_CHARS)}…` : text });
+  const cell = el("td", { className: className ? `value ${className}` : "value" }, shown);
+  if (cut) {
+    cell.append(el("span", { className: "size muted", textContent: ` ${count(row.valueSize)} bytes` }));
+    cell.title = "click to show more";
+    cell.classList.add("more");
+    cell.addEventListener(
+      "click",
+      () => {
+        shown.textContent = row.valueSize > row.value.length ? `${text}…` : text;
+        cell.classList.remove("more");
+        cell.title = "";
+      },
+      { once: true },
+    );
+  }
+  return cell;
+}
+
+/**
+ * A user-defined timestamp: the u64 number it stores (little-endian, as RocksDB's
+ * BytewiseComparator.u64ts), or hex for another size.
+ * @param {Uint8Array} timestamp
+ */
+function timestampText(timestamp) {
+  if (timestamp.length !== 8) return toHex(timestamp);
+  return new DataView(timestamp.buffer, timestamp.byteOffset, 8).getBigUint64(0, true).toString();
+}
+
+function renderEntries() {
+  const { rows, page, seek, where, last } = contents;
   const mode = $("keys-mode").value;
-  $("keys-body").replaceChildren(
-    ...rows.map(({ index, key, block }) => {
-      const { text, hex } = keyText(key, mode);
-      const cell = el("td", {
+  const timestamps = rows.some((r) => r.timestamp !== undefined);
+  $("timestamp-head").hidden = !timestamps;
+  $("entries-body").replaceChildren(
+    ...rows.map((row) => {
+      const { text, hex } = keyText(row.key, mode);
+      const key = el("td", {
         className: `key${hex ? " hex" : ""}`,
         textContent: text,
         title: "click to probe",
       });
-      cell.addEventListener("click", () => {
-        $("probe-key").value = hex ? toHex(key) : text;
+      key.addEventListener("click", () => {
+        $("probe-key").value = hex ? toHex(row.key) : text;
         $("probe-mode").value = hex ? "hex" : "utf8";
         $("probe-form").requestSubmit();
       });
       return el(
         "tr",
         {},
-        el("td", { className: "num muted", textContent: count(index) }),
-        cell,
-        el("td", { className: "num muted", textContent: count(block[0]) }),
+        el("td", { className: "num muted", textContent: count(row.index) }),
+        key,
+        timestamps
+          ? el("td", { className: "num", textContent: row.timestamp ? timestampText(row.timestamp) : "" })
+          : null,
+        el("td", { className: "num seq", textContent: row.seq === undefined ? "—" : row.seq.toString() }),
+        typeCell(row),
+        valueCell(row),
       );
     }),
   );
   if (rows.length === 0) {
-    $("keys-body").append(el("tr", {}, el("td", { colSpan: 3, className: "muted", textContent: "no keys" })));
+    $("entries-body").append(
+      el("tr", {}, el("td", { colSpan: 6, className: "muted", textContent: "no entries here" })),
+    );
   }
-  const total = totalKeys();
+  const total = seek === null && where === null ? totalEntries() : null;
   const pages = total === null ? null : Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const page = Math.floor(keysStart / PAGE_SIZE) + 1;
-  $("keys-page").textContent = `page ${count(page)} of ${pages === null ? "?" : count(pages)}`;
-  $("keys-caption").textContent =
-    total === null ? `${count(keysWalk.walked)} read so far` : `${count(total)} entries, in file order`;
-  $("keys-first").disabled = $("keys-prev").disabled = keysStart === 0;
-  $("keys-next").disabled = keysWalk.done && keysStart + PAGE_SIZE >= keysWalk.walked;
+  $("entries-page").textContent =
+    `page ${count(page + 1)}${pages === null ? (last ? ` of ${count(page + 1)}` : "") : ` of ${count(pages)}`}`;
+  $("entries-caption").textContent =
+    where ??
+    (seek === null
+      ? total === null
+        ? "every entry, in file order"
+        : `${count(total)} entries, in file order`
+      : `${seek.kind === "prefix" ? "keys with the prefix" : "from"} ${seek.hex ? `0x${seek.key}` : `“${seek.key}”`}`);
+  $("entries-first").disabled = $("entries-prev").disabled = page === 0;
+  $("entries-next").disabled = last;
 }
 
-$("keys-first").addEventListener("click", () => showKeys(0));
-$("keys-prev").addEventListener("click", () => showKeys(Math.max(0, keysStart - PAGE_SIZE)));
-$("keys-next").addEventListener("click", () => showKeys(keysStart + PAGE_SIZE));
-$("keys-mode").addEventListener("change", () => renderKeys(shownRows));
+$("entries-first").addEventListener("click", () => showEntries(0));
+$("entries-prev").addEventListener("click", () => showEntries(Math.max(0, contents.page - 1)));
+$("entries-next").addEventListener("click", () => showEntries(contents.page + 1));
+$("keys-mode").addEventListener("change", () => {
+  renderEntries();
+  renderRangeDeletions();
+});
+$("values-mode").addEventListener("change", () => renderEntries());
+$("seek-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  startView(seekFromForm());
+});
+$("seek-clear").addEventListener("click", () => {
+  $("seek-key").value = "";
+  $("seek-kind").value = "from";
+  startView(null);
+});
+
+// ------------------------------------------------------------------------------------------------
+// Range deletions
+
+/** @type {OpResult<"rangeDeletions">} */
+let rangeDeletions = { rows: [], total: 0 };
+
+async function showRangeDeletions() {
+  const mine = generation;
+  const result = await call("rangeDeletions");
+  if (mine !== generation) return;
+  rangeDeletions = result;
+  renderRangeDeletions();
+}
+
+function renderRangeDeletions() {
+  const { rows, total } = rangeDeletions;
+  $("range-dels").hidden = total === 0;
+  const mode = $("keys-mode").value;
+  /** @param {Uint8Array} key */
+  const keyCell = (key) => {
+    const { text, hex } = keyText(key, mode);
+    return el("td", { className: `key${hex ? " hex" : ""}`, textContent: text });
+  };
+  $("range-dels-body").replaceChildren(
+    ...rows.map((d, i) =>
+      el(
+        "tr",
+        {},
+        el("td", { className: "num muted", textContent: count(i) }),
+        keyCell(d.start),
+        keyCell(d.end),
+        el("td", { className: "num seq", textContent: d.seq.toString() }),
+      ),
+    ),
+  );
+  $("range-dels-caption").textContent =
+    `${count(total)} in the rocksdb.range_del block` +
+    (total > rows.length ? `, the first ${count(rows.length)} shown` : "");
+}
+
+// ------------------------------------------------------------------------------------------------
+// The file map, and where each region leads
+
+/** @type {MapRegion[]} */
+let regions = [];
+/** @type {MapLayout | null} */
+let mapLayout = null;
+/** @type {Int32Array} */
+let dataBlockNumbers = new Int32Array(0); // per region: its number among the data blocks
+
+async function showMap() {
+  const mine = generation;
+  const listed = await call("layout");
+  if (mine !== generation) return;
+  regions = listed;
+  dataBlockNumbers = new Int32Array(regions.length);
+  let data = 0;
+  regions.forEach((r, i) => (dataBlockNumbers[i] = r.kind === "data" ? data++ : -1));
+  renderMap();
+  renderRegionGroups();
+}
+
+function renderMap() {
+  mapLayout = drawFileMap($("map"), regions);
+  const blocks = regions.filter((r) => r.trailerSize > 0).length;
+  const data = regions.filter((r) => r.kind === "data").length;
+  const caption = $("map-caption");
+  caption.textContent = `${count(blocks)} blocks (${count(data)} data blocks), to scale; click a region to open it`;
+  caption.dataset.blocks = String(blocks);
+}
+
+/**
+ * Runs of consecutive regions of one kind, as the table under the map lists them.
+ * @returns {{ first: number, kind: MapRegion["kind"], count: number, bytes: number, name: string }[]}
+ */
+function regionGroups() {
+  /** @type {ReturnType<typeof regionGroups>} */
+  const groups = [];
+  regions.forEach((r, i) => {
+    const previous = groups[groups.length - 1];
+    if (previous && previous.kind === r.kind && !r.name && !previous.name) {
+      previous.count++;
+      previous.bytes += span(r);
+    } else {
+      groups.push({ first: i, kind: r.kind, count: 1, bytes: span(r), name: r.name ?? "" });
+    }
+  });
+  return groups;
+}
+
+function renderRegionGroups() {
+  const last = regions[regions.length - 1];
+  const fileSize = last ? last.offset + span(last) : 0;
+  $("regions-body").replaceChildren(
+    ...regionGroups().map((g) => {
+      const row = el(
+        "tr",
+        { className: "region-row", title: `open: ${REGION_TARGETS[g.kind]}` },
+        el(
+          "td",
+          {},
+          el("span", { className: "swatch", style: `background:${REGION_COLORS[g.kind]}` }),
+          document.createTextNode(g.kind),
+        ),
+        el("td", { className: "num", textContent: count(g.count) }),
+        el("td", { className: "num", textContent: count(regions[g.first].offset) }),
+        el("td", { className: "num", textContent: count(g.bytes) }),
+        el("td", { className: "num muted", textContent: percent(g.bytes / Math.max(1, fileSize)) }),
+        el("td", { className: "name", textContent: g.name }),
+      );
+      row.dataset.kind = g.kind;
+      row.addEventListener("click", () => openRegion(g.first));
+      return row;
+    }),
+  );
+}
+
+/** Where a click on each kind of region leads (the tooltips say so). */
+const REGION_TARGETS = /** @type {Record<MapRegion["kind"], string>} */ ({
+  data: "the contents from this block's first key",
+  index: "the index entries",
+  "top-index": "the index entries",
+  filter: "the filter",
+  "filter-partition": "the filter",
+  "filter-top-index": "the filter",
+  properties: "the properties",
+  metaindex: "the metaindex",
+  "range-del": "the range deletions",
+  "compression-dict": "the metaindex",
+  meta: "the metaindex",
+  footer: "the footer's facts",
+  gap: "nothing: no handle names these bytes",
+});
+
+/** @param {number} i the region to open */
+function openRegion(i) {
+  const r = regions[i];
+  switch (r.kind) {
+    case "data":
+      return showBlock(r.offset);
+    case "index":
+    case "top-index":
+      return showIndex(0);
+    case "filter":
+    case "filter-partition":
+    case "filter-top-index":
+      return reveal("filter-card");
+    case "properties":
+      return reveal("props-card");
+    case "range-del":
+      return reveal("range-dels");
+    case "footer":
+      return reveal("format-card");
+    case "gap":
+      return undefined;
+    default:
+      return reveal("meta-card");
+  }
+}
+
+const mapTip = $("map-tip");
+$("map").addEventListener("mousemove", (event) => {
+  const i = mapLayout ? mapHitTest(mapLayout, event.offsetX) : -1;
+  if (i < 0) {
+    mapTip.hidden = true;
+    return;
+  }
+  const r = regions[i];
+  const number = r.kind === "data" ? ` ${count(dataBlockNumbers[i])}` : "";
+  mapTip.textContent = `${r.kind}${number}${r.name ? ` (${r.name})` : ""} @ ${count(r.offset)}, ${count(r.size)} B${
+    r.trailerSize ? ` + ${r.trailerSize} B trailer` : ""
+  } — click: ${REGION_TARGETS[r.kind]}`;
+  const wrap = /** @type {HTMLElement} */ ($("map").parentElement);
+  mapTip.style.left = `${Math.min(event.offsetX + 12, wrap.clientWidth - 360)}px`;
+  mapTip.style.top = `${event.offsetY + 14}px`;
+  mapTip.hidden = false;
+});
+$("map").addEventListener("mouseleave", () => (mapTip.hidden = true));
+$("map").addEventListener("click", (event) => {
+  const i = mapLayout ? mapHitTest(mapLayout, event.offsetX) : -1;
+  if (i >= 0) openRegion(i);
+});
+
+// ------------------------------------------------------------------------------------------------
+// The index: one entry per data block
+
+let indexStart = 0;
+
+/** @param {number} start */
+async function showIndex(start) {
+  const mine = generation;
+  try {
+    const { rows, total } = await call("indexEntries", { start, size: INDEX_PAGE_SIZE });
+    if (mine !== generation) return;
+    indexStart = start;
+    const mode = $("keys-mode").value;
+    $("index-body").replaceChildren(
+      ...rows.map((r) => {
+        const { text, hex } = keyText(r.separator, mode);
+        const row = el(
+          "tr",
+          { className: "region-row", title: "click: the contents from this block's first key" },
+          el("td", { className: "num muted", textContent: count(r.index) }),
+          el("td", { className: `key${hex ? " hex" : ""}`, textContent: text }),
+          el("td", { className: "num", textContent: count(r.offset) }),
+          el("td", { className: "num", textContent: count(r.size) }),
+        );
+        row.addEventListener("click", () => showBlock(r.offset));
+        return row;
+      }),
+    );
+    $("index-caption").textContent =
+      `${count(total)} data blocks, each with the separator its index entry holds`;
+    $("index-page").textContent =
+      `${count(start)}–${count(Math.max(start, start + rows.length - 1))} of ${count(total)}`;
+    $("index-prev").disabled = start === 0;
+    $("index-next").disabled = start + INDEX_PAGE_SIZE >= total;
+    reveal("index-card");
+  } catch (error) {
+    if (mine === generation) showError(error, "reading the index");
+  }
+}
+$("index-prev").addEventListener("click", () => showIndex(Math.max(0, indexStart - INDEX_PAGE_SIZE)));
+$("index-next").addEventListener("click", () => showIndex(indexStart + INDEX_PAGE_SIZE));
 
 // ------------------------------------------------------------------------------------------------
 // Verify, with a progress bar
@@ -626,7 +1137,7 @@ $("verify").addEventListener("click", async () => {
     renderVerify(report);
     if (report.error === null) {
       opened.verifiedKeys = report.keys;
-      renderKeys(shownRows);
+      renderEntries();
     }
     if (summary) {
       opened.summary = summary;
@@ -689,7 +1200,10 @@ function selectTab(name) {
     $(tab).hidden = tab !== name;
     $(`tab-${tab}`).setAttribute("aria-selected", String(tab === name));
   }
-  if (name === "viewer" && opened) renderHeatMap(opened.info, opened.summary ?? opened.info.summary);
+  if (name === "viewer" && opened) {
+    renderHeatMap(opened.info, opened.summary ?? opened.info.summary);
+    if (regions.length > 0) renderMap();
+  }
 }
 $("tab-viewer").addEventListener("click", () => selectTab("viewer"));
 $("tab-playground").addEventListener("click", () => selectTab("playground"));

@@ -3,13 +3,14 @@
 // Protocol: the page posts { id, op, ...args }; the worker answers { id, result } or
 // { id, error: { code, message, offset } }, and { id, progress } while a long operation runs.
 import {
+  compareBytes,
   estimateFalsePositiveRate,
   init,
   summarizeTableFilter,
   verifyTable,
 } from "../dist/esm/platform/browser.js";
 import { parseHex } from "../dist/esm/tools/format.js";
-/** @import { AsyncTable, Backend, Filter, FilterFormat, VerifyProgress } from "../dist/esm/platform/browser.js" */
+/** @import { AsyncTable, Backend, BlobIndex, Entry, Filter, FilterFormat, TableRegion, VerifyProgress, WideColumn } from "../dist/esm/platform/browser.js" */
 
 /**
  * An error as the page receives it.
@@ -24,7 +25,12 @@ import { parseHex } from "../dist/esm/tools/format.js";
  * @typedef {object} OpArgs
  * @property {{ file: File, internalKeys: boolean }} open
  * @property {{ key: string, hex: boolean }} probe
- * @property {{ start: number, size: number }} keys
+ * @property {{ seek: SeekText | null, size: number }} seek
+ * @property {{ page: number, size: number }} entries
+ * @property {{ offset: number, size: number }} seekBlock
+ * @property {{}} layout
+ * @property {{ start: number, size: number }} indexEntries
+ * @property {{}} rangeDeletions
  * @property {{}} verify
  * @property {{}} cancelVerify
  * @property {{ lines: string[], hex: boolean, format: FilterFormat, bitsPerKey: number }} build
@@ -50,11 +56,39 @@ import { parseHex } from "../dist/esm/tools/format.js";
  */
 
 /**
- * One key of a page of keys: its position in the file, and its data block.
- * @typedef {object} KeyRow
+ * Where the contents view starts, as the seek box has it: `from` or `prefix`, as text or hex.
+ * @typedef {object} SeekText
+ * @property {"from" | "prefix"} kind
+ * @property {string} key
+ * @property {boolean} hex
+ */
+
+/**
+ * One entry of a page of the contents view: its position in the view, and the first
+ * VALUE_PREVIEW_BYTES of its value (valueSize says how long it is).
+ * @typedef {object} EntryRow
  * @property {number} index
  * @property {Uint8Array} key
- * @property {[number, number]} block
+ * @property {bigint | undefined} seq
+ * @property {string | undefined} type
+ * @property {number | undefined} typeCode
+ * @property {Uint8Array | undefined} timestamp
+ * @property {Uint8Array} value
+ * @property {number} valueSize
+ * @property {DecodedValue | undefined} decoded
+ */
+
+/**
+ * The value of a "blob-index" or "wide-column-entity" entry, decoded: the blob index, the columns
+ * (each value cut to VALUE_PREVIEW_BYTES), or why it does not decode.
+ * @typedef {{ blobIndex: BlobIndex, columns?: undefined, error?: undefined }
+ *   | { blobIndex?: undefined, columns: WideColumn[], error?: undefined }
+ *   | { blobIndex?: undefined, columns?: undefined, error: PlainError }} DecodedValue
+ */
+
+/**
+ * A region of the file map: t.layout()'s, without the separator (the index list fetches those).
+ * @typedef {Omit<TableRegion, "separator">} MapRegion
  */
 
 /**
@@ -70,8 +104,10 @@ const sf = await init();
 
 /** @type {AsyncTable | null} */
 let table = null; // the open AsyncTable
-/** @type {KeyPages | null} */
-let keyPages = null; // its key walk (see KeyPages)
+/** @type {EntryPages | null} */
+let entryPages = null; // the contents view (see EntryPages)
+/** @type {Promise<TableRegion[]> | null} */
+let layout = null; // the table's layout, read once
 /** @type {AbortController | null} */
 let verifying = null; // AbortController of the running verification
 /** @type {Filter | null} */
@@ -120,107 +156,175 @@ function keyBytes(text, hex) {
   return bytes;
 }
 
+// Values longer than this reach the page cut short (the view shows their size).
+const VALUE_PREVIEW_BYTES = 4096;
+// A table may hold millions of range deletions: the page lists the first ones.
+const RANGE_DELETIONS_SHOWN = 1000;
+
 /**
- * Pages of keys in file order, read lazily: the walk advances only as far as the pages asked for.
- * Keys of up to MAX_CACHED_BLOCKS data blocks stay in memory; a page of an evicted block is read
- * again by a fresh walk from the start (big files, paging backwards).
+ * `entry`'s value decoded where its type has a structure (sf.decodeBlobIndex,
+ * sf.decodeWideColumns); undefined for other types.
+ * @param {Entry} entry
+ * @returns {DecodedValue | undefined}
  */
-const MAX_CACHED_BLOCKS = 2048;
+function decodedValue(entry) {
+  try {
+    if (entry.type === "blob-index") return { blobIndex: sf.decodeBlobIndex(entry.value) };
+    if (entry.type === "wide-column-entity") {
+      const columns = sf.decodeWideColumns(entry.value).map((c) => ({
+        ...c,
+        value: c.value.slice(0, VALUE_PREVIEW_BYTES),
+      }));
+      return { columns };
+    }
+  } catch (error) {
+    return { error: plainError(error) };
+  }
+  return undefined;
+}
 
-class KeyPages {
-  /** @param {AsyncTable} t */
-  constructor(t) {
+/**
+ * Where a page of the contents view starts: the entry `skip` entries into a walk from user key
+ * `key` (versions of one key repeat it), which is entry `index` of the view. `key` is null at the
+ * view's start, and for tables whose order the library cannot seek in (then the walk from the
+ * start skips `index` entries).
+ * @typedef {object} Anchor
+ * @property {Uint8Array | null} key
+ * @property {number} skip
+ * @property {number} index
+ */
+
+/**
+ * The contents view: pages of entries from `seek` on. Each page is read by a walk of its own that
+ * seeks to the page's anchor and stops after the page (t.entries' limit), so a page costs a block
+ * or two wherever it lies in the file; reading one records where the next starts.
+ */
+class EntryPages {
+  /**
+   * @param {AsyncTable} t
+   * @param {{ from?: Uint8Array, prefix?: Uint8Array }} seek
+   * @param {Anchor} start
+   */
+  constructor(t, seek, start) {
     this.table = t;
-    this.walk = t.dataBlocks();
-    /** @type {{ offset: number, size: number, first: number }[]} */
-    this.blocks = []; // { offset, size, first } per data block walked
-    /** @type {Map<number, Uint8Array[]>} */
-    this.cache = new Map(); // block number -> keys
-    this.total = 0; // keys walked so far
-    this.done = false;
+    this.seek = seek;
+    /** @type {Anchor[]} */
+    this.anchors = [start];
+    this.seekable = true; // false once the table refused a seek (a comparator it cannot order)
   }
 
   /**
+   * Page `number`: one the view has reached (at most one past the last read).
    * @param {number} number
-   * @param {Uint8Array[]} keys
-   */
-  remember(number, keys) {
-    this.cache.set(number, keys);
-    if (this.cache.size > MAX_CACHED_BLOCKS) {
-      this.cache.delete(/** @type {number} */ (this.cache.keys().next().value));
-    }
-  }
-
-  /** @param {number} end */
-  async advanceTo(end) {
-    while (!this.done && this.total < end) {
-      const next = await this.walk.next();
-      if (next.done) {
-        this.done = true;
-        break;
-      }
-      const block = next.value;
-      this.remember(this.blocks.length, block.keys);
-      this.blocks.push({ offset: block.offset, size: block.size, first: this.total });
-      this.total += block.keys.length;
-    }
-  }
-
-  /**
-   * Block numbers whose keys overlap [start, end).
-   * @param {number} start
-   * @param {number} end
-   */
-  blocksFor(start, end) {
-    /** @type {number[]} */
-    const out = [];
-    for (let b = 0; b < this.blocks.length; b++) {
-      const { first } = this.blocks[b];
-      const last = b + 1 < this.blocks.length ? this.blocks[b + 1].first : this.total;
-      if (last > start && first < end) out.push(b);
-    }
-    return out;
-  }
-
-  /** @param {number[]} numbers */
-  async refill(numbers) {
-    const wanted = new Set(numbers.filter((b) => !this.cache.has(b)));
-    if (wanted.size === 0) return;
-    const last = Math.max(...wanted);
-    let number = 0;
-    for await (const block of this.table.dataBlocks()) {
-      if (wanted.has(number)) this.remember(number, block.keys);
-      if (number++ === last) break;
-    }
-  }
-
-  /**
-   * @param {number} start
    * @param {number} size
+   * @returns {Promise<{ rows: EntryRow[], last: boolean }>}
    */
-  async page(start, size) {
-    await this.advanceTo(start + size);
-    const numbers = this.blocksFor(start, start + size);
-    await this.refill(numbers);
-    /** @type {KeyRow[]} */
+  async page(number, size) {
+    const anchor = this.anchors[number];
+    if (anchor === undefined) throw new Error(`page ${number + 1} is not reached yet`);
+    const key = this.seekable ? anchor.key : null;
+    const skip = key === null ? anchor.index : anchor.skip;
+    const range = key === null ? this.seek : { ...this.seek, from: key };
+    /** @type {AsyncIterable<Entry>} */
+    let walk;
+    try {
+      // The page's entries and the one after them, which anchors the next page.
+      walk = this.table.entries({ ...range, limit: skip + size + 1 });
+    } catch (error) {
+      const code = /** @type {{ code?: unknown }} */ (error).code;
+      if (code !== "UNSUPPORTED" || key === null) throw error;
+      this.seekable = false; // walk from the view's start and skip instead
+      return this.page(number, size);
+    }
+    // The run of entries with one user key so far, counted from the walk's start: where the next
+    // page's anchor lies within its key.
+    let runKey = key;
+    let runCount = 0;
+    let taken = 0;
+    /** @type {EntryRow[]} */
     const rows = [];
-    for (const b of numbers) {
-      const { offset, size: blockSize, first } = this.blocks[b];
-      /** @type {Uint8Array[]} */ (this.cache.get(b)).forEach((key, i) => {
-        const index = first + i;
-        if (index >= start && index < start + size) {
-          rows.push({ index, key, block: [offset, blockSize] });
-        }
+    for await (const entry of walk) {
+      if (taken++ >= skip && rows.length === size) {
+        const sameRun = runKey !== null && compareBytes(entry.key, runKey) === 0;
+        this.anchors[number + 1] = {
+          key: this.seekable ? entry.key.slice() : null, // not a view that keeps the batch alive
+          skip: sameRun ? runCount : 0,
+          index: anchor.index + size,
+        };
+        return { rows, last: false };
+      }
+      if (runKey !== null && compareBytes(entry.key, runKey) === 0) runCount++;
+      else {
+        runKey = entry.key;
+        runCount = 1;
+      }
+      if (taken <= skip) continue;
+      rows.push({
+        index: anchor.index + rows.length,
+        key: entry.key,
+        seq: entry.seq,
+        type: entry.type,
+        typeCode: entry.typeCode,
+        timestamp: entry.timestamp,
+        value: entry.value.slice(0, VALUE_PREVIEW_BYTES),
+        valueSize: entry.value.length,
+        decoded: decodedValue(entry),
       });
     }
-    return { rows, walked: this.total, done: this.done };
+    return { rows, last: true };
   }
+}
+
+/**
+ * The first user key of the data block at `offset`, and how many entries of that key lie in the
+ * blocks before it (a key's versions may span blocks): the anchor a view from that block starts
+ * at. Reads that block (and, rarely, those before it).
+ * @param {AsyncTable} t
+ * @param {TableRegion[]} regions
+ * @param {number} offset
+ * @returns {Promise<Anchor>}
+ */
+async function blockAnchor(t, regions, offset) {
+  /** @param {number} from where the block lies; its keys come back */
+  const blockKeys = async (from) => {
+    for await (const batch of t.keyBatches({ from, to: from + 1 })) {
+      return Array.from({ length: batch.offsets.length - 1 }, (_, i) =>
+        batch.data.slice(batch.offsets[i], batch.offsets[i + 1]),
+      );
+    }
+    return [];
+  };
+  const data = regions.filter((r) => r.kind === "data");
+  let number = data.findIndex((r) => r.offset === offset);
+  if (number < 0) throw new Error(`no data block at ${offset}`);
+  let keys = await blockKeys(offset);
+  // An empty block (never written, but possible) has no first key: the next block's counts.
+  while (keys.length === 0 && number + 1 < data.length) keys = await blockKeys(data[++number].offset);
+  const key = keys[0];
+  if (key === undefined) return { key: null, skip: 0, index: 0 };
+  let skip = 0;
+  for (let before = number - 1; before >= 0; before--) {
+    const previous = await blockKeys(data[before].offset);
+    let same = 0;
+    while (same < previous.length && compareBytes(previous[previous.length - 1 - same], key) === 0) same++;
+    skip += same;
+    if (same < previous.length) break;
+  }
+  return { key, skip, index: 0 };
+}
+
+/** @returns {Promise<TableRegion[]>} */
+function tableLayout() {
+  if (table === null) throw new Error("no file is open");
+  layout ??= table.layout();
+  return layout;
 }
 
 function closeTable() {
   verifying?.abort();
   verifying = null;
-  keyPages = null;
+  entryPages = null;
+  layout = null;
   table?.dispose();
   table = null;
 }
@@ -230,7 +334,6 @@ const ops = {
   async open({ file, internalKeys }) {
     closeTable();
     table = await sf.openTableFrom(file, { internalKeys });
-    keyPages = new KeyPages(table);
     return {
       backend: sf.backend,
       format: table.format,
@@ -250,10 +353,67 @@ const ops = {
     return { ...explanation, keyLength: bytes.length, partitions: table.filter?.partitions ?? 0 };
   },
 
-  /** @param {OpArgs["keys"]} args */
-  async keys({ start, size }) {
-    if (keyPages === null) throw new Error("no file is open");
-    return keyPages.page(start, size);
+  /**
+   * Starts the contents view at `seek` (null: the whole table): its first page.
+   * @param {OpArgs["seek"]} args
+   */
+  async seek({ seek, size }) {
+    if (table === null) throw new Error("no file is open");
+    /** @type {{ from?: Uint8Array, prefix?: Uint8Array }} */
+    const range = seek === null ? {} : { [seek.kind]: keyBytes(seek.key, seek.hex) };
+    entryPages = new EntryPages(table, range, { key: null, skip: 0, index: 0 });
+    return entryPages.page(0, size);
+  },
+
+  /**
+   * Page `page` of the contents view (one it has reached).
+   * @param {OpArgs["entries"]} args
+   */
+  async entries({ page, size }) {
+    if (entryPages === null) throw new Error("no file is open");
+    return entryPages.page(page, size);
+  },
+
+  /**
+   * The contents view from the first entry of the data block at `offset` on: its first page and
+   * that entry's key.
+   * @param {OpArgs["seekBlock"]} args
+   */
+  async seekBlock({ offset, size }) {
+    if (table === null) throw new Error("no file is open");
+    const anchor = await blockAnchor(table, await tableLayout(), offset);
+    const from = anchor.key ?? new Uint8Array(0);
+    entryPages = new EntryPages(table, anchor.key === null ? {} : { from }, anchor);
+    return { from, ...(await entryPages.page(0, size)) };
+  },
+
+  /** The file map: every region but its separator, which indexEntries hands out. */
+  async layout() {
+    /** @type {MapRegion[]} */
+    const regions = (await tableLayout()).map(({ separator: _, ...region }) => region);
+    return regions;
+  },
+
+  /**
+   * Entries [start, start + size) of the index: one per data block, its separator and handle.
+   * @param {OpArgs["indexEntries"]} args
+   */
+  async indexEntries({ start, size }) {
+    const data = (await tableLayout()).filter((r) => r.kind === "data");
+    const rows = data.slice(start, start + size).map((r, i) => ({
+      index: start + i,
+      separator: r.separator ?? new Uint8Array(0),
+      offset: r.offset,
+      size: r.size,
+    }));
+    return { rows, total: data.length };
+  },
+
+  /** The range deletions, up to RANGE_DELETIONS_SHOWN of them, and how many there are. */
+  async rangeDeletions() {
+    if (table === null) throw new Error("no file is open");
+    const all = await table.rangeDeletions();
+    return { rows: all.slice(0, RANGE_DELETIONS_SHOWN), total: all.length };
   },
 
   /**

@@ -44,6 +44,12 @@ emscripten::val Constants() {
     entry_types.set(EntryTypeName(type), static_cast<int>(type));
   }
   constants.set("entryTypes", entry_types);
+  // TableRegionKind values by name (ts/api/table.ts TableRegion).
+  emscripten::val region_kinds = emscripten::val::object();
+  for (int kind = 0; kind <= static_cast<int>(TableRegionKind::kGap); ++kind) {
+    region_kinds.set(TableRegionKindName(static_cast<TableRegionKind>(kind)), kind);
+  }
+  constants.set("regionKinds", region_kinds);
   return constants;
 }
 

@@ -179,6 +179,58 @@ class BlockReadHandle : public IoHandle {
   LiveHandleCount live_;
 };
 
+// The layout listing of a table (TableLayoutRead).
+class LayoutHandle : public IoHandle {
+ public:
+  explicit LayoutHandle(std::unique_ptr<TableLayoutRead> read)
+      : IoHandle(read.get()), read_(std::move(read)) {}
+
+  // Once advance() returned 0, packed: { kinds: Uint8Array (TableRegionKind), handles:
+  // Float64Array of [offset, size, trailer size] per region, separators: KeyBatch layout (empty
+  // where none), hasSeparator: Uint8Array, names: [region index, metaindex name][] for the named
+  // ones }.
+  val Regions() const {
+    const std::vector<TableRegion>& regions = read_->regions();
+    std::vector<uint8_t> kinds;
+    std::vector<double> handles;
+    Bytes separators;
+    std::vector<uint32_t> separator_offsets{0};
+    std::vector<uint8_t> has_separator;
+    val names = val::array();
+    for (size_t i = 0; i < regions.size(); ++i) {
+      const TableRegion& r = regions[i];
+      kinds.push_back(static_cast<uint8_t>(r.kind));
+      handles.push_back(static_cast<double>(r.handle.offset));
+      handles.push_back(static_cast<double>(r.handle.size));
+      handles.push_back(static_cast<double>(r.span() - r.handle.size));
+      has_separator.push_back(r.separator ? 1 : 0);
+      if (r.separator)
+        separators.insert(separators.end(), r.separator->begin(), r.separator->end());
+      separator_offsets.push_back(static_cast<uint32_t>(separators.size()));
+      if (!r.name.empty()) {
+        val named = val::array();
+        named.call<void>("push", static_cast<double>(i));
+        named.call<void>("push", r.name);
+        names.call<void>("push", named);
+      }
+    }
+    val out = val::object();
+    out.set("kinds", ToUint8Array(kinds));
+    out.set("handles", ToTypedArray(std::span<const double>(handles)));
+    val keys = val::object();
+    keys.set("data", ToUint8Array(separators));
+    keys.set("offsets", ToTypedArray(std::span<const uint32_t>(separator_offsets)));
+    out.set("separators", keys);
+    out.set("hasSeparator", ToUint8Array(has_separator));
+    out.set("names", names);
+    return out;
+  }
+
+ private:
+  std::unique_ptr<TableLayoutRead> read_;
+  LiveHandleCount live_;
+};
+
 class TableHandle : public IoHandle {
  public:
   explicit TableHandle(std::unique_ptr<TableReader> reader)
@@ -339,6 +391,10 @@ class TableHandle : public IoHandle {
     return new TableCursorHandle(std::move(cursor));
   }
 
+  LayoutHandle* Layout() const {
+    return new LayoutHandle(std::make_unique<TableLayoutRead>(*reader_));
+  }
+
   // offset and size: whole numbers below 2^53 (validated by ts/api/table.ts).
   BlockReadHandle* ReadBlock(double offset, double size) const {
     const BlockHandle handle{static_cast<uint64_t>(offset), static_cast<uint64_t>(size)};
@@ -414,6 +470,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("takeScanText", &TableCursorHandle::TakeScanText);
   class_<BlockReadHandle, base<IoHandle>>("BlockReadHandle")
       .function("contents", &BlockReadHandle::Contents);
+  class_<LayoutHandle, base<IoHandle>>("LayoutHandle").function("regions", &LayoutHandle::Regions);
   class_<TableHandle, base<IoHandle>>("TableHandle")
       .function("family", &TableHandle::Family)
       .function("footer", &TableHandle::Footer)
@@ -428,7 +485,8 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("mayContainCursorKeys", &TableHandle::MayContainCursorKeys)
       .function("keys", &TableHandle::Keys, allow_raw_pointers())
       .function("entries", &TableHandle::Entries, allow_raw_pointers())
-      .function("readBlock", &TableHandle::ReadBlock, allow_raw_pointers());
+      .function("readBlock", &TableHandle::ReadBlock, allow_raw_pointers())
+      .function("layout", &TableHandle::Layout, allow_raw_pointers());
   function("createTable", &CreateTable, allow_raw_pointers());
   function("rangeDeletionsOf", &RangeDeletionsOf);
   function("formatScanLine", &FormatScanLine);

@@ -48,6 +48,7 @@ class TableFilter {
                       bool separators_have_tag);
   void AddPartition(Bytes separator, uint64_t separator_tag, BlockHandle handle);
   std::vector<FilterPartition>& partitions() { return partitions_; }
+  const std::vector<FilterPartition>& partitions() const { return partitions_; }
   size_t partitions_count() const { return partitions_.size(); }
   void SetPartitionContents(size_t i, Bytes contents);
 

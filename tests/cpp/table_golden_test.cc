@@ -3,6 +3,7 @@
 // recorded point-lookup and prefix-seek answer, and the keys.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -146,6 +147,89 @@ KeyList AllKeys(const TableReader& reader, const Bytes& file, Status* status, ui
 
 std::string Hex(ByteView b) { return golden::HexEncode(b); }
 
+// The data blocks a walk of every key reads, in order.
+std::vector<BlockHandle> WalkedDataBlocks(const TableReader& reader, const Bytes& file,
+                                          Status* status) {
+  std::vector<BlockHandle> blocks;
+  TableCursor cursor(reader);
+  for (;;) {
+    *status = DriveFromMemory(cursor, file);
+    if (!status->ok() || cursor.at_end()) return blocks;
+    for (const TableCursor::BatchBlock& b : cursor.key_blocks()) blocks.push_back(b.handle);
+    cursor.ClearBatch();
+  }
+}
+
+// The layout listing tiles the file: blocks (with trailers) from 0 to the footer without gaps or
+// overlaps, the footer to the end; its data blocks are those a walk reads, as many as the
+// properties count, and the data and filter sizes add up to what the properties record.
+void CheckLayout(const GoldenTable& t, const TableReader& reader) {
+  TableLayoutRead layout(reader);
+  Status s = DriveFromMemory(layout, t.file);
+  ASSERT_TRUE(s.ok()) << t.id << ": layout: " << s.message() << " at " << s.offset();
+  ASSERT_TRUE(layout.done()) << t.id;
+  const std::vector<TableRegion>& regions = layout.regions();
+  ASSERT_FALSE(regions.empty()) << t.id;
+  std::map<TableRegionKind, uint64_t> count;
+  std::map<TableRegionKind, uint64_t> bytes;   // with trailers
+  std::map<TableRegionKind, uint64_t> stored;  // without
+  std::vector<BlockHandle> data;
+  uint64_t at = 0;
+  for (const TableRegion& r : regions) {
+    const char* kind = TableRegionKindName(r.kind);
+    EXPECT_EQ(r.handle.offset, at) << t.id << ": " << kind << " block after byte " << at;
+    EXPECT_NE(r.kind, TableRegionKind::kGap) << t.id << ": gap at " << r.handle.offset;
+    at = r.handle.offset + r.span();
+    ++count[r.kind];
+    bytes[r.kind] += r.span();
+    stored[r.kind] += r.handle.size;
+    if (r.kind == TableRegionKind::kData) {
+      data.push_back(r.handle);
+      EXPECT_TRUE(r.separator.has_value()) << t.id << ": data block at " << r.handle.offset;
+    }
+  }
+  EXPECT_EQ(at, t.file.size()) << t.id;
+  EXPECT_EQ(regions.back().kind, TableRegionKind::kFooter) << t.id;
+  EXPECT_EQ(count[TableRegionKind::kMetaindex], 1u) << t.id;
+
+  const std::vector<BlockHandle> walked = WalkedDataBlocks(reader, t.file, &s);
+  ASSERT_TRUE(s.ok()) << t.id << ": " << s.message();
+  ASSERT_EQ(data.size(), walked.size()) << t.id << ": data blocks";
+  for (size_t i = 0; i < data.size(); ++i) {
+    EXPECT_EQ(data[i].offset, walked[i].offset) << t.id << ": data block " << i;
+    EXPECT_EQ(data[i].size, walked[i].size) << t.id << ": data block " << i;
+  }
+
+  const OpenedTable& table = reader.table();
+  const std::optional<TableFilterInfo> filter = reader.filter_info();
+  EXPECT_EQ(count[TableRegionKind::kFilterPartition], filter ? filter->partitions : 0) << t.id;
+  EXPECT_EQ(count[TableRegionKind::kFilter] + count[TableRegionKind::kFilterTopIndex],
+            filter ? 1u : 0u)
+      << t.id;
+  if (table.family == TableFamily::kLevelDb) {
+    EXPECT_EQ(count[TableRegionKind::kProperties], 0u) << t.id;
+    return;
+  }
+  EXPECT_EQ(count[TableRegionKind::kProperties], 1u) << t.id;
+  const TableProperties& props = table.properties;
+  EXPECT_EQ(count[TableRegionKind::kData], props.Number("rocksdb.num.data.blocks")) << t.id;
+  EXPECT_EQ(bytes[TableRegionKind::kData], props.Number("rocksdb.data.size")) << t.id;
+  if (table.index_type == kTwoLevelIndexSearch) {
+    EXPECT_EQ(count[TableRegionKind::kIndex], props.Number("rocksdb.index.partitions")) << t.id;
+    EXPECT_EQ(count[TableRegionKind::kTopIndex], 1u) << t.id;
+  } else {
+    EXPECT_EQ(count[TableRegionKind::kIndex], 1u) << t.id;
+  }
+  // (rocksdb.index.size counts index blocks before compression: not a layout fact.)
+  if (filter) {
+    // Filter blocks are never compressed; the property counts them without trailers.
+    EXPECT_EQ(stored[TableRegionKind::kFilter] + stored[TableRegionKind::kFilterPartition] +
+                  stored[TableRegionKind::kFilterTopIndex],
+              props.Number("rocksdb.filter.size"))
+        << t.id;
+  }
+}
+
 void CheckProperties(const GoldenTable& t, const OpenedTable& table) {
   const nlohmann::json& expected = *t.props;
   size_t matched = 0;
@@ -242,6 +326,7 @@ void CheckTable(const GoldenTable& t, size_t* probes_checked) {
   const KeyList keys = AllKeys(*reader, t.file, &s);
   ASSERT_TRUE(s.ok()) << t.id << ": " << s.message();
   EXPECT_TRUE(keys == t.keys) << t.id << ": keys() differ";
+  CheckLayout(t, *reader);
   // Two cursors over the blocks before and after an offset walk the same keys between them.
   const uint64_t middle = t.file.size() / 3;
   KeyList halves = AllKeys(*reader, t.file, &s, 0, middle);

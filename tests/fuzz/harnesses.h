@@ -343,6 +343,22 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
     cursor.ClearBatch();
   }
 
+  // The layout: every handle inside the file or a located error; listed in offset order, ending
+  // with the footer at the file's end.
+  TableLayoutRead layout(reader);
+  if (const Status s = DriveForFuzzing(layout, file); !s.ok()) {
+    FUZZ_CHECK(InFile(s, file));
+  } else {
+    FUZZ_CHECK(layout.done());
+    const std::vector<TableRegion>& regions = layout.regions();
+    FUZZ_CHECK(!regions.empty() && regions.back().kind == TableRegionKind::kFooter);
+    FUZZ_CHECK(regions.back().handle.offset + regions.back().span() == file.size());
+    for (size_t i = 1; i < regions.size(); ++i) {
+      FUZZ_CHECK(regions[i - 1].handle.offset <= regions[i].handle.offset);
+      FUZZ_CHECK(regions[i].handle.offset + regions[i].span() <= file.size());
+    }
+  }
+
   // Blocks by handle, as tools read the ones the reader skips.
   size_t reads = 0;
   for (const MetaindexEntry& e : t.metaindex) {

@@ -147,6 +147,7 @@ class Sweep {
       const answers = t.mayContainMany(this.stored);
       const missed = answers.indexOf(0);
       if (missed >= 0) throw new Error(`${what}: stored key ${missed} reported absent`);
+      this.checkLayout(t, what);
       if (walk) this.walk(t, what);
     } catch (error) {
       if (!(error instanceof SstFilterError)) throw error;
@@ -154,6 +155,24 @@ class Sweep {
     } finally {
       t.dispose();
       this.slowest = Math.max(this.slowest, performance.now() - started);
+    }
+  }
+
+  /** The layout of what opened: a typed error, or regions in file order up to the file's end. */
+  private checkLayout(t: Table, what: string): void {
+    try {
+      const regions = t.layout();
+      regions.forEach((r, i) => {
+        if (i > 0 && r.offset < regions[i - 1]!.offset)
+          throw new Error(`${what}: layout out of order at ${i}`);
+      });
+      const last = regions.at(-1)!;
+      if (last.kind !== "footer" || last.offset + last.size !== this.size) {
+        throw new Error(`${what}: the layout ends with ${last.kind} at ${last.offset + last.size}`);
+      }
+    } catch (error) {
+      if (!(error instanceof SstFilterError)) throw error;
+      this.count(`layout ${typedError(error, what, this.size).code}`);
     }
   }
 

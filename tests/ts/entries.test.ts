@@ -3,13 +3,14 @@
 // of the corpora it can read, and for a table db_bench writes here with puts, deletes, merges and
 // range deletions; its raw dump for the range deletions.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
 import { type Entry, type NodeSstFilter, type Table } from "sstfilter";
 
 import { loadBackend } from "./backends";
+import { writeMixedTable } from "./mixed-table";
 import { bytesEqual, sectionCases } from "./golden";
 
 const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
@@ -32,27 +33,6 @@ function sstDumpScan(file: string, flags: string[] = []): Buffer {
 
 function scanOf(t: Table, ...args: Parameters<Table["scanText"]>): Buffer {
   return Buffer.concat([...t.scanText(...args)]);
-}
-
-/** A table db_bench writes with puts, deletes, merges and range deletions (auto-compaction off). */
-function writeMixedTable(dir: string): string {
-  execFileSync("db_bench", [
-    "--benchmarks=fillrandom,deleterandom,mergerandom,flush",
-    `--db=${dir}`,
-    "--num=3000",
-    "--key_size=16",
-    "--value_size=20",
-    "--merge_operator=uint64add",
-    "--disable_auto_compactions=1",
-    "--writes_per_range_tombstone=20",
-    "--max_num_range_tombstones=30",
-    "--range_tombstone_width=5",
-    "--disable_wal=1",
-    "--compression_type=snappy",
-  ]);
-  const sst = readdirSync(dir).filter((f) => f.endsWith(".sst"));
-  if (sst.length !== 1) throw new Error(`db_bench wrote ${sst.length} tables in ${dir}`);
-  return path.join(dir, sst[0]!);
 }
 
 /** The range deletions of sst_dump's raw dump: [start, end] in hex, upper case. */

@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 
-import { SstFilterError, type AsyncTable, type NodeSstFilter, type Table } from "sstfilter";
+import {
+  compareBytes,
+  SstFilterError,
+  type AsyncTable,
+  type NodeSstFilter,
+  type Table,
+  type TableRegion,
+} from "sstfilter";
 
 import { BACKENDS, loadBackend } from "./backends";
 import { loadTestingBackend } from "./testing-backend";
@@ -342,6 +349,46 @@ function checkBatchPaths(c: GoldenTable, t: Table): void {
   });
 }
 
+/**
+ * t.layout() tiles the file from 0 to its end without gaps or overlaps, ends with the footer, and
+ * lists the data blocks a walk reads (as many as the properties count), each with a separator that
+ * sorts at or after its last key and before the next block's first.
+ */
+function checkLayout(c: GoldenTable, t: Table, layout: TableRegion[]): void {
+  const size = readFileSync(c.file).length;
+  let at = 0;
+  for (const r of layout) {
+    if (r.offset !== at || r.kind === "gap")
+      throw new Error(`${c.id}: ${r.kind} at ${r.offset}, expected ${at}`);
+    at = r.offset + r.size + r.trailerSize;
+  }
+  expect([c.id, at, layout.at(-1)!.kind]).toEqual([c.id, size, "footer"]);
+  const data = layout.filter((r) => r.kind === "data");
+  const blocks = [...t.dataBlocks()];
+  expect([c.id, data.map((r) => [r.offset, r.size])]).toEqual([c.id, blocks.map((b) => [b.offset, b.size])]);
+  if (t.format === "rocksdb") {
+    expect([c.id, data.length]).toEqual([c.id, t.properties["rocksdb.num.data.blocks"]]);
+    const properties = layout.filter((r) => r.kind === "properties");
+    expect([c.id, properties.map((r) => [r.offset, r.size])]).toEqual([
+      c.id,
+      [t.metaindex["rocksdb.properties"]],
+    ]);
+  }
+  const metaindex = layout.filter((r) => r.kind === "metaindex").map((r) => [r.offset, r.size]);
+  expect([c.id, metaindex]).toEqual([c.id, [t.footer.metaindexHandle]]);
+  const partitions = layout.filter((r) => r.kind === "filter-partition").length;
+  expect([c.id, partitions]).toEqual([c.id, t.filter?.partitions ?? 0]);
+  if (t.properties["rocksdb.comparator"] === "rocksdb.ReverseBytewiseComparator") return;
+  blocks.forEach((block, i) => {
+    const separator = data[i]!.separator!;
+    const last = block.keys.at(-1);
+    const next = blocks[i + 1]?.keys[0];
+    if ((last && compareBytes(last, separator) > 0) || (next && compareBytes(separator, next) > 0)) {
+      throw new Error(`${c.id}: data block ${i}: separator out of place`);
+    }
+  });
+}
+
 describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
   let sf: NodeSstFilter;
   beforeAll(async () => {
@@ -362,6 +409,20 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
     console.log(
       `[golden] ${name}: ${TABLES.length} tables, ${probes} probes identical, ${sstDumpLines} sst_dump lines`,
     );
+    expect(TABLES.length).toBeGreaterThan(0);
+  });
+
+  test("every golden table's layout: blocks tile the file, data blocks as the index names them", async () => {
+    let regions = 0;
+    for (const c of TABLES) {
+      using t = sf.openTable(readFile(c.file), { internalKeys: c.internalKeys });
+      const layout = t.layout();
+      checkLayout(c, t, layout);
+      using f = await sf.openTableFile(c.file, { internalKeys: c.internalKeys });
+      expect([c.id, await f.layout()]).toEqual([c.id, layout]);
+      regions += layout.length;
+    }
+    console.log(`[layout] ${name}: ${TABLES.length} tables, ${regions} regions`);
     expect(TABLES.length).toBeGreaterThan(0);
   });
 
@@ -492,6 +553,11 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
       console.log(
         `[lazy] ${id}: opened ${bytes.length} bytes reading ${readBytesTotal} in ${elapsed.toFixed(1)} ms`,
       );
+      // The layout reads index partitions, never a data block.
+      const opened = reads.length;
+      const layout = await t.layout();
+      expect([id, reads.slice(opened).filter(([offset]) => offset < dataSize)]).toEqual([id, []]);
+      expect(layout.filter((r) => r.kind === "data").length).toBe(t.properties["rocksdb.num.data.blocks"]);
       const before = reads.length;
       const it = t.keys();
       await it.next();

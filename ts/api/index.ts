@@ -25,6 +25,7 @@ export { simd128Supported } from "../core/init.js";
 export { AsyncTable, Table } from "./table.js";
 export { compareBytes } from "./entries.js";
 export type { Entry, EntryOptions, EntryType, RangeDeletion } from "./entries.js";
+export type { TableRegion, TableRegionKind } from "./layout.js";
 export type {
   ByteSource,
   DataBlockKeys,

@@ -3,7 +3,13 @@
 // this module reads them from a Uint8Array (openTable, synchronously) or a ByteSource / Blob
 // (openTableFrom, asynchronously) into the buffer the core provides. Checksums and decompression
 // are the core's.
-import type { BlockReadHandle, IoHandle, TableCursorHandle, TableHandle } from "../core/core-module.js";
+import type {
+  BlockReadHandle,
+  IoHandle,
+  LayoutHandle,
+  TableCursorHandle,
+  TableHandle,
+} from "../core/core-module.js";
 import { SstFilterError } from "./errors.js";
 import type { FilterKind } from "./filters.js";
 import type { WasmHeap } from "../core/heap.js";
@@ -20,6 +26,7 @@ import {
   type EntryRangeRaw,
   type RangeDeletion,
 } from "./entries.js";
+import { regionsOf, type TableRegion } from "./layout.js";
 import { WasmObject } from "../core/wasm-object.js";
 
 export interface OpenTableOptions {
@@ -645,6 +652,14 @@ class TableBase extends WasmObject<TableHandle> {
     return lookupResult(found, deletions, key, compare, this.heap.constants.entryTypes["range-delete"]!);
   }
 
+  protected newLayoutRead(): LayoutHandle {
+    return this.live().layout();
+  }
+
+  protected takeRegions(read: LayoutHandle): TableRegion[] {
+    return regionsOf(read.regions(), this.heap.constants);
+  }
+
   protected newBlockRead(offset: number, size: number): BlockReadHandle {
     checkBlockHandle(offset, size);
     return this.live().readBlock(offset, size);
@@ -772,6 +787,21 @@ export class Table extends TableBase {
     return this.lookup(found, this.storedRangeDeletions(), key);
   }
 
+  /**
+   * Where every block lies, in file order from offset 0 to the end of the footer (regions tile the
+   * file; "gap" regions cover bytes no handle names). Data blocks come from the index, unread: only
+   * a partitioned index's partitions are read.
+   */
+  layout(): TableRegion[] {
+    const read = this.newLayoutRead();
+    try {
+      runSync(this.heap, read, this.bytes);
+      return this.takeRegions(read);
+    } finally {
+      read.delete();
+    }
+  }
+
   /** The contents of the block at [offset, size]: checksum verified, decompressed. */
   readBlock(offset: number, size: number): Uint8Array {
     const read = this.newBlockRead(offset, size);
@@ -887,6 +917,17 @@ export class AsyncTable extends TableBase {
       for await (const entry of this.entryWalk({ from: key, exact: true })) found.push(entry);
     }
     return this.lookup(found, await this.storedRangeDeletions(), key);
+  }
+
+  /** See Table.layout: a partitioned index's partitions are read from the source. */
+  async layout(): Promise<TableRegion[]> {
+    const read = this.newLayoutRead();
+    try {
+      await runAsync(this.heap, read, this.source);
+      return this.takeRegions(read);
+    } finally {
+      read.delete();
+    }
   }
 
   /** See Table.readBlock. */

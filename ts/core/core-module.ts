@@ -83,6 +83,24 @@ export interface BlockReadHandle extends IoHandle {
   contents(): Uint8Array | null;
 }
 
+/** A table's layout listing, packed (wasm/table_bindings.cc LayoutHandle.regions). */
+export interface LayoutRaw {
+  /** One of ModuleConstants.regionKinds per region. */
+  kinds: Uint8Array;
+  /** [offset, size, trailer size] per region. */
+  handles: Float64Array;
+  /** Each region's separator (empty where it has none), packed as a KeyBatch. */
+  separators: { data: Uint8Array; offsets: Uint32Array };
+  hasSeparator: Uint8Array;
+  /** [region index, metaindex name] for the regions a metaindex entry names. */
+  names: [number, string][];
+}
+
+export interface LayoutHandle extends IoHandle {
+  /** The regions once advance() returned 0. */
+  regions(): LayoutRaw;
+}
+
 export interface LookupExplanationRaw {
   mayContain: boolean;
   route: string;
@@ -117,6 +135,8 @@ export interface TableHandle extends IoHandle {
   /** mayContain's answers for the keys of the batch `cursor` holds, written at `results`. */
   mayContainCursorKeys(cursor: TableCursorHandle, results: number): boolean;
   readBlock(offset: number, size: number): BlockReadHandle;
+  /** The layout listing of the table's blocks. */
+  layout(): LayoutHandle;
 }
 
 export interface CoreModule {
@@ -225,6 +245,8 @@ export interface ModuleConstants {
   kernelFamilies: Record<"fastLocalBloom" | "ribbon", number>;
   /** EntryType values by name ("put": 1, ...). */
   entryTypes: Record<string, number>;
+  /** TableRegionKind values by name ("data": 0, ...). */
+  regionKinds: Record<string, number>;
 }
 
 /** What Emscripten's MODULARIZE factory accepts here (see INCOMING_MODULE_JS_API in CMakeLists). */
