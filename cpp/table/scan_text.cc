@@ -1,6 +1,7 @@
 // AppendScanLine (sstfilter/table.h): sst_dump's text for an entry, byte for byte.
+#include <charconv>
 #include <cstring>
-#include <string>
+#include <string_view>
 
 #include "sstfilter/table.h"
 #include "sstfilter/values.h"
@@ -8,81 +9,106 @@
 namespace sstfilter {
 namespace {
 
-// Slice::ToString(hex): the bytes as they are, or two upper-case hex digits per byte.
-void AppendShown(ByteView bytes, bool hex, Bytes* out) {
-  if (!hex) {
-    out->insert(out->end(), bytes.begin(), bytes.end());
-    return;
-  }
+// Appends `bytes` as Slice::ToString(hex) shows them: as they are, or two upper-case hex digits per
+// byte. Scan lines are printed with printf's %s, which stops at the first NUL: `raw_up_to_nul`
+// appends raw bytes only up to it and says whether one was met (the rest of the %s is not printed).
+void AppendHex(ByteView bytes, Bytes* out) {
   static constexpr char kDigits[] = "0123456789ABCDEF";
+  const size_t at = out->size();
+  out->resize(at + 2 * bytes.size());
+  uint8_t* p = out->data() + at;
   for (const uint8_t b : bytes) {
-    out->push_back(static_cast<uint8_t>(kDigits[b >> 4]));
-    out->push_back(static_cast<uint8_t>(kDigits[b & 15]));
+    *p++ = static_cast<uint8_t>(kDigits[b >> 4]);
+    *p++ = static_cast<uint8_t>(kDigits[b & 15]);
   }
 }
 
-void AppendText(const std::string& text, Bytes* out) {
+bool AppendRawUpToNul(ByteView bytes, Bytes* out) {
+  const auto* nul = static_cast<const uint8_t*>(std::memchr(bytes.data(), 0, bytes.size()));
+  out->insert(out->end(), bytes.data(), nul == nullptr ? bytes.data() + bytes.size() : nul);
+  return nul != nullptr;
+}
+
+// Appends bytes shown as %s of Slice::ToString(hex) prints them; false once a NUL ended the %s.
+bool AppendShown(ByteView bytes, bool hex, Bytes* out) {
+  if (hex) {
+    AppendHex(bytes, out);
+    return true;
+  }
+  return !AppendRawUpToNul(bytes, out);
+}
+
+void AppendText(std::string_view text, Bytes* out) {
   out->insert(out->end(), text.begin(), text.end());
 }
 
-// What printf's %s prints of `text`: up to its first NUL.
-void AppendAsCString(const Bytes& text, Bytes* out) {
-  const auto* nul = static_cast<const uint8_t*>(std::memchr(text.data(), 0, text.size()));
-  out->insert(out->end(), text.data(), nul == nullptr ? text.data() + text.size() : nul);
+void AppendNumber(uint64_t n, Bytes* out) {
+  char digits[20];
+  const auto end = std::to_chars(digits, digits + sizeof(digits), n).ptr;
+  out->insert(out->end(), digits, end);
 }
 
-// rocksdb db/blob/blob_index.h BlobIndex::DebugString (7.8.3; main shows file number 0 as "same").
+// ParsedInternalKey::DebugString's half of the line, as %s prints it: 'KEY' seq:N, type:T.
+void AppendKeyHalf(ByteView user_key, ByteView timestamp, uint64_t tag, bool hex, Bytes* out) {
+  out->push_back('\'');
+  if (!AppendShown(user_key, hex, out) || !AppendShown(timestamp, hex, out)) return;
+  AppendText("' seq:", out);
+  AppendNumber(tag >> 8, out);
+  AppendText(", type:", out);
+  AppendNumber(tag & 0xff, out);
+}
+
+// rocksdb db/blob/blob_index.h BlobIndex::DebugString (7.8.3; main shows file number 0 as "same"),
+// as %s prints it.
 void AppendBlobIndexText(const BlobIndex& index, bool hex, Bytes* out) {
   if (index.type == BlobIndex::Type::kInlinedTtl) {
     AppendText("[inlined blob] value:", out);
-    AppendShown(index.value, hex, out);
+    if (!AppendShown(index.value, hex, out)) return;
   } else {
-    AppendText("[blob ref] file:" + std::to_string(index.file_number) + " offset:" +
-                   std::to_string(index.offset) + " size:" + std::to_string(index.size) +
-                   " compression: " + CompressionTypeName(index.compression),
-               out);
+    AppendText("[blob ref] file:", out);
+    AppendNumber(index.file_number, out);
+    AppendText(" offset:", out);
+    AppendNumber(index.offset, out);
+    AppendText(" size:", out);
+    AppendNumber(index.size, out);
+    AppendText(" compression: ", out);
+    AppendText(CompressionTypeName(index.compression), out);
   }
-  if (index.type != BlobIndex::Type::kBlob)
-    AppendText(" exp:" + std::to_string(index.expiration), out);
+  if (index.type != BlobIndex::Type::kBlob) {
+    AppendText(" exp:", out);
+    AppendNumber(index.expiration, out);
+  }
 }
 
 }  // namespace
 
 void AppendScanLine(ByteView user_key, ByteView timestamp, uint64_t tag, ByteView value,
                     ScanTextOptions options, Bytes* out, Bytes* errors) {
-  thread_local Bytes half;
-  half.assign(1, '\'');
-  AppendShown(user_key, options.hex, &half);
-  AppendShown(timestamp, options.hex, &half);
-  AppendText("' seq:" + std::to_string(tag >> 8) + ", type:" + std::to_string(tag & 0xff), &half);
+  const uint8_t type = tag & 0xff;
   const bool decode =
-      options.decode_blob_index && (tag & 0xff) == static_cast<uint8_t>(EntryType::kBlobIndex);
+      options.decode_blob_index && type == static_cast<uint8_t>(EntryType::kBlobIndex);
   BlobIndex blob_index;
   if (decode && !DecodeBlobIndex(value, &blob_index).ok()) {
     // sst_dump prints this on standard error and goes on with the next entry.
-    AppendAsCString(half, errors);
+    AppendKeyHalf(user_key, timestamp, tag, options.hex, errors);
     AppendText(" => error decoding blob index\n", errors);
     return;
   }
-  AppendAsCString(half, out);
+  AppendKeyHalf(user_key, timestamp, tag, options.hex, out);
   AppendText(" => ", out);
-  half.clear();
   // A value with its preferred sequence number packed after it (fixed64): RocksDB 7.8.3 writes no
   // such entries; newer sst_dumps print the value, then ", " and the number (table/
   // sst_file_dumper.cc, ParsePackedValueWithSeqno in db/seqno_to_time_mapping.cc).
-  const bool packed_seqno = (tag & 0xff) == static_cast<uint8_t>(EntryType::kValuePreferredSeqno) &&
+  const bool packed_seqno = type == static_cast<uint8_t>(EntryType::kValuePreferredSeqno) &&
                             value.size() >= sizeof(uint64_t);
   if (decode) {
-    AppendBlobIndexText(blob_index, options.hex, &half);
+    AppendBlobIndexText(blob_index, options.hex, out);
   } else if (packed_seqno) {
-    AppendShown(value.first(value.size() - sizeof(uint64_t)), options.hex, &half);
+    AppendShown(value.first(value.size() - sizeof(uint64_t)), options.hex, out);
+    AppendText(", ", out);
+    AppendNumber(DecodeFixed64(value.data() + value.size() - sizeof(uint64_t)), out);
   } else {
-    AppendShown(value, options.hex, &half);
-  }
-  AppendAsCString(half, out);
-  if (packed_seqno) {
-    AppendText(", " + std::to_string(DecodeFixed64(value.data() + value.size() - sizeof(uint64_t))),
-               out);
+    AppendShown(value, options.hex, out);
   }
   out->push_back('\n');
 }
