@@ -24,6 +24,8 @@ struct CodecInput {
 };
 
 Status SnappyDecompress(const CodecInput& in, Bytes* out);
+// The compress side, for the table writer: the raw stream the reference library writes for `in`.
+void SnappyCompress(ByteView in, Bytes* out);
 Status ZlibDecompress(const CodecInput& in, Bytes* out);
 Status Bzip2Decompress(const CodecInput& in, Bytes* out);
 Status Lz4Decompress(const CodecInput& in, Bytes* out);

@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   run("rocksdb_filter", corpus::RocksDbFilterSection);
   run("rocksdb_sst", corpus::RocksDbSstSection);
   run("rocksdb_timestamp", corpus::RocksDbTimestampSection);
+  run("table_writer", corpus::TableWriterSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",
