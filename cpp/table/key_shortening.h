@@ -1,4 +1,4 @@
-// Index keys shortened as the bytewise comparators shorten them (docs/FORMATS.md 3.10): an index
+// Index keys shortened as the bytewise comparators shorten them (docs/FORMATS.md 3.10.2): an index
 // entry only has to separate a data block's last key from the next block's first, so both
 // databases store a short key between them instead of the last key itself.
 #pragma once
