@@ -20,7 +20,7 @@ while (($#)); do
   esac
 done
 if ((${#targets[@]} == 0)); then
-  targets=(filter leveldb_filter_block block table roundtrip)
+  targets=(filter leveldb_filter_block block table roundtrip writer)
 fi
 
 bash scripts/corpus.sh
@@ -48,6 +48,7 @@ max_len_of() {
     block) echo 8192 ;;                   # blocks of 4 KiB tables and smaller
     table) echo 172032 ;;                 # every seed (160 KiB tables + probe keys)
     roundtrip) echo 4096 ;;               # over 1000 distinct keys: Ribbon's 1024-slot regime
+    writer) echo 16384 ;;                 # hundreds of entries: many blocks at small block sizes
     *) echo 65536 ;;
   esac
 }

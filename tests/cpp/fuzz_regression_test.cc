@@ -24,7 +24,7 @@ using Harness = void (*)(const uint8_t*, size_t);
 const std::map<std::string, Harness> kHarnesses = {
     {"filter", fuzz::FuzzFilter},       {"leveldb_filter_block", fuzz::FuzzLevelDbFilterBlock},
     {"table", fuzz::FuzzTable},         {"block", fuzz::FuzzBlock},
-    {"roundtrip", fuzz::FuzzRoundTrip},
+    {"roundtrip", fuzz::FuzzRoundTrip}, {"writer", fuzz::FuzzTableWriter},
 };
 
 TEST(FuzzRegressions, EveryCommittedInputPassesItsHarness) {

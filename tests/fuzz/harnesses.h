@@ -637,7 +637,7 @@ inline void FuzzTableWriter(const uint8_t* data, size_t size) {
   for (size_t i : order) {
     const auto& [key, value] = points[i];
     if (last && std::ranges::equal(*last, key)) continue;
-    const uint8_t op = leveldb ? 1 : ops[i];
+    const uint8_t op = leveldb ? 0 : ops[i];  // LevelDB: puts only
     if (op == 3) {
       // A range from the key to the key followed by the value's bytes: never backwards.
       Bytes end(key.begin(), key.end());
