@@ -29,7 +29,10 @@ void FullFilterBuilder::Add(ByteView user_key) {
     return;
   }
   // With whole keys in between, equal prefixes are not adjacent: skip them here.
-  if (last_prefix_recorded_ && std::ranges::equal(prefix, last_prefix_)) return;
+  if (last_prefix_recorded_ &&
+      std::equal(prefix.begin(), prefix.end(), last_prefix_.begin(), last_prefix_.end())) {
+    return;
+  }
   AddKey(prefix);
   last_prefix_recorded_ = true;
   last_prefix_.assign(prefix.begin(), prefix.end());

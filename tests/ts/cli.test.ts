@@ -168,6 +168,90 @@ describe("build", () => {
   });
 });
 
+describe("write", () => {
+  /* eslint-disable @typescript-eslint/no-explicit-any */
+  const WRITER = GENERATED.section<{ cases: any[] }>("table_writer")!.cases;
+  /* eslint-enable @typescript-eslint/no-explicit-any */
+  // Hex lines key<TAB>value of a puts-only case's entries file (u8 type, u32 key length, key, u32
+  // value length, value).
+  function hexLines(c: { entries: { path: string } }): string[] {
+    const data = GENERATED.readBytes(c.entries.path);
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    const lines: string[] = [];
+    for (let pos = 0; pos < data.length;) {
+      const keyLength = view.getUint32(pos + 1, true);
+      const key = data.subarray(pos + 5, pos + 5 + keyLength);
+      pos += 5 + keyLength;
+      const valueLength = view.getUint32(pos, true);
+      lines.push(`${hex(key)}\t${hex(data.subarray(pos + 4, pos + 4 + valueLength))}`);
+      pos += 4 + valueLength;
+    }
+    return lines;
+  }
+
+  test("RocksDB: SstFileWriter's bytes, given its options and identity", () => {
+    const c = WRITER.find((x) => x.id === "fv4_legacy_snappy_empty_values")!;
+    const input = path.join(work, "rocksdb.txt");
+    writeFileSync(input, hexLines(c).join("\n") + "\n");
+    const out = path.join(work, "written.sst");
+    const properties = Object.entries(c.identity as Record<string, string | number>).flatMap(
+      ([name, value]) => ["--property", `${name}=${value}`],
+    );
+    const r = run(
+      "write",
+      input,
+      "-o",
+      out,
+      "--hex",
+      "--format-version",
+      "4",
+      "--filter",
+      "rocksdb-legacy-bloom",
+      ...properties,
+    );
+    expect(r.stderr).toMatch(/rocksdb table, 3,000 entries: [\d,]+ bytes written/);
+    expect(r.code).toBe(0);
+    expect(hex(readFileSync(out))).toBe(hex(GENERATED.readBytes(c.file.path)));
+  });
+
+  test("LevelDB with --sort: TableBuilder's bytes from shuffled input", () => {
+    const c = WRITER.find((x) => x.id === "ldb_puts_snappy_leveldb")!;
+    const lines = hexLines(c);
+    const shuffled = lines.map((l, i) => lines[(i * 7919) % lines.length]!);
+    expect(new Set(shuffled).size).toBe(lines.length);
+    const input = path.join(work, "leveldb.txt");
+    writeFileSync(input, shuffled.join("\n"));
+    const out = path.join(work, "written.ldb");
+    const r = run(
+      "write",
+      input,
+      "--output",
+      out,
+      "--hex",
+      "--sort",
+      "--format",
+      "leveldb",
+      "--filter",
+      "leveldb",
+    );
+    expect(r.code).toBe(0);
+    expect(hex(readFileSync(out))).toBe(hex(GENERATED.readBytes(c.file.path)));
+  });
+
+  test("keys out of order: exit 3 naming the line, no file left; bad options: exit 2", () => {
+    const input = path.join(work, "unsorted.txt");
+    writeFileSync(input, "b\t1\na\t2\n");
+    const out = path.join(work, "unsorted.sst");
+    const r = run("write", input, "-o", out);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("line 2");
+    expect(r.stderr).toContain("BAD_KEY");
+    expect(readdirSync(work)).not.toContain("unsorted.sst");
+    expect(run("write", input, "-o", out, "--checksum", "md5").code).toBe(2);
+    expect(run("write", input).code).toBe(2);
+  });
+});
+
 describe("verify", () => {
   test("a sound file: exit 0", () => {
     const r = run("verify", GENERATED.path(PARTITIONED.file.path));

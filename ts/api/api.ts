@@ -5,6 +5,7 @@ import { makeHashes, type Hashes } from "./hash.js";
 import { WasmHeap } from "../core/heap.js";
 import { formatScanLines, type Entry } from "./entries.js";
 import { packKeys, type Key, type KeyBatch } from "../core/keys.js";
+import { createTableWriter, type TableWriter, type WriteOptions } from "./table-writer.js";
 import {
   openTable,
   openTableFrom,
@@ -215,6 +216,14 @@ export class SstFilter {
    */
   formatScanLines(entries: Iterable<Entry>, opts: { hex?: boolean } = {}): Uint8Array {
     return formatScanLines(this.heap.module, entries, opts.hex === true);
+  }
+
+  /**
+   * Writes a table: the bytes RocksDB's SstFileWriter (format "rocksdb") or LevelDB's TableBuilder
+   * ("leveldb") would write for the same entries and options.
+   */
+  createTableWriter(opts: WriteOptions): TableWriter {
+    return createTableWriter(this.heap, opts);
   }
 
   /** Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily. */
