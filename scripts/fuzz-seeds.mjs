@@ -210,7 +210,15 @@ for (const c of entrySets.values()) {
     parts.push(probeKeys([Uint8Array.of(opOfType[type]), key, value]));
   }
   const entries = concat(parts);
-  seed("writer", `${c.id}-rocksdb`, concat([Uint8Array.of(0x43, 0x66, 8, 15), entries]));
+  // RocksDB: format_version 5, xxh3, FastLocalBloom of capped:2 prefixes only, restart interval 16,
+  // each codec in turn (the restart byte's top bits).
+  for (let codec = 0; codec < 7; codec++) {
+    seed(
+      "writer",
+      `${c.id}-rocksdb-${codec}`,
+      concat([Uint8Array.of(0x13, 0x66, 8, (codec << 5) | 15), entries]),
+    );
+  }
   seed("writer", `${c.id}-leveldb`, concat([Uint8Array.of(0xc0, 0x29, 16, 3), entries]));
 }
 

@@ -21,7 +21,7 @@ class LevelDbTableWriter final : public TableWriter {
  public:
   explicit LevelDbTableWriter(const TableWriteOptions& options)
       : options_(options),
-        compress_(options.compression == "snappy"),
+        compressor_(options.compression == "snappy" ? BlockCompressor::ForName("snappy") : nullptr),
         data_block_(options.restart_interval),
         index_(TableFamily::kLevelDb, 0) {
     if (options.filter) filter_.emplace(static_cast<int>(options.bits_per_key));
@@ -54,7 +54,7 @@ class LevelDbTableWriter final : public TableWriter {
     if (filter_) {
       Bytes filter;
       if (Status s = filter_->Finish(&filter); !s.ok()) return s;
-      const BlockHandle handle = WriteBlock(filter, false);
+      const BlockHandle handle = WriteBlock(filter, nullptr);
       Bytes value;
       PutBlockHandle(&value, handle.offset, handle.size);
       metaindex.Add(ByteView(reinterpret_cast<const uint8_t*>(kFilterBlockName.data()),
@@ -63,14 +63,14 @@ class LevelDbTableWriter final : public TableWriter {
     }
     Bytes contents;
     metaindex.Finish(&contents);
-    const BlockHandle metaindex_handle = WriteBlock(contents, compress_);
+    const BlockHandle metaindex_handle = WriteBlock(contents, compressor_.get());
     if (pending_index_entry_) {
       index_.AddEntry(last_key_, nullptr, pending_handle_);
       pending_index_entry_ = false;
     }
     contents.clear();
     index_.Finish(&contents);
-    const BlockHandle index_handle = WriteBlock(contents, compress_);
+    const BlockHandle index_handle = WriteBlock(contents, compressor_.get());
     Bytes footer;
     AppendLevelDbFooter(metaindex_handle, index_handle, &footer);
     Emit(footer);
@@ -82,22 +82,22 @@ class LevelDbTableWriter final : public TableWriter {
     if (data_block_.empty()) return Status::Ok();
     Bytes raw;
     data_block_.Finish(&raw);
-    pending_handle_ = WriteBlock(raw, compress_);
+    pending_handle_ = WriteBlock(raw, compressor_.get());
     pending_index_entry_ = true;
     if (filter_) return filter_->EndBlock(pending_handle_.offset, pending_handle_.size);
     return Status::Ok();
   }
 
-  BlockHandle WriteBlock(ByteView raw, bool compress) {
+  BlockHandle WriteBlock(ByteView raw, BlockCompressor* compressor) {
     Bytes stored;
     const BlockHandle handle{file_size(),
-                             AppendBlock(raw, compress, ChecksumType::kCrc32c, &stored)};
+                             AppendBlock(raw, compressor, ChecksumType::kCrc32c, &stored)};
     Emit(stored);
     return handle;
   }
 
   TableWriteOptions options_;
-  bool compress_;
+  std::unique_ptr<BlockCompressor> compressor_;  // Snappy or none
   BlockBuilder data_block_;
   IndexBuilder index_;
   std::optional<LevelDbFilterBlockBuilder> filter_;
@@ -115,6 +115,10 @@ Status NewLevelDbTableWriter(const TableWriteOptions& options, std::unique_ptr<T
   }
   if (!options.prefix_extractor.empty() || !options.whole_key_filtering) {
     return BadOptions("prefixExtractor and wholeKeyFiltering are RocksDB options");
+  }
+  if (options.compression != "none" && options.compression != "snappy") {
+    return BadOptions("a LevelDB table takes compression \"none\" or \"snappy\", got \"" +
+                      options.compression + "\"");
   }
   if (options.checksum != "crc32c") {
     return BadOptions("LevelDB tables are checksummed with crc32c, got \"" + options.checksum +

@@ -47,11 +47,12 @@ ByteView View(const std::string& s) {
 class RocksDbTableWriter final : public TableWriter {
  public:
   RocksDbTableWriter(const TableWriteOptions& options, ChecksumType checksum,
-                     std::optional<PrefixExtractor> prefix_extractor)
+                     std::optional<PrefixExtractor> prefix_extractor,
+                     std::unique_ptr<BlockCompressor> compressor)
       : options_(options),
         checksum_(checksum),
         prefix_extractor_(prefix_extractor),
-        compress_(options.compression == "snappy"),
+        compressor_(std::move(compressor)),
         // FlushBlockBySizePolicy with the default block_size_deviation of 10 (percent).
         deviation_limit_((options.block_size * (100 - 10) + 99) / 100),
         data_block_(options.restart_interval),
@@ -118,21 +119,21 @@ class RocksDbTableWriter final : public TableWriter {
       if (Status s = filter_->Finish(&filter); !s.ok()) return s;
       filter_size = filter.size();
       // Both Bloom policies and Ribbon share the compatibility name rocksdb.BuiltinBloomFilter.
-      metaindex["fullfilter.rocksdb.BuiltinBloomFilter"] = WriteBlock(filter, false);
+      metaindex["fullfilter.rocksdb.BuiltinBloomFilter"] = WriteBlock(filter, nullptr);
       filter_.reset();
     }
     Bytes index;
     index_.Finish(&index);
     const uint64_t index_size = index.size() + kBlockTrailerSize;
-    const BlockHandle index_handle = WriteBlock(index, compress_);
+    const BlockHandle index_handle = WriteBlock(index, compressor_.get());
     if (has_range_deletions_) {
       Bytes block;
       range_deletions_.Finish(&block);
-      metaindex["rocksdb.range_del"] = WriteBlock(block, false);
+      metaindex["rocksdb.range_del"] = WriteBlock(block, nullptr);
     }
     Bytes properties;
     Properties(filter_size, filter_entries, index_size).Finish(&properties);
-    metaindex["rocksdb.properties"] = WriteBlock(properties, false);
+    metaindex["rocksdb.properties"] = WriteBlock(properties, nullptr);
     BlockBuilder metaindex_block(1);
     for (const auto& [name, handle] : metaindex) {
       Bytes value;
@@ -141,7 +142,7 @@ class RocksDbTableWriter final : public TableWriter {
     }
     Bytes contents;
     metaindex_block.Finish(&contents);
-    const BlockHandle metaindex_handle = WriteBlock(contents, false);
+    const BlockHandle metaindex_handle = WriteBlock(contents, nullptr);
     Bytes footer;
     AppendRocksDbFooter(options_.format_version, checksum_, metaindex_handle, index_handle,
                         &footer);
@@ -164,15 +165,15 @@ class RocksDbTableWriter final : public TableWriter {
   BlockHandle FlushDataBlock() {
     Bytes raw;
     data_block_.Finish(&raw);
-    const BlockHandle handle = WriteBlock(raw, compress_);
+    const BlockHandle handle = WriteBlock(raw, compressor_.get());
     data_size_ = file_size();
     ++num_data_blocks_;
     return handle;
   }
 
-  BlockHandle WriteBlock(ByteView raw, bool compress) {
+  BlockHandle WriteBlock(ByteView raw, BlockCompressor* compressor) {
     Bytes stored;
-    const BlockHandle handle{file_size(), AppendBlock(raw, compress, checksum_, &stored)};
+    const BlockHandle handle{file_size(), AppendBlock(raw, compressor, checksum_, &stored)};
     Emit(stored);
     return handle;
   }
@@ -221,7 +222,7 @@ class RocksDbTableWriter final : public TableWriter {
     p.AddText("rocksdb.prefix.extractor.name",
               prefix_extractor_ ? prefix_extractor_->Name() : "nullptr");
     p.AddText("rocksdb.property.collectors", "[]");
-    p.AddText("rocksdb.compression", compress_ ? "Snappy" : "NoCompression");
+    p.AddText("rocksdb.compression", compressor_ ? compressor_->rocksdb_name() : "NoCompression");
     p.AddText("rocksdb.compression_options", kDefaultCompressionOptions);
     // User-collected properties: SstFileWriter's collector, the table's own, the caller's.
     Bytes version, seqno;
@@ -242,7 +243,7 @@ class RocksDbTableWriter final : public TableWriter {
   TableWriteOptions options_;
   ChecksumType checksum_;
   std::optional<PrefixExtractor> prefix_extractor_;
-  bool compress_;
+  std::unique_ptr<BlockCompressor> compressor_;  // null: no compression
   uint64_t deviation_limit_;
   BlockBuilder data_block_;
   BlockBuilder range_deletions_;
@@ -292,7 +293,18 @@ Status NewRocksDbTableWriter(const TableWriteOptions& options, std::unique_ptr<T
       return BadOptions("property \"" + name + "\" is RocksDB's own: the writer sets it");
     }
   }
-  *out = std::make_unique<RocksDbTableWriter>(options, *checksum, prefix_extractor);
+  std::unique_ptr<BlockCompressor> compressor;
+  if (options.compression != "none") {
+    compressor = BlockCompressor::ForName(options.compression);
+    if (!compressor) {
+      return BadOptions(
+          "compression must be \"none\", \"snappy\", \"zlib\", \"bzip2\", "
+          "\"lz4\", \"lz4hc\" or \"zstd\", got \"" +
+          options.compression + "\"");
+    }
+  }
+  *out = std::make_unique<RocksDbTableWriter>(options, *checksum, prefix_extractor,
+                                              std::move(compressor));
   return Status::Ok();
 }
 

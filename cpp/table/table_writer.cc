@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <string>
 
-#include "table/codecs/codecs.h"
 #include "table/internal_key.h"
 #include "table/table_writers.h"
 
@@ -22,10 +21,6 @@ Status ValidateCommonWriteOptions(const TableWriteOptions& options) {
     return BadOptions("restartInterval must be 1 to 1048576, got " +
                       std::to_string(options.restart_interval));
   }
-  if (options.compression != "none" && options.compression != "snappy") {
-    return BadOptions("compression must be \"none\" or \"snappy\", got \"" + options.compression +
-                      "\"");
-  }
   if (options.filter) {
     if (Status s = ValidateBuildOptions({*options.filter, options.bits_per_key}); !s.ok()) {
       return s;
@@ -34,16 +29,15 @@ Status ValidateCommonWriteOptions(const TableWriteOptions& options) {
   return Status::Ok();
 }
 
-size_t AppendBlock(ByteView raw, bool compress, ChecksumType checksum, Bytes* out) {
+size_t AppendBlock(ByteView raw, BlockCompressor* compressor, ChecksumType checksum, Bytes* out) {
   uint8_t type = 0;
   ByteView contents = raw;
   Bytes compressed;
-  if (compress) {
-    SnappyCompress(raw, &compressed);
-    if (compressed.size() < raw.size() - raw.size() / 8) {
-      contents = compressed;
-      type = 1;  // kSnappyCompression in both libraries
-    }
+  uint8_t compressed_type = 0;
+  if (compressor && compressor->Compress(raw, &compressed, &compressed_type) &&
+      compressed.size() < raw.size() - raw.size() / 8) {
+    contents = compressed;
+    type = compressed_type;
   }
   const size_t start = out->size();
   out->insert(out->end(), contents.begin(), contents.end());

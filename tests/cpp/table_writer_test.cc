@@ -173,7 +173,7 @@ TEST(TableWriter, CorpusHasCases) {
   size_t rocksdb = 0, leveldb = 0;
   for (const WriterCase& c : Cases())
     ++(c.options.format == TableFamily::kRocksDb ? rocksdb : leveldb);
-  EXPECT_GE(rocksdb, 50u);
+  EXPECT_GE(rocksdb, 80u);
   EXPECT_GE(leveldb, 20u);
 }
 
@@ -311,7 +311,7 @@ TEST(TableWriter, RejectsBadOptions) {
   EXPECT_EQ(bad([](auto& o) { o.format_version = 1; }), ErrorCode::kBadOptions);
   EXPECT_EQ(bad([](auto& o) { o.format_version = 6; }), ErrorCode::kBadOptions);
   EXPECT_EQ(bad([](auto& o) { o.checksum = "md5"; }), ErrorCode::kBadOptions);
-  EXPECT_EQ(bad([](auto& o) { o.compression = "lz4"; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) { o.compression = "brotli"; }), ErrorCode::kBadOptions);
   EXPECT_EQ(bad([](auto& o) { o.block_size = 0; }), ErrorCode::kBadOptions);
   EXPECT_EQ(bad([](auto& o) { o.restart_interval = 0; }), ErrorCode::kBadOptions);
   EXPECT_EQ(bad([](auto& o) { o.prefix_extractor = "fixed:x"; }), ErrorCode::kBadOptions);
@@ -340,6 +340,7 @@ TEST(TableWriter, RejectsBadOptions) {
             }),
             ErrorCode::kBadOptions);
   EXPECT_EQ(leveldb([](auto& o) { o.checksum = "xxh3"; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(leveldb([](auto& o) { o.compression = "zstd"; }), ErrorCode::kBadOptions);
   EXPECT_EQ(leveldb([](auto& o) { o.prefix_extractor = "fixed:3"; }), ErrorCode::kBadOptions);
   // What a LevelDB table cannot hold, and a RocksDB table without entries.
   std::unique_ptr<TableWriter> writer;

@@ -571,7 +571,7 @@ inline Status ReadBackTable(ByteView file, bool internal_keys, std::vector<Table
   return Status::Ok();
 }
 
-// ---- writer_fuzz: [format u8][filter u8][block size u8][restart interval u8][entries] ----
+// ---- writer_fuzz: [format u8][filter u8][block size u8][restart interval, codec u8][entries] ----
 // Entries: an op byte (low two bits: put, delete, merge, range deletion), a key and a value as
 // SplitKeys reads them; keys are sorted and made unique (range deletions take two of them). The
 // table is written with options the four bytes pick, read back, and must hold exactly the
@@ -608,7 +608,10 @@ inline void FuzzTableWriter(const uint8_t* data, size_t size) {
   options.format_version = 2 + format % 4;
   static const char* const kChecksums[] = {"none", "crc32c", "xxhash", "xxhash64", "xxh3"};
   if (!leveldb) options.checksum = kChecksums[(format >> 2) % 5];
-  options.compression = format & 0x40 ? "snappy" : "none";
+  // RocksDB: every codec, by the restart byte's top three bits; LevelDB: Snappy or none.
+  static const char* const kCodecs[] = {"none", "snappy", "zlib", "bzip2",
+                                        "lz4",  "lz4hc",  "zstd", "snappy"};
+  options.compression = leveldb ? (format & 0x40 ? "snappy" : "none") : kCodecs[restart >> 5];
   switch (filter % 4) {
     case 0:
       break;

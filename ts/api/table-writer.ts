@@ -20,7 +20,7 @@ export interface WriteOptions {
   prefixExtractor?: string;
   /** RocksDB, default true: the filter holds whole keys. */
   wholeKeyFiltering?: boolean;
-  /** "none" or "snappy" (default, as both libraries have it). */
+  /** "none" or "snappy" (default, as both libraries have it); RocksDB also "zlib", "bzip2", "lz4", "lz4hc", "zstd". */
   compression?: string;
   /** RocksDB: "none", "crc32c" (default), "xxhash", "xxhash64", "xxh3". */
   checksum?: string;

@@ -738,7 +738,7 @@ byte order (or --sort). Large inputs stream: the table is written as it grows.
   --bits-per-key B           default 10
   --prefix-extractor P       fixed:N | capped:N (RocksDB)
   --whole-key-filtering B    true (default) | false (RocksDB)
-  --compression C            snappy (default) | none
+  --compression C            snappy (default) | none | zlib | bzip2 | lz4 | lz4hc | zstd
   --checksum C               crc32c (default) | none | xxhash | xxhash64 | xxh3 (RocksDB)
   --block-size N             default 4096
   --restart-interval N       default 16

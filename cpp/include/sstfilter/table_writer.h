@@ -49,11 +49,13 @@ struct TableWriteOptions {
   // whole-key filtering).
   std::string prefix_extractor;
   bool whole_key_filtering = true;
-  std::string compression = "snappy";  // "none" or "snappy" (both libraries' default)
-  std::string checksum = "crc32c";     // RocksDB: "none", "crc32c", "xxhash", "xxhash64", "xxh3"
-  uint64_t block_size = 4096;          // >= 1
-  uint32_t restart_interval = 16;      // >= 1
-  TableIdentity identity;              // RocksDB only
+  // "none" or "snappy" (both libraries' default); RocksDB also "zlib", "bzip2", "lz4", "lz4hc" and
+  // "zstd", each as 7.8.3 compresses with its default CompressionOptions.
+  std::string compression = "snappy";
+  std::string checksum = "crc32c";  // RocksDB: "none", "crc32c", "xxhash", "xxhash64", "xxh3"
+  uint64_t block_size = 4096;       // >= 1
+  uint32_t restart_interval = 16;   // >= 1
+  TableIdentity identity;           // RocksDB only
   // RocksDB: further properties, as a user's TablePropertiesCollector adds them: name -> raw
   // value. Names starting with "rocksdb." are RocksDB's own and not accepted here.
   std::vector<std::pair<std::string, Bytes>> user_properties;

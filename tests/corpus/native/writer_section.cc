@@ -170,6 +170,17 @@ rocksdb::ChecksumType RocksChecksum(const std::string& name) {
   Fail("unknown checksum " + name);
 }
 
+rocksdb::CompressionType RocksCompression(const std::string& name) {
+  if (name == "none") return rocksdb::kNoCompression;
+  if (name == "snappy") return rocksdb::kSnappyCompression;
+  if (name == "zlib") return rocksdb::kZlibCompression;
+  if (name == "bzip2") return rocksdb::kBZip2Compression;
+  if (name == "lz4") return rocksdb::kLZ4Compression;
+  if (name == "lz4hc") return rocksdb::kLZ4HCCompression;
+  if (name == "zstd") return rocksdb::kZSTD;
+  Fail("unknown compression " + name);
+}
+
 void Check(const rocksdb::Status& s, const std::string& what) {
   if (!s.ok()) Fail(what + ": " + s.ToString());
 }
@@ -195,7 +206,7 @@ rocksdb::Options RocksOptions(const WriterConfig& c) {
   t.whole_key_filtering = c.whole_key_filtering;
   rocksdb::Options o;
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
-  o.compression = c.compression == "snappy" ? rocksdb::kSnappyCompression : rocksdb::kNoCompression;
+  o.compression = RocksCompression(c.compression);
   if (!c.prefix.empty()) {
     const size_t n = std::stoul(c.prefix.substr(c.prefix.find(':') + 1));
     o.prefix_extractor.reset(c.prefix.rfind("fixed:", 0) == 0
@@ -408,6 +419,21 @@ std::vector<WriterConfig> WriterConfigs() {
          .block_size = block});
   }
   add({.id = "fv5_bloom_block1_key_sizes", .entries = "key_sizes", .block_size = 1});
+  // Every other codec RocksDB 7.8.3 links, with its default CompressionOptions.
+  for (const char* codec : {"zlib", "bzip2", "lz4", "lz4hc", "zstd"}) {
+    add({.id = std::string("fv5_bloom_") + codec, .compression = codec});
+    add({.id = std::string("fv2_nofilter_") + codec + "_mixed",
+         .entries = "mixed",
+         .format_version = 2,
+         .compression = codec,
+         .filter = "none"});
+    add({.id = std::string("fv4_legacy_") + codec + "_long_prefixes",
+         .entries = "long_prefixes",
+         .format_version = 4,
+         .compression = codec,
+         .filter = "rocksdb-legacy-bloom",
+         .block_size = 16384});
+  }
   // LevelDB's TableBuilder: user keys, no filter or its Bloom filter block.
   for (const char* set : {"puts", "long_prefixes", "empty_values", "key_sizes", "puts_small"}) {
     for (const char* compression : {"none", "snappy"}) {
