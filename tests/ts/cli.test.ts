@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { NodeSstFilter } from "sstfilter";
 
 import { loadBackend } from "./backends";
-import { GENERATED } from "./golden";
+import { GENERATED, writerEntries } from "./golden";
 
 const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 const work = mkdtempSync(path.join(tmpdir(), "sstfilter-cli-"));
@@ -172,22 +172,9 @@ describe("write", () => {
   /* eslint-disable @typescript-eslint/no-explicit-any */
   const WRITER = GENERATED.section<{ cases: any[] }>("table_writer")!.cases;
   /* eslint-enable @typescript-eslint/no-explicit-any */
-  // Hex lines key<TAB>value of a puts-only case's entries file (u8 type, u32 key length, key, u32
-  // value length, value).
-  function hexLines(c: { entries: { path: string } }): string[] {
-    const data = GENERATED.readBytes(c.entries.path);
-    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    const lines: string[] = [];
-    for (let pos = 0; pos < data.length;) {
-      const keyLength = view.getUint32(pos + 1, true);
-      const key = data.subarray(pos + 5, pos + 5 + keyLength);
-      pos += 5 + keyLength;
-      const valueLength = view.getUint32(pos, true);
-      lines.push(`${hex(key)}\t${hex(data.subarray(pos + 4, pos + 4 + valueLength))}`);
-      pos += 4 + valueLength;
-    }
-    return lines;
-  }
+  // Hex lines key<TAB>value of a puts-only case's entries.
+  const hexLines = (c: { entries: { path: string } }): string[] =>
+    writerEntries(GENERATED.readBytes(c.entries.path)).map((e) => `${hex(e.key)}\t${hex(e.value)}`);
 
   test("RocksDB: SstFileWriter's bytes, given its options and identity", () => {
     const c = WRITER.find((x) => x.id === "fv4_legacy_snappy_empty_values")!;

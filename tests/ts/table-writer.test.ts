@@ -5,7 +5,7 @@
 import { SstFilterError, type SstFilter, type WriteOptions } from "sstfilter";
 
 import { BACKENDS, loadBackend } from "./backends";
-import { bytesEqual, firstDifference, sectionCases } from "./golden";
+import { bytesEqual, firstDifference, sectionCases, writerEntries } from "./golden";
 
 interface WriterCase {
   id: string;
@@ -27,28 +27,6 @@ interface WriterCase {
 }
 
 const CASES = sectionCases<WriterCase>("table_writer");
-
-interface RecordedEntry {
-  type: number;
-  key: Uint8Array;
-  value: Uint8Array;
-}
-
-function parseEntries(data: Uint8Array): RecordedEntry[] {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const out: RecordedEntry[] = [];
-  for (let pos = 0; pos < data.length;) {
-    const type = data[pos]!;
-    const keyLength = view.getUint32(pos + 1, true);
-    const key = data.subarray(pos + 5, pos + 5 + keyLength);
-    pos += 5 + keyLength;
-    const valueLength = view.getUint32(pos, true);
-    const value = data.subarray(pos + 4, pos + 4 + valueLength);
-    pos += 4 + valueLength;
-    out.push({ type, key, value });
-  }
-  return out;
-}
 
 function writeOptions(c: WriterCase): WriteOptions {
   const o = c.options;
@@ -94,7 +72,7 @@ describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
   it("writes what SstFileWriter and TableBuilder wrote, streamed or whole", () => {
     const failures: string[] = [];
     for (const c of CASES) {
-      const entries = parseEntries(c.corpus.readBytes(c.entries.path));
+      const entries = writerEntries(c.corpus.readBytes(c.entries.path));
       expect(entries.length).toBe(c.entries.count);
       const expected = c.corpus.readBytes(c.file.path);
       for (const streamed of [false, true]) {
@@ -123,7 +101,7 @@ describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
 
   it("reads back what it wrote", () => {
     const c = CASES.find((x) => x.id === "fv5_bloom_mixed")!;
-    const entries = parseEntries(c.corpus.readBytes(c.entries.path));
+    const entries = writerEntries(c.corpus.readBytes(c.entries.path));
     using w = sf.createTableWriter(writeOptions(c));
     for (const e of entries) {
       if (e.type === 1) w.put(e.key, e.value);
