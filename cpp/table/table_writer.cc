@@ -63,29 +63,25 @@ Status TableWriter::Latch(Status s) {
 Status TableWriter::Add(Op op, ByteView key, ByteView value) {
   if (!error_.ok()) return error_;
   if (finished_) return BadOptions("the table is finished: no entry can be added");
-  const auto position = static_cast<int64_t>(entries_);
+  const uint64_t position = entries_;
   if (key.size() > kMaxWriteKeyBytes) {
-    return Latch(Status::Error(ErrorCode::kBadKey,
-                               "entry " + std::to_string(position) + ": a key of " +
-                                   std::to_string(key.size()) + " bytes is above the limit of " +
-                                   std::to_string(kMaxWriteKeyBytes),
-                               position));
+    return Latch(Status::Error(ErrorCode::kBadKey, "entry " + std::to_string(position) +
+                                                       ": a key of " + std::to_string(key.size()) +
+                                                       " bytes is above the limit of " +
+                                                       std::to_string(kMaxWriteKeyBytes)));
   }
   if (value.size() > kMaxWriteValueBytes) {
     return Latch(Status::Error(ErrorCode::kBadKey,
                                "entry " + std::to_string(position) + ": a value of " +
                                    std::to_string(value.size()) + " bytes is above the limit of " +
-                                   std::to_string(kMaxWriteValueBytes),
-                               position));
+                                   std::to_string(kMaxWriteValueBytes)));
   }
   if (has_point_key_ && CompareUserKeys(KeyOrder::kBytewise, key, last_point_key_) <= 0) {
     const bool equal = CompareUserKeys(KeyOrder::kBytewise, key, last_point_key_) == 0;
-    return Latch(
-        Status::Error(ErrorCode::kBadKey,
-                      "entry " + std::to_string(position) + ": key " +
-                          (equal ? "repeats the key before it" : "sorts before the key before it") +
-                          " (keys must ascend strictly)",
-                      position));
+    return Latch(Status::Error(ErrorCode::kBadKey, "entry " + std::to_string(position) + ": key " +
+                                                       (equal ? "repeats the key before it"
+                                                              : "sorts before the key before it") +
+                                                       " (keys must ascend strictly)"));
   }
   if (Status s = AddPoint(op, key, value); !s.ok()) return Latch(s);
   has_point_key_ = true;
@@ -101,19 +97,17 @@ Status TableWriter::Merge(ByteView key, ByteView value) { return Add(Op::kMerge,
 Status TableWriter::DeleteRange(ByteView start, ByteView end) {
   if (!error_.ok()) return error_;
   if (finished_) return BadOptions("the table is finished: no entry can be added");
-  const auto position = static_cast<int64_t>(entries_);
+  const uint64_t position = entries_;
   if (start.size() > kMaxWriteKeyBytes || end.size() > kMaxWriteKeyBytes) {
-    return Latch(Status::Error(ErrorCode::kBadKey,
-                               "entry " + std::to_string(position) +
-                                   ": a range deletion's key is above the limit of " +
-                                   std::to_string(kMaxWriteKeyBytes) + " bytes",
-                               position));
+    return Latch(
+        Status::Error(ErrorCode::kBadKey, "entry " + std::to_string(position) +
+                                              ": a range deletion's key is above the limit of " +
+                                              std::to_string(kMaxWriteKeyBytes) + " bytes"));
   }
   if (CompareUserKeys(KeyOrder::kBytewise, end, start) < 0) {
     return Latch(Status::Error(
         ErrorCode::kBadKey,
-        "entry " + std::to_string(position) + ": a range deletion's end sorts before its start",
-        position));
+        "entry " + std::to_string(position) + ": a range deletion's end sorts before its start"));
   }
   if (Status s = AddRangeDeletion(start, end); !s.ok()) return Latch(s);
   ++entries_;

@@ -72,8 +72,8 @@ class TableWriter {
   virtual ~TableWriter() = default;
 
   // Point entries: user keys strictly ascending across all three. A key that does not sort after
-  // the one before, or that is too large, is kBadKey with the entry's position (0-based, counting
-  // every call that added an entry) as the error's offset. LevelDB tables take Put only.
+  // the one before, or that is too large, is kBadKey; its message names the entry's position
+  // ("entry N": 0-based, counting every call that added an entry). LevelDB tables take Put only.
   Status Put(ByteView key, ByteView value);
   Status Delete(ByteView key);
   Status Merge(ByteView key, ByteView value);
