@@ -1,9 +1,10 @@
-# The decompression libraries the core calls (cpp/table/codecs/): Snappy, zlib, bzip2, LZ4 and
-# Zstandard, as RocksDB and LevelDB link them.
+# The compression libraries the core calls (cpp/table/codecs/): Snappy, zlib, bzip2, LZ4 and
+# Zstandard, as RocksDB and LevelDB link them, to decompress blocks and to compress the blocks the
+# table writer writes.
 #   native: Debian's -dev packages (libsnappy-dev zlib1g-dev libbz2-dev liblz4-dev libzstd-dev).
 #   wasm:   the same versions compiled from the upstream tarballs of Debian's source packages, which
 #           scripts/codec-sources.sh fetches, checks and unpacks into build/codec-src. Only what
-#           decompression needs is compiled.
+#           block decompression and compression need is compiled.
 # sstfilter_codec_libraries(<suffix>) defines the target sstfilter_codecs_<suffix> to link.
 set(SSTFILTER_CODEC_SOURCE_DIR "${CMAKE_SOURCE_DIR}/build/codec-src"
     CACHE PATH "Unpacked codec library sources for the wasm build (scripts/codec-sources.sh)")
@@ -58,14 +59,26 @@ function(sstfilter_codec_libraries suffix)
   configure_file("${src}/snappy/cmake/config.h.in" "${generated}/config.h")
 
   file(GLOB zstd_sources "${src}/zstd/lib/common/*.c" "${src}/zstd/lib/decompress/*.c")
+  # The compressor (zstdmt_compress.c, the multi-threaded one, left out) is compiled for size: the
+  # table writer uses one level, and its speed matters less than the module's download size.
+  # ZSTD_NO_INLINE changes no output.
+  file(GLOB zstd_compress_sources "${src}/zstd/lib/compress/*.c")
+  list(FILTER zstd_compress_sources EXCLUDE REGEX "zstdmt_compress\\.c$")
+  set_source_files_properties(${zstd_compress_sources} PROPERTIES COMPILE_OPTIONS "-Os"
+                              COMPILE_DEFINITIONS "ZSTD_NO_INLINE=1")
+  # LZ4 hashes 5 bytes where its register type is 64 bits wide and 4 bytes elsewhere, and picks that
+  # type by __x86_64__ (lz4.c reg_t): the same input compresses differently on wasm32 than on the
+  # x86-64 machines RocksDB runs on. Compiled as x86-64 sees it, lz4.c writes RocksDB's bytes; the
+  # switch changes nothing else but a decoder speed choice.
+  set_source_files_properties(${src}/lz4/lib/lz4.c PROPERTIES COMPILE_DEFINITIONS "__x86_64__=1")
   add_library(${target} STATIC
     ${src}/snappy/snappy.cc ${src}/snappy/snappy-sinksource.cc ${src}/snappy/snappy-stubs-internal.cc
     ${src}/zlib/adler32.c ${src}/zlib/crc32.c ${src}/zlib/inffast.c ${src}/zlib/inflate.c
-    ${src}/zlib/inftrees.c ${src}/zlib/zutil.c
+    ${src}/zlib/inftrees.c ${src}/zlib/zutil.c ${src}/zlib/deflate.c ${src}/zlib/trees.c
     ${src}/bzip2/blocksort.c ${src}/bzip2/huffman.c ${src}/bzip2/crctable.c ${src}/bzip2/randtable.c
     ${src}/bzip2/compress.c ${src}/bzip2/decompress.c ${src}/bzip2/bzlib.c
-    ${src}/lz4/lib/lz4.c
-    ${zstd_sources})
+    ${src}/lz4/lib/lz4.c ${src}/lz4/lib/lz4hc.c
+    ${zstd_sources} ${zstd_compress_sources})
   target_include_directories(${target} SYSTEM PUBLIC ${src}/snappy ${generated} ${src}/zlib
                                                      ${src}/bzip2 ${src}/lz4/lib ${src}/zstd/lib)
   # zstd: no x86-64 assembly, no pre-v0.8 frame formats, and single-threaded (ZSTD_MULTITHREAD

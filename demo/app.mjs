@@ -4,7 +4,7 @@
 import { byteSize, count, percent, printableText, toHex, withoutOffset } from "../dist/esm/tools/format.js";
 import { drawFileMap, hitTest as mapHitTest, REGION_COLORS, span } from "./filemap.mjs";
 import { drawHeatMap, heatColor, hitTest } from "./heatmap.mjs";
-/** @import { BlobIndex, FilterFormat, FilterSummary, LookupRoute, VerifyProgress, VerifyReport } from "../dist/esm/platform/browser.js" */
+/** @import { BlobIndex, FilterFormat, FilterSummary, LookupRoute, VerifyProgress, VerifyReport, WriteOptions } from "../dist/esm/platform/browser.js" */
 /** @import { MapLayout } from "./filemap.mjs" */
 /** @import { HeatLayout } from "./heatmap.mjs" */
 /** @import { DecodedValue, EntryRow, MapRegion, OpArgs, OpName, OpResult, SeekText, WorkerMessage } from "./worker.mjs" */
@@ -38,6 +38,13 @@ import { drawHeatMap, heatColor, hitTest } from "./heatmap.mjs";
  *   "build-hex": HTMLInputElement,
  *   download: HTMLAnchorElement,
  *   "built-probe-key": HTMLInputElement,
+ *   "write-lines": HTMLTextAreaElement,
+ *   "write-format": HTMLSelectElement,
+ *   "write-filter": HTMLSelectElement,
+ *   "write-compression": HTMLSelectElement,
+ *   "write-sort": HTMLInputElement,
+ *   "write-hex": HTMLInputElement,
+ *   "write-download": HTMLAnchorElement,
  * }} Elements
  */
 
@@ -1278,3 +1285,58 @@ $("built-probe-form").addEventListener("submit", (event) => {
   probeBuilt();
 });
 build();
+
+// ------------------------------------------------------------------------------------------------
+// Write playground
+
+/** @type {string | null} */
+let writtenUrl = null;
+/** @type {File | null} */
+let written = null;
+
+async function writeTable() {
+  const lines = $("write-lines").value.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  const format = /** @type {WriteOptions["format"]} */ ($("write-format").value);
+  const filter = /** @type {NonNullable<WriteOptions["filter"]>} */ ($("write-filter").value);
+  const options = { format, filter, compression: $("write-compression").value };
+  try {
+    const result = await call("write", {
+      lines,
+      hex: $("write-hex").checked,
+      sort: $("write-sort").checked,
+      options,
+    });
+    showError(null);
+    facts($("written-facts"), [
+      ["entries", count(result.entries)],
+      ["size", `${count(result.bytes.length)} bytes`],
+      ["written as", format === "rocksdb" ? "RocksDB SstFileWriter" : "LevelDB TableBuilder"],
+    ]);
+    const name = format === "rocksdb" ? "written.sst" : "written.ldb";
+    written = new File([/** @type {Uint8Array<ArrayBuffer>} */ (result.bytes)], name);
+    if (writtenUrl) URL.revokeObjectURL(writtenUrl);
+    writtenUrl = URL.createObjectURL(written);
+    const link = $("write-download");
+    link.href = writtenUrl;
+    link.download = name;
+    link.textContent = `Download ${name} (${count(result.bytes.length)} bytes)`;
+    link.hidden = false;
+    $("write-open").hidden = false;
+  } catch (error) {
+    showError(error, "write");
+  }
+}
+
+$("write").addEventListener("click", writeTable);
+// Each format's own filter: RocksDB's FastLocalBloom, LevelDB's Bloom filter block.
+$("write-format").addEventListener("change", () => {
+  $("write-filter").value = $("write-format").value === "leveldb" ? "leveldb" : "rocksdb-bloom";
+});
+$("write-open").addEventListener("click", () => {
+  if (written === null) return;
+  // A LevelDB table from TableBuilder holds user keys.
+  $("user-keys").checked = written.name.endsWith(".ldb");
+  selectTab("viewer");
+  openFile(written);
+});

@@ -10,7 +10,7 @@ import {
   verifyTable,
 } from "../dist/esm/platform/browser.js";
 import { parseHex } from "../dist/esm/tools/format.js";
-/** @import { AsyncTable, Backend, BlobIndex, Entry, Filter, FilterFormat, TableRegion, VerifyProgress, WideColumn } from "../dist/esm/platform/browser.js" */
+/** @import { AsyncTable, Backend, BlobIndex, Entry, Filter, FilterFormat, TableRegion, VerifyProgress, WideColumn, WriteOptions } from "../dist/esm/platform/browser.js" */
 
 /**
  * An error as the page receives it.
@@ -35,6 +35,7 @@ import { parseHex } from "../dist/esm/tools/format.js";
  * @property {{}} cancelVerify
  * @property {{ lines: string[], hex: boolean, format: FilterFormat, bitsPerKey: number }} build
  * @property {{ key: string, hex: boolean }} probeBuilt
+ * @property {{ lines: string[], hex: boolean, sort: boolean, options: WriteOptions }} write
  */
 
 /** @typedef {keyof OpArgs} OpName */
@@ -465,6 +466,25 @@ const ops = {
       details,
       estimatedFpRate: estimateFalsePositiveRate(details, keys.length),
     };
+  },
+
+  /** @param {OpArgs["write"]} args */
+  async write({ lines, hex, sort, options }) {
+    /** @type {[Uint8Array, Uint8Array][]} */
+    const entries = lines.map((line) => {
+      const tab = line.indexOf("\t");
+      return tab < 0
+        ? [keyBytes(line, hex), new Uint8Array(0)]
+        : [keyBytes(line.slice(0, tab), hex), keyBytes(line.slice(tab + 1), hex)];
+    });
+    if (sort) entries.sort((a, b) => compareBytes(a[0], b[0]));
+    const writer = sf.createTableWriter(options);
+    try {
+      for (const [key, value] of entries) writer.put(key, value);
+      return { bytes: writer.finish(), entries: entries.length };
+    } finally {
+      writer.dispose();
+    }
   },
 
   /** @param {OpArgs["probeBuilt"]} args */

@@ -232,6 +232,42 @@ for (const c of manifest("rocksdb-values").cases) {
   }
 }
 
+// ---- table writer round trips ----
+// The entries of the table writer cases (entries.bin: u8 type, u32 key length, key, u32 value
+// length, value), at most 300 of them, as the harness's (op, key, value) parts; the four option
+// bytes pick the format, filter, block size and restart interval.
+const opOfType = { 1: 0, 0: 1, 2: 2, 15: 3 };
+const entrySets = new Map();
+for (const c of manifest("table-writer").cases) {
+  if (!entrySets.has(c.entries.set)) entrySets.set(c.entries.set, c);
+}
+for (const c of entrySets.values()) {
+  const data = read(c.entries.path);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const parts = [];
+  for (let pos = 0, n = 0; pos < data.length && n < 300; n++) {
+    const type = data[pos];
+    const keyLength = view.getUint32(pos + 1, true);
+    const key = data.subarray(pos + 5, pos + 5 + keyLength);
+    pos += 5 + keyLength;
+    const valueLength = view.getUint32(pos, true);
+    const value = data.subarray(pos + 4, pos + 4 + valueLength);
+    pos += 4 + valueLength;
+    parts.push(probeKeys([Uint8Array.of(opOfType[type]), key, value]));
+  }
+  const entries = concat(parts);
+  // RocksDB: format_version 5, xxh3, FastLocalBloom of capped:2 prefixes only, restart interval 16,
+  // each codec in turn (the restart byte's top bits).
+  for (let codec = 0; codec < 7; codec++) {
+    seed(
+      "writer",
+      `${c.id}-rocksdb-${codec}`,
+      concat([Uint8Array.of(0x13, 0x66, 8, (codec << 5) | 15), entries]),
+    );
+  }
+  seed("writer", `${c.id}-leveldb`, concat([Uint8Array.of(0xc0, 0x29, 16, 3), entries]));
+}
+
 for (const [target, list] of seeds) {
   const dir = path.join(out, target);
   rmSync(dir, { recursive: true, force: true });

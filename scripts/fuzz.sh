@@ -20,7 +20,7 @@ while (($#)); do
   esac
 done
 if ((${#targets[@]} == 0)); then
-  targets=(filter leveldb_filter_block block table roundtrip values)
+  targets=(filter leveldb_filter_block block table roundtrip values writer)
 fi
 
 bash scripts/corpus.sh
@@ -49,6 +49,7 @@ max_len_of() {
     table) echo 172032 ;;                 # every seed (160 KiB tables + probe keys)
     roundtrip) echo 4096 ;;               # over 1000 distinct keys: Ribbon's 1024-slot regime
     values) echo 8192 ;;                  # entities of 200 columns
+    writer) echo 16384 ;;                 # hundreds of entries: many blocks at small block sizes
     *) echo 65536 ;;
   esac
 }

@@ -48,6 +48,14 @@ std::vector<uint64_t> CollectFilterHashes(const KeyBatchView& keys);
 // (rocksdb_ribbon_builder.cc).
 Status FinishFastLocalBloom(const std::vector<uint64_t>& hashes, int millibits_per_key, Bytes* out);
 
+// The 32-bit key hash the legacy Bloom is built from (rocksdb::Hash with its Bloom seed).
+uint32_t LegacyBloomKeyHash(ByteView key);
+
+// LegacyBloomBitsBuilder::Finish over collected hashes (adjacent repeats already skipped), with
+// `cache_line_bytes`-byte lines (64, 128 or 256).
+Status FinishLegacyBloom(const std::vector<uint32_t>& hashes, int whole_bits_per_key,
+                         uint32_t cache_line_bytes, Bytes* out);
+
 // LegacyBloomBitsBuilder::CalculateSpace: the number of cache lines (0 for no entries); the bit
 // array is num_lines * cache_line_bytes bytes.
 uint32_t LegacyBloomNumLines(size_t num_entries, int whole_bits_per_key, uint32_t cache_line_bytes);

@@ -100,29 +100,15 @@ std::unique_ptr<FilterReader> OpenLegacyBloomReader(Bytes filter) {
 
 }  // namespace rocksdb_bloom
 
-Status BuildRocksDbLegacyBloom(const KeyBatchView& keys, double bits_per_key, Bytes* out,
-                               uint32_t cache_line_bytes) {
-  using rocksdb_bloom::kMetadataLen;
-  RocksDbBloomParams params;
-  if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(bits_per_key, &params); !s.ok()) return s;
-  if (cache_line_bytes != 64 && cache_line_bytes != 128 && cache_line_bytes != 256) {
-    return Status::Error(ErrorCode::kBadOptions,
-                         "RocksDB's CACHE_LINE_SIZE is 64, 128 or 256 bytes, got " +
-                             std::to_string(cache_line_bytes));
-  }
-  const int bits = params.whole_bits_per_key;
-  const int num_probes = rocksdb_bloom::LegacyBloomNumProbes(bits);
+namespace rocksdb_bloom {
 
-  // LegacyBloomBitsBuilder::AddKey: a hash equal to the previous one is not added again.
-  std::vector<uint32_t> hashes;
-  hashes.reserve(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) {
-    const uint32_t h = rocksdb_bloom::KeyHash(keys[i]);
-    if (hashes.empty() || h != hashes.back()) hashes.push_back(h);
-  }
+uint32_t LegacyBloomKeyHash(ByteView key) { return KeyHash(key); }
 
+Status FinishLegacyBloom(const std::vector<uint32_t>& hashes, int whole_bits_per_key,
+                         uint32_t cache_line_bytes, Bytes* out) {
+  const int num_probes = LegacyBloomNumProbes(whole_bits_per_key);
   const uint32_t num_lines =
-      rocksdb_bloom::LegacyBloomNumLines(hashes.size(), bits, cache_line_bytes);
+      LegacyBloomNumLines(hashes.size(), whole_bits_per_key, cache_line_bytes);
   const size_t len = size_t{num_lines} * cache_line_bytes;
   out->assign(len + kMetadataLen, 0);
   if (num_lines != 0) {
@@ -134,6 +120,27 @@ Status BuildRocksDbLegacyBloom(const KeyBatchView& keys, double bits_per_key, By
   (*out)[len] = static_cast<uint8_t>(num_probes);
   for (int i = 0; i < 4; ++i) (*out)[len + 1 + i] = static_cast<uint8_t>(num_lines >> (8 * i));
   return Status::Ok();
+}
+
+}  // namespace rocksdb_bloom
+
+Status BuildRocksDbLegacyBloom(const KeyBatchView& keys, double bits_per_key, Bytes* out,
+                               uint32_t cache_line_bytes) {
+  RocksDbBloomParams params;
+  if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(bits_per_key, &params); !s.ok()) return s;
+  if (cache_line_bytes != 64 && cache_line_bytes != 128 && cache_line_bytes != 256) {
+    return Status::Error(ErrorCode::kBadOptions,
+                         "RocksDB's CACHE_LINE_SIZE is 64, 128 or 256 bytes, got " +
+                             std::to_string(cache_line_bytes));
+  }
+  // LegacyBloomBitsBuilder::AddKey: a hash equal to the previous one is not added again.
+  std::vector<uint32_t> hashes;
+  hashes.reserve(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const uint32_t h = rocksdb_bloom::KeyHash(keys[i]);
+    if (hashes.empty() || h != hashes.back()) hashes.push_back(h);
+  }
+  return rocksdb_bloom::FinishLegacyBloom(hashes, params.whole_bits_per_key, cache_line_bytes, out);
 }
 
 }  // namespace sstfilter

@@ -150,9 +150,11 @@ Status ResourceLimit(const char* what, uint64_t bytes) {
                                                       " bytes is larger than the 2 GiB limit");
 }
 
+}  // namespace
+
 // Standard128RibbonBitsBuilder::Finish for the hashes of the added keys, in order.
-Status Finish(std::vector<uint64_t> hashes, double bits_per_key, int millibits_per_key,
-              Bytes* out) {
+Status FinishRibbon(std::vector<uint64_t> hashes, double bits_per_key, int millibits_per_key,
+                    Bytes* out) {
   out->clear();
   // Too many entries for 32-bit slot arithmetic: Bloom.
   if (hashes.size() > kMaxRibbonEntries) {
@@ -206,14 +208,13 @@ Status Finish(std::vector<uint64_t> hashes, double bits_per_key, int millibits_p
   return Status::Ok();
 }
 
-}  // namespace
 }  // namespace rocksdb_ribbon
 
 Status BuildRocksDbRibbon(const KeyBatchView& keys, double bits_per_key, Bytes* out) {
   RocksDbBloomParams params;
   if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(bits_per_key, &params); !s.ok()) return s;
-  return rocksdb_ribbon::Finish(rocksdb_bloom::CollectFilterHashes(keys), bits_per_key,
-                                params.millibits_per_key, out);
+  return rocksdb_ribbon::FinishRibbon(rocksdb_bloom::CollectFilterHashes(keys), bits_per_key,
+                                      params.millibits_per_key, out);
 }
 
 }  // namespace sstfilter

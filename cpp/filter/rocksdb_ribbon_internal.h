@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/filter.h"
@@ -80,6 +81,13 @@ uint64_t SizingSweepDigest(uint32_t first, uint32_t last, uint32_t step);
 // DesiredOneInFpRate's bits for bits per key = m / 1000 (m = 500..100000), then for `random_count`
 // pseudo-random doubles in [0.5, 100.5).
 uint64_t OneInFpRateSweepDigest(uint32_t random_count);
+
+// ---- Builder (rocksdb_ribbon_builder.cc) ----
+
+// Standard128RibbonBitsBuilder::Finish over the collected hashes (adjacent repeats already
+// skipped), with NewRibbonFilterPolicy's bits per key and its sanitised millibits.
+Status FinishRibbon(std::vector<uint64_t> hashes, double bits_per_key, int millibits_per_key,
+                    Bytes* out);
 
 // ---- Reader (rocksdb_ribbon_reader.cc) ----
 

@@ -5,6 +5,8 @@
 
 #include "base/enum_names.h"
 #include "sstfilter/values.h"
+#include "table/block_builder.h"
+#include "table/codecs/codecs.h"
 
 namespace sstfilter {
 namespace {
@@ -168,6 +170,74 @@ Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteV
                  context);
   }
   return Status::Ok();
+}
+
+namespace {
+
+struct CompressorName {
+  std::string_view option;   // the writer's option value
+  const char* rocksdb_name;  // rocksdb.compression
+  uint8_t type;              // the trailer's compression-type byte
+};
+// In BlockCompressor::Kind's order.
+constexpr CompressorName kCompressorNames[] = {
+    {"snappy", "Snappy", kSnappyType}, {"zlib", "Zlib", kZlibOrLevelDbZstdType},
+    {"bzip2", "BZip2", kBZip2Type},    {"lz4", "LZ4", kLz4Type},
+    {"lz4hc", "LZ4HC", kLz4HcType},    {"zstd", "ZSTD", kZstdType},
+};
+
+}  // namespace
+
+std::unique_ptr<BlockCompressor> BlockCompressor::ForName(std::string_view name) {
+  for (size_t i = 0; i < std::size(kCompressorNames); ++i) {
+    if (kCompressorNames[i].option == name) {
+      return std::unique_ptr<BlockCompressor>(new BlockCompressor(static_cast<Kind>(i)));
+    }
+  }
+  return nullptr;
+}
+
+BlockCompressor::BlockCompressor(Kind kind) : kind_(kind) {
+  if (kind == Kind::kZstd) zstd_ = std::make_unique<ZstdCompressor>();
+}
+BlockCompressor::~BlockCompressor() = default;
+
+const char* BlockCompressor::rocksdb_name() const {
+  return kCompressorNames[static_cast<size_t>(kind_)].rocksdb_name;
+}
+
+bool BlockCompressor::Compress(ByteView raw, Bytes* out, uint8_t* type) {
+  *type = kCompressorNames[static_cast<size_t>(kind_)].type;
+  out->clear();
+  if (kind_ == Kind::kSnappy) {
+    SnappyCompress(raw, out);
+    return true;
+  }
+  // RocksDB compresses nothing of 4 GiB or more (and no block here is that large).
+  if (raw.size() > UINT32_MAX) return false;
+  Bytes stream;
+  bool ok = false;
+  switch (kind_) {
+    case Kind::kZlib:
+      ok = ZlibCompress(raw, &stream);
+      break;
+    case Kind::kBZip2:
+      ok = Bzip2Compress(raw, &stream);
+      break;
+    case Kind::kLz4:
+    case Kind::kLz4Hc:
+      ok = Lz4Compress(raw, kind_ == Kind::kLz4Hc, &stream);
+      break;
+    case Kind::kZstd:
+      ok = zstd_->Compress(raw, &stream);
+      break;
+    case Kind::kSnappy:
+      break;
+  }
+  if (!ok) return false;
+  PutVarint32(out, static_cast<uint32_t>(raw.size()));
+  out->insert(out->end(), stream.begin(), stream.end());
+  return true;
 }
 
 }  // namespace sstfilter

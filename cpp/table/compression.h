@@ -6,7 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <string_view>
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/status.h"
@@ -33,5 +35,35 @@ struct FramingContext {
 // block's offset.
 Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteView contents,
                               CompressedFrame* frame);
+
+// ---- The writer's side ----
+
+class ZstdCompressor;
+
+// How a table writer compresses its blocks: one codec, by the name the options use ("snappy",
+// "zlib", "bzip2", "lz4", "lz4hc", "zstd"), framed as RocksDB frames it from format_version 2 on
+// (compress_format_version 2: every stream but Snappy's follows its uncompressed size as varint32)
+// and as LevelDB frames Snappy (no prefix either).
+class BlockCompressor {
+ public:
+  // nullptr for names of no codec this writer has.
+  static std::unique_ptr<BlockCompressor> ForName(std::string_view name);
+  ~BlockCompressor();
+  BlockCompressor(const BlockCompressor&) = delete;
+  BlockCompressor& operator=(const BlockCompressor&) = delete;
+
+  // The name rocksdb.compression records (CompressionTypeToString): "Snappy", "Zlib", ...
+  const char* rocksdb_name() const;
+  // The block's contents as stored, compressed and framed, and its compression-type byte; false
+  // where the codec fails (the block is then stored as it is).
+  bool Compress(ByteView raw, Bytes* out, uint8_t* type);
+
+ private:
+  enum class Kind : uint8_t { kSnappy, kZlib, kBZip2, kLz4, kLz4Hc, kZstd };
+  explicit BlockCompressor(Kind kind);
+
+  Kind kind_;
+  std::unique_ptr<ZstdCompressor> zstd_;
+};
 
 }  // namespace sstfilter

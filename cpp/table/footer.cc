@@ -27,7 +27,31 @@ Status DecodeHandles(ByteView in, uint64_t offset, Footer* footer) {
   return Status::Ok();
 }
 
+// Both handles as varints, zero-padded to the 40 bytes two maximal handles take.
+void AppendHandles(BlockHandle metaindex, BlockHandle index, Bytes* out) {
+  constexpr size_t kHandlesSize = 40;
+  const size_t start = out->size();
+  for (const BlockHandle& h : {metaindex, index}) {
+    PutVarint64(out, h.offset);
+    PutVarint64(out, h.size);
+  }
+  out->resize(start + kHandlesSize, 0);
+}
+
 }  // namespace
+
+void AppendRocksDbFooter(uint32_t format_version, ChecksumType checksum, BlockHandle metaindex,
+                         BlockHandle index, Bytes* out) {
+  out->push_back(static_cast<uint8_t>(checksum));
+  AppendHandles(metaindex, index, out);
+  PutFixed32(out, format_version);
+  PutFixed64(out, kBlockBasedTableMagic);
+}
+
+void AppendLevelDbFooter(BlockHandle metaindex, BlockHandle index, Bytes* out) {
+  AppendHandles(metaindex, index, out);
+  PutFixed64(out, kLegacyTableMagic);
+}
 
 Status DecodeFooter(ByteView tail, uint64_t file_size, Footer* footer) {
   *footer = Footer();

@@ -40,4 +40,11 @@ inline uint64_t FooterReadSize(uint64_t file_size) {
 // checksum (format_version >= 6) is kChecksumMismatch; errors carry file offsets.
 Status DecodeFooter(ByteView tail, uint64_t file_size, Footer* footer);
 
+// The footer a writer appends (rocksdb table/format.cc FooterBuilder::Build for format_version 1
+// to 5; leveldb table/format.cc Footer::EncodeTo): the checksum type (RocksDB only), both handles
+// zero-padded to 40 bytes, the format_version (RocksDB only) and the magic number.
+void AppendRocksDbFooter(uint32_t format_version, ChecksumType checksum, BlockHandle metaindex,
+                         BlockHandle index, Bytes* out);
+void AppendLevelDbFooter(BlockHandle metaindex, BlockHandle index, Bytes* out);
+
 }  // namespace sstfilter

@@ -36,4 +36,16 @@ ByteView PrefixExtractor::Transform(ByteView key) const {
   return key.first(std::min(key.size(), length_));
 }
 
+std::string PrefixExtractor::Name() const {
+  switch (kind_) {
+    case Kind::kFixed:
+      return "rocksdb.FixedPrefix." + std::to_string(length_);
+    case Kind::kCapped:
+      return "rocksdb.CappedPrefix." + std::to_string(length_);
+    case Kind::kNoop:
+      break;
+  }
+  return "rocksdb.Noop";
+}
+
 }  // namespace sstfilter

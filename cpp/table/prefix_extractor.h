@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "sstfilter/bytes.h"
@@ -25,6 +26,8 @@ class PrefixExtractor {
   ByteView Transform(ByteView key) const;
 
   Kind kind() const { return kind_; }
+  // The name RocksDB records in rocksdb.prefix.extractor.name (SliceTransform::AsString).
+  std::string Name() const;
   size_t length() const { return length_; }
 
  private:

@@ -25,6 +25,7 @@ const std::map<std::string, Harness> kHarnesses = {
     {"filter", fuzz::FuzzFilter},       {"leveldb_filter_block", fuzz::FuzzLevelDbFilterBlock},
     {"table", fuzz::FuzzTable},         {"block", fuzz::FuzzBlock},
     {"roundtrip", fuzz::FuzzRoundTrip}, {"values", fuzz::FuzzValues},
+    {"writer", fuzz::FuzzTableWriter},
 };
 
 TEST(FuzzRegressions, EveryCommittedInputPassesItsHarness) {

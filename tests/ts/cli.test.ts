@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { NodeSstFilter } from "sstfilter";
 
 import { loadBackend } from "./backends";
-import { GENERATED } from "./golden";
+import { GENERATED, writerEntries } from "./golden";
 
 const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 const work = mkdtempSync(path.join(tmpdir(), "sstfilter-cli-"));
@@ -165,6 +165,77 @@ describe("build", () => {
     const r = run("build", "--hex", "--format", "leveldb", "--bits-per-key", "10", badHex);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("bad.hex line 1 is not hex");
+  });
+});
+
+describe("write", () => {
+  /* eslint-disable @typescript-eslint/no-explicit-any */
+  const WRITER = GENERATED.section<{ cases: any[] }>("table_writer")!.cases;
+  /* eslint-enable @typescript-eslint/no-explicit-any */
+  // Hex lines key<TAB>value of a puts-only case's entries.
+  const hexLines = (c: { entries: { path: string } }): string[] =>
+    writerEntries(GENERATED.readBytes(c.entries.path)).map((e) => `${hex(e.key)}\t${hex(e.value)}`);
+
+  test("RocksDB: SstFileWriter's bytes, given its options and identity", () => {
+    const c = WRITER.find((x) => x.id === "fv4_legacy_snappy_empty_values")!;
+    const input = path.join(work, "rocksdb.txt");
+    writeFileSync(input, hexLines(c).join("\n") + "\n");
+    const out = path.join(work, "written.sst");
+    const properties = Object.entries(c.identity as Record<string, string | number>).flatMap(
+      ([name, value]) => ["--property", `${name}=${value}`],
+    );
+    const r = run(
+      "write",
+      input,
+      "-o",
+      out,
+      "--hex",
+      "--format-version",
+      "4",
+      "--filter",
+      "rocksdb-legacy-bloom",
+      ...properties,
+    );
+    expect(r.stderr).toMatch(/rocksdb table, 3,000 entries: [\d,]+ bytes written/);
+    expect(r.code).toBe(0);
+    expect(hex(readFileSync(out))).toBe(hex(GENERATED.readBytes(c.file.path)));
+  });
+
+  test("LevelDB with --sort: TableBuilder's bytes from shuffled input", () => {
+    const c = WRITER.find((x) => x.id === "ldb_puts_snappy_leveldb")!;
+    const lines = hexLines(c);
+    const shuffled = lines.map((l, i) => lines[(i * 7919) % lines.length]!);
+    expect(new Set(shuffled).size).toBe(lines.length);
+    const input = path.join(work, "leveldb.txt");
+    writeFileSync(input, shuffled.join("\n"));
+    const out = path.join(work, "written.ldb");
+    const r = run(
+      "write",
+      input,
+      "--output",
+      out,
+      "--hex",
+      "--sort",
+      "--format",
+      "leveldb",
+      "--filter",
+      "leveldb",
+    );
+    expect(r.code).toBe(0);
+    expect(hex(readFileSync(out))).toBe(hex(GENERATED.readBytes(c.file.path)));
+  });
+
+  test("keys out of order: exit 3 naming the line, no file left; bad options: exit 2", () => {
+    const input = path.join(work, "unsorted.txt");
+    writeFileSync(input, "b\t1\na\t2\n");
+    const out = path.join(work, "unsorted.sst");
+    const r = run("write", input, "-o", out);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("line 2");
+    expect(r.stderr).toContain("BAD_KEY");
+    expect(readdirSync(work)).not.toContain("unsorted.sst");
+    expect(run("write", input, "-o", out, "--checksum", "md5").code).toBe(2);
+    expect(run("write", input).code).toBe(2);
   });
 });
 

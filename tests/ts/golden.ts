@@ -246,3 +246,27 @@ export function expectSameEntries(
   if (ours.length !== theirs.length)
     throw new Error(`${id}: ${ours.length} entries, ${theirs.length} recorded`);
 }
+
+/** One entry of a table_writer case (entries.bin): the RocksDB value type, key and value. */
+export interface WriterEntry {
+  type: number; // 1 put, 0 delete, 2 merge, 0x0f range deletion (value: the end key)
+  key: Uint8Array;
+  value: Uint8Array;
+}
+
+/** The entries file of a table_writer case: u8 type, u32le key length, key, u32le value length, value. */
+export function writerEntries(data: Uint8Array): WriterEntry[] {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const out: WriterEntry[] = [];
+  for (let pos = 0; pos < data.length;) {
+    const type = data[pos]!;
+    const keyLength = view.getUint32(pos + 1, true);
+    const key = data.subarray(pos + 5, pos + 5 + keyLength);
+    pos += 5 + keyLength;
+    const valueLength = view.getUint32(pos, true);
+    const value = data.subarray(pos + 4, pos + 4 + valueLength);
+    pos += 4 + valueLength;
+    out.push({ type, key, value });
+  }
+  return out;
+}

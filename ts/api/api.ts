@@ -6,6 +6,7 @@ import { WasmHeap } from "../core/heap.js";
 import { formatScanLines, type Entry } from "./entries.js";
 import { decodeBlobIndex, decodeWideColumns, type BlobIndex, type WideColumn } from "./values.js";
 import { packKeys, type Key, type KeyBatch } from "../core/keys.js";
+import { createTableWriter, type TableWriter, type WriteOptions } from "./table-writer.js";
 import {
   openTable,
   openTableFrom,
@@ -226,6 +227,14 @@ export class SstFilter {
   /** Decodes the value of a "wide-column-entity" entry into its columns (docs/FORMATS.md 3.10.2). */
   decodeWideColumns(value: Uint8Array): WideColumn[] {
     return decodeWideColumns(this.heap, value);
+  }
+
+  /**
+   * Writes a table: the bytes RocksDB's SstFileWriter (format "rocksdb") or LevelDB's TableBuilder
+   * ("leveldb") would write for the same entries and options.
+   */
+  createTableWriter(opts: WriteOptions): TableWriter {
+    return createTableWriter(this.heap, opts);
   }
 
   /** Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily. */

@@ -139,6 +139,17 @@ export interface TableHandle extends IoHandle {
   layout(): LayoutHandle;
 }
 
+/** One table being written (wasm/table_writer_bindings.cc). */
+export interface TableWriterHandle extends EmbindHandle {
+  /** op 0 put, 1 delete, 2 merge, 3 deleteRange; key and value are keys 0 and 1 of the batch. False = failed (last error). */
+  add(op: number, data: number, offsets: number): boolean;
+  finish(): boolean;
+  takeOutput(): Uint8Array;
+  pendingBytes(): number;
+  fileSize(): number;
+  entries(): number;
+}
+
 export interface CoreModule {
   HEAPU8: Uint8Array;
   _malloc(size: number): number;
@@ -200,6 +211,20 @@ export interface CoreModule {
   constants(): ModuleConstants;
 
   createTable(fileSize: number, internalKeys: boolean): TableHandle;
+  /** null on bad options (last error). */
+  createTableWriter(options: {
+    format: string;
+    formatVersion: number;
+    filter: string;
+    bitsPerKey: number;
+    prefixExtractor: string;
+    wholeKeyFiltering: boolean;
+    compression: string;
+    checksum: string;
+    blockSize: number;
+    restartInterval: number;
+    properties: [string, string][];
+  }): TableWriterHandle | null;
   /** sst_dump's scan line for an entry: seq a decimal string below 2^56, type a byte. */
   formatScanLine(
     key: Uint8Array,

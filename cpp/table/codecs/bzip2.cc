@@ -1,6 +1,6 @@
-// BZip2 blocks (rocksdb util/compression.h BZip2_Uncompress): one bzip2 stream, whose size the
-// framing records from format_version 2 on; before, the output grows until the stream ends. The
-// library's small-memory mode is off, as in RocksDB.
+// BZip2 blocks (rocksdb util/compression.h BZip2_Uncompress, BZip2_Compress): one bzip2 stream,
+// whose size the framing records from format_version 2 on; before, the output grows until the
+// stream ends. The library's small-memory mode is off, as in RocksDB.
 #include <bzlib.h>
 
 #include <string>
@@ -60,6 +60,25 @@ Status Bzip2Decompress(const CodecInput& in, Bytes* out) {
   }
   out->resize(static_cast<size_t>(TotalOut(*stream)));
   return CheckDecodedSize(Codec::kBZip2, in, out->size());
+}
+
+bool Bzip2Compress(ByteView in, Bytes* out) {
+  // BZip2_Compress: 100k blocks (blockSize100k 1), silent, workFactor 30, and room for no more
+  // than the input: a stream that does not fit there is no compression.
+  bz_stream stream{};
+  if (BZ2_bzCompressInit(&stream, /*blockSize100k=*/1, /*verbosity=*/0, /*workFactor=*/30) !=
+      BZ_OK) {
+    return false;
+  }
+  out->resize(in.size());
+  stream.next_in = const_cast<char*>(reinterpret_cast<const char*>(in.data()));
+  stream.avail_in = static_cast<unsigned int>(in.size());
+  stream.next_out = reinterpret_cast<char*>(out->data());
+  stream.avail_out = static_cast<unsigned int>(out->size());
+  const bool done = BZ2_bzCompress(&stream, BZ_FINISH) == BZ_STREAM_END;
+  out->resize(out->size() - stream.avail_out);
+  BZ2_bzCompressEnd(&stream);
+  return done;
 }
 
 }  // namespace sstfilter

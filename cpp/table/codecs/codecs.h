@@ -24,6 +24,30 @@ struct CodecInput {
 };
 
 Status SnappyDecompress(const CodecInput& in, Bytes* out);
+// The compress side, for the table writer: each writes the stream the reference library writes for
+// `in` with RocksDB's default CompressionOptions (rocksdb util/compression.h *_Compress), without
+// RocksDB's size prefix, into `out`; false where the library fails (RocksDB then stores the block
+// uncompressed).
+void SnappyCompress(ByteView in, Bytes* out);
+bool ZlibCompress(ByteView in, Bytes* out);
+bool Bzip2Compress(ByteView in, Bytes* out);
+// `high_compression`: LZ4HC (its default level); else LZ4 with acceleration 1.
+bool Lz4Compress(ByteView in, bool high_compression, Bytes* out);
+
+// Zstandard keeps its compression context across blocks, as RocksDB's CompressionContext does.
+class ZstdCompressor {
+ public:
+  ZstdCompressor();
+  ~ZstdCompressor();
+  ZstdCompressor(const ZstdCompressor&) = delete;
+  ZstdCompressor& operator=(const ZstdCompressor&) = delete;
+
+  bool Compress(ByteView in, Bytes* out);
+
+ private:
+  struct Context;
+  std::unique_ptr<Context> context_;
+};
 Status ZlibDecompress(const CodecInput& in, Bytes* out);
 Status Bzip2Decompress(const CodecInput& in, Bytes* out);
 Status Lz4Decompress(const CodecInput& in, Bytes* out);

@@ -1,6 +1,7 @@
-// Snappy (rocksdb util/compression.h Snappy_Uncompress; leveldb port/port_stdcxx.h): the stream
-// starts with its own varint32 length, and the library checks every literal and copy against the
-// input and the output.
+// Snappy (rocksdb util/compression.h Snappy_Compress / Snappy_Uncompress; leveldb
+// port/port_stdcxx.h): the stream starts with its own varint32 length, and the library checks every
+// literal and copy against the input and the output. Both databases compress with RawCompress and
+// frame nothing around it, whatever the format_version.
 #include <snappy.h>
 
 #include <string>
@@ -28,6 +29,14 @@ Status SnappyDecompress(const CodecInput& in, Bytes* out) {
     return CodecCorrupt(Codec::kSnappy, "the stream does not decode");
   }
   return Status::Ok();
+}
+
+void SnappyCompress(ByteView in, Bytes* out) {
+  out->resize(snappy::MaxCompressedLength(in.size()));
+  size_t size = 0;
+  snappy::RawCompress(reinterpret_cast<const char*>(in.data()), in.size(),
+                      reinterpret_cast<char*>(out->data()), &size);
+  out->resize(size);
 }
 
 }  // namespace sstfilter

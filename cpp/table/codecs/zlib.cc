@@ -1,7 +1,7 @@
-// zlib blocks (rocksdb util/compression.h Zlib_Uncompress): raw deflate with a 2^14-byte window
-// (RocksDB's default window_bits of -14, which it also decompresses with), the table's dictionary
-// set before the first byte where the table has one. The stream must end: RocksDB fails a block
-// whose stream stops short.
+// zlib blocks (rocksdb util/compression.h Zlib_Uncompress, Zlib_Compress): raw deflate with a
+// 2^14-byte window (RocksDB's default window_bits of -14, which it also decompresses with), the
+// table's dictionary set before the first byte where the table has one. The stream must end:
+// RocksDB fails a block whose stream stops short.
 #include <zlib.h>
 
 #include <string>
@@ -68,6 +68,26 @@ Status ZlibDecompress(const CodecInput& in, Bytes* out) {
   }
   out->resize(stream->total_out);
   return CheckDecodedSize(Codec::kDeflateRaw, in, out->size());
+}
+
+bool ZlibCompress(ByteView in, Bytes* out) {
+  // Zlib_Compress with the default options: Z_DEFAULT_COMPRESSION (level 32767 means "the
+  // library's default"), memLevel 8, strategy 0; no dictionary (the writer builds none).
+  constexpr int kMemLevel = 8;
+  z_stream stream{};
+  if (deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, kRocksDbWindowBits, kMemLevel,
+                   Z_DEFAULT_STRATEGY) != Z_OK) {
+    return false;
+  }
+  out->resize(deflateBound(&stream, static_cast<uLong>(in.size())));
+  stream.next_in = const_cast<Bytef*>(in.data());
+  stream.avail_in = static_cast<uInt>(in.size());
+  stream.next_out = out->data();
+  stream.avail_out = static_cast<uInt>(out->size());
+  const bool done = deflate(&stream, Z_FINISH) == Z_STREAM_END;
+  out->resize(stream.total_out);
+  deflateEnd(&stream);
+  return done;
 }
 
 }  // namespace sstfilter

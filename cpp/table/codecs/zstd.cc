@@ -1,4 +1,5 @@
-// Zstandard blocks (rocksdb util/compression.h ZSTD_Uncompress; leveldb port Zstd_Uncompress):
+// Zstandard blocks (rocksdb util/compression.h ZSTD_Uncompress, ZSTD_Compress; leveldb port
+// Zstd_Uncompress):
 // one or more frames decoded in one call into a buffer of the recorded size, with the table's
 // dictionary (trained or raw content) where it has one. Decoding straight into that buffer needs
 // no window of the size a frame header may claim.
@@ -50,6 +51,29 @@ Status ZstdDecompressor::Decompress(const CodecInput& in, Bytes* out) {
                         std::string("the stream does not decode (") + ZSTD_getErrorName(n) + ")");
   }
   return CheckDecodedSize(Codec::kZstd, in, n);
+}
+
+struct ZstdCompressor::Context {
+  ~Context() { ZSTD_freeCCtx(context); }
+  ZSTD_CCtx* context = nullptr;
+};
+
+ZstdCompressor::ZstdCompressor() : context_(std::make_unique<Context>()) {}
+ZstdCompressor::~ZstdCompressor() = default;
+
+bool ZstdCompressor::Compress(ByteView in, Bytes* out) {
+  // ZSTD_Compress: level 3 for RocksDB's default level (ZSTD_CLEVEL_DEFAULT), through
+  // ZSTD_compress_usingDict with the (here empty) raw dictionary.
+  constexpr int kDefaultLevel = 3;
+  if (context_->context == nullptr && (context_->context = ZSTD_createCCtx()) == nullptr) {
+    return false;
+  }
+  out->resize(ZSTD_compressBound(in.size()));
+  const size_t n = ZSTD_compress_usingDict(context_->context, out->data(), out->size(), in.data(),
+                                           in.size(), nullptr, 0, kDefaultLevel);
+  if (ZSTD_isError(n) || n == 0) return false;
+  out->resize(n);
+  return true;
 }
 
 }  // namespace sstfilter

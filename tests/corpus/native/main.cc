@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
   run("rocksdb_sst", corpus::RocksDbSstSection);
   run("rocksdb_timestamp", corpus::RocksDbTimestampSection);
   run("rocksdb_values", corpus::RocksDbValuesSection);
+  run("table_writer", corpus::TableWriterSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",

@@ -15,6 +15,7 @@ nlohmann::json RocksDbFilterSection(const CorpusRoot& root);
 nlohmann::json RocksDbSstSection(const CorpusRoot& root);
 nlohmann::json RocksDbTimestampSection(const CorpusRoot& root);
 nlohmann::json RocksDbValuesSection(const CorpusRoot& root);
+nlohmann::json TableWriterSection(const CorpusRoot& root);
 
 // A stable per-case seed, so adding a case does not change the keys of the others.
 uint64_t SeedFor(const std::string& id);

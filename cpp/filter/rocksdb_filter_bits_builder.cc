@@ -1,0 +1,53 @@
+#include "filter/rocksdb_filter_bits_builder.h"
+
+#include <utility>
+
+#include "filter/rocksdb_bloom_internal.h"
+#include "filter/rocksdb_ribbon_internal.h"
+#include "sstfilter/hash.h"
+
+namespace sstfilter {
+
+void RocksDbFilterBitsBuilder::AddKey(ByteView key) {
+  // XXPH3FilterBitsBuilder::AddKey and LegacyBloomBitsBuilder::AddKey skip a repeated hash.
+  if (options_.format == FilterFormat::kRocksDbLegacyBloom) {
+    const uint32_t h = rocksdb_bloom::LegacyBloomKeyHash(key);
+    if (hashes32_.empty() || hashes32_.back() != h) hashes32_.push_back(h);
+    return;
+  }
+  const uint64_t h = Xxph3Hash64(key, 0);
+  if (hashes64_.empty() || hashes64_.back() != h) hashes64_.push_back(h);
+}
+
+size_t RocksDbFilterBitsBuilder::entries() const { return hashes32_.size() + hashes64_.size(); }
+
+Status RocksDbFilterBitsBuilder::Finish(Bytes* out) {
+  RocksDbBloomParams params;
+  if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(options_.bits_per_key, &params);
+      !s.ok()) {
+    return s;
+  }
+  switch (options_.format) {
+    case FilterFormat::kRocksDbLegacyBloom: {
+      // x86-64's 64-byte cache lines, as the corpus and the golden files have them.
+      const Status s =
+          rocksdb_bloom::FinishLegacyBloom(hashes32_, params.whole_bits_per_key, 64, out);
+      std::vector<uint32_t>().swap(hashes32_);
+      return s;
+    }
+    case FilterFormat::kRocksDbFastLocalBloom: {
+      const Status s =
+          rocksdb_bloom::FinishFastLocalBloom(hashes64_, params.millibits_per_key, out);
+      std::vector<uint64_t>().swap(hashes64_);
+      return s;
+    }
+    case FilterFormat::kRocksDbRibbon:
+      return rocksdb_ribbon::FinishRibbon(std::exchange(hashes64_, {}), options_.bits_per_key,
+                                          params.millibits_per_key, out);
+    case FilterFormat::kLevelDbBloom:
+      break;
+  }
+  return Status::Error(ErrorCode::kBadOptions, "not a RocksDB filter format");
+}
+
+}  // namespace sstfilter

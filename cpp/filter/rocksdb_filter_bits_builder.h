@@ -1,0 +1,34 @@
+// A RocksDB full filter built key by key, as a table writer feeds it (RocksDB
+// table/block_based/filter_policy.cc, the FilterBitsBuilder of each policy): keys are hashed when
+// added and only the hashes kept (8 bytes per key, 4 for the legacy Bloom), a hash equal to the
+// previous one skipped, and the filter is built from them at the end. Gives the bytes BuildFilter
+// gives for the same keys in the same order.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sstfilter/bytes.h"
+#include "sstfilter/filter.h"
+#include "sstfilter/status.h"
+
+namespace sstfilter {
+
+class RocksDbFilterBitsBuilder {
+ public:
+  // `options` must have passed ValidateBuildOptions and name a RocksDB format.
+  explicit RocksDbFilterBitsBuilder(const BuildOptions& options) : options_(options) {}
+
+  void AddKey(ByteView key);
+  // The hashes kept so far (EstimateEntriesAdded): rocksdb.num.filter_entries.
+  size_t entries() const;
+  // Builds the filter and forgets the hashes.
+  Status Finish(Bytes* out);
+
+ private:
+  BuildOptions options_;
+  std::vector<uint64_t> hashes64_;  // FastLocalBloom and Ribbon
+  std::vector<uint32_t> hashes32_;  // legacy Bloom
+};
+
+}  // namespace sstfilter

@@ -1,0 +1,60 @@
+#include "table/block_builder.h"
+
+#include <algorithm>
+
+namespace sstfilter {
+
+void PutVarint32(Bytes* out, uint32_t v) { PutVarint64(out, v); }
+
+void PutBlockHandle(Bytes* out, uint64_t offset, uint64_t size) {
+  PutVarint64(out, offset);
+  PutVarint64(out, size);
+}
+
+size_t VarintLength(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+void BlockBuilder::Add(ByteView key, ByteView value) {
+  size_t shared = 0;
+  if (counter_ >= restart_interval_) {
+    restarts_.push_back(static_cast<uint32_t>(buffer_.size()));
+    counter_ = 0;
+  } else if (delta_keys_) {
+    const size_t n = std::min(key.size(), last_key_.size());
+    while (shared < n && key[shared] == last_key_[shared]) ++shared;
+  }
+  PutVarint32(&buffer_, static_cast<uint32_t>(shared));
+  PutVarint32(&buffer_, static_cast<uint32_t>(key.size() - shared));
+  if (values_have_length_) PutVarint32(&buffer_, static_cast<uint32_t>(value.size()));
+  buffer_.insert(buffer_.end(), key.begin() + static_cast<std::ptrdiff_t>(shared), key.end());
+  buffer_.insert(buffer_.end(), value.begin(), value.end());
+  last_key_.assign(key.begin(), key.end());
+  ++counter_;
+}
+
+size_t BlockBuilder::EstimateSizeAfterKV(ByteView key, ByteView value) const {
+  // rocksdb table/block_based/block_builder.cc EstimateSizeAfterKV (values with lengths).
+  size_t estimate = CurrentSizeEstimate() + key.size() + value.size();
+  if (counter_ >= restart_interval_) estimate += 4;  // a new restart point
+  estimate += 4;                                     // "varint for shared prefix length"
+  estimate += VarintLength(key.size()) + VarintLength(value.size());
+  return estimate;
+}
+
+void BlockBuilder::Finish(Bytes* out) {
+  out->insert(out->end(), buffer_.begin(), buffer_.end());
+  for (uint32_t r : restarts_) PutFixed32(out, r);
+  PutFixed32(out, static_cast<uint32_t>(restarts_.size()));
+  buffer_.clear();
+  restarts_.assign(1, 0);
+  counter_ = 0;
+  last_key_.clear();
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,41 @@
+#include "table/full_filter_builder.h"
+
+#include <algorithm>
+
+namespace sstfilter {
+
+void FullFilterBuilder::AddKey(ByteView key) {
+  bits_.AddKey(key);
+  any_added_ = true;
+}
+
+void FullFilterBuilder::Add(ByteView user_key) {
+  const bool add_prefix = prefix_extractor_ && prefix_extractor_->InDomain(user_key);
+  // FullFilterBlockBuilder::Add first catches up on a prefix a partition cut left unrecorded. In a
+  // full filter without whole-key filtering no prefix is ever "recorded", so from the second key
+  // after one in the domain on, this adds the never-set last prefix: the empty key, once.
+  if (!last_prefix_recorded_ && last_key_in_domain_) {
+    AddKey(last_prefix_);
+    last_prefix_recorded_ = true;
+  }
+  // Keys ascend strictly, so a whole key never repeats the one before it; the bits builder skips
+  // equal hashes anyway.
+  if (whole_key_filtering_) AddKey(user_key);
+  last_key_in_domain_ = add_prefix;
+  if (!add_prefix) return;
+  const ByteView prefix = prefix_extractor_->Transform(user_key);
+  if (!whole_key_filtering_) {
+    AddKey(prefix);
+    return;
+  }
+  // With whole keys in between, equal prefixes are not adjacent: skip them here.
+  if (last_prefix_recorded_ &&
+      std::equal(prefix.begin(), prefix.end(), last_prefix_.begin(), last_prefix_.end())) {
+    return;
+  }
+  AddKey(prefix);
+  last_prefix_recorded_ = true;
+  last_prefix_.assign(prefix.begin(), prefix.end());
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,36 @@
+#include "table/index_builder.h"
+
+#include "table/internal_key.h"
+#include "table/key_shortening.h"
+
+namespace sstfilter {
+
+IndexBuilder::IndexBuilder(TableFamily family, uint32_t format_version)
+    : family_(family),
+      internal_keys_(family == TableFamily::kRocksDb),
+      strip_tag_(family == TableFamily::kRocksDb && format_version >= 3),
+      values_have_length_(family == TableFamily::kLevelDb || format_version < 4),
+      block_(1, true, values_have_length_) {}
+
+void IndexBuilder::AddEntry(ByteView last_key, const ByteView* next_key, BlockHandle handle) {
+  Bytes separator(last_key.begin(), last_key.end());
+  if (family_ == TableFamily::kLevelDb) {
+    if (next_key) {
+      ShortenSeparator(ShorteningRules::kLevelDb, &separator, *next_key);
+    } else {
+      ShortSuccessor(&separator);
+    }
+  } else if (next_key) {
+    // RocksDB 7.8.3's kValueTypeForSeek is kTypeWideColumnEntity (db/dbformat.cc).
+    ShortenInternalKeySeparator(ShorteningRules::kRocksDb, &separator, *next_key,
+                                EntryType::kWideColumnEntity);
+  }
+  if (strip_tag_) separator.resize(separator.size() - kInternalKeyTagSize);
+  // With a restart at every entry the value is the whole handle, also where RocksDB would
+  // delta-encode it (only entries that share key bytes are).
+  Bytes value;
+  PutBlockHandle(&value, handle.offset, handle.size);
+  block_.Add(separator, value);
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,311 @@
+// RocksDB's block-based table as SstFileWriter writes it (docs/FORMATS.md 3.11; rocksdb
+// table/sst_file_writer.cc and table/block_based/block_based_table_builder.cc, 7.8.3): point
+// entries as internal keys with sequence number 0 in data blocks cut by FlushBlockBySizePolicy,
+// then the full filter, the index, the range deletions, the properties and the metaindex, each
+// followed by its trailer, then the footer.
+#include <optional>
+#include <string>
+
+#include "table/block_builder.h"
+#include "table/footer.h"
+#include "table/full_filter_builder.h"
+#include "table/index_builder.h"
+#include "table/prefix_extractor.h"
+#include "table/properties_builder.h"
+#include "table/table_writers.h"
+
+namespace sstfilter {
+namespace {
+
+// CompressionOptionsToString of the default CompressionOptions (rocksdb util/compression.cc), as
+// every SstFileWriter run without compression options records it.
+constexpr std::string_view kDefaultCompressionOptions =
+    "window_bits=-14; level=32767; strategy=0; max_dict_bytes=0; zstd_max_train_bytes=0; "
+    "enabled=0; max_dict_buffer_bytes=0; use_zstd_dict_trainer=1; ";
+
+// TablePropertiesCollectorFactory::Context::kUnknownColumnFamily: SstFileWriter without a
+// column family handle.
+constexpr uint64_t kUnknownColumnFamily = 0x7fffffff;
+
+// ExternalSstFilePropertyNames (rocksdb table/sst_file_writer_collectors.h): SstFileWriter's
+// own collector records its version 2 (fixed32) and a global sequence number 0 (fixed64).
+constexpr uint32_t kExternalSstFileVersion = 2;
+
+std::optional<ChecksumType> ChecksumFromName(const std::string& name) {
+  for (uint8_t t = 0; t <= kMaxChecksumType; ++t) {
+    if (name == ChecksumTypeName(static_cast<ChecksumType>(t))) {
+      return static_cast<ChecksumType>(t);
+    }
+  }
+  return std::nullopt;
+}
+
+ByteView View(const std::string& s) {
+  return ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+class RocksDbTableWriter final : public TableWriter {
+ public:
+  RocksDbTableWriter(const TableWriteOptions& options, ChecksumType checksum,
+                     std::optional<PrefixExtractor> prefix_extractor,
+                     std::unique_ptr<BlockCompressor> compressor)
+      : options_(options),
+        checksum_(checksum),
+        prefix_extractor_(prefix_extractor),
+        compressor_(std::move(compressor)),
+        // FlushBlockBySizePolicy with the default block_size_deviation of 10 (percent).
+        deviation_limit_((options.block_size * (100 - 10) + 99) / 100),
+        data_block_(options.restart_interval),
+        range_deletions_(1),
+        index_(TableFamily::kRocksDb, options.format_version) {
+    if (options.filter) {
+      filter_.emplace(BuildOptions{*options.filter, options.bits_per_key}, prefix_extractor,
+                      options.whole_key_filtering);
+    }
+  }
+
+ protected:
+  Status AddPoint(Op op, ByteView key, ByteView value) override {
+    // ValueType: kTypeValue 1, kTypeDeletion 0, kTypeMerge 2 (rocksdb db/dbformat.h).
+    const uint8_t type = op == Op::kPut ? 1 : op == Op::kDelete ? 0 : 2;
+    Bytes internal_key(key.begin(), key.end());
+    PutFixed64(&internal_key, type);  // sequence number 0
+    if (ShouldFlush(internal_key, value)) {
+      const BlockHandle handle = FlushDataBlock();
+      const ByteView next = internal_key;
+      index_.AddEntry(last_key_, &next, handle);
+    }
+    if (filter_) filter_->Add(key);
+    data_block_.Add(internal_key, value);
+    last_key_.swap(internal_key);
+    raw_key_size_ += last_key_.size();
+    raw_value_size_ += value.size();
+    if (op == Op::kDelete) ++num_deletions_;
+    if (op == Op::kMerge) ++num_merge_operands_;
+    ++num_entries_;
+    return Status::Ok();
+  }
+
+  Status AddRangeDeletion(ByteView start, ByteView end) override {
+    // RangeTombstone::Serialize: the start as an internal key of type kTypeRangeDeletion (0x0f),
+    // the end as the value.
+    Bytes internal_key(start.begin(), start.end());
+    PutFixed64(&internal_key, 0x0f);
+    range_deletions_.Add(internal_key, end);
+    has_range_deletions_ = true;
+    raw_key_size_ += internal_key.size();
+    raw_value_size_ += end.size();
+    ++num_deletions_;
+    ++num_range_deletions_;
+    ++num_entries_;
+    return Status::Ok();
+  }
+
+  Status FinishTable() override {
+    if (num_entries_ == 0) {
+      return BadOptions("a RocksDB table needs at least one entry (as SstFileWriter has it)");
+    }
+    if (!data_block_.empty()) {
+      const BlockHandle handle = FlushDataBlock();
+      index_.AddEntry(last_key_, nullptr, handle);
+    }
+    // Meta blocks in BlockBasedTableBuilder::Finish's order; the metaindex sorts their names.
+    std::map<std::string, BlockHandle> metaindex;
+    uint64_t filter_size = 0;
+    size_t filter_entries = 0;
+    if (filter_ && !filter_->empty()) {
+      filter_entries = filter_->entries();
+      Bytes filter;
+      if (Status s = filter_->Finish(&filter); !s.ok()) return s;
+      filter_size = filter.size();
+      // Both Bloom policies and Ribbon share the compatibility name rocksdb.BuiltinBloomFilter.
+      metaindex["fullfilter.rocksdb.BuiltinBloomFilter"] = WriteBlock(filter, nullptr);
+      filter_.reset();
+    }
+    Bytes index;
+    index_.Finish(&index);
+    const uint64_t index_size = index.size() + kBlockTrailerSize;
+    const BlockHandle index_handle = WriteBlock(index, compressor_.get());
+    if (has_range_deletions_) {
+      Bytes block;
+      range_deletions_.Finish(&block);
+      metaindex["rocksdb.range_del"] = WriteBlock(block, nullptr);
+    }
+    Bytes properties;
+    Properties(filter_size, filter_entries, index_size).Finish(&properties);
+    metaindex["rocksdb.properties"] = WriteBlock(properties, nullptr);
+    BlockBuilder metaindex_block(1);
+    for (const auto& [name, handle] : metaindex) {
+      Bytes value;
+      PutBlockHandle(&value, handle.offset, handle.size);
+      metaindex_block.Add(View(name), value);
+    }
+    Bytes contents;
+    metaindex_block.Finish(&contents);
+    const BlockHandle metaindex_handle = WriteBlock(contents, nullptr);
+    Bytes footer;
+    AppendRocksDbFooter(options_.format_version, checksum_, metaindex_handle, index_handle,
+                        &footer);
+    Emit(footer);
+    return Status::Ok();
+  }
+
+ private:
+  // FlushBlockBySizePolicy::Update: a non-empty block is cut when it reached block_size, or when
+  // this entry would take it past block_size and it is already above the deviation limit.
+  bool ShouldFlush(ByteView key, ByteView value) const {
+    if (data_block_.empty()) return false;
+    const size_t size = data_block_.CurrentSizeEstimate();
+    if (size >= options_.block_size) return true;
+    return deviation_limit_ != 0 &&
+           data_block_.EstimateSizeAfterKV(key, value) > options_.block_size &&
+           size > deviation_limit_;
+  }
+
+  BlockHandle FlushDataBlock() {
+    Bytes raw;
+    data_block_.Finish(&raw);
+    const BlockHandle handle = WriteBlock(raw, compressor_.get());
+    data_size_ = file_size();
+    ++num_data_blocks_;
+    return handle;
+  }
+
+  BlockHandle WriteBlock(ByteView raw, BlockCompressor* compressor) {
+    Bytes stored;
+    const BlockHandle handle{file_size(), AppendBlock(raw, compressor, checksum_, &stored)};
+    Emit(stored);
+    return handle;
+  }
+
+  // PropertyBlockBuilder::AddTableProperty and the collectors SstFileWriter runs
+  // (BlockBasedTablePropertiesCollector, SstFileWriterPropertiesCollector).
+  PropertiesBuilder Properties(uint64_t filter_size, size_t filter_entries,
+                               uint64_t index_size) const {
+    const TableIdentity& id = options_.identity;
+    PropertiesBuilder p;
+    p.AddNumber("rocksdb.original.file.number", id.orig_file_number);
+    p.AddNumber("rocksdb.raw.key.size", raw_key_size_);
+    p.AddNumber("rocksdb.raw.value.size", raw_value_size_);
+    p.AddNumber("rocksdb.data.size", data_size_);
+    p.AddNumber("rocksdb.index.size", index_size);
+    p.AddNumber("rocksdb.index.key.is.user.key", index_.keys_are_user_keys() ? 1 : 0);
+    p.AddNumber("rocksdb.index.value.is.delta.encoded", index_.values_delta_encoded() ? 1 : 0);
+    p.AddNumber("rocksdb.num.entries", num_entries_);
+    p.AddNumber("rocksdb.num.filter_entries", filter_entries);
+    p.AddNumber("rocksdb.deleted.keys", num_deletions_);
+    p.AddNumber("rocksdb.merge.operands", num_merge_operands_);
+    p.AddNumber("rocksdb.num.range-deletions", num_range_deletions_);
+    p.AddNumber("rocksdb.num.data.blocks", num_data_blocks_);
+    p.AddNumber("rocksdb.filter.size", filter_size);
+    // TableProperties::format_version belongs to plain tables: block-based tables record 0.
+    p.AddNumber("rocksdb.format.version", 0);
+    p.AddNumber("rocksdb.fixed.key.length", 0);
+    p.AddNumber("rocksdb.column.family.id", kUnknownColumnFamily);
+    p.AddNumber("rocksdb.creation.time", id.creation_time);
+    p.AddNumber("rocksdb.oldest.key.time", id.oldest_key_time);
+    if (id.file_creation_time > 0) {
+      p.AddNumber("rocksdb.file.creation.time", id.file_creation_time);
+    }
+    const auto add_text = [&](const char* name, const std::string& value) {
+      if (!value.empty()) p.AddText(name, value);
+    };
+    add_text("rocksdb.creating.db.identity", id.db_id);
+    add_text("rocksdb.creating.session.identity", id.db_session_id);
+    add_text("rocksdb.creating.host.identity", id.db_host_id);
+    if (options_.filter) {
+      add_text("rocksdb.filter.policy",
+               *options_.filter == FilterFormat::kRocksDbRibbon ? "ribbonfilter" : "bloomfilter");
+    }
+    p.AddText("rocksdb.comparator", "leveldb.BytewiseComparator");
+    p.AddText("rocksdb.merge.operator", "nullptr");
+    p.AddText("rocksdb.prefix.extractor.name",
+              prefix_extractor_ ? prefix_extractor_->Name() : "nullptr");
+    p.AddText("rocksdb.property.collectors", "[]");
+    p.AddText("rocksdb.compression", compressor_ ? compressor_->rocksdb_name() : "NoCompression");
+    p.AddText("rocksdb.compression_options", kDefaultCompressionOptions);
+    // User-collected properties: SstFileWriter's collector, the table's own, the caller's.
+    Bytes version, seqno;
+    PutFixed32(&version, kExternalSstFileVersion);
+    PutFixed64(&seqno, 0);
+    p.AddBytes("rocksdb.external_sst_file.version", version);
+    p.AddBytes("rocksdb.external_sst_file.global_seqno", seqno);
+    Bytes index_type;
+    PutFixed32(&index_type, 0);  // kBinarySearch
+    p.AddBytes("rocksdb.block.based.table.index.type", index_type);
+    p.AddText("rocksdb.block.based.table.whole.key.filtering",
+              options_.whole_key_filtering ? "1" : "0");
+    p.AddText("rocksdb.block.based.table.prefix.filtering", prefix_extractor_ ? "1" : "0");
+    for (const auto& [name, value] : options_.user_properties) p.AddBytes(name, value);
+    return p;
+  }
+
+  TableWriteOptions options_;
+  ChecksumType checksum_;
+  std::optional<PrefixExtractor> prefix_extractor_;
+  std::unique_ptr<BlockCompressor> compressor_;  // null: no compression
+  uint64_t deviation_limit_;
+  BlockBuilder data_block_;
+  BlockBuilder range_deletions_;
+  bool has_range_deletions_ = false;
+  IndexBuilder index_;
+  std::optional<FullFilterBuilder> filter_;
+  Bytes last_key_;  // the internal key added last
+  uint64_t data_size_ = 0;
+  uint64_t num_data_blocks_ = 0;
+  uint64_t num_entries_ = 0;
+  uint64_t num_deletions_ = 0;
+  uint64_t num_merge_operands_ = 0;
+  uint64_t num_range_deletions_ = 0;
+  uint64_t raw_key_size_ = 0;
+  uint64_t raw_value_size_ = 0;
+};
+
+}  // namespace
+
+Status NewRocksDbTableWriter(const TableWriteOptions& options, std::unique_ptr<TableWriter>* out) {
+  if (options.format_version < 2 || options.format_version > 5) {
+    return BadOptions("formatVersion must be 2 to 5 (what RocksDB 7.8.3 writes), got " +
+                      std::to_string(options.format_version));
+  }
+  const std::optional<ChecksumType> checksum = ChecksumFromName(options.checksum);
+  if (!checksum) {
+    return BadOptions(
+        "checksum must be \"none\", \"crc32c\", \"xxhash\", \"xxhash64\" or "
+        "\"xxh3\", got \"" +
+        options.checksum + "\"");
+  }
+  if (options.filter == FilterFormat::kLevelDbBloom) {
+    return BadOptions(
+        "filter \"leveldb\" is LevelDB's: a RocksDB table takes "
+        "\"rocksdb-legacy-bloom\", \"rocksdb-bloom\" or \"rocksdb-ribbon\"");
+  }
+  std::optional<PrefixExtractor> prefix_extractor;
+  if (!options.prefix_extractor.empty()) {
+    prefix_extractor = PrefixExtractor::FromName(options.prefix_extractor);
+    if (!prefix_extractor) {
+      return BadOptions("prefixExtractor must be \"fixed:N\" or \"capped:N\", got \"" +
+                        options.prefix_extractor + "\"");
+    }
+  }
+  for (const auto& [name, value] : options.user_properties) {
+    if (name.rfind("rocksdb.", 0) == 0) {
+      return BadOptions("property \"" + name + "\" is RocksDB's own: the writer sets it");
+    }
+  }
+  std::unique_ptr<BlockCompressor> compressor;
+  if (options.compression != "none") {
+    compressor = BlockCompressor::ForName(options.compression);
+    if (!compressor) {
+      return BadOptions(
+          "compression must be \"none\", \"snappy\", \"zlib\", \"bzip2\", "
+          "\"lz4\", \"lz4hc\" or \"zstd\", got \"" +
+          options.compression + "\"");
+    }
+  }
+  *out = std::make_unique<RocksDbTableWriter>(options, *checksum, prefix_extractor,
+                                              std::move(compressor));
+  return Status::Ok();
+}
+
+}  // namespace sstfilter

@@ -1,0 +1,401 @@
+// The table writer against the tables RocksDB 7.8.3's SstFileWriter and LevelDB 1.23's
+// TableBuilder wrote (corpus section table_writer): the same entries, options and identity give
+// the same file byte for byte; what it writes reads back entry for entry with filters that answer
+// "may match" for every key; misuse is a typed error.
+#include "sstfilter/table_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../fuzz/harnesses.h"
+#include "golden.h"
+#include "table/table_reader.h"
+
+namespace sstfilter {
+namespace {
+
+using fuzz::ReadBackTable;
+using fuzz::TableEntry;
+
+ByteView View(const std::string& s) {
+  return ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+// entries.bin: u8 type, u32le key length, key, u32le value length, value.
+std::vector<TableEntry> ParseEntries(const Bytes& bytes) {
+  std::vector<TableEntry> out;
+  size_t pos = 0;
+  const auto take = [&](Bytes* field) {
+    const uint32_t n = DecodeFixed32(bytes.data() + pos);
+    pos += 4;
+    field->assign(bytes.begin() + static_cast<std::ptrdiff_t>(pos),
+                  bytes.begin() + static_cast<std::ptrdiff_t>(pos + n));
+    pos += n;
+  };
+  while (pos < bytes.size()) {
+    TableEntry e;
+    e.type = bytes[pos++];
+    take(&e.key);
+    take(&e.value);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::optional<FilterFormat> FilterFromName(const std::string& name) {
+  for (FilterFormat f : {FilterFormat::kLevelDbBloom, FilterFormat::kRocksDbLegacyBloom,
+                         FilterFormat::kRocksDbFastLocalBloom, FilterFormat::kRocksDbRibbon}) {
+    if (name == FilterFormatName(f)) return f;
+  }
+  if (name != "none") throw std::runtime_error("unknown filter " + name);
+  return std::nullopt;
+}
+
+struct WriterCase {
+  std::string id;
+  TableWriteOptions options;
+  std::vector<TableEntry> entries;
+  Bytes file;
+};
+
+std::vector<WriterCase> LoadCases() {
+  std::vector<WriterCase> out;
+  for (const auto& [corpus, manifest] : golden::Sections("table_writer")) {
+    for (const auto& c : manifest.at("cases")) {
+      WriterCase w;
+      w.id = corpus->name + ":table-writer/" + c.at("id").get<std::string>();
+      const auto& o = c.at("options");
+      TableWriteOptions& opt = w.options;
+      opt.format = o.at("format") == "leveldb" ? TableFamily::kLevelDb : TableFamily::kRocksDb;
+      opt.filter = FilterFromName(o.at("filter"));
+      opt.bits_per_key = o.at("bits_per_key");
+      opt.compression = o.at("compression");
+      opt.block_size = o.at("block_size");
+      opt.restart_interval = o.at("restart_interval");
+      if (opt.format == TableFamily::kRocksDb) {
+        opt.format_version = o.at("format_version");
+        opt.checksum = o.at("checksum");
+        if (!o.at("prefix_extractor").is_null()) opt.prefix_extractor = o.at("prefix_extractor");
+        opt.whole_key_filtering = o.at("whole_key_filtering");
+        const auto& id = c.at("identity");
+        const auto text = [&](const char* name) { return id.value(name, std::string()); };
+        const auto number = [&](const char* name) { return id.value(name, uint64_t{0}); };
+        opt.identity.db_id = text("rocksdb.creating.db.identity");
+        opt.identity.db_session_id = text("rocksdb.creating.session.identity");
+        opt.identity.db_host_id = text("rocksdb.creating.host.identity");
+        opt.identity.creation_time = number("rocksdb.creation.time");
+        opt.identity.file_creation_time = number("rocksdb.file.creation.time");
+        opt.identity.oldest_key_time = number("rocksdb.oldest.key.time");
+        opt.identity.orig_file_number = number("rocksdb.original.file.number");
+      }
+      w.entries = ParseEntries(corpus->ReadBytes(c.at("entries")));
+      if (w.entries.size() != c.at("entries").at("count").get<size_t>()) {
+        throw std::runtime_error(w.id + ": entries file does not hold the recorded count");
+      }
+      w.file = corpus->ReadBytes(c.at("file"));
+      out.push_back(std::move(w));
+    }
+  }
+  return out;
+}
+
+const std::vector<WriterCase>& Cases() {
+  static const std::vector<WriterCase> cases = LoadCases();
+  return cases;
+}
+
+// Writes `entries` in order, taking the output after every call; `max_pending` gets the most
+// bytes ever waiting to be taken.
+Status WriteTable(const TableWriteOptions& options, const std::vector<TableEntry>& entries,
+                  Bytes* file, size_t* max_pending = nullptr) {
+  std::unique_ptr<TableWriter> writer;
+  if (Status s = TableWriter::Create(options, &writer); !s.ok()) return s;
+  const auto drain = [&] {
+    if (max_pending) *max_pending = std::max(*max_pending, writer->pending_output_bytes());
+    const Bytes chunk = writer->TakeOutput();
+    file->insert(file->end(), chunk.begin(), chunk.end());
+  };
+  for (const TableEntry& e : entries) {
+    Status s;
+    switch (e.type) {
+      case 0:
+        s = writer->Delete(e.key);
+        break;
+      case 1:
+        s = writer->Put(e.key, e.value);
+        break;
+      case 2:
+        s = writer->Merge(e.key, e.value);
+        break;
+      case 0x0f:
+        s = writer->DeleteRange(e.key, e.value);
+        break;
+      default:
+        return Status::Error(ErrorCode::kCorrupt, "unknown entry type in the corpus");
+    }
+    if (!s.ok()) return s;
+    drain();
+  }
+  if (Status s = writer->Finish(); !s.ok()) return s;
+  drain();
+  return Status::Ok();
+}
+
+// Which part of `file` holds `offset`: a meta block by its metaindex name, the index, the
+// metaindex, the footer, or the data blocks before them.
+std::string BlockAt(const Bytes& file, bool internal_keys, uint64_t offset) {
+  TableOptions options;
+  options.internal_keys = internal_keys;
+  std::unique_ptr<TableReader> reader;
+  if (!OpenTableFromMemory(file, options, &reader).ok()) return "(the expected file does not open)";
+  std::vector<std::pair<std::string, BlockHandle>> blocks = {
+      {"index", reader->footer().index}, {"metaindex", reader->footer().metaindex}};
+  for (const MetaindexEntry& m : reader->metaindex()) blocks.emplace_back(m.name, m.handle);
+  uint64_t first_meta = reader->table().footer.offset;
+  for (const auto& [name, h] : blocks) {
+    first_meta = std::min(first_meta, h.offset);
+    if (offset >= h.offset && offset < h.offset + h.size + kBlockTrailerSize) {
+      return "block " + name + " [" + std::to_string(h.offset) + ", " + std::to_string(h.size) +
+             "]" + (offset >= h.offset + h.size ? " (its trailer)" : "");
+    }
+  }
+  if (offset >= reader->table().footer.offset) return "the footer";
+  if (offset < first_meta)
+    return "the data blocks (before offset " + std::to_string(first_meta) + ")";
+  return "no block";
+}
+
+TEST(TableWriter, CorpusHasCases) {
+  size_t rocksdb = 0, leveldb = 0;
+  for (const WriterCase& c : Cases())
+    ++(c.options.format == TableFamily::kRocksDb ? rocksdb : leveldb);
+  EXPECT_GE(rocksdb, 80u);
+  EXPECT_GE(leveldb, 20u);
+}
+
+TEST(TableWriter, WritesWhatTheLibrariesWrite) {
+  for (const WriterCase& c : Cases()) {
+    SCOPED_TRACE(c.id);
+    Bytes file;
+    size_t max_pending = 0;
+    const Status s = WriteTable(c.options, c.entries, &file, &max_pending);
+    ASSERT_TRUE(s.ok()) << c.id << ": " << s.message();
+    const auto [ours, theirs] =
+        std::mismatch(file.begin(), file.end(), c.file.begin(), c.file.end());
+    if (ours != file.end() || theirs != c.file.end()) {
+      const auto offset = static_cast<uint64_t>(ours - file.begin());
+      ADD_FAILURE() << c.id << ": " << file.size() << " bytes written, " << c.file.size()
+                    << " expected; first difference at offset " << offset << ", in "
+                    << BlockAt(c.file, c.options.format == TableFamily::kRocksDb, offset);
+    }
+  }
+}
+
+TEST(TableWriter, ReadsBackEveryEntryAndTheFilterMatchesEveryKey) {
+  for (const WriterCase& c : Cases()) {
+    SCOPED_TRACE(c.id);
+    Bytes file;
+    ASSERT_TRUE(WriteTable(c.options, c.entries, &file).ok());
+    std::vector<TableEntry> read;
+    std::unique_ptr<TableReader> reader;
+    const bool internal_keys = c.options.format == TableFamily::kRocksDb;
+    const Status s = ReadBackTable(file, internal_keys, &read, &reader);
+    ASSERT_TRUE(s.ok()) << s.message();
+    // The table holds point entries in order, then the range deletions in the order given.
+    std::vector<TableEntry> expected;
+    for (const TableEntry& e : c.entries) {
+      if (e.type != 0x0f) expected.push_back(e);
+    }
+    for (const TableEntry& e : c.entries) {
+      if (e.type == 0x0f) expected.push_back(e);
+    }
+    ASSERT_EQ(read.size(), expected.size());
+    for (size_t i = 0; i < read.size(); ++i) ASSERT_EQ(read[i], expected[i]) << "entry " << i;
+    EXPECT_EQ(reader->filter_info().has_value(),
+              c.options.filter.has_value() &&
+                  (c.options.whole_key_filtering || !c.options.prefix_extractor.empty()));
+    for (const TableEntry& e : expected) {
+      if (e.type == 0x0f) continue;
+      bool may_match = false;
+      ASSERT_TRUE(reader->MayContain(e.key, &may_match).ok());
+      ASSERT_TRUE(may_match) << "key of " << e.key.size() << " bytes";
+    }
+  }
+}
+
+TEST(TableWriter, StreamsFinishedBlocks) {
+  // 20 000 entries of about 130 bytes: the writer never holds more than a block or two of output.
+  TableWriteOptions options;
+  options.filter = FilterFormat::kRocksDbFastLocalBloom;
+  std::vector<TableEntry> entries;
+  for (int i = 0; i < 20000; ++i) {
+    const std::string key = "key" + std::to_string(1000000 + i);
+    entries.push_back({Bytes(key.begin(), key.end()), 1, Bytes(120, static_cast<uint8_t>(i))});
+  }
+  Bytes file;
+  size_t max_pending = 0;
+  ASSERT_TRUE(WriteTable(options, entries, &file, &max_pending).ok());
+  EXPECT_GT(file.size(), 100000u);  // Snappy squeezes the repeated value bytes
+  // The largest wait is the meta blocks at Finish (filter ~25 KB, index, properties).
+  EXPECT_LT(max_pending, 64u << 10);
+  std::vector<TableEntry> read;
+  ASSERT_TRUE(ReadBackTable(file, true, &read).ok());
+  EXPECT_EQ(read, entries);
+}
+
+TEST(TableWriter, KeysMustAscendStrictly) {
+  for (TableFamily family : {TableFamily::kRocksDb, TableFamily::kLevelDb}) {
+    TableWriteOptions options;
+    options.format = family;
+    std::unique_ptr<TableWriter> writer;
+    ASSERT_TRUE(TableWriter::Create(options, &writer).ok());
+    ASSERT_TRUE(writer->Put(View("b"), View("1")).ok());
+    ASSERT_TRUE(writer->Put(View("c"), View("2")).ok());
+    const Status before = writer->Put(View("a"), View("3"));
+    EXPECT_EQ(before.code(), ErrorCode::kBadKey);
+    EXPECT_EQ(before.offset(), Status::kNoOffset);  // not a byte offset: the message says where
+    EXPECT_NE(before.message().find("entry 2"), std::string::npos) << before.message();
+    // The writer stays failed: nothing partial is finished.
+    EXPECT_EQ(writer->Put(View("d"), View("4")).code(), ErrorCode::kBadKey);
+    EXPECT_EQ(writer->Finish().code(), ErrorCode::kBadKey);
+    EXPECT_FALSE(writer->finished());
+
+    ASSERT_TRUE(TableWriter::Create(options, &writer).ok());
+    ASSERT_TRUE(writer->Put(View("b"), View("1")).ok());
+    const Status repeat = writer->Put(View("b"), View("2"));
+    EXPECT_EQ(repeat.code(), ErrorCode::kBadKey);
+    EXPECT_NE(repeat.message().find("repeats"), std::string::npos) << repeat.message();
+  }
+  // Deletes and merges share the order with puts; range deletions do not.
+  std::unique_ptr<TableWriter> writer;
+  ASSERT_TRUE(TableWriter::Create({}, &writer).ok());
+  ASSERT_TRUE(writer->Delete(View("m")).ok());
+  ASSERT_TRUE(writer->DeleteRange(View("a"), View("z")).ok());
+  EXPECT_EQ(writer->Merge(View("m"), View("x")).code(), ErrorCode::kBadKey);
+  ASSERT_TRUE(TableWriter::Create({}, &writer).ok());
+  EXPECT_EQ(writer->DeleteRange(View("z"), View("a")).code(), ErrorCode::kBadKey);
+}
+
+TEST(TableWriter, RejectsHugeKeysAndValues) {
+  std::unique_ptr<TableWriter> writer;
+  ASSERT_TRUE(TableWriter::Create({}, &writer).ok());
+  const Bytes huge_key(kMaxWriteKeyBytes + 1, 'k');
+  const Status key = writer->Put(huge_key, View("v"));
+  EXPECT_EQ(key.code(), ErrorCode::kBadKey);
+  EXPECT_NE(key.message().find("key of"), std::string::npos) << key.message();
+  ASSERT_TRUE(TableWriter::Create({}, &writer).ok());
+  const Bytes huge_value(kMaxWriteValueBytes + 1, 'v');
+  const Status value = writer->Put(View("k"), huge_value);
+  EXPECT_EQ(value.code(), ErrorCode::kBadKey);
+  EXPECT_NE(value.message().find("value of"), std::string::npos) << value.message();
+  EXPECT_EQ(writer->pending_output_bytes(), 0u);
+}
+
+TEST(TableWriter, RejectsBadOptions) {
+  const auto create = [](TableWriteOptions o) {
+    std::unique_ptr<TableWriter> writer;
+    const Status s = TableWriter::Create(o, &writer);
+    EXPECT_EQ(s.ok(), writer != nullptr);
+    return s.code();
+  };
+  const auto bad = [&](auto change) {
+    TableWriteOptions o;
+    change(o);
+    return create(o);
+  };
+  EXPECT_EQ(bad([](auto&) {}), ErrorCode::kOk);
+  EXPECT_EQ(bad([](auto& o) { o.format_version = 1; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) { o.format_version = 6; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) { o.checksum = "md5"; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) { o.compression = "brotli"; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) { o.block_size = 0; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) { o.restart_interval = 0; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) { o.prefix_extractor = "fixed:x"; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) {
+              o.filter = FilterFormat::kRocksDbFastLocalBloom;
+              o.bits_per_key = 0.2;
+            }),
+            ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) { o.filter = FilterFormat::kLevelDbBloom; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) {
+              o.user_properties = {{"rocksdb.num.entries", {}}};
+            }),
+            ErrorCode::kBadOptions);
+  const auto leveldb = [&](auto change) {
+    TableWriteOptions o;
+    o.format = TableFamily::kLevelDb;
+    change(o);
+    return create(o);
+  };
+  EXPECT_EQ(leveldb([](auto&) {}), ErrorCode::kOk);
+  EXPECT_EQ(leveldb([](auto& o) { o.filter = FilterFormat::kRocksDbRibbon; }),
+            ErrorCode::kBadOptions);
+  EXPECT_EQ(leveldb([](auto& o) {
+              o.filter = FilterFormat::kLevelDbBloom;
+              o.bits_per_key = 9.5;
+            }),
+            ErrorCode::kBadOptions);
+  EXPECT_EQ(leveldb([](auto& o) { o.checksum = "xxh3"; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(leveldb([](auto& o) { o.compression = "zstd"; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(leveldb([](auto& o) { o.prefix_extractor = "fixed:3"; }), ErrorCode::kBadOptions);
+  // What a LevelDB table cannot hold, and a RocksDB table without entries.
+  std::unique_ptr<TableWriter> writer;
+  TableWriteOptions o;
+  o.format = TableFamily::kLevelDb;
+  ASSERT_TRUE(TableWriter::Create(o, &writer).ok());
+  EXPECT_EQ(writer->Delete(View("a")).code(), ErrorCode::kBadOptions);
+  ASSERT_TRUE(TableWriter::Create(o, &writer).ok());
+  EXPECT_EQ(writer->DeleteRange(View("a"), View("b")).code(), ErrorCode::kBadOptions);
+  ASSERT_TRUE(TableWriter::Create({}, &writer).ok());
+  EXPECT_EQ(writer->Finish().code(), ErrorCode::kBadOptions);
+}
+
+TEST(TableWriter, FuzzHarnessOnGeneratedInputs) {
+  // The writer_fuzz harness (write, read back, probe) over inputs that walk every option byte:
+  // both formats, all checksums and filters, prefix extractors, tiny to large blocks.
+  uint64_t state = 0x9e3779b97f4a7c15;
+  const auto next = [&] {
+    state += 0x9e3779b97f4a7c15;
+    uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+    return z ^ (z >> 31);
+  };
+  for (int i = 0; i < 96; ++i) {
+    Bytes input = {static_cast<uint8_t>(i * 37), static_cast<uint8_t>(i * 53),
+                   static_cast<uint8_t>(i % 8), static_cast<uint8_t>(i)};
+    const size_t entries = 1 + next() % 300;
+    for (size_t e = 0; e < entries; ++e) {
+      for (size_t part = 0; part < 3; ++part) {
+        const uint8_t n = static_cast<uint8_t>(next() % (part == 1 ? 12 : 40));
+        input.push_back(n);
+        for (uint8_t b = 0; b < n; ++b) input.push_back(static_cast<uint8_t>(next() % 6 + 'a'));
+      }
+    }
+    SCOPED_TRACE(i);
+    fuzz::FuzzTableWriter(input.data(), input.size());  // aborts on a broken invariant
+  }
+}
+
+TEST(TableWriter, UserPropertiesAreStoredSorted) {
+  TableWriteOptions options;
+  options.user_properties = {{"zeta", {1, 2}}, {"alpha", {3}}};
+  std::vector<TableEntry> entries = {{{'k'}, 1, {'v'}}};
+  Bytes file;
+  ASSERT_TRUE(WriteTable(options, entries, &file).ok());
+  std::unique_ptr<TableReader> reader;
+  ASSERT_TRUE(OpenTableFromMemory(file, {}, &reader).ok());
+  std::vector<std::string> names;
+  for (const TableProperty& p : reader->properties()) names.push_back(p.name);
+  EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
+  const TableProperty* zeta = reader->table().properties.Find("zeta");
+  ASSERT_NE(zeta, nullptr);
+  EXPECT_EQ(zeta->bytes, (Bytes{1, 2}));
+}
+
+}  // namespace
+}  // namespace sstfilter

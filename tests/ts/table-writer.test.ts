@@ -1,0 +1,199 @@
+// sf.createTableWriter on both wasm modules: for every table_writer case of the corpus (RocksDB
+// 7.8.3's SstFileWriter, LevelDB's TableBuilder) the same entries, options and identity give the
+// recorded file byte for byte, streamed or whole; openTable reads back what it wrote; misuse is a
+// typed SstFilterError.
+import { SstFilterError, type SstFilter, type WriteOptions } from "sstfilter";
+
+import { BACKENDS, loadBackend } from "./backends";
+import { bytesEqual, firstDifference, sectionCases, writerEntries } from "./golden";
+
+interface WriterCase {
+  id: string;
+  options: {
+    format: "rocksdb" | "leveldb";
+    format_version?: number;
+    checksum?: string;
+    compression: string;
+    filter: NonNullable<WriteOptions["filter"]>;
+    bits_per_key: number;
+    prefix_extractor?: string | null;
+    whole_key_filtering?: boolean;
+    block_size: number;
+    restart_interval: number;
+  };
+  identity?: Record<string, string | number>;
+  entries: { path: string; count: number };
+  file: { path: string };
+}
+
+const CASES = sectionCases<WriterCase>("table_writer");
+
+function writeOptions(c: WriterCase): WriteOptions {
+  const o = c.options;
+  const opts: WriteOptions = {
+    format: o.format,
+    filter: o.filter,
+    bitsPerKey: o.bits_per_key,
+    compression: o.compression,
+    blockSize: o.block_size,
+    restartInterval: o.restart_interval,
+  };
+  if (o.format === "rocksdb") {
+    opts.formatVersion = o.format_version!;
+    opts.checksum = o.checksum!;
+    if (o.prefix_extractor) opts.prefixExtractor = o.prefix_extractor;
+    opts.wholeKeyFiltering = o.whole_key_filtering!;
+    opts.properties = Object.fromEntries(Object.entries(c.identity ?? {}).map(([k, v]) => [k, String(v)]));
+  }
+  return opts;
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
+  let sf: SstFilter;
+  beforeAll(async () => {
+    sf = await loadBackend(simd);
+  });
+
+  it("has corpus cases", () => {
+    expect(CASES.filter((c) => c.options.format === "rocksdb").length).toBeGreaterThanOrEqual(50);
+    expect(CASES.filter((c) => c.options.format === "leveldb").length).toBeGreaterThanOrEqual(20);
+  });
+
+  it("writes what SstFileWriter and TableBuilder wrote, streamed or whole", () => {
+    const failures: string[] = [];
+    for (const c of CASES) {
+      const entries = writerEntries(c.corpus.readBytes(c.entries.path));
+      expect(entries.length).toBe(c.entries.count);
+      const expected = c.corpus.readBytes(c.file.path);
+      for (const streamed of [false, true]) {
+        using w = sf.createTableWriter(writeOptions(c));
+        const chunks: Uint8Array[] = [];
+        for (const e of entries) {
+          if (e.type === 1) w.put(e.key, e.value);
+          else if (e.type === 0) w.delete(e.key);
+          else if (e.type === 2) w.merge(e.key, e.value);
+          else w.deleteRange(e.key, e.value);
+          if (streamed) chunks.push(w.takeOutput());
+        }
+        chunks.push(w.finish());
+        const file = concat(chunks);
+        expect(w.fileSize).toBe(file.length);
+        if (!bytesEqual(file, expected)) {
+          failures.push(
+            `${c.corpus.name}:${c.id}${streamed ? " (streamed)" : ""}: first difference at offset ` +
+              `${firstDifference(file, expected)} of ${expected.length}`,
+          );
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("reads back what it wrote", () => {
+    const c = CASES.find((x) => x.id === "fv5_bloom_mixed")!;
+    const entries = writerEntries(c.corpus.readBytes(c.entries.path));
+    using w = sf.createTableWriter(writeOptions(c));
+    for (const e of entries) {
+      if (e.type === 1) w.put(e.key, e.value);
+      else if (e.type === 0) w.delete(e.key);
+      else if (e.type === 2) w.merge(e.key, e.value);
+      else w.deleteRange(e.key, e.value);
+    }
+    using t = sf.openTable(w.finish());
+    const read = [...t.entries()];
+    const points = entries.filter((e) => e.type !== 0x0f);
+    expect(read.length).toBe(points.length);
+    const names: Record<number, string> = { 0: "delete", 1: "put", 2: "merge" };
+    read.forEach((e, i) => {
+      expect(bytesEqual(e.key, points[i]!.key)).toBe(true);
+      expect(e.type).toBe(names[points[i]!.type]);
+      expect(e.seq).toBe(0n);
+      expect(t.mayContain(e.key)).toBe(true);
+    });
+    expect(t.rangeDeletions().length).toBe(entries.length - points.length);
+    expect(t.properties["rocksdb.creating.session.identity"]).toBe(
+      c.identity!["rocksdb.creating.session.identity"],
+    );
+  });
+
+  it("takes strings and streams chunks", () => {
+    using w = sf.createTableWriter({ format: "leveldb", filter: "leveldb", blockSize: 256 });
+    let taken = 0;
+    for (let i = 0; i < 2000; i++) {
+      w.put(`key${String(i).padStart(5, "0")}`, `value ${i}`);
+      taken += w.takeOutput().length;
+      expect(w.pendingBytes).toBe(0);
+    }
+    expect(taken).toBeGreaterThan(10000);
+    expect(w.entries).toBe(2000);
+    const tail = w.finish();
+    expect(w.fileSize).toBe(taken + tail.length);
+  });
+
+  it("rejects keys out of order, naming the position, and stays failed", () => {
+    using w = sf.createTableWriter({ format: "rocksdb" });
+    w.put("b", "1");
+    let error: unknown;
+    try {
+      w.put("a", "2");
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(SstFilterError);
+    expect((error as SstFilterError).code).toBe("BAD_KEY");
+    expect((error as SstFilterError).message).toContain("entry 1");
+    expect(() => w.finish()).toThrow(expect.objectContaining({ code: "BAD_KEY" }));
+    using d = sf.createTableWriter({ format: "rocksdb" });
+    d.put("k", "v");
+    expect(() => d.merge("k", "w")).toThrow(expect.objectContaining({ code: "BAD_KEY" }));
+    using n = sf.createTableWriter({ format: "rocksdb" });
+    expect(() => n.put(42 as unknown as string, "v")).toThrow(expect.objectContaining({ code: "BAD_KEY" }));
+  });
+
+  it("rejects bad options", () => {
+    const bad = (opts: unknown, code = "BAD_OPTIONS") =>
+      expect(() => sf.createTableWriter(opts as WriteOptions)).toThrow(expect.objectContaining({ code }));
+    bad(undefined);
+    bad({ format: "pebble" });
+    bad({ format: "rocksdb", formatVersion: 9 });
+    bad({ format: "rocksdb", formatVersion: 1.5 });
+    bad({ format: "rocksdb", checksum: "md5" });
+    bad({ format: "rocksdb", compression: "brotli" });
+    bad({ format: "rocksdb", filter: "leveldb" });
+    bad({ format: "rocksdb", filter: "rocksdb-bloom", bitsPerKey: 0.1 });
+    bad({ format: "rocksdb", prefixExtractor: "fixed" });
+    bad({ format: "rocksdb", blockSize: "4k" });
+    bad({ format: "rocksdb", properties: { "rocksdb.num.entries": "5" } });
+    bad({ format: "rocksdb", properties: { "rocksdb.creation.time": "soon" } });
+    bad({ format: "leveldb", filter: "rocksdb-ribbon" });
+    bad({ format: "rocksdb", partitionFilters: true }, "UNSUPPORTED");
+    using w = sf.createTableWriter({ format: "rocksdb" });
+    expect(() => w.finish()).toThrow(expect.objectContaining({ code: "BAD_OPTIONS" }));
+    using l = sf.createTableWriter({ format: "leveldb" });
+    expect(() => l.delete("a")).toThrow(expect.objectContaining({ code: "BAD_OPTIONS" }));
+  });
+
+  it("stores properties of its own", () => {
+    using w = sf.createTableWriter({ format: "rocksdb", properties: { "my.app": "v1" } });
+    w.put("k", "v");
+    using t = sf.openTable(w.finish());
+    expect(t.properties["my.app"]).toBe("v1");
+    expect(t.properties["rocksdb.creating.db.identity"]).toBe("SST Writer");
+  });
+
+  it("throws DISPOSED after dispose", () => {
+    const w = sf.createTableWriter({ format: "rocksdb" });
+    w.dispose();
+    expect(() => w.put("a", "b")).toThrow(expect.objectContaining({ code: "DISPOSED" }));
+  });
+});

@@ -1,0 +1,172 @@
+import type { TableWriterHandle } from "../core/core-module.js";
+import type { WasmHeap } from "../core/heap.js";
+import type { Key } from "../core/keys.js";
+import { WasmObject } from "../core/wasm-object.js";
+import { SstFilterError } from "./errors.js";
+
+/** What `sf.createTableWriter` writes: the bytes RocksDB's SstFileWriter or LevelDB's TableBuilder would. */
+export interface WriteOptions {
+  /** "rocksdb": an .sst as SstFileWriter writes it; "leveldb": an .ldb as a bare TableBuilder does (user keys, puts only). */
+  format: "rocksdb" | "leveldb";
+  /** RocksDB block-based table format_version, 2 to 5 (default 5, RocksDB 7.8.3's). */
+  formatVersion?: number;
+  /** Default "none". RocksDB writes a full filter; LevelDB its filter block ("leveldb"). */
+  filter?: "none" | "leveldb" | "rocksdb-legacy-bloom" | "rocksdb-bloom" | "rocksdb-ribbon";
+  /** Default 10. */
+  bitsPerKey?: number;
+  /** Partitioned filters are not written yet: true is UNSUPPORTED. */
+  partitionFilters?: boolean;
+  /** RocksDB: "fixed:N" or "capped:N"; the filter then holds prefixes too. */
+  prefixExtractor?: string;
+  /** RocksDB, default true: the filter holds whole keys. */
+  wholeKeyFiltering?: boolean;
+  /** "none" or "snappy" (default, as both libraries have it); RocksDB also "zlib", "bzip2", "lz4", "lz4hc", "zstd". */
+  compression?: string;
+  /** RocksDB: "none", "crc32c" (default), "xxhash", "xxhash64", "xxh3". */
+  checksum?: string;
+  /** Default 4096. */
+  blockSize?: number;
+  /** Default 16. */
+  restartInterval?: number;
+  /**
+   * RocksDB properties: the ones that carry an identity or a clock, by their names
+   * (`rocksdb.creating.db.identity`, `rocksdb.creating.session.identity`,
+   * `rocksdb.creating.host.identity`, and as decimal numbers `rocksdb.creation.time`,
+   * `rocksdb.file.creation.time`, `rocksdb.oldest.key.time`, `rocksdb.original.file.number`), and
+   * any of your own (stored as UTF-8, as a TablePropertiesCollector would add them).
+   */
+  properties?: Record<string, string>;
+}
+
+const OPS = { put: 0, delete: 1, merge: 2, deleteRange: 3 } as const;
+
+function optional<T>(value: T | undefined, type: string, name: string, fallback: T): T {
+  if (value === undefined) return fallback;
+  if (typeof value !== type)
+    throw new SstFilterError("BAD_OPTIONS", `${name} must be a ${type}, got ${typeof value}`);
+  return value;
+}
+
+function wholeNumber(value: number | undefined, name: string, fallback: number): number {
+  const n = optional(value, "number", name, fallback);
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new SstFilterError("BAD_OPTIONS", `${name} must be a whole number >= 0, got ${n}`);
+  }
+  return n;
+}
+
+/** The options with every field present and of its type, as the binding reads them. */
+function normalize(opts: WriteOptions) {
+  if (opts === null || typeof opts !== "object") {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      'createTableWriter needs options { format: "rocksdb" | "leveldb", ... }',
+    );
+  }
+  if (opts.format !== "rocksdb" && opts.format !== "leveldb") {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      `format must be "rocksdb" or "leveldb", got ${String(opts.format)}`,
+    );
+  }
+  if (optional(opts.partitionFilters, "boolean", "partitionFilters", false)) {
+    throw new SstFilterError("UNSUPPORTED", "partitioned filters are not written yet");
+  }
+  const properties = optional(opts.properties, "object", "properties", {});
+  const pairs: [string, string][] = [];
+  for (const [name, value] of Object.entries(properties ?? {})) {
+    if (typeof value !== "string") {
+      throw new SstFilterError(
+        "BAD_OPTIONS",
+        `property ${JSON.stringify(name)} must be a string, got ${typeof value}`,
+      );
+    }
+    pairs.push([name, value]);
+  }
+  const bitsPerKey = optional(opts.bitsPerKey, "number", "bitsPerKey", 10);
+  return {
+    format: opts.format,
+    formatVersion: Math.min(wholeNumber(opts.formatVersion, "formatVersion", 5), 0xffffffff),
+    filter: optional(opts.filter, "string", "filter", "none"),
+    bitsPerKey,
+    prefixExtractor: optional(opts.prefixExtractor, "string", "prefixExtractor", ""),
+    wholeKeyFiltering: optional(opts.wholeKeyFiltering, "boolean", "wholeKeyFiltering", true),
+    compression: optional(opts.compression, "string", "compression", "snappy"),
+    checksum: optional(opts.checksum, "string", "checksum", "crc32c"),
+    blockSize: wholeNumber(opts.blockSize, "blockSize", 4096),
+    restartInterval: Math.min(wholeNumber(opts.restartInterval, "restartInterval", 16), 0xffffffff),
+    properties: pairs,
+  };
+}
+
+/**
+ * Writes one table. Keys ascend strictly (put, delete and merge share the order; deleteRange
+ * takes any order); a key out of order is BAD_KEY naming its position, and the writer then stays
+ * failed. Finished bytes wait in the writer until taken: call takeOutput() now and then to stream
+ * a file larger than memory, or just finish() for the whole file at once.
+ */
+export class TableWriter extends WasmObject<TableWriterHandle> {
+  /** @internal */
+  constructor(
+    private readonly heap: WasmHeap,
+    handle: TableWriterHandle,
+  ) {
+    super(handle, "table writer");
+  }
+
+  put(key: Key, value: Key): void {
+    this.add(OPS.put, key, value, "put");
+  }
+
+  delete(key: Key): void {
+    this.add(OPS.delete, key, "", "delete");
+  }
+
+  merge(key: Key, value: Key): void {
+    this.add(OPS.merge, key, value, "merge");
+  }
+
+  /** RocksDB: deletes the keys in [start, end). */
+  deleteRange(start: Key, end: Key): void {
+    this.add(OPS.deleteRange, start, end, "deleteRange");
+  }
+
+  /** The bytes finished since the last call (the file is all of them in order). */
+  takeOutput(): Uint8Array {
+    return this.live().takeOutput();
+  }
+
+  /** Ends the table; returns every byte not taken yet (the whole file when takeOutput was never called). */
+  finish(): Uint8Array {
+    const handle = this.live();
+    if (!handle.finish()) throw this.heap.lastError();
+    return handle.takeOutput();
+  }
+
+  /** Bytes waiting to be taken. */
+  get pendingBytes(): number {
+    return this.live().pendingBytes();
+  }
+
+  /** Bytes of the file produced so far, taken or not. */
+  get fileSize(): number {
+    return this.live().fileSize();
+  }
+
+  /** Entries added so far. */
+  get entries(): number {
+    return this.live().entries();
+  }
+
+  private add(op: number, key: Key, value: Key, caller: string): void {
+    const handle = this.live();
+    const at = this.heap.putKeys([key, value], caller);
+    if (!handle.add(op, at.data, at.offsets)) throw this.heap.lastError();
+  }
+}
+
+export function createTableWriter(heap: WasmHeap, opts: WriteOptions): TableWriter {
+  const handle = heap.module.createTableWriter(normalize(opts));
+  if (handle === null) throw heap.lastError();
+  return new TableWriter(heap, handle);
+}

@@ -1,0 +1,146 @@
+// Embind surface for writing tables (sstfilter/table_writer.h): ts/api/table-writer.ts checks the
+// option types, then hands the options over as a plain object; entries arrive as a two-key batch
+// (key and value, or start and end) in linear memory; finished bytes leave as Uint8Array copies.
+// Conventions in binding_support.h.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <charconv>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "binding_support.h"
+#include "sstfilter/table_writer.h"
+
+namespace sstfilter::wasm {
+namespace {
+
+using emscripten::val;
+
+// The properties that carry identities and clocks, by their block names: `properties` sets them.
+Status SetIdentityProperty(const std::string& name, const std::string& value, TableIdentity* id) {
+  if (name == "rocksdb.creating.db.identity") {
+    id->db_id = value;
+    return Status::Ok();
+  }
+  if (name == "rocksdb.creating.session.identity") {
+    id->db_session_id = value;
+    return Status::Ok();
+  }
+  if (name == "rocksdb.creating.host.identity") {
+    id->db_host_id = value;
+    return Status::Ok();
+  }
+  uint64_t* number = name == "rocksdb.creation.time"          ? &id->creation_time
+                     : name == "rocksdb.file.creation.time"   ? &id->file_creation_time
+                     : name == "rocksdb.oldest.key.time"      ? &id->oldest_key_time
+                     : name == "rocksdb.original.file.number" ? &id->orig_file_number
+                                                              : nullptr;
+  if (number == nullptr) {
+    return Status::Error(ErrorCode::kBadOptions,
+                         "property \"" + name + "\" is RocksDB's own: the writer sets it");
+  }
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), *number);
+  if (value.empty() || ec != std::errc() || end != value.data() + value.size()) {
+    return Status::Error(ErrorCode::kBadOptions,
+                         "property \"" + name + "\" takes a decimal number, got \"" + value + "\"");
+  }
+  return Status::Ok();
+}
+
+// `o` holds every WriteOptions field with its type checked (ts/api/table-writer.ts).
+Status ParseOptions(const val& o, TableWriteOptions* out) {
+  out->format =
+      o["format"].as<std::string>() == "leveldb" ? TableFamily::kLevelDb : TableFamily::kRocksDb;
+  out->format_version = o["formatVersion"].as<uint32_t>();
+  const std::string filter = o["filter"].as<std::string>();
+  out->filter.reset();
+  for (int f = 0; f <= static_cast<int>(FilterFormat::kRocksDbRibbon); ++f) {
+    if (filter == FilterFormatName(static_cast<FilterFormat>(f))) {
+      out->filter = static_cast<FilterFormat>(f);
+    }
+  }
+  if (!out->filter && filter != "none") {
+    return Status::Error(ErrorCode::kBadOptions, "unknown filter \"" + filter + "\"");
+  }
+  out->bits_per_key = o["bitsPerKey"].as<double>();
+  out->prefix_extractor = o["prefixExtractor"].as<std::string>();
+  out->whole_key_filtering = o["wholeKeyFiltering"].as<bool>();
+  out->compression = o["compression"].as<std::string>();
+  out->checksum = o["checksum"].as<std::string>();
+  out->block_size = static_cast<uint64_t>(o["blockSize"].as<double>());
+  out->restart_interval = o["restartInterval"].as<uint32_t>();
+  // [name, value] pairs of strings.
+  const val properties = o["properties"];
+  const size_t n = properties["length"].as<size_t>();
+  for (size_t i = 0; i < n; ++i) {
+    const std::string name = properties[i][0].as<std::string>();
+    const std::string value = properties[i][1].as<std::string>();
+    if (name.rfind("rocksdb.", 0) == 0) {
+      if (Status s = SetIdentityProperty(name, value, &out->identity); !s.ok()) return s;
+    } else {
+      out->user_properties.emplace_back(name, Bytes(value.begin(), value.end()));
+    }
+  }
+  return Status::Ok();
+}
+
+class TableWriterHandle {
+ public:
+  explicit TableWriterHandle(std::unique_ptr<TableWriter> writer) : writer_(std::move(writer)) {}
+
+  // op 0 put, 1 delete, 2 merge, 3 deleteRange; key 0 of the batch is the key (start), key 1 the
+  // value (end).
+  bool Add(int op, uintptr_t data, uintptr_t offsets) {
+    const uint32_t* at = reinterpret_cast<const uint32_t*>(offsets);
+    const ByteView key = View(data + at[0], at[1] - at[0]);
+    const ByteView value = View(data + at[1], at[2] - at[1]);
+    Status s = op == 0   ? writer_->Put(key, value)
+               : op == 1 ? writer_->Delete(key)
+               : op == 2 ? writer_->Merge(key, value)
+                         : writer_->DeleteRange(key, value);
+    return s.ok() || Fail(std::move(s));
+  }
+  bool Finish() {
+    Status s = writer_->Finish();
+    return s.ok() || Fail(std::move(s));
+  }
+  val TakeOutput() { return ToUint8Array(writer_->TakeOutput()); }
+  double PendingBytes() const { return static_cast<double>(writer_->pending_output_bytes()); }
+  double FileSize() const { return static_cast<double>(writer_->file_size()); }
+  double Entries() const { return static_cast<double>(writer_->entries()); }
+
+ private:
+  std::unique_ptr<TableWriter> writer_;
+  LiveHandleCount live_;
+};
+
+TableWriterHandle* CreateTableWriter(val options) {
+  TableWriteOptions parsed;
+  std::unique_ptr<TableWriter> writer;
+  Status s = ParseOptions(options, &parsed);
+  if (s.ok()) s = TableWriter::Create(parsed, &writer);
+  if (!s.ok()) {
+    Fail(std::move(s));
+    return nullptr;
+  }
+  return new TableWriterHandle(std::move(writer));
+}
+
+}  // namespace
+}  // namespace sstfilter::wasm
+
+EMSCRIPTEN_BINDINGS(sstfilter_table_writer) {
+  using namespace emscripten;
+  using namespace sstfilter::wasm;
+
+  class_<TableWriterHandle>("TableWriterHandle")
+      .function("add", &TableWriterHandle::Add)
+      .function("finish", &TableWriterHandle::Finish)
+      .function("takeOutput", &TableWriterHandle::TakeOutput)
+      .function("pendingBytes", &TableWriterHandle::PendingBytes)
+      .function("fileSize", &TableWriterHandle::FileSize)
+      .function("entries", &TableWriterHandle::Entries);
+  function("createTableWriter", &CreateTableWriter, allow_raw_pointers());
+}
