@@ -263,6 +263,31 @@ describe("verify", () => {
     expect(run("verify", "--jobs", "0", GENERATED.path(FULL.file.path)).code).toBe(2);
   });
 
+  test("threads by default: one per core while the data pays and the further copies stay small", () => {
+    // defaultVerifyJobs on tables described by what it reads: the 222 MB db_bench table of the
+    // benchmark (212 MB of data blocks, 4 MB of filter, 3 MB of index), a 2 GB one (36 MB of
+    // filter, 17 MB of index), and a small one.
+    const script = `
+      import { defaultVerifyJobs } from ${JSON.stringify(path.join(path.dirname(CLI), "verify-parallel.js"))};
+      const MiB = 1 << 20;
+      const table = (data, filter, index) => ({
+        properties: { "rocksdb.data.size": data * MiB, "rocksdb.index.size": index * MiB },
+        filter: { sizeBytes: filter * MiB },
+        footer: { indexHandle: [0, 0], metaindexHandle: [0, 0] },
+        metaindex: {},
+      });
+      console.log(JSON.stringify([
+        defaultVerifyJobs(table(212, 4, 3), 2),
+        defaultVerifyJobs(table(212, 4, 3), 8),
+        defaultVerifyJobs(table(212, 4, 3), 1),
+        defaultVerifyJobs(table(1900, 36, 17), 8),
+        defaultVerifyJobs(table(20, 0.1, 0.1), 8),
+        defaultVerifyJobs(table(1024, 1, 1), 8),
+      ]));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+    expect(JSON.parse(out)).toEqual([2, 2, 1, 1, 1, 2]);
+  });
+
   test("a damaged copy: exit 1, naming the code and the offset", () => {
     const bytes = GENERATED.readBytes(FULL.file.path);
     const damaged = path.join(work, "damaged.sst");

@@ -30,7 +30,7 @@ import {
   type VerifyProgress,
 } from "../platform/node.js";
 import { count, parseHex, percent, plural, printableText, toHex } from "./format.js";
-import { verifyTableFile } from "./verify-parallel.js";
+import { defaultVerifyJobs, verifyTableFile } from "./verify-parallel.js";
 
 const EXIT_NEGATIVE = 1;
 const EXIT_USAGE = 2;
@@ -520,8 +520,8 @@ const CORRUPTION = new Set<SstFilterErrorCode>(["TRUNCATED", "CORRUPT", "CHECKSU
 async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const file = onePath(args, "verify");
   const jobsArg = args.values.jobs;
-  const jobs = jobsArg === undefined ? 1 : Number(jobsArg);
-  if (!Number.isSafeInteger(jobs) || jobs < 1)
+  const chosenJobs = jobsArg === undefined ? undefined : Number(jobsArg);
+  if (chosenJobs !== undefined && (!Number.isSafeInteger(chosenJobs) || chosenJobs < 1))
     throw usage(`--jobs must be a whole number >= 1, got ${jobsArg}`);
   let table: AsyncTable;
   try {
@@ -537,7 +537,7 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const bar = progressBar();
   try {
     const report = await verifyTableFile(table, file, {
-      jobs,
+      jobs: chosenJobs ?? defaultVerifyJobs(table, availableParallelism()),
       internalKeys: args.values["user-keys"] !== true,
       onProgress: (p) => bar.update(p),
     });
@@ -821,9 +821,11 @@ against the file's filter: a key the filter rules out means a corrupt filter. Sh
 bar on standard error when it runs long. Exit code 0 when the file is sound, 1 when it is
 corrupt, 3 when it holds blocks this reader cannot decode (XPRESS, custom codecs).
 
-  --jobs N         threads to share the data blocks between (default 1; this machine has
+  --jobs N         threads to share the data blocks between (this machine has
                    ${availableParallelism()} cores). Each holds the table's index and filter, so memory grows
-                   with N; it pays off from some tens of MiB of data blocks per thread.
+                   with N. Default: one thread per core while each has at least 64 MiB of
+                   data blocks and the further threads together hold under 64 MiB more
+                   (a large table's index and filter alone exceed that: one thread).
 ${USER_KEYS_HELP}`,
     options: { "user-keys": { type: "boolean" }, jobs: { type: "string" } },
     run: verify,
