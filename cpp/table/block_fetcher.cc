@@ -13,6 +13,8 @@ namespace {
 // Spare capacity behind every window, so that a filter read alone in its window is aligned where it
 // lies when a filter reader takes it over (base/aligned_buffer.h) instead of being copied.
 constexpr size_t kContentsSpare = 256;
+// Index blocks from this size on get their decompression room reserved before their window.
+constexpr uint64_t kReserveBeforeWindow = uint64_t{1} << 20;
 static_assert(kContentsSpare >= AlignedBuffer::SpareFor(simd::kRibbonReadPadding));
 
 Status At(ErrorCode code, std::string message, uint64_t offset) {
@@ -117,6 +119,13 @@ Status BlockFetcher::Fetch(BlockHandle handle, BlockKind kind, std::optional<Byt
   request_raw_ = false;
   ByteView block;
   if (Status s = Acquire(handle.offset, length, format_->blocks_end, &block); !s.ok() || waiting_) {
+    if (waiting_ && kind == BlockKind::kIndex && handle.size >= kReserveBeforeWindow) {
+      // A large index block (a table's only one, often compressed) gets room to decompress into
+      // before its window is allocated: the window then lies above the index and, freed when the
+      // next read needs another (SupplyBuffer), leaves no hole below it for the filter read next.
+      // Reserved bytes the codec does not write cost address space, not memory.
+      spare_.reserve(static_cast<size_t>(std::min(kMaxBlockBytes, 4 * handle.size)));
+    }
     return s;
   }
   return Verified(block, kind, verify, contents);
@@ -191,7 +200,10 @@ uint8_t* BlockFetcher::SupplyBuffer() {
   if (!waiting_) return nullptr;
   const size_t size = carried_ + static_cast<size_t>(need_length_);
   if (window_.capacity() < size + kContentsSpare) {
-    Bytes larger;  // beyond the carried head, the old window's bytes are done with
+    // Beyond the carried head, the old window's bytes are done with; with none carried the old
+    // window goes first, so that the new one can take its memory.
+    if (carried_ == 0) window_ = Bytes();
+    Bytes larger;
     larger.reserve(size + kContentsSpare);
     larger.assign(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(carried_));
     window_.swap(larger);

@@ -207,9 +207,10 @@ async function readPiece(
     return bytes.length > length ? bytes.subarray(0, length) : bytes;
   }
   let buffer = buffers.get(op);
-  if (buffer === undefined || buffer.length < length) {
-    // Walks read ahead in growing pieces: grow by more than asked, so that few buffers serve.
-    buffer = new Uint8Array(Math.min(READ_PIECE_BYTES, Math.max(length, 4 * (buffer?.length ?? 0))));
+  if (buffer === undefined) {
+    // One buffer of the largest piece for the operation's life, not buffers grown step by step:
+    // pages it never reads into cost no memory, and no discarded buffers pile up on a long walk.
+    buffer = new Uint8Array(READ_PIECE_BYTES);
     buffers.set(op, buffer);
   }
   const read = await source.readInto(buffer.subarray(0, length), offset);
