@@ -3,6 +3,7 @@
 // trailer), as Pebble's `sstable layout` lists them. Regions narrower than a few pixels (the footer,
 // a metaindex, a filter partition in a large file) are widened to MIN_WIDTH so that they can be
 // seen and clicked; data blocks show their boundaries while they are wide enough to.
+import { canvasWidth, clearedContext } from "./heatmap.mjs";
 /** @import { MapRegion } from "./worker.mjs" */
 
 /** Fill colour per region kind. */
@@ -47,20 +48,11 @@ export const span = (r) => r.size + r.trailerSize;
  * @returns {MapLayout}
  */
 export function drawFileMap(canvas, regions) {
-  const width = Math.max(
-    200,
-    canvas.clientWidth || /** @type {HTMLElement} */ (canvas.parentElement).clientWidth,
-  );
+  const width = canvasWidth(canvas);
   const last = regions[regions.length - 1];
   const fileSize = last ? last.offset + span(last) : 1;
   const scale = width / Math.max(1, fileSize);
-  const ratio = window.devicePixelRatio || 1;
-  canvas.style.height = `${HEIGHT}px`;
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(HEIGHT * ratio);
-  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
-  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-  ctx.clearRect(0, 0, width, HEIGHT);
+  const ctx = clearedContext(canvas, width, HEIGHT);
 
   const x = new Float64Array(regions.length);
   const w = new Float64Array(regions.length);

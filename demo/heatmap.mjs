@@ -115,6 +115,32 @@ function layoutTiles(parts, width, cell, aggregate) {
 }
 
 /**
+ * The CSS width a canvas is drawn at (at least 200 px; its parent's while it has none yet).
+ * @param {HTMLCanvasElement} canvas
+ */
+export function canvasWidth(canvas) {
+  return Math.max(200, canvas.clientWidth || /** @type {HTMLElement} */ (canvas.parentElement).clientWidth);
+}
+
+/**
+ * Sizes `canvas` to `width` x `height` CSS pixels at the screen's pixel ratio and returns its
+ * cleared 2D context, scaled so that drawing is in CSS pixels.
+ * @param {HTMLCanvasElement} canvas
+ * @param {number} width
+ * @param {number} height
+ */
+export function clearedContext(canvas, width, height) {
+  const ratio = window.devicePixelRatio || 1;
+  canvas.style.height = `${height}px`;
+  canvas.width = Math.round(width * ratio);
+  canvas.height = Math.round(height * ratio);
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  return ctx;
+}
+
+/**
  * Draws `parts` (each { density: Float32Array }) on `canvas`, sized to its CSS width; returns the
  * layout for hitTest. Cells shrink from MAX_CELL to MIN_CELL pixels to fit MAX_HEIGHT; beyond
  * that, neighbouring blocks are averaged into one cell (`aggregate` blocks per cell).
@@ -123,10 +149,7 @@ function layoutTiles(parts, width, cell, aggregate) {
  * @returns {HeatLayout}
  */
 export function drawHeatMap(canvas, parts) {
-  const width = Math.max(
-    200,
-    canvas.clientWidth || /** @type {HTMLElement} */ (canvas.parentElement).clientWidth,
-  );
+  const width = canvasWidth(canvas);
   /** @type {HeatLayout | null} */
   let layout = null;
   for (let aggregate = 1; layout === null; aggregate *= 2) {
@@ -139,13 +162,7 @@ export function drawHeatMap(canvas, parts) {
     }
   }
   const height = Math.max(layout.cell, layout.height);
-  const ratio = window.devicePixelRatio || 1;
-  canvas.style.height = `${height}px`;
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(height * ratio);
-  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext("2d"));
-  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-  ctx.clearRect(0, 0, width, height);
+  const ctx = clearedContext(canvas, width, height);
   const { cell, aggregate } = layout;
   // A hairline between cells while they are big enough to show one.
   const inset = cell >= 8 ? 1 : 0;
