@@ -24,6 +24,7 @@ void AppendHex(ByteView bytes, Bytes* out) {
 }
 
 bool AppendRawUpToNul(ByteView bytes, Bytes* out) {
+  if (bytes.empty()) return false;  // an empty span's data() may be null, which memchr must not get
   const auto* nul = static_cast<const uint8_t*>(std::memchr(bytes.data(), 0, bytes.size()));
   out->insert(out->end(), bytes.data(), nul == nullptr ? bytes.data() + bytes.size() : nul);
   return nul != nullptr;
