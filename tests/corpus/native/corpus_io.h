@@ -64,6 +64,8 @@ class CorpusRoot {
   explicit CorpusRoot(std::filesystem::path dir);
   const std::filesystem::path& dir() const { return dir_; }
   std::filesystem::path Abs(const std::string& relative) const { return dir_ / relative; }
+  // Where a case keeps the databases and files it only works with (removed by FinishSection).
+  std::filesystem::path Scratch(const std::string& name) const { return dir_ / ".scratch" / name; }
 
   // Each returns `relative`, for the manifest.
   std::string WriteKeys(const std::string& relative, const KeyList& keys) const;

@@ -338,7 +338,7 @@ nlohmann::json LevelDbTableSection(const CorpusRoot& root) {
     const KeyShape shape = ParseShape(c.shape);
     const KeyList keys = MakeKeys(shape, c.count, SeedFor(c.id));
     const std::string dir = "leveldb-table/" + c.id;
-    const fs::path scratch = root.dir() / ".scratch" / c.id;
+    const fs::path scratch = root.Scratch(c.id);
     fs::create_directories(scratch);
 
     // Probes: keys, absent keys, and every index separator with its neighbours.

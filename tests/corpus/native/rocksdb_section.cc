@@ -434,14 +434,10 @@ nlohmann::json DescribeTable(const CorpusRoot& root, const SstConfig& c, const s
   return r;
 }
 
-fs::path ScratchDir(const CorpusRoot& root, const std::string& name) {
-  return root.dir() / ".scratch" / name;
-}
-
 // A table written by SstFileWriter and answered by a DB that ingested a copy of it.
 fs::path WriteSst(const CorpusRoot& root, const SstConfig& c, const KeyList& keys) {
   const rocksdb::Options options = MakeOptions(c);
-  const fs::path sst = ScratchDir(root, c.id + ".sst");
+  const fs::path sst = root.Scratch(c.id + ".sst");
   fs::create_directories(sst.parent_path());
   rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options);
   Check(writer.Open(sst.string()), "SstFileWriter::Open");
@@ -452,7 +448,7 @@ fs::path WriteSst(const CorpusRoot& root, const SstConfig& c, const KeyList& key
 
 std::unique_ptr<AnsweringDb> IngestingDb(const CorpusRoot& root, const SstConfig& c,
                                          const fs::path& sst) {
-  auto db = std::make_unique<AnsweringDb>(MakeOptions(c), ScratchDir(root, c.id + ".db"));
+  auto db = std::make_unique<AnsweringDb>(MakeOptions(c), root.Scratch(c.id + ".db"));
   rocksdb::IngestExternalFileOptions ingest;
   ingest.move_files = false;
   ingest.write_global_seqno = false;
@@ -472,7 +468,7 @@ std::vector<nlohmann::json> SstCase(const CorpusRoot& root, const SstConfig& c) 
     fs::remove(sst);
     return {std::move(r)};
   }
-  AnsweringDb db(MakeOptions(c), ScratchDir(root, c.id + ".db"));
+  AnsweringDb db(MakeOptions(c), root.Scratch(c.id + ".db"));
   rocksdb::WriteOptions wo;
   wo.disableWAL = true;
   for (size_t i = 0; i < keys.size(); ++i) Check(db.db()->Put(wo, keys[i], ValueFor(i)), "Put");

@@ -208,7 +208,7 @@ nlohmann::json TsCase(const CorpusRoot& root, const TsConfig& c) {
     written += versions.back().size();
   }
   const rocksdb::Options options = MakeOptions(c);
-  const fs::path scratch = root.dir() / ".scratch" / c.id;
+  const fs::path scratch = root.Scratch(c.id);
   fs::remove_all(scratch);
   fs::create_directories(scratch);
   const fs::path sst = scratch / "table.sst";

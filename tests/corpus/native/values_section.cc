@@ -108,7 +108,7 @@ std::string BlobDbValue(Random& rng, size_t i) {
 nlohmann::json BlobDbCase(const CorpusRoot& root, const std::string& id,
                           rocksdb::CompressionType compression) {
   const std::string dir = "rocksdb-values/" + id;
-  const fs::path scratch = root.dir() / ".scratch" / id;
+  const fs::path scratch = root.Scratch(id);
   fs::remove_all(scratch);
   fs::create_directories(scratch.parent_path());
   rocksdb::Options o;
@@ -197,7 +197,7 @@ KeyList CraftedBlobIndexes() {
 nlohmann::json BlobCraftedCase(const CorpusRoot& root) {
   const std::string id = "blob_crafted";
   const std::string dir = "rocksdb-values/" + id;
-  const fs::path scratch = root.dir() / ".scratch" / id;
+  const fs::path scratch = root.Scratch(id);
   fs::remove_all(scratch);
   fs::create_directories(scratch.parent_path());
   rocksdb::BlockBasedTableOptions t;
@@ -272,7 +272,7 @@ std::vector<rocksdb::WideColumns> EntityColumns(std::vector<std::string>& storag
 nlohmann::json EntitiesCase(const CorpusRoot& root) {
   const std::string id = "entities";
   const std::string dir = "rocksdb-values/" + id;
-  const fs::path scratch = root.dir() / ".scratch" / id;
+  const fs::path scratch = root.Scratch(id);
   fs::remove_all(scratch);
   fs::create_directories(scratch.parent_path());
   rocksdb::Options o;

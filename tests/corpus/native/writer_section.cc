@@ -300,7 +300,7 @@ nlohmann::json OptionsRecord(const WriterConfig& c) {
 
 nlohmann::json WriterCase(const CorpusRoot& root, const WriterConfig& c) {
   const std::vector<Entry> entries = MakeEntries(c.entries, SeedFor(c.entries));
-  const fs::path scratch = root.dir() / ".scratch" / (c.id + ".table");
+  const fs::path scratch = root.Scratch(c.id + ".table");
   fs::create_directories(scratch.parent_path());
   if (c.library == "rocksdb") {
     WriteWithSstFileWriter(c, entries, scratch);
