@@ -57,9 +57,7 @@ class LevelDbTableWriter final : public TableWriter {
       const BlockHandle handle = WriteBlock(filter, nullptr);
       Bytes value;
       PutBlockHandle(&value, handle.offset, handle.size);
-      metaindex.Add(ByteView(reinterpret_cast<const uint8_t*>(kFilterBlockName.data()),
-                             kFilterBlockName.size()),
-                    value);
+      metaindex.Add(BytesOf(kFilterBlockName), value);
     }
     Bytes contents;
     metaindex.Finish(&contents);

@@ -23,7 +23,7 @@ void PropertiesBuilder::AddText(const std::string& name, std::string_view value)
 void PropertiesBuilder::Finish(Bytes* out) const {
   BlockBuilder block(INT32_MAX);
   for (const auto& [name, value] : properties_) {
-    block.Add(ByteView(reinterpret_cast<const uint8_t*>(name.data()), name.size()), value);
+    block.Add(BytesOf(name), value);
   }
   block.Finish(out);
 }

@@ -40,10 +40,6 @@ std::optional<ChecksumType> ChecksumFromName(const std::string& name) {
   return std::nullopt;
 }
 
-ByteView View(const std::string& s) {
-  return ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size());
-}
-
 class RocksDbTableWriter final : public TableWriter {
  public:
   RocksDbTableWriter(const TableWriteOptions& options, ChecksumType checksum,
@@ -92,7 +88,6 @@ class RocksDbTableWriter final : public TableWriter {
     Bytes internal_key(start.begin(), start.end());
     PutFixed64(&internal_key, 0x0f);
     range_deletions_.Add(internal_key, end);
-    has_range_deletions_ = true;
     raw_key_size_ += internal_key.size();
     raw_value_size_ += end.size();
     ++num_deletions_;
@@ -126,7 +121,7 @@ class RocksDbTableWriter final : public TableWriter {
     index_.Finish(&index);
     const uint64_t index_size = index.size() + kBlockTrailerSize;
     const BlockHandle index_handle = WriteBlock(index, compressor_.get());
-    if (has_range_deletions_) {
+    if (num_range_deletions_ > 0) {
       Bytes block;
       range_deletions_.Finish(&block);
       metaindex["rocksdb.range_del"] = WriteBlock(block, nullptr);
@@ -138,7 +133,7 @@ class RocksDbTableWriter final : public TableWriter {
     for (const auto& [name, handle] : metaindex) {
       Bytes value;
       PutBlockHandle(&value, handle.offset, handle.size);
-      metaindex_block.Add(View(name), value);
+      metaindex_block.Add(BytesOf(name), value);
     }
     Bytes contents;
     metaindex_block.Finish(&contents);
@@ -247,7 +242,6 @@ class RocksDbTableWriter final : public TableWriter {
   uint64_t deviation_limit_;
   BlockBuilder data_block_;
   BlockBuilder range_deletions_;
-  bool has_range_deletions_ = false;
   IndexBuilder index_;
   std::optional<FullFilterBuilder> filter_;
   Bytes last_key_;  // the internal key added last

@@ -20,10 +20,6 @@
 namespace sstfilter {
 namespace {
 
-ByteView AsBytes(std::string_view s) {
-  return ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size());
-}
-
 // ---------------------------------------------------------------------------------------------
 // Golden corpus
 
@@ -376,7 +372,7 @@ TEST(HashUpstreamTest, RocksDbHash64LargeValueSchema) {
     while (input.size() < kLength) input += r.unit;
     std::string descriptor;
     for (size_t len = 0; len < kLength; ++len) {
-      descriptor += kAlphabet[Xxph3Hash64(AsBytes(input).first(len), 0) % kAlphabet.size()];
+      descriptor += kAlphabet[Xxph3Hash64(BytesOf(input).first(len), 0) % kAlphabet.size()];
     }
     EXPECT_EQ(r.descriptor, descriptor) << "unit " << r.unit;
   }
@@ -406,7 +402,7 @@ TEST(HashUpstreamTest, SupplementaryStrings) {
       {"user00000000", 0x837a2035fda7c73bull, 0, 0, 0},
   };
   for (const Row& r : rows) {
-    const ByteView in = AsBytes(r.text);
+    const ByteView in = BytesOf(r.text);
     EXPECT_EQ(r.xxph3, Xxph3Hash64(in, 0)) << '"' << r.text << '"';
     if (r.xxh3 == 0) continue;  // Rows only known for Hash64.
     EXPECT_EQ(r.xxh3, Xxh3Hash64(in, 0)) << '"' << r.text << '"';
@@ -474,11 +470,11 @@ TEST(HashUpstreamTest, BlockTrailerChecksums) {
   const std::string contents = "hello";
   for (const Row& r : rows) {
     const std::string with_type = contents + static_cast<char>(r.type);
-    EXPECT_EQ(r.crc32c_masked, Crc32cMask(Crc32c(AsBytes(with_type))));
-    EXPECT_EQ(r.xxhash, Xxh32(AsBytes(with_type), 0));
-    EXPECT_EQ(r.xxhash64, static_cast<uint32_t>(Xxh64(AsBytes(with_type), 0)));
+    EXPECT_EQ(r.crc32c_masked, Crc32cMask(Crc32c(BytesOf(with_type))));
+    EXPECT_EQ(r.xxhash, Xxh32(BytesOf(with_type), 0));
+    EXPECT_EQ(r.xxhash64, static_cast<uint32_t>(Xxh64(BytesOf(with_type), 0)));
     EXPECT_EQ(r.xxh3,
-              static_cast<uint32_t>(Xxh3Hash64(AsBytes(contents), 0)) ^ (r.type * 0x6b9083d9u));
+              static_cast<uint32_t>(Xxh3Hash64(BytesOf(contents), 0)) ^ (r.type * 0x6b9083d9u));
   }
 }
 
@@ -571,14 +567,14 @@ TEST(Crc32cTest, UpstreamValues) {
       "00000000");
   ASSERT_EQ(48u, iscsi.size());
   EXPECT_EQ(0xd9963a56u, Crc32c(iscsi));
-  EXPECT_EQ(0xe3069283u, Crc32c(AsBytes("123456789")));
-  EXPECT_EQ(0xc78ab0e5u, Crc32cMask(Crc32c(AsBytes("123456789"))));
+  EXPECT_EQ(0xe3069283u, Crc32c(BytesOf("123456789")));
+  EXPECT_EQ(0xc78ab0e5u, Crc32cMask(Crc32c(BytesOf("123456789"))));
   EXPECT_EQ(0u, Crc32c({}));
 }
 
 TEST(Crc32cTest, ExtendConcatenates) {
-  EXPECT_EQ(Crc32c(AsBytes("hello world")),
-            Crc32cExtend(Crc32c(AsBytes("hello ")), AsBytes("world")));
+  EXPECT_EQ(Crc32c(BytesOf("hello world")),
+            Crc32cExtend(Crc32c(BytesOf("hello ")), BytesOf("world")));
   std::mt19937_64 rng(0xc5c32c);
   std::vector<uint8_t> data(1000);
   for (uint8_t& b : data) b = static_cast<uint8_t>(rng());

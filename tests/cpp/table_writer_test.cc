@@ -21,10 +21,6 @@ namespace {
 using fuzz::ReadBackTable;
 using fuzz::TableEntry;
 
-ByteView View(const std::string& s) {
-  return ByteView(reinterpret_cast<const uint8_t*>(s.data()), s.size());
-}
-
 // entries.bin: u8 type, u32le key length, key, u32le value length, value.
 std::vector<TableEntry> ParseEntries(const Bytes& bytes) {
   std::vector<TableEntry> out;
@@ -253,43 +249,43 @@ TEST(TableWriter, KeysMustAscendStrictly) {
     options.format = family;
     std::unique_ptr<TableWriter> writer;
     ASSERT_TRUE(TableWriter::Create(options, &writer).ok());
-    ASSERT_TRUE(writer->Put(View("b"), View("1")).ok());
-    ASSERT_TRUE(writer->Put(View("c"), View("2")).ok());
-    const Status before = writer->Put(View("a"), View("3"));
+    ASSERT_TRUE(writer->Put(BytesOf("b"), BytesOf("1")).ok());
+    ASSERT_TRUE(writer->Put(BytesOf("c"), BytesOf("2")).ok());
+    const Status before = writer->Put(BytesOf("a"), BytesOf("3"));
     EXPECT_EQ(before.code(), ErrorCode::kBadKey);
     EXPECT_EQ(before.offset(), Status::kNoOffset);  // not a byte offset: the message says where
     EXPECT_NE(before.message().find("entry 2"), std::string::npos) << before.message();
     // The writer stays failed: nothing partial is finished.
-    EXPECT_EQ(writer->Put(View("d"), View("4")).code(), ErrorCode::kBadKey);
+    EXPECT_EQ(writer->Put(BytesOf("d"), BytesOf("4")).code(), ErrorCode::kBadKey);
     EXPECT_EQ(writer->Finish().code(), ErrorCode::kBadKey);
     EXPECT_FALSE(writer->finished());
 
     ASSERT_TRUE(TableWriter::Create(options, &writer).ok());
-    ASSERT_TRUE(writer->Put(View("b"), View("1")).ok());
-    const Status repeat = writer->Put(View("b"), View("2"));
+    ASSERT_TRUE(writer->Put(BytesOf("b"), BytesOf("1")).ok());
+    const Status repeat = writer->Put(BytesOf("b"), BytesOf("2"));
     EXPECT_EQ(repeat.code(), ErrorCode::kBadKey);
     EXPECT_NE(repeat.message().find("repeats"), std::string::npos) << repeat.message();
   }
   // Deletes and merges share the order with puts; range deletions do not.
   std::unique_ptr<TableWriter> writer;
   ASSERT_TRUE(TableWriter::Create({}, &writer).ok());
-  ASSERT_TRUE(writer->Delete(View("m")).ok());
-  ASSERT_TRUE(writer->DeleteRange(View("a"), View("z")).ok());
-  EXPECT_EQ(writer->Merge(View("m"), View("x")).code(), ErrorCode::kBadKey);
+  ASSERT_TRUE(writer->Delete(BytesOf("m")).ok());
+  ASSERT_TRUE(writer->DeleteRange(BytesOf("a"), BytesOf("z")).ok());
+  EXPECT_EQ(writer->Merge(BytesOf("m"), BytesOf("x")).code(), ErrorCode::kBadKey);
   ASSERT_TRUE(TableWriter::Create({}, &writer).ok());
-  EXPECT_EQ(writer->DeleteRange(View("z"), View("a")).code(), ErrorCode::kBadKey);
+  EXPECT_EQ(writer->DeleteRange(BytesOf("z"), BytesOf("a")).code(), ErrorCode::kBadKey);
 }
 
 TEST(TableWriter, RejectsHugeKeysAndValues) {
   std::unique_ptr<TableWriter> writer;
   ASSERT_TRUE(TableWriter::Create({}, &writer).ok());
   const Bytes huge_key(kMaxWriteKeyBytes + 1, 'k');
-  const Status key = writer->Put(huge_key, View("v"));
+  const Status key = writer->Put(huge_key, BytesOf("v"));
   EXPECT_EQ(key.code(), ErrorCode::kBadKey);
   EXPECT_NE(key.message().find("key of"), std::string::npos) << key.message();
   ASSERT_TRUE(TableWriter::Create({}, &writer).ok());
   const Bytes huge_value(kMaxWriteValueBytes + 1, 'v');
-  const Status value = writer->Put(View("k"), huge_value);
+  const Status value = writer->Put(BytesOf("k"), huge_value);
   EXPECT_EQ(value.code(), ErrorCode::kBadKey);
   EXPECT_NE(value.message().find("value of"), std::string::npos) << value.message();
   EXPECT_EQ(writer->pending_output_bytes(), 0u);
@@ -347,9 +343,9 @@ TEST(TableWriter, RejectsBadOptions) {
   TableWriteOptions o;
   o.format = TableFamily::kLevelDb;
   ASSERT_TRUE(TableWriter::Create(o, &writer).ok());
-  EXPECT_EQ(writer->Delete(View("a")).code(), ErrorCode::kBadOptions);
+  EXPECT_EQ(writer->Delete(BytesOf("a")).code(), ErrorCode::kBadOptions);
   ASSERT_TRUE(TableWriter::Create(o, &writer).ok());
-  EXPECT_EQ(writer->DeleteRange(View("a"), View("b")).code(), ErrorCode::kBadOptions);
+  EXPECT_EQ(writer->DeleteRange(BytesOf("a"), BytesOf("b")).code(), ErrorCode::kBadOptions);
   ASSERT_TRUE(TableWriter::Create({}, &writer).ok());
   EXPECT_EQ(writer->Finish().code(), ErrorCode::kBadOptions);
 }

@@ -180,7 +180,7 @@ function runSync(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
 // Ranges above this are read from a source piece by piece, each piece copied into the core's buffer
 // as it arrives: a large filter never sits in JavaScript memory besides the core's copy. The core's
 // largest read-ahead (kMaxReadahead, cpp/table/block_fetcher.h) fits one piece; larger pieces only
-// cost memory (each of an operation's two buffers grows to this size on a long walk).
+// cost memory (each of an operation's two buffers is this size).
 const READ_PIECE_BYTES = 1 << 20;
 
 // Each operation's reusable buffers, for sources with readInto: one for the reads the core waits

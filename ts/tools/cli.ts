@@ -443,7 +443,7 @@ async function write(sf: NodeSstFilter, args: Parsed): Promise<number> {
         if (error instanceof SstFilterError && error.code === "BAD_KEY") {
           throw new CliError(`${input} line ${lineNumber}: BAD_KEY: ${error.message}`, EXIT_INPUT);
         }
-        throw inputError(input, error);
+        throw error;
       }
     };
     try {
@@ -463,10 +463,6 @@ async function write(sf: NodeSstFilter, args: Parsed): Promise<number> {
           if (w.pendingBytes >= 1 << 20) await file.write(w.takeOutput());
         }
       }
-    } catch (error) {
-      throw inputError(input, error);
-    }
-    try {
       await file.write(w.finish());
     } catch (error) {
       throw inputError(input, error);

@@ -8,12 +8,18 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
 #include <vector>
 
 namespace sstfilter {
 
 using Bytes = std::vector<uint8_t>;
 using ByteView = std::span<const uint8_t>;
+
+// The bytes of a text (block names, property names, test literals), viewed in place.
+inline ByteView BytesOf(std::string_view text) {
+  return ByteView(reinterpret_cast<const uint8_t*>(text.data()), text.size());
+}
 
 inline uint16_t DecodeFixed16(const uint8_t* p) {
   return static_cast<uint16_t>(p[0] | (p[1] << 8));

@@ -24,6 +24,26 @@ struct CodecInput {
 };
 
 Status SnappyDecompress(const CodecInput& in, Bytes* out);
+Status ZlibDecompress(const CodecInput& in, Bytes* out);
+Status Bzip2Decompress(const CodecInput& in, Bytes* out);
+Status Lz4Decompress(const CodecInput& in, Bytes* out);
+
+// Zstandard keeps its decompression context, and the dictionary digested once, across blocks
+// (rocksdb util/compression.h keeps a ZSTD_DCtx per thread and a ZSTD_DDict per table).
+class ZstdDecompressor {
+ public:
+  ZstdDecompressor();
+  ~ZstdDecompressor();
+  ZstdDecompressor(const ZstdDecompressor&) = delete;
+  ZstdDecompressor& operator=(const ZstdDecompressor&) = delete;
+
+  Status Decompress(const CodecInput& in, Bytes* out);
+
+ private:
+  struct Contexts;
+  std::unique_ptr<Contexts> contexts_;
+};
+
 // The compress side, for the table writer: each writes the stream the reference library writes for
 // `in` with RocksDB's default CompressionOptions (rocksdb util/compression.h *_Compress), without
 // RocksDB's size prefix, into `out`; false where the library fails (RocksDB then stores the block
@@ -47,25 +67,6 @@ class ZstdCompressor {
  private:
   struct Context;
   std::unique_ptr<Context> context_;
-};
-Status ZlibDecompress(const CodecInput& in, Bytes* out);
-Status Bzip2Decompress(const CodecInput& in, Bytes* out);
-Status Lz4Decompress(const CodecInput& in, Bytes* out);
-
-// Zstandard keeps its decompression context, and the dictionary digested once, across blocks
-// (rocksdb util/compression.h keeps a ZSTD_DCtx per thread and a ZSTD_DDict per table).
-class ZstdDecompressor {
- public:
-  ZstdDecompressor();
-  ~ZstdDecompressor();
-  ZstdDecompressor(const ZstdDecompressor&) = delete;
-  ZstdDecompressor& operator=(const ZstdDecompressor&) = delete;
-
-  Status Decompress(const CodecInput& in, Bytes* out);
-
- private:
-  struct Contexts;
-  std::unique_ptr<Contexts> contexts_;
 };
 
 // The blocks of one table: dispatches by codec and keeps the codecs' state between blocks.
