@@ -42,6 +42,7 @@ import { drawHeatMap, heatColor, hitTest } from "./heatmap.mjs";
  *   "write-format": HTMLSelectElement,
  *   "write-filter": HTMLSelectElement,
  *   "write-compression": HTMLSelectElement,
+ *   "verify-jobs": HTMLSelectElement,
  *   "write-sort": HTMLInputElement,
  *   "write-hex": HTMLInputElement,
  *   "write-download": HTMLAnchorElement,
@@ -1132,7 +1133,8 @@ $("verify").addEventListener("click", async () => {
   bar.style.width = "0%";
   const started = performance.now();
   try {
-    const { report, summary } = await call("verify", {}, (p) => {
+    const jobs = $("verify-jobs").value;
+    const { report, summary } = await call("verify", { jobs: jobs ? Number(jobs) : null }, (p) => {
       if (mine !== generation) return;
       const share = p.bytesTotal ? p.bytesDone / p.bytesTotal : 1;
       bar.style.width = `${(share * 100).toFixed(1)}%`;

@@ -1,5 +1,7 @@
 // @ts-check
 // The viewer's Web Worker: every wasm call and file read happens here, so the page never freezes.
+// Verify shares a large table's data blocks with further workers of this same file (each opens
+// the file itself and runs the op verifyRange), one per core by default.
 // Protocol: the page posts { id, op, ...args }; the worker answers { id, result } or
 // { id, error: { code, message, offset } }, and { id, progress } while a long operation runs.
 import {
@@ -7,10 +9,11 @@ import {
   estimateFalsePositiveRate,
   init,
   summarizeTableFilter,
-  verifyTable,
 } from "../dist/esm/platform/browser.js";
 import { parseHex } from "../dist/esm/tools/format.js";
-/** @import { AsyncTable, Backend, BlobIndex, Entry, Filter, FilterFormat, TableRegion, VerifyProgress, WideColumn, WriteOptions } from "../dist/esm/platform/browser.js" */
+import { defaultVerifyJobs, verifyTable, verifyTableSplit } from "../dist/esm/tools/verify.js";
+/** @import { AsyncTable, Backend, BlobIndex, Entry, Filter, FilterFormat, TableRegion, VerifyProgress, VerifyReport, WideColumn, WriteOptions } from "../dist/esm/platform/browser.js" */
+/** @import { BlockRange } from "../dist/esm/api/table.js" */
 
 /**
  * An error as the page receives it.
@@ -31,7 +34,8 @@ import { parseHex } from "../dist/esm/tools/format.js";
  * @property {{}} layout
  * @property {{ start: number, size: number }} indexEntries
  * @property {{}} rangeDeletions
- * @property {{}} verify
+ * @property {{ jobs: number | null }} verify
+ * @property {{ file: File, internalKeys: boolean, range: Required<BlockRange>, maxReported: number }} verifyRange
  * @property {{}} cancelVerify
  * @property {{ lines: string[], hex: boolean, format: FilterFormat, bitsPerKey: number }} build
  * @property {{ key: string, hex: boolean }} probeBuilt
@@ -105,6 +109,8 @@ const sf = await init();
 
 /** @type {AsyncTable | null} */
 let table = null; // the open AsyncTable
+/** @type {{ file: File, internalKeys: boolean } | null} */
+let tableFile = null; // what `table` was opened from, for verify's further workers
 /** @type {EntryPages | null} */
 let entryPages = null; // the contents view (see EntryPages)
 /** @type {Promise<TableRegion[]> | null} */
@@ -328,6 +334,7 @@ function closeTable() {
   layout = null;
   table?.dispose();
   table = null;
+  tableFile = null;
 }
 
 const ops = {
@@ -335,6 +342,7 @@ const ops = {
   async open({ file, internalKeys }) {
     closeTable();
     table = await sf.openTableFrom(file, { internalKeys });
+    tableFile = { file, internalKeys };
     return {
       backend: sf.backend,
       format: table.format,
@@ -418,26 +426,33 @@ const ops = {
   },
 
   /**
-   * @param {OpArgs["verify"]} _args
+   * @param {OpArgs["verify"]} args `jobs`: threads to share the data blocks (null: defaultVerifyJobs)
    * @param {(progress: VerifyProgress) => void} progress
    */
-  async verify(_args, progress) {
-    if (table === null) throw new Error("no file is open");
+  async verify({ jobs }, progress) {
+    if (table === null || tableFile === null) throw new Error("no file is open");
     verifying?.abort();
     const controller = new AbortController();
     verifying = controller;
     let last = 0;
-    const report = await verifyTable(table, {
-      signal: controller.signal,
-      onProgress(p) {
-        // At most ~20 messages a second: the page only redraws a bar.
-        const now = performance.now();
-        if (now - last > 50 || p.bytesDone === p.bytesTotal) {
-          last = now;
-          progress(p);
-        }
+    const source = tableFile;
+    const report = await verifyTableSplit(
+      table,
+      (range, onProgress, signal) =>
+        verifyRangeInWorker({ ...source, range, maxReported: 10 }, onProgress, signal),
+      {
+        jobs: jobs ?? defaultVerifyJobs(table, navigator.hardwareConcurrency || 1),
+        signal: controller.signal,
+        onProgress(p) {
+          // At most ~20 messages a second: the page only redraws a bar.
+          const now = performance.now();
+          if (now - last > 50 || p.bytesDone === p.bytesTotal) {
+            last = now;
+            progress(p);
+          }
+        },
       },
-    });
+    );
     // LevelDB records no key counts; now that they are known, the estimates can be made.
     const summary =
       report.keysPerLevelDbFilter !== null && report.error === null
@@ -447,6 +462,20 @@ const ops = {
         : null;
     if (verifying === controller) verifying = null;
     return { report, summary };
+  },
+
+  /**
+   * One range of another worker's verify (see verifyRangeInWorker): this worker opens the file.
+   * @param {OpArgs["verifyRange"]} args
+   * @param {(progress: VerifyProgress) => void} progress
+   */
+  async verifyRange({ file, internalKeys, range, maxReported }, progress) {
+    const own = await sf.openTableFrom(file, { internalKeys });
+    try {
+      return await verifyTable(own, { range, metaBlocks: false, maxReported, onProgress: progress });
+    } finally {
+      own.dispose();
+    }
   },
 
   async cancelVerify() {
@@ -493,6 +522,48 @@ const ops = {
     return built.mayContain(keyBytes(key, hex));
   },
 };
+
+/**
+ * Runs verify's op verifyRange in a new worker of this file, which is stopped when it answers or
+ * `signal` aborts.
+ * @param {OpArgs["verifyRange"]} args
+ * @param {(progress: VerifyProgress) => void} onProgress
+ * @param {AbortSignal | undefined} signal
+ * @returns {Promise<VerifyReport>}
+ */
+function verifyRangeInWorker(args, onProgress, signal) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { type: "module" });
+    const stop = () => {
+      worker.terminate();
+      signal?.removeEventListener("abort", abort);
+    };
+    const abort = () => {
+      stop();
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+    worker.onerror = (event) => {
+      stop();
+      reject(new Error(`verify worker failed: ${event.message}`));
+    };
+    worker.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ { data }) => {
+      if (data.ready !== undefined) worker.postMessage({ id: 0, op: "verifyRange", ...args });
+      else if (data.progress !== undefined) onProgress(data.progress);
+      else {
+        stop();
+        if (data.error !== undefined) {
+          reject(
+            Object.assign(new Error(data.error.message), {
+              code: data.error.code,
+              offset: data.error.offset,
+            }),
+          );
+        } else resolve(/** @type {VerifyReport} */ (data.result));
+      }
+    };
+  });
+}
 
 /**
  * The ops by name; OpResult<K> is what op K answers.

@@ -125,6 +125,42 @@ test("verify reads every block with a progress bar; a screenshot for the README"
   });
 });
 
+test("verify on two workers: the same report; a damaged data block in the second half named at its offset", async () => {
+  const workers = (): number => requests.filter((url) => url.endsWith("/worker.mjs")).length;
+  const workersBefore = workers();
+  await page.selectOption("#verify-jobs", "2");
+  await page.click("#verify");
+  await page.waitForSelector("#verify-result:not([hidden])");
+  // The second range ran in a worker of its own.
+  expect(workers()).toBe(workersBefore + 1);
+  const sound = await page.textContent("#verify-result");
+  expect(sound).toContain("the file is sound");
+  expect(sound).toContain("15,000 keys read");
+  expect(sound).toContain("every key passes the filter");
+  expect(await page.getAttribute("#verify-bar", "style")).toContain("width: 100%");
+
+  // The block is found by the library in Node; the second worker's range holds it.
+  const sf = (await loadBackend(true)) as NodeSstFilter;
+  const bytes = FIXTURES.readBytes("head/fv7-bloom10-part-decoupled-snappy.sst");
+  const t = sf.openTable(bytes);
+  const data = t.layout().filter((r) => r.kind === "data");
+  t.dispose();
+  const block = data[Math.floor(data.length * 0.75)]!;
+  bytes[block.offset + 1]! ^= 0xff;
+  const damaged = path.join(mkdtempSync(path.join(tmpdir(), "sstfilter-viewer-")), "block.sst");
+  writeFileSync(damaged, bytes);
+  await page.setInputFiles("#file", damaged);
+  await page.waitForFunction(() => document.getElementById("file-name")!.textContent === "block.sst");
+  await page.waitForSelector("#status.ok");
+  await page.selectOption("#verify-jobs", "2");
+  await page.click("#verify");
+  await page.waitForSelector("#verify-result:not([hidden])");
+  const text = await page.textContent("#verify-result");
+  expect(text).toContain("the file is corrupt");
+  expect(text).toContain(`at byte ${block.offset.toLocaleString("en-US")}`);
+  await page.selectOption("#verify-jobs", "");
+});
+
 test("a damaged file shows the typed error and its offset", async () => {
   const damaged = path.join(mkdtempSync(path.join(tmpdir(), "sstfilter-viewer-")), "damaged.sst");
   const bytes = FIXTURES.readBytes("head/fv7-bloom10-part-decoupled-snappy.sst");

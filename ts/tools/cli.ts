@@ -30,7 +30,8 @@ import {
   type VerifyProgress,
 } from "../platform/node.js";
 import { count, parseHex, percent, plural, printableText, toHex } from "./format.js";
-import { defaultVerifyJobs, verifyTableFile } from "./verify-parallel.js";
+import { verifyTableFile } from "./verify-parallel.js";
+import { defaultVerifyJobs } from "./verify.js";
 
 const EXIT_NEGATIVE = 1;
 const EXIT_USAGE = 2;

@@ -1,6 +1,8 @@
 // Checks a whole table file, as `sstfilter verify` and the viewer do: every block's checksum (the
 // blocks opening read, every meta block, every index partition and data block) and every key
 // against the table's filter (a key the filter rules out is a false negative: a corrupt filter).
+// verifyTableSplit shares the data blocks between threads; the threads themselves are the
+// runtime's (Node's worker_threads in verify-parallel.ts, Web Workers in the viewer).
 import { SstFilterError, type SstFilterErrorCode } from "../api/errors.js";
 import type { AsyncTable, BlockRange, FilterCheckBatch, Table } from "../api/table.js";
 
@@ -187,4 +189,99 @@ export function mergeVerifyReports(ranges: VerifyReport[], maxReported = 10): Ve
   }
   merged.ok = merged.error === null && merged.falseNegatives === 0;
   return merged;
+}
+
+/**
+ * Verifies the data blocks at offsets [range.from, range.to) on another thread, which opens the
+ * file itself and skips the meta blocks: resolves with that thread's report (progress as it goes),
+ * rejects as verifyTable would, and stops the thread when `signal` aborts.
+ */
+export type RangeVerifier = (
+  range: Required<BlockRange>,
+  onProgress: (progress: VerifyProgress) => void,
+  signal: AbortSignal | undefined,
+) => Promise<VerifyReport>;
+
+export interface SplitVerifyOptions extends Pick<VerifyOptions, "onProgress" | "maxReported" | "signal"> {
+  /** Threads to use, this one included (1: verifyTable alone). */
+  jobs: number;
+}
+
+/**
+ * verifyTable over `table`, its data blocks split by offset into `jobs` contiguous ranges: this
+ * thread takes the first with the meta blocks while `verifyElsewhere` runs the others (a worker
+ * costs start-up, the module and an open table of its own). The report is the one a single walk
+ * would have made (mergeVerifyReports); progress is summed over the ranges.
+ */
+export async function verifyTableSplit(
+  table: Table | AsyncTable,
+  verifyElsewhere: RangeVerifier,
+  opts: SplitVerifyOptions,
+): Promise<VerifyReport> {
+  const jobs = Math.max(1, Math.floor(opts.jobs));
+  const maxReported = opts.maxReported ?? 10;
+  if (jobs === 1) return verifyTable(table, opts);
+  const end = dataEnd(table);
+  const latest: VerifyProgress[] = [];
+  const onProgress = (i: number, p: VerifyProgress): void => {
+    latest[i] = p;
+    const sum = (key: keyof VerifyProgress): number => latest.reduce((n, q) => n + (q?.[key] ?? 0), 0);
+    opts.onProgress?.({
+      bytesDone: sum("bytesDone"),
+      bytesTotal: end,
+      dataBlocks: sum("dataBlocks"),
+      keys: sum("keys"),
+    });
+  };
+  const range = (i: number): Required<BlockRange> => ({
+    from: Math.round((end * i) / jobs),
+    to: Math.round((end * (i + 1)) / jobs),
+  });
+  // One range failing to run (an I/O error, an abort) stops the others' threads too.
+  const stopAll = new AbortController();
+  const onAbort = (): void => stopAll.abort(opts.signal?.reason);
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    const reports = await Promise.all([
+      verifyTable(table, {
+        range: range(0),
+        maxReported,
+        signal: stopAll.signal,
+        onProgress: (p) => onProgress(0, p),
+      }),
+      ...Array.from({ length: jobs - 1 }, (_, w) =>
+        verifyElsewhere(range(w + 1), (p) => onProgress(w + 1, p), stopAll.signal),
+      ),
+    ]).catch((error: unknown) => {
+      stopAll.abort(error);
+      throw error;
+    });
+    return mergeVerifyReports(reports, maxReported);
+  } finally {
+    opts.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+// What a further verify thread costs beyond the table's index and filter, which it opens again: a
+// worker with its own JavaScript heap and the module (about 30 MB of resident memory, measured for
+// a Node worker thread on Node 20).
+const WORKER_BASELINE_BYTES = 32 << 20;
+// The most further threads may add to a verification's memory by default, and the least data each
+// thread must have to pay for its start-up (tens of milliseconds).
+const DEFAULT_EXTRA_MEMORY_BYTES = 64 << 20;
+const DEFAULT_MIN_DATA_PER_THREAD = 64 << 20;
+
+/**
+ * The threads a verification uses unless told (`sstfilter verify`, the viewer): one per core, while
+ * each has at least 64 MiB of data blocks and the further threads together stay under 64 MiB of
+ * memory (each holds its own copy of the table's index and filter). A 2 GB table's index and
+ * filter alone exceed that, so verifying one stays on one thread and within its bounded memory.
+ */
+export function defaultVerifyJobs(table: Table | AsyncTable, cores: number): number {
+  const index = table.properties["rocksdb.index.size"];
+  const indexBytes = typeof index === "number" ? index : table.footer.indexHandle[1];
+  const perThread = WORKER_BASELINE_BYTES + indexBytes + (table.filter?.sizeBytes ?? 0);
+  const byMemory = 1 + Math.floor(DEFAULT_EXTRA_MEMORY_BYTES / perThread);
+  const byData = Math.max(1, Math.floor(dataEnd(table) / DEFAULT_MIN_DATA_PER_THREAD));
+  return Math.max(1, Math.min(cores, byMemory, byData));
 }
