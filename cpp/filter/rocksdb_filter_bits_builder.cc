@@ -50,7 +50,7 @@ Status RocksDbFilterBitsBuilder::Finish(Bytes* out) {
   return Status::Error(ErrorCode::kBadOptions, "not a RocksDB filter format");
 }
 
-size_t RocksDbFilterBitsBuilder::ApproximateNumEntries(size_t bytes) const {
+uint64_t RocksDbFilterBitsBuilder::ApproximateNumEntries(uint64_t bytes) const {
   RocksDbBloomParams params;
   if (!rocksdb_bloom::SanitizeBuilderBitsPerKey(options_.bits_per_key, &params).ok()) return 0;
   switch (options_.format) {

@@ -26,7 +26,7 @@ class RocksDbFilterBitsBuilder {
   Status Finish(Bytes* out);
   // FilterBitsBuilder::ApproximateNumEntries: how many keys a filter of `bytes` bytes (metadata
   // included) holds, as partitioned filters size their partitions. 0 when too small for one.
-  size_t ApproximateNumEntries(size_t bytes) const;
+  uint64_t ApproximateNumEntries(uint64_t bytes) const;
 
  private:
   BuildOptions options_;

@@ -47,8 +47,7 @@ size_t BlockBuilder::EstimateSizeAfterKV(ByteView key, ByteView value) const {
   return estimate;
 }
 
-bool FlushBySizePolicy::ShouldFlush(const BlockBuilder& block, ByteView key,
-                                    ByteView value) const {
+bool FlushBySizePolicy::ShouldFlush(const BlockBuilder& block, ByteView key, ByteView value) const {
   if (block.empty()) return false;
   const size_t size = block.CurrentSizeEstimate();
   if (size >= block_size_) return true;

@@ -25,8 +25,8 @@ uint32_t KeysPerPartition(const BuildOptions& filter, uint32_t partition_size) {
 // CreateFilterBlockBuilder (block_based_table_builder.cc): a cut is requested at the lower bound
 // of the index partitions' size, since the index cuts only at the next data block.
 uint32_t PartitionSize(uint64_t metadata_block_size) {
-  const auto size = static_cast<uint32_t>(
-      (metadata_block_size * (100 - kBlockSizeDeviationPercent) + 99) / 100);
+  const auto size =
+      static_cast<uint32_t>((metadata_block_size * (100 - kBlockSizeDeviationPercent) + 99) / 100);
   return std::max(size, uint32_t{1});
 }
 

@@ -230,8 +230,8 @@ class RocksDbTableWriter final : public TableWriter {
       p.AddNumber("rocksdb.top-level.index.size", sizes.top_level_index_bytes);
     }
     // Both indexes key by user keys from format_version 3 on and leave out handle lengths from 4.
-    const bool user_keys = two_level_index_ ? two_level_index_->keys_are_user_keys()
-                                            : index_->keys_are_user_keys();
+    const bool user_keys =
+        two_level_index_ ? two_level_index_->keys_are_user_keys() : index_->keys_are_user_keys();
     const bool delta_values = two_level_index_ ? two_level_index_->values_delta_encoded()
                                                : index_->values_delta_encoded();
     p.AddNumber("rocksdb.index.key.is.user.key", user_keys ? 1 : 0);
@@ -295,7 +295,8 @@ class RocksDbTableWriter final : public TableWriter {
   std::optional<IndexBuilder> index_;                       // binary search
   std::optional<PartitionedIndexBuilder> two_level_index_;  // or two-level
   std::optional<FullFilterBuilder> filter_;
-  std::optional<PartitionedFilterBuilder> partitioned_filter_;  // refers to two_level_index_
+  // Partitioned: cut together with two_level_index_, which it refers to.
+  std::optional<PartitionedFilterBuilder> partitioned_filter_;
   Bytes last_key_;  // the internal key added last
   uint64_t data_size_ = 0;
   uint64_t num_data_blocks_ = 0;

@@ -202,7 +202,11 @@ describe("write", () => {
   });
 
   test.each([
-    ["part_fv5_ribbon_meta256", ["--filter", "rocksdb-ribbon", "--partition-filters", "--compression", "none"], "256"],
+    [
+      "part_fv5_ribbon_meta256",
+      ["--filter", "rocksdb-ribbon", "--partition-filters", "--compression", "none"],
+      "256",
+    ],
     ["twolevel_fv5_nofilter_snappy_meta1024", ["--index-type", "two-level"], "1024"],
   ])("RocksDB partitioned: %s", (id, options, metadata) => {
     const c = WRITER.find((x) => x.id === id)!;
@@ -212,7 +216,17 @@ describe("write", () => {
     const properties = Object.entries(c.identity as Record<string, string | number>).flatMap(
       ([name, value]) => ["--property", `${name}=${value}`],
     );
-    const r = run("write", input, "-o", out, "--hex", "--metadata-block-size", metadata, ...options, ...properties);
+    const r = run(
+      "write",
+      input,
+      "-o",
+      out,
+      "--hex",
+      "--metadata-block-size",
+      metadata,
+      ...options,
+      ...properties,
+    );
     expect(r.code).toBe(0);
     expect(hex(readFileSync(out))).toBe(hex(GENERATED.readBytes(c.file.path)));
   });

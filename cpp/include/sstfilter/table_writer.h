@@ -68,7 +68,7 @@ struct TableWriteOptions {
   TableIndexType index_type = TableIndexType::kBinarySearch;
   bool partition_filters = false;
   uint64_t metadata_block_size = 4096;
-  TableIdentity identity;           // RocksDB only
+  TableIdentity identity;  // RocksDB only
   // RocksDB: further properties, as a user's TablePropertiesCollector adds them: name -> raw
   // value. Names starting with "rocksdb." are RocksDB's own and not accepted here.
   std::vector<std::pair<std::string, Bytes>> user_properties;

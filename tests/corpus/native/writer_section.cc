@@ -409,8 +409,7 @@ void PartitionedConfigs(const Add& add) {
   }
   for (size_t metadata : {1, 64, 100000}) {
     add(partitioned("part_fv5_bloom_meta" + std::to_string(metadata), "rocksdb-bloom", metadata));
-    add(partitioned("part_fv5_ribbon_meta" + std::to_string(metadata), "rocksdb-ribbon",
-                    metadata));
+    add(partitioned("part_fv5_ribbon_meta" + std::to_string(metadata), "rocksdb-ribbon", metadata));
   }
   for (const char* sum : {"none", "xxhash", "xxhash64", "xxh3"}) {
     WriterConfig c = partitioned(std::string("part_fv5_bloom_snappy_") + sum, "rocksdb-bloom", 512);
@@ -423,10 +422,10 @@ void PartitionedConfigs(const Add& add) {
     for (const char* filter : {"rocksdb-bloom", "rocksdb-ribbon", "rocksdb-legacy-bloom"}) {
       for (bool whole : {true, false}) {
         for (size_t metadata : {256, 1024}) {
-          WriterConfig c = partitioned(std::string("part_") + filter + "_" + p +
-                                           (whole ? "" : "_nowhole") + "_meta" +
-                                           std::to_string(metadata),
-                                       filter, metadata);
+          WriterConfig c =
+              partitioned(std::string("part_") + filter + "_" + p + (whole ? "" : "_nowhole") +
+                              "_meta" + std::to_string(metadata),
+                          filter, metadata);
           c.entries = "prefixed";
           c.prefix = prefix;
           c.whole_key_filtering = whole;
