@@ -2,7 +2,8 @@
 // tables, format_version 2 to 5) or LevelDB's TableBuilder would write for the same entries and
 // options. Entries go in ascending key order; finished bytes come out as they are ready
 // (TakeOutput), so a file larger than memory can stream: the writer holds one data block, the
-// index, the filter's key hashes and the range deletions, never the data written before.
+// index, the filter's key hashes (or finished partitions) and the range deletions, never the data
+// written before.
 #pragma once
 
 #include <cstdint>
