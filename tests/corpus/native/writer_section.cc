@@ -128,9 +128,20 @@ std::vector<Entry> ManySmall(uint64_t seed) {
   return out;
 }
 
+// Range deletions and no point entry: an index without entries, no filter block.
+std::vector<Entry> RangesOnly(uint64_t seed) {
+  const KeyList keys = MakeKeys(ParseShape("bin:1:16"), 40, seed);
+  std::vector<Entry> out;
+  for (size_t i = 0; i + 1 < keys.size(); i += 2) {
+    out.push_back({Op::kDeleteRange, keys[i], keys[i + 1]});
+  }
+  return out;
+}
+
 std::vector<Entry> MakeEntries(const std::string& set, uint64_t seed) {
   if (set == "puts") return PutsOnly(seed, 2000, "bin:1:24");
   if (set == "many") return ManySmall(seed);
+  if (set == "ranges_only") return RangesOnly(seed);
   if (set == "puts_small") return PutsOnly(seed, 40, "text");
   if (set == "prefixed") return PutsOnly(seed, 2500, "pfxmix:30:2:9");
   if (set == "mixed") return Mixed(seed);
@@ -442,6 +453,12 @@ void PartitionedConfigs(const Add& add) {
   }
   WriterConfig c = partitioned("part_fv5_nofilter", "none", 512);
   add(c);
+  for (const char* index : {"binary-search", "two-level"}) {
+    add({.id = std::string("fv5_bloom_ranges_only_") + index,
+         .entries = "ranges_only",
+         .index = index,
+         .partition_filters = index == std::string("two-level")});
+  }
   c = partitioned("part_fv5_bloom_block256_meta4096", "rocksdb-bloom", 4096);
   c.block_size = 256;
   add(c);
