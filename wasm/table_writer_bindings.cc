@@ -71,6 +71,16 @@ Status ParseOptions(const val& o, TableWriteOptions* out) {
   out->checksum = o["checksum"].as<std::string>();
   out->block_size = static_cast<uint64_t>(o["blockSize"].as<double>());
   out->restart_interval = o["restartInterval"].as<uint32_t>();
+  const std::string index = o["indexType"].as<std::string>();
+  if (index != "binary-search" && index != "two-level") {
+    return Status::Error(
+        ErrorCode::kBadOptions,
+        "indexType must be \"binary-search\" or \"two-level\", got \"" + index + "\"");
+  }
+  out->index_type =
+      index == "two-level" ? TableIndexType::kTwoLevel : TableIndexType::kBinarySearch;
+  out->partition_filters = o["partitionFilters"].as<bool>();
+  out->metadata_block_size = static_cast<uint64_t>(o["metadataBlockSize"].as<double>());
   // [name, value] pairs of strings.
   const val properties = o["properties"];
   const size_t n = properties["length"].as<size_t>();

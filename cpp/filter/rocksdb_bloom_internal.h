@@ -38,6 +38,9 @@ int LegacyBloomNumProbes(int whole_bits_per_key);
 // bytes, capped at 0xffffffc0 (the most its 32-bit block arithmetic supports), rounded up to whole
 // 64-byte blocks.
 uint64_t FastLocalBloomDataBytes(uint64_t num_entries, int millibits_per_key);
+// FastLocalBloomBitsBuilder::ApproximateNumEntries: how many entries a filter of `bytes` bytes
+// (metadata included) holds at `millibits_per_key`, the inverse of the size rule above.
+uint64_t FastLocalBloomApproximateNumEntries(uint64_t bytes, int millibits_per_key);
 
 // XXPH3FilterBitsBuilder::AddKey for each key in order: the 64-bit hashes (Xxph3Hash64, seed 0)
 // FastLocalBloom and Standard128Ribbon build from, a hash equal to the previous one skipped.
@@ -59,6 +62,10 @@ Status FinishLegacyBloom(const std::vector<uint32_t>& hashes, int whole_bits_per
 // LegacyBloomBitsBuilder::CalculateSpace: the number of cache lines (0 for no entries); the bit
 // array is num_lines * cache_line_bytes bytes.
 uint32_t LegacyBloomNumLines(size_t num_entries, int whole_bits_per_key, uint32_t cache_line_bytes);
+// LegacyBloomBitsBuilder::ApproximateNumEntries: the most entries (counting down from a bound)
+// whose filter, metadata included, fits `bytes` >= 1; 0 when not even one does.
+uint32_t LegacyBloomApproximateNumEntries(uint64_t bytes, int whole_bits_per_key,
+                                          uint32_t cache_line_bytes);
 
 // Keys hashed per kernel call in batch probes: enough for the kernels' prefetching to overlap
 // misses, few enough for the hashes to stay on the stack.

@@ -78,6 +78,14 @@ uint64_t FastLocalBloomDataBytes(uint64_t num_entries, int millibits_per_key) {
   return (std::min<uint64_t>(target, 0xffffffc0) + 63) & ~uint64_t{63};
 }
 
+uint64_t FastLocalBloomApproximateNumEntries(uint64_t bytes, int millibits_per_key) {
+  // RoundDownUsableSpace: the bit array is whole 64-byte blocks of at most 0xffffffc0 bytes.
+  const uint64_t data_bytes =
+      bytes >= kMetadataLen ? std::min<uint64_t>(bytes - kMetadataLen, 0xffffffc0) & ~uint64_t{63}
+                            : 0;
+  return 8000 * data_bytes / static_cast<uint64_t>(millibits_per_key);
+}
+
 std::unique_ptr<FilterReader> OpenNewBloomReader(Bytes filter) {
   const size_t meta = filter.size() - kMetadataLen;
   const uint8_t sub_impl = filter[meta + 1];

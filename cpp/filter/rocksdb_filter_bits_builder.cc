@@ -50,4 +50,22 @@ Status RocksDbFilterBitsBuilder::Finish(Bytes* out) {
   return Status::Error(ErrorCode::kBadOptions, "not a RocksDB filter format");
 }
 
+uint64_t RocksDbFilterBitsBuilder::ApproximateNumEntries(uint64_t bytes) const {
+  RocksDbBloomParams params;
+  if (!rocksdb_bloom::SanitizeBuilderBitsPerKey(options_.bits_per_key, &params).ok()) return 0;
+  switch (options_.format) {
+    case FilterFormat::kRocksDbLegacyBloom:
+      return rocksdb_bloom::LegacyBloomApproximateNumEntries(bytes, params.whole_bits_per_key, 64);
+    case FilterFormat::kRocksDbFastLocalBloom:
+      return rocksdb_bloom::FastLocalBloomApproximateNumEntries(bytes, params.millibits_per_key);
+    case FilterFormat::kRocksDbRibbon:
+      return rocksdb_ribbon::ApproximateNumEntries(
+          bytes, rocksdb_ribbon::DesiredOneInFpRate(options_.bits_per_key),
+          params.millibits_per_key);
+    case FilterFormat::kLevelDbBloom:
+      break;
+  }
+  return 0;
+}
+
 }  // namespace sstfilter

@@ -22,8 +22,11 @@ class RocksDbFilterBitsBuilder {
   void AddKey(ByteView key);
   // The hashes kept so far (EstimateEntriesAdded): rocksdb.num.filter_entries.
   size_t entries() const;
-  // Builds the filter and forgets the hashes.
+  // Builds the filter and forgets the hashes: the builder then starts a new filter.
   Status Finish(Bytes* out);
+  // FilterBitsBuilder::ApproximateNumEntries: how many keys a filter of `bytes` bytes (metadata
+  // included) holds, as partitioned filters size their partitions. 0 when too small for one.
+  uint64_t ApproximateNumEntries(uint64_t bytes) const;
 
  private:
   BuildOptions options_;

@@ -80,6 +80,20 @@ uint32_t LegacyBloomNumLines(size_t num_entries, int whole_bits_per_key,
   return num_lines;
 }
 
+uint32_t LegacyBloomApproximateNumEntries(uint64_t bytes, int whole_bits_per_key,
+                                          uint32_t cache_line_bytes) {
+  // From one more than the bits allow, down to the first count whose CalculateSpace fits.
+  const uint64_t bits = std::min<uint64_t>(bytes * 8, 0xffff0000);
+  uint32_t n = static_cast<uint32_t>(bits) / static_cast<uint32_t>(whole_bits_per_key) + 1;
+  for (; n >= 1; --n) {
+    const uint64_t space =
+        uint64_t{LegacyBloomNumLines(n, whole_bits_per_key, cache_line_bytes)} * cache_line_bytes +
+        kMetadataLen;
+    if (space <= bytes) break;
+  }
+  return n;
+}
+
 std::unique_ptr<FilterReader> OpenLegacyBloomReader(Bytes filter) {
   const uint32_t len = static_cast<uint32_t>(filter.size() - kMetadataLen);
   const int num_probes = filter[len];  // 1..127; 31..127 are never written but read as given

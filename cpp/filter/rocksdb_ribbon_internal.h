@@ -56,6 +56,11 @@ uint32_t RoundUpNumSlots(uint32_t num_slots);
 // the two column counts around log2(one_in).
 uint64_t GetBytesForOneInFpRate(uint32_t num_slots, double one_in, uint32_t rounding);
 
+// Standard128RibbonBitsBuilder::ApproximateNumEntries (table/block_based/filter_policy.cc): the
+// entries a filter of `bytes` bytes (metadata included) holds at `one_in` (DesiredOneInFpRate),
+// the larger Bloom count for small filters, as partitioned filters size their partitions.
+uint32_t ApproximateNumEntries(uint64_t bytes, double one_in, int millibits_per_key);
+
 // SerializableInterleavedSolution::InternalConfigure: how `data_len` bytes hold the solution of
 // num_blocks >= 1 blocks. The builder passes the whole filter length, the reader the length without
 // metadata; both give the same layout because the solution is a multiple of 16 bytes.

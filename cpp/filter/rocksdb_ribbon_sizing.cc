@@ -58,14 +58,45 @@ constexpr uint32_t kKnownSize = std::size(kKnownToAddByPow2);
 // GetFactorPerPow2 for 128-bit rows: each doubling of slots adds this much overhead.
 constexpr double kFactorPerPow2 = 0.0038;
 
-// GetNumToAddForPow2: the table, then GetFactorForLarge's overhead model beyond it.
-double NumToAddForPow2(uint32_t log2_num_slots) {
-  if (log2_num_slots < kKnownSize) return kKnownToAddByPow2[log2_num_slots];
+// GetFactorForLarge: slots over entries beyond the table, growing by kFactorPerPow2 per doubling
+// from the table's last measured factor.
+double FactorForLarge(double log2_num_slots) {
   const double final_known_factor =
       1.0 * (uint32_t{1} << (kKnownSize - 1)) / kKnownToAddByPow2[kKnownSize - 1];
   const double base_factor = final_known_factor - (kKnownSize - 1) * kFactorPerPow2;
-  const double factor = base_factor + (1.0 * log2_num_slots) * kFactorPerPow2;
-  return static_cast<double>(uint64_t{1} << log2_num_slots) / factor;
+  return base_factor + log2_num_slots * kFactorPerPow2;
+}
+
+// GetNumToAddForPow2: the table, then GetFactorForLarge's overhead model beyond it.
+double NumToAddForPow2(uint32_t log2_num_slots) {
+  if (log2_num_slots < kKnownSize) return kKnownToAddByPow2[log2_num_slots];
+  return static_cast<double>(uint64_t{1} << log2_num_slots) / FactorForLarge(1.0 * log2_num_slots);
+}
+
+// BandingConfigHelper1MaybeSupported::GetNumToAdd (util/ribbon_config.cc) for a multiple of
+// kCoeffBits: how many entries num_slots take, interpolated between the table's powers of two.
+// RocksDB takes the whole log2 as trunc(log(num_slots) * 1.4426950409); that constant is above
+// 1/ln 2 by less than 1e-11 relative, so the product exceeds log2(num_slots) by less than 4e-10,
+// while a multiple of 128 below 2^32 that is not a power of two lies more than 4e-8 below the next
+// whole log2: the truncation is the bit width's. Beyond the table the fractional log2 itself
+// enters the overhead factor, and there libm's log is used as RocksDB uses it (a last-bit
+// difference can only matter at 2^17 slots and more, partitions of over 150 KB).
+uint32_t GetNumToAdd(uint32_t num_slots) {
+  if (num_slots == 0) return 0;
+  const uint32_t floor_log2 = static_cast<uint32_t>(std::bit_width(num_slots) - 1);
+  if (floor_log2 + 1 < kKnownSize) {
+    const double ceil_portion = 1.0 * num_slots / (uint32_t{1} << floor_log2) - 1.0;
+    return static_cast<uint32_t>(ceil_portion * kKnownToAddByPow2[floor_log2 + 1] +
+                                 (1.0 - ceil_portion) * kKnownToAddByPow2[floor_log2]);
+  }
+  const double factor = FactorForLarge(std::log(num_slots) * 1.4426950409);
+  return static_cast<uint32_t>(num_slots / factor);
+}
+
+// SerializableInterleavedSolution::RoundDownNumSlots: whole blocks, and none rather than one.
+uint32_t RoundDownNumSlots(uint32_t num_slots) {
+  const uint32_t corrected = num_slots / kCoeffBits * kCoeffBits;
+  return corrected == kCoeffBits ? 0 : corrected;
 }
 
 // GetNumSlots computes approx_log2_slots = trunc(std::log(n) * 1.4426950409 + 0.5), a rounded
@@ -180,6 +211,38 @@ uint64_t GetBytesForOneInFpRate(uint32_t num_slots, double one_in, uint32_t roun
   const uint32_t num_segments =
       num_blocks * static_cast<uint32_t>(lower_columns) + (num_blocks - upper_start_block);
   return uint64_t{num_segments} * 16;
+}
+
+uint32_t ApproximateNumEntries(uint64_t bytes, double one_in, int millibits_per_key) {
+  // RoundDownUsableSpace: the solution is whole 16-byte segments.
+  using rocksdb_bloom::kMetadataLen;
+  const uint64_t data_bytes = (std::max<uint64_t>(bytes, kMetadataLen) - kMetadataLen) & ~15ull;
+  if (!(one_in > 1.0)) return kMaxRibbonEntries;  // a 100% FP rate (or NaN) needs no space
+  // A slight under-estimate of the bits each slot takes: the mix of b and b + 1 solution columns
+  // meeting the FP rate, or the 32 columns at most.
+  double min_real_bits_per_slot = 32.0;
+  if (!(one_in >= 1.0 + 4294967295.0)) {
+    const int upper_bits_per_key = std::bit_width(static_cast<uint32_t>(one_in));
+    const double fp_rate_for_upper = std::ldexp(1.0, -upper_bits_per_key);  // pow(2.0, -b)
+    const double portion_lower = (1.0 / one_in - fp_rate_for_upper) / fp_rate_for_upper;
+    min_real_bits_per_slot = upper_bits_per_key - portion_lower;
+  }
+  // An over-estimate of the slots by O(1), then at most two steps down to the slots that fit.
+  const double max_slots = static_cast<double>(data_bytes) * 8.0 / min_real_bits_per_slot;
+  if (!(max_slots < GetNumSlots(kMaxRibbonEntries))) return kMaxRibbonEntries;
+  uint32_t slots = RoundUpNumSlots(static_cast<uint32_t>(max_slots));
+  for (int i = 0; slots > 0; ++i) {
+    if (GetBytesForOneInFpRate(slots, one_in, 0) <= data_bytes || i >= 2) break;
+    slots = RoundDownNumSlots(slots - 1);
+  }
+  const uint32_t num_entries = GetNumToAdd(slots);
+  // Small filters may fall back to Bloom, which may hold more.
+  if (slots < 1024) {
+    const uint64_t bloom =
+        rocksdb_bloom::FastLocalBloomApproximateNumEntries(bytes, millibits_per_key);
+    return static_cast<uint32_t>(std::max<uint64_t>(bloom, num_entries));
+  }
+  return std::min(num_entries, kMaxRibbonEntries);
 }
 
 SolutionLayout ConfigureLayout(uint32_t num_blocks, uint64_t data_len) {

@@ -47,6 +47,14 @@ size_t BlockBuilder::EstimateSizeAfterKV(ByteView key, ByteView value) const {
   return estimate;
 }
 
+bool FlushBySizePolicy::ShouldFlush(const BlockBuilder& block, ByteView key, ByteView value) const {
+  if (block.empty()) return false;
+  const size_t size = block.CurrentSizeEstimate();
+  if (size >= block_size_) return true;
+  return deviation_limit_ != 0 && block.EstimateSizeAfterKV(key, value) > block_size_ &&
+         size > deviation_limit_;
+}
+
 void BlockBuilder::Finish(Bytes* out) {
   out->insert(out->end(), buffer_.begin(), buffer_.end());
   for (uint32_t r : restarts_) PutFixed32(out, r);

@@ -32,6 +32,8 @@ class BlockBuilder {
   size_t CurrentSizeEstimate() const { return buffer_.size() + 4 * restarts_.size() + 4; }
   // RocksDB's EstimateSizeAfterKV: a deliberately rough size after adding this entry, which
   // FlushBlockBySizePolicy bases its decisions on (the whole key, a 4-byte shared-length field).
+  // RocksDB counts half the value for a delta-encoded handle between restart points; the index
+  // blocks written here restart at every entry, so the whole value and its length always count.
   size_t EstimateSizeAfterKV(ByteView key, ByteView value) const;
   // The key added last (the whole key), empty before the first.
   const Bytes& last_key() const { return last_key_; }
@@ -47,6 +49,26 @@ class BlockBuilder {
   std::vector<uint32_t> restarts_{0};
   uint32_t counter_ = 0;  // entries since the last restart point
   Bytes last_key_;
+};
+
+// FlushBlockBySizePolicy (rocksdb table/block_based/flush_block_policy.cc, 7.8.3) with the default
+// block_size_deviation of 10 percent: when to cut a block before adding an entry. RocksDB cuts
+// data blocks by block_size and index partitions by metadata_block_size this way.
+inline constexpr uint64_t kBlockSizeDeviationPercent = 10;
+
+class FlushBySizePolicy {
+ public:
+  explicit FlushBySizePolicy(uint64_t block_size)
+      : block_size_(block_size),
+        deviation_limit_((block_size * (100 - kBlockSizeDeviationPercent) + 99) / 100) {}
+
+  // A non-empty block is cut when it reached block_size, or when this entry would take it past
+  // block_size and it is already above the deviation limit.
+  bool ShouldFlush(const BlockBuilder& block, ByteView key, ByteView value) const;
+
+ private:
+  uint64_t block_size_;
+  uint64_t deviation_limit_;
 };
 
 // Little-endian varint32 / block handle encodings as blocks store them.

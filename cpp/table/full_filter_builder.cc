@@ -7,6 +7,21 @@ namespace sstfilter {
 void FullFilterBuilder::AddKey(ByteView key) {
   bits_.AddKey(key);
   any_added_ = true;
+  ++keys_added_;
+}
+
+void FullFilterBuilder::AddNextPrefixBeforeCut(ByteView next_user_key) {
+  if (!prefix_extractor_ || !prefix_extractor_->InDomain(next_user_key)) return;
+  const ByteView prefix = prefix_extractor_->Transform(next_user_key);
+  if (!std::equal(prefix.begin(), prefix.end(), last_prefix_.begin(), last_prefix_.end())) {
+    AddKey(prefix);
+  }
+}
+
+Status FullFilterBuilder::Finish(Bytes* out) {
+  last_prefix_recorded_ = false;
+  keys_added_ = 0;
+  return bits_.Finish(out);
 }
 
 void FullFilterBuilder::Add(ByteView user_key) {

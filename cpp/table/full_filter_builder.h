@@ -22,10 +22,21 @@ class FullFilterBuilder {
 
   // The user key of each point entry, in order.
   void Add(ByteView user_key);
-  // No key went in: RocksDB then writes no filter block at all.
+  // No key went in (ever): RocksDB then writes no filter block at all.
   bool empty() const { return !any_added_; }
+  // Hashes kept for the filter being built (EstimateEntriesAdded).
   size_t entries() const { return bits_.entries(); }
-  Status Finish(Bytes* out) { return bits_.Finish(out); }
+  // Keys handed to the bits builder since the last Finish, repeats included (a partitioned
+  // filter's keys_added_to_partition_).
+  uint32_t keys_added() const { return keys_added_; }
+  // PartitionedFilterBlockBuilder::MaybeCutAFilterBlock, just before a partition is finished: the
+  // prefix of the next key goes into it too unless it equals the last prefix recorded (which is
+  // never set without whole-key filtering), so that a prefix seek from the previous partition
+  // finds it.
+  void AddNextPrefixBeforeCut(ByteView next_user_key);
+  // The filter of the keys since the last Finish; the next keys start a new one (a partition),
+  // which first catches up on the last prefix (Reset in full_filter_block.cc).
+  Status Finish(Bytes* out);
 
  private:
   void AddKey(ByteView key);
@@ -34,6 +45,7 @@ class FullFilterBuilder {
   std::optional<PrefixExtractor> prefix_extractor_;
   bool whole_key_filtering_;
   bool any_added_ = false;
+  uint32_t keys_added_ = 0;
   bool last_key_in_domain_ = false;
   bool last_prefix_recorded_ = false;
   Bytes last_prefix_;

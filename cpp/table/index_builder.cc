@@ -12,7 +12,7 @@ IndexBuilder::IndexBuilder(TableFamily family, uint32_t format_version)
       values_have_length_(family == TableFamily::kLevelDb || format_version < 4),
       block_(1, true, values_have_length_) {}
 
-void IndexBuilder::AddEntry(ByteView last_key, const ByteView* next_key, BlockHandle handle) {
+Bytes IndexBuilder::AddEntry(ByteView last_key, const ByteView* next_key, BlockHandle handle) {
   Bytes separator(last_key.begin(), last_key.end());
   if (family_ == TableFamily::kLevelDb) {
     if (next_key) {
@@ -25,7 +25,12 @@ void IndexBuilder::AddEntry(ByteView last_key, const ByteView* next_key, BlockHa
     ShortenInternalKeySeparator(ShorteningRules::kRocksDb, &separator, *next_key,
                                 EntryType::kWideColumnEntity);
   }
-  if (strip_tag_) separator.resize(separator.size() - kInternalKeyTagSize);
+  AddSeparator(separator, handle);
+  return separator;
+}
+
+void IndexBuilder::AddSeparator(ByteView separator, BlockHandle handle) {
+  if (strip_tag_) separator = separator.first(separator.size() - kInternalKeyTagSize);
   // With a restart at every entry the value is the whole handle, also where RocksDB would
   // delta-encode it (only entries that share key bytes are).
   Bytes value;

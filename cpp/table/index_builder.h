@@ -23,9 +23,16 @@ class IndexBuilder {
 
   // The data block at `handle` ends with `last_key`; `next_key` is the first key of the next
   // block, or null after the last block (LevelDB then stores FindShortSuccessor of the last key,
-  // RocksDB the key itself).
-  void AddEntry(ByteView last_key, const ByteView* next_key, BlockHandle handle);
-  // The finished index block.
+  // RocksDB the key itself). Returns the separator as a whole key (RocksDB: the internal key,
+  // before the index drops its tag).
+  Bytes AddEntry(ByteView last_key, const ByteView* next_key, BlockHandle handle);
+  // An entry keyed by `separator` itself (as AddEntry returns it), as the levels above the
+  // partitions of a partitioned index or filter store them (rocksdb table/block_based/
+  // index_builder.cc PartitionedIndexBuilder, partitioned_filter_block.cc): the same key and value
+  // encodings as this index's entries.
+  void AddSeparator(ByteView separator, BlockHandle handle);
+  // The block as built so far (partitions are cut by its size), and the finished block.
+  const BlockBuilder& block() const { return block_; }
   void Finish(Bytes* out) { block_.Finish(out); }
 
   bool keys_are_user_keys() const { return !internal_keys_ || strip_tag_; }

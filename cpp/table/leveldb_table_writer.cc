@@ -114,6 +114,9 @@ Status NewLevelDbTableWriter(const TableWriteOptions& options, std::unique_ptr<T
   if (!options.prefix_extractor.empty() || !options.whole_key_filtering) {
     return BadOptions("prefixExtractor and wholeKeyFiltering are RocksDB options");
   }
+  if (options.partition_filters || options.index_type != TableIndexType::kBinarySearch) {
+    return BadOptions("partitionFilters and indexType \"two-level\" are RocksDB options");
+  }
   if (options.compression != "none" && options.compression != "snappy") {
     return BadOptions("a LevelDB table takes compression \"none\" or \"snappy\", got \"" +
                       options.compression + "\"");

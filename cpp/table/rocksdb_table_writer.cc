@@ -10,6 +10,8 @@
 #include "table/footer.h"
 #include "table/full_filter_builder.h"
 #include "table/index_builder.h"
+#include "table/partitioned_filter_builder.h"
+#include "table/partitioned_index_builder.h"
 #include "table/prefix_extractor.h"
 #include "table/properties_builder.h"
 #include "table/table_writers.h"
@@ -49,14 +51,22 @@ class RocksDbTableWriter final : public TableWriter {
         checksum_(checksum),
         prefix_extractor_(prefix_extractor),
         compressor_(std::move(compressor)),
-        // FlushBlockBySizePolicy with the default block_size_deviation of 10 (percent).
-        deviation_limit_((options.block_size * (100 - 10) + 99) / 100),
+        data_block_policy_(options.block_size),
         data_block_(options.restart_interval),
-        range_deletions_(1),
-        index_(TableFamily::kRocksDb, options.format_version) {
-    if (options.filter) {
-      filter_.emplace(BuildOptions{*options.filter, options.bits_per_key}, prefix_extractor,
-                      options.whole_key_filtering);
+        range_deletions_(1) {
+    if (options.index_type == TableIndexType::kTwoLevel) {
+      two_level_index_.emplace(options.format_version, options.metadata_block_size);
+    } else {
+      index_.emplace(TableFamily::kRocksDb, options.format_version);
+    }
+    if (!options.filter) return;
+    const BuildOptions filter{*options.filter, options.bits_per_key};
+    if (options.partition_filters) {
+      partitioned_filter_.emplace(filter, prefix_extractor, options.whole_key_filtering,
+                                  options.format_version, options.metadata_block_size,
+                                  &*two_level_index_);
+    } else {
+      filter_.emplace(filter, prefix_extractor, options.whole_key_filtering);
     }
   }
 
@@ -66,12 +76,18 @@ class RocksDbTableWriter final : public TableWriter {
     const uint8_t type = op == Op::kPut ? 1 : op == Op::kDelete ? 0 : 2;
     Bytes internal_key(key.begin(), key.end());
     PutFixed64(&internal_key, type);  // sequence number 0
-    if (ShouldFlush(internal_key, value)) {
+    if (data_block_policy_.ShouldFlush(data_block_, internal_key, value)) {
       const BlockHandle handle = FlushDataBlock();
       const ByteView next = internal_key;
-      index_.AddEntry(last_key_, &next, handle);
+      AddIndexEntry(&next, handle);
     }
-    if (filter_) filter_->Add(key);
+    // A partitioned filter takes the key after the index entry of the block before it: that
+    // entry may have cut a partition.
+    if (partitioned_filter_) {
+      if (Status s = partitioned_filter_->Add(key); !s.ok()) return s;
+    } else if (filter_) {
+      filter_->Add(key);
+    }
     data_block_.Add(internal_key, value);
     last_key_.swap(internal_key);
     raw_key_size_ += last_key_.size();
@@ -102,32 +118,52 @@ class RocksDbTableWriter final : public TableWriter {
     }
     if (!data_block_.empty()) {
       const BlockHandle handle = FlushDataBlock();
-      index_.AddEntry(last_key_, nullptr, handle);
+      AddIndexEntry(nullptr, handle);
     }
     // Meta blocks in BlockBasedTableBuilder::Finish's order; the metaindex sorts their names.
+    // Both Bloom policies and Ribbon share the compatibility name rocksdb.BuiltinBloomFilter.
     std::map<std::string, BlockHandle> metaindex;
-    uint64_t filter_size = 0;
-    size_t filter_entries = 0;
+    MetaSizes sizes;
     if (filter_ && !filter_->empty()) {
-      filter_entries = filter_->entries();
+      sizes.filter_entries = filter_->entries();
       Bytes filter;
       if (Status s = filter_->Finish(&filter); !s.ok()) return s;
-      filter_size = filter.size();
-      // Both Bloom policies and Ribbon share the compatibility name rocksdb.BuiltinBloomFilter.
+      sizes.filter_bytes = filter.size();
       metaindex["fullfilter.rocksdb.BuiltinBloomFilter"] = WriteBlock(filter, nullptr);
       filter_.reset();
     }
-    Bytes index;
-    index_.Finish(&index);
-    const uint64_t index_size = index.size() + kBlockTrailerSize;
-    const BlockHandle index_handle = WriteBlock(index, compressor_.get());
+    if (partitioned_filter_ && !partitioned_filter_->empty()) {
+      sizes.filter_entries = partitioned_filter_->entries();
+      PartitionedFilterBuilder::Written filter;
+      const auto write = [this](ByteView block) { return WriteBlock(block, nullptr); };
+      if (Status s = partitioned_filter_->Finish(write, &filter); !s.ok()) return s;
+      sizes.filter_bytes = filter.bytes;
+      metaindex["partitionedfilter.rocksdb.BuiltinBloomFilter"] = filter.partition_index;
+      partitioned_filter_.reset();
+    }
+    // The index, compressed as data blocks are (enable_index_compression); rocksdb.index.size
+    // counts the contents before compression and one trailer.
+    BlockHandle index_handle;
+    if (two_level_index_) {
+      const auto write = [this](ByteView block) { return WriteBlock(block, compressor_.get()); };
+      const PartitionedIndexBuilder::Written index = two_level_index_->Finish(write);
+      index_handle = index.top_level;
+      sizes.index_bytes = index.contents_bytes + kBlockTrailerSize;
+      sizes.index_partitions = index.partitions;
+      sizes.top_level_index_bytes = index.top_level_bytes;
+    } else {
+      Bytes index;
+      index_->Finish(&index);
+      sizes.index_bytes = index.size() + kBlockTrailerSize;
+      index_handle = WriteBlock(index, compressor_.get());
+    }
     if (num_range_deletions_ > 0) {
       Bytes block;
       range_deletions_.Finish(&block);
       metaindex["rocksdb.range_del"] = WriteBlock(block, nullptr);
     }
     Bytes properties;
-    Properties(filter_size, filter_entries, index_size).Finish(&properties);
+    Properties(sizes).Finish(&properties);
     metaindex["rocksdb.properties"] = WriteBlock(properties, nullptr);
     BlockBuilder metaindex_block(1);
     for (const auto& [name, handle] : metaindex) {
@@ -146,15 +182,21 @@ class RocksDbTableWriter final : public TableWriter {
   }
 
  private:
-  // FlushBlockBySizePolicy::Update: a non-empty block is cut when it reached block_size, or when
-  // this entry would take it past block_size and it is already above the deviation limit.
-  bool ShouldFlush(ByteView key, ByteView value) const {
-    if (data_block_.empty()) return false;
-    const size_t size = data_block_.CurrentSizeEstimate();
-    if (size >= options_.block_size) return true;
-    return deviation_limit_ != 0 &&
-           data_block_.EstimateSizeAfterKV(key, value) > options_.block_size &&
-           size > deviation_limit_;
+  // What the properties record of the meta blocks.
+  struct MetaSizes {
+    uint64_t filter_bytes = 0;
+    size_t filter_entries = 0;
+    uint64_t index_bytes = 0;
+    uint64_t index_partitions = 0;  // two-level index only
+    uint64_t top_level_index_bytes = 0;
+  };
+
+  void AddIndexEntry(const ByteView* next_key, BlockHandle handle) {
+    if (two_level_index_) {
+      two_level_index_->AddEntry(last_key_, next_key, handle);
+    } else {
+      index_->AddEntry(last_key_, next_key, handle);
+    }
   }
 
   BlockHandle FlushDataBlock() {
@@ -175,24 +217,32 @@ class RocksDbTableWriter final : public TableWriter {
 
   // PropertyBlockBuilder::AddTableProperty and the collectors SstFileWriter runs
   // (BlockBasedTablePropertiesCollector, SstFileWriterPropertiesCollector).
-  PropertiesBuilder Properties(uint64_t filter_size, size_t filter_entries,
-                               uint64_t index_size) const {
+  PropertiesBuilder Properties(const MetaSizes& sizes) const {
     const TableIdentity& id = options_.identity;
     PropertiesBuilder p;
     p.AddNumber("rocksdb.original.file.number", id.orig_file_number);
     p.AddNumber("rocksdb.raw.key.size", raw_key_size_);
     p.AddNumber("rocksdb.raw.value.size", raw_value_size_);
     p.AddNumber("rocksdb.data.size", data_size_);
-    p.AddNumber("rocksdb.index.size", index_size);
-    p.AddNumber("rocksdb.index.key.is.user.key", index_.keys_are_user_keys() ? 1 : 0);
-    p.AddNumber("rocksdb.index.value.is.delta.encoded", index_.values_delta_encoded() ? 1 : 0);
+    p.AddNumber("rocksdb.index.size", sizes.index_bytes);
+    if (sizes.index_partitions != 0) {
+      p.AddNumber("rocksdb.index.partitions", sizes.index_partitions);
+      p.AddNumber("rocksdb.top-level.index.size", sizes.top_level_index_bytes);
+    }
+    // Both indexes key by user keys from format_version 3 on and leave out handle lengths from 4.
+    const bool user_keys =
+        two_level_index_ ? two_level_index_->keys_are_user_keys() : index_->keys_are_user_keys();
+    const bool delta_values = two_level_index_ ? two_level_index_->values_delta_encoded()
+                                               : index_->values_delta_encoded();
+    p.AddNumber("rocksdb.index.key.is.user.key", user_keys ? 1 : 0);
+    p.AddNumber("rocksdb.index.value.is.delta.encoded", delta_values ? 1 : 0);
     p.AddNumber("rocksdb.num.entries", num_entries_);
-    p.AddNumber("rocksdb.num.filter_entries", filter_entries);
+    p.AddNumber("rocksdb.num.filter_entries", sizes.filter_entries);
     p.AddNumber("rocksdb.deleted.keys", num_deletions_);
     p.AddNumber("rocksdb.merge.operands", num_merge_operands_);
     p.AddNumber("rocksdb.num.range-deletions", num_range_deletions_);
     p.AddNumber("rocksdb.num.data.blocks", num_data_blocks_);
-    p.AddNumber("rocksdb.filter.size", filter_size);
+    p.AddNumber("rocksdb.filter.size", sizes.filter_bytes);
     // TableProperties::format_version belongs to plain tables: block-based tables record 0.
     p.AddNumber("rocksdb.format.version", 0);
     p.AddNumber("rocksdb.fixed.key.length", 0);
@@ -225,8 +275,8 @@ class RocksDbTableWriter final : public TableWriter {
     PutFixed64(&seqno, 0);
     p.AddBytes("rocksdb.external_sst_file.version", version);
     p.AddBytes("rocksdb.external_sst_file.global_seqno", seqno);
-    Bytes index_type;
-    PutFixed32(&index_type, 0);  // kBinarySearch
+    Bytes index_type;  // BlockBasedTableOptions::IndexType: kBinarySearch 0, kTwoLevelIndexSearch 2
+    PutFixed32(&index_type, two_level_index_ ? 2 : 0);
     p.AddBytes("rocksdb.block.based.table.index.type", index_type);
     p.AddText("rocksdb.block.based.table.whole.key.filtering",
               options_.whole_key_filtering ? "1" : "0");
@@ -239,11 +289,14 @@ class RocksDbTableWriter final : public TableWriter {
   ChecksumType checksum_;
   std::optional<PrefixExtractor> prefix_extractor_;
   std::unique_ptr<BlockCompressor> compressor_;  // null: no compression
-  uint64_t deviation_limit_;
+  FlushBySizePolicy data_block_policy_;
   BlockBuilder data_block_;
   BlockBuilder range_deletions_;
-  IndexBuilder index_;
+  std::optional<IndexBuilder> index_;                       // binary search
+  std::optional<PartitionedIndexBuilder> two_level_index_;  // or two-level
   std::optional<FullFilterBuilder> filter_;
+  // Partitioned: cut together with two_level_index_, which it refers to.
+  std::optional<PartitionedFilterBuilder> partitioned_filter_;
   Bytes last_key_;  // the internal key added last
   uint64_t data_size_ = 0;
   uint64_t num_data_blocks_ = 0;
@@ -273,6 +326,14 @@ Status NewRocksDbTableWriter(const TableWriteOptions& options, std::unique_ptr<T
     return BadOptions(
         "filter \"leveldb\" is LevelDB's: a RocksDB table takes "
         "\"rocksdb-legacy-bloom\", \"rocksdb-bloom\" or \"rocksdb-ribbon\"");
+  }
+  if (options.partition_filters && options.index_type != TableIndexType::kTwoLevel) {
+    // RocksDB quietly writes a full filter then; say so instead.
+    return BadOptions("partitionFilters needs indexType \"two-level\" (kTwoLevelIndexSearch)");
+  }
+  if (options.metadata_block_size == 0 || options.metadata_block_size > kMaxBlockBytes) {
+    return BadOptions("metadataBlockSize must be 1 to " + std::to_string(kMaxBlockBytes) +
+                      ", got " + std::to_string(options.metadata_block_size));
   }
   std::optional<PrefixExtractor> prefix_extractor;
   if (!options.prefix_extractor.empty()) {

@@ -77,6 +77,14 @@ std::vector<WriterCase> LoadCases() {
         opt.checksum = o.at("checksum");
         if (!o.at("prefix_extractor").is_null()) opt.prefix_extractor = o.at("prefix_extractor");
         opt.whole_key_filtering = o.at("whole_key_filtering");
+        const std::string index = o.at("index_type");
+        if (index != "binary-search" && index != "two-level") {
+          throw std::runtime_error(w.id + ": unknown index type " + index);
+        }
+        opt.index_type =
+            index == "two-level" ? TableIndexType::kTwoLevel : TableIndexType::kBinarySearch;
+        opt.partition_filters = o.at("partition_filters");
+        opt.metadata_block_size = o.at("metadata_block_size");
         const auto& id = c.at("identity");
         const auto text = [&](const char* name) { return id.value(name, std::string()); };
         const auto number = [&](const char* name) { return id.value(name, uint64_t{0}); };
@@ -173,6 +181,30 @@ TEST(TableWriter, CorpusHasCases) {
   EXPECT_GE(leveldb, 20u);
 }
 
+TEST(TableWriter, CorpusHasPartitionedCases) {
+  // Tables with several filter partitions (and index partitions with them) for every filter kind,
+  // and two-level indexes without partitioned filters.
+  std::map<FilterFormat, size_t> several_partitions;
+  size_t two_level_only = 0;
+  for (const WriterCase& c : Cases()) {
+    if (c.options.index_type != TableIndexType::kTwoLevel) continue;
+    if (!c.options.partition_filters || !c.options.filter) {
+      ++two_level_only;
+      continue;
+    }
+    std::unique_ptr<TableReader> reader;
+    ASSERT_TRUE(OpenTableFromMemory(c.file, {}, &reader).ok()) << c.id;
+    const auto& filter = reader->filter_info();
+    if (filter && filter->partitioned && filter->partitions > 1) {
+      ++several_partitions[*c.options.filter];
+    }
+  }
+  EXPECT_GE(several_partitions[FilterFormat::kRocksDbLegacyBloom], 8u);
+  EXPECT_GE(several_partitions[FilterFormat::kRocksDbFastLocalBloom], 15u);
+  EXPECT_GE(several_partitions[FilterFormat::kRocksDbRibbon], 15u);
+  EXPECT_GE(two_level_only, 8u);
+}
+
 TEST(TableWriter, WritesWhatTheLibrariesWrite) {
   for (const WriterCase& c : Cases()) {
     SCOPED_TRACE(c.id);
@@ -211,9 +243,15 @@ TEST(TableWriter, ReadsBackEveryEntryAndTheFilterMatchesEveryKey) {
     }
     ASSERT_EQ(read.size(), expected.size());
     for (size_t i = 0; i < read.size(); ++i) ASSERT_EQ(read[i], expected[i]) << "entry " << i;
+    // A filter block holds some key: without points (only range deletions) there is none.
+    const bool has_points =
+        std::any_of(expected.begin(), expected.end(), [](const auto& e) { return e.type != 0x0f; });
     EXPECT_EQ(reader->filter_info().has_value(),
-              c.options.filter.has_value() &&
+              has_points && c.options.filter.has_value() &&
                   (c.options.whole_key_filtering || !c.options.prefix_extractor.empty()));
+    if (reader->filter_info()) {
+      EXPECT_EQ(reader->filter_info()->partitioned, c.options.partition_filters);
+    }
     for (const TableEntry& e : expected) {
       if (e.type == 0x0f) continue;
       bool may_match = false;
@@ -317,6 +355,17 @@ TEST(TableWriter, RejectsBadOptions) {
             }),
             ErrorCode::kBadOptions);
   EXPECT_EQ(bad([](auto& o) { o.filter = FilterFormat::kLevelDbBloom; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) { o.partition_filters = true; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) {
+              o.index_type = TableIndexType::kTwoLevel;
+              o.metadata_block_size = 0;
+            }),
+            ErrorCode::kBadOptions);
+  EXPECT_EQ(bad([](auto& o) {
+              o.index_type = TableIndexType::kTwoLevel;
+              o.partition_filters = true;
+            }),
+            ErrorCode::kOk);
   EXPECT_EQ(bad([](auto& o) {
               o.user_properties = {{"rocksdb.num.entries", {}}};
             }),
@@ -338,6 +387,8 @@ TEST(TableWriter, RejectsBadOptions) {
   EXPECT_EQ(leveldb([](auto& o) { o.checksum = "xxh3"; }), ErrorCode::kBadOptions);
   EXPECT_EQ(leveldb([](auto& o) { o.compression = "zstd"; }), ErrorCode::kBadOptions);
   EXPECT_EQ(leveldb([](auto& o) { o.prefix_extractor = "fixed:3"; }), ErrorCode::kBadOptions);
+  EXPECT_EQ(leveldb([](auto& o) { o.index_type = TableIndexType::kTwoLevel; }),
+            ErrorCode::kBadOptions);
   // What a LevelDB table cannot hold, and a RocksDB table without entries.
   std::unique_ptr<TableWriter> writer;
   TableWriteOptions o;
@@ -352,7 +403,8 @@ TEST(TableWriter, RejectsBadOptions) {
 
 TEST(TableWriter, FuzzHarnessOnGeneratedInputs) {
   // The writer_fuzz harness (write, read back, probe) over inputs that walk every option byte:
-  // both formats, all checksums and filters, prefix extractors, tiny to large blocks.
+  // both formats, all checksums and filters, prefix extractors, tiny to large blocks, two-level
+  // indexes with and without partitioned filters.
   uint64_t state = 0x9e3779b97f4a7c15;
   const auto next = [&] {
     state += 0x9e3779b97f4a7c15;

@@ -714,6 +714,13 @@ inline void FuzzTableWriter(const uint8_t* data, size_t size) {
   if (!leveldb && !options.prefix_extractor.empty()) options.whole_key_filtering = filter & 0x10;
   options.block_size = 1 + size_t{block} * 16;
   options.restart_interval = 1 + restart % 32;
+  // RocksDB: the two-level index by the format byte's bit 6 (LevelDB's Snappy bit), a partitioned
+  // filter with it by the filter byte's top bit, partitions of 1 to 2041 bytes.
+  if (!leveldb && (format & 0x40)) {
+    options.index_type = TableIndexType::kTwoLevel;
+    options.partition_filters = filter & 0x80;
+    options.metadata_block_size = 1 + size_t{static_cast<uint8_t>(block * 7 + restart)} * 8;
+  }
   std::unique_ptr<TableWriter> writer;
   FUZZ_CHECK(TableWriter::Create(options, &writer).ok());
 
@@ -758,6 +765,9 @@ inline void FuzzTableWriter(const uint8_t* data, size_t size) {
   std::unique_ptr<TableReader> reader;
   FUZZ_CHECK(ReadBackTable(file, !leveldb, &read, &reader).ok());
   FUZZ_CHECK(read == expected);
+  if (reader->filter_info()) {
+    FUZZ_CHECK(reader->filter_info()->partitioned == options.partition_filters);
+  }
   for (const TableEntry& e : expected) {
     if (e.type == 0x0f) continue;
     bool may_match = false;

@@ -201,6 +201,36 @@ describe("write", () => {
     expect(hex(readFileSync(out))).toBe(hex(GENERATED.readBytes(c.file.path)));
   });
 
+  test.each([
+    [
+      "part_fv5_ribbon_meta256",
+      ["--filter", "rocksdb-ribbon", "--partition-filters", "--compression", "none"],
+      "256",
+    ],
+    ["twolevel_fv5_nofilter_snappy_meta1024", ["--index-type", "two-level"], "1024"],
+  ])("RocksDB partitioned: %s", (id, options, metadata) => {
+    const c = WRITER.find((x) => x.id === id)!;
+    const input = path.join(work, `${id}.txt`);
+    writeFileSync(input, hexLines(c).join("\n") + "\n");
+    const out = path.join(work, `${id}.sst`);
+    const properties = Object.entries(c.identity as Record<string, string | number>).flatMap(
+      ([name, value]) => ["--property", `${name}=${value}`],
+    );
+    const r = run(
+      "write",
+      input,
+      "-o",
+      out,
+      "--hex",
+      "--metadata-block-size",
+      metadata,
+      ...options,
+      ...properties,
+    );
+    expect(r.code).toBe(0);
+    expect(hex(readFileSync(out))).toBe(hex(GENERATED.readBytes(c.file.path)));
+  });
+
   test("LevelDB with --sort: TableBuilder's bytes from shuffled input", () => {
     const c = WRITER.find((x) => x.id === "ldb_puts_snappy_leveldb")!;
     const lines = hexLines(c);
@@ -236,6 +266,8 @@ describe("write", () => {
     expect(readdirSync(work)).not.toContain("unsorted.sst");
     expect(run("write", input, "-o", out, "--checksum", "md5").code).toBe(2);
     expect(run("write", input).code).toBe(2);
+    expect(run("write", input, "-o", out, "--index-type", "hash").code).toBe(2);
+    expect(run("write", input, "-o", out, "--metadata-block-size", "4k").code).toBe(2);
   });
 });
 

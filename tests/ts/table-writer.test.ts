@@ -20,6 +20,9 @@ interface WriterCase {
     whole_key_filtering?: boolean;
     block_size: number;
     restart_interval: number;
+    index_type?: NonNullable<WriteOptions["indexType"]>;
+    partition_filters?: boolean;
+    metadata_block_size?: number;
   };
   identity?: Record<string, string | number>;
   entries: { path: string; count: number };
@@ -43,6 +46,9 @@ function writeOptions(c: WriterCase): WriteOptions {
     opts.checksum = o.checksum!;
     if (o.prefix_extractor) opts.prefixExtractor = o.prefix_extractor;
     opts.wholeKeyFiltering = o.whole_key_filtering!;
+    opts.indexType = o.index_type!;
+    opts.partitionFilters = o.partition_filters!;
+    opts.metadataBlockSize = o.metadata_block_size!;
     opts.properties = Object.fromEntries(Object.entries(c.identity ?? {}).map(([k, v]) => [k, String(v)]));
   }
   return opts;
@@ -67,6 +73,8 @@ describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
   it("has corpus cases", () => {
     expect(CASES.filter((c) => c.options.format === "rocksdb").length).toBeGreaterThanOrEqual(50);
     expect(CASES.filter((c) => c.options.format === "leveldb").length).toBeGreaterThanOrEqual(20);
+    expect(CASES.filter((c) => c.options.partition_filters).length).toBeGreaterThanOrEqual(40);
+    expect(CASES.filter((c) => c.options.index_type === "two-level").length).toBeGreaterThanOrEqual(50);
   });
 
   it("writes what SstFileWriter and TableBuilder wrote, streamed or whole", () => {
@@ -99,8 +107,15 @@ describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
     expect(failures).toEqual([]);
   });
 
-  it("reads back what it wrote", () => {
-    const c = CASES.find((x) => x.id === "fv5_bloom_mixed")!;
+  it.each([
+    "fv5_bloom_mixed",
+    "part_fv5_bloom_snappy_mixed",
+    "part_fv2_bloom_snappy_mixed",
+    "part_fv5_ribbon_meta256",
+    "part_rocksdb-bloom_fixed3_nowhole_meta256",
+  ])("reads back what it wrote (%s)", (id) => {
+    const c = CASES.find((x) => x.id === id)!;
+    expect(c).toBeDefined();
     const entries = writerEntries(c.corpus.readBytes(c.entries.path));
     using w = sf.createTableWriter(writeOptions(c));
     for (const e of entries) {
@@ -124,6 +139,12 @@ describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
     expect(t.properties["rocksdb.creating.session.identity"]).toBe(
       c.identity!["rocksdb.creating.session.identity"],
     );
+    // A partitioned filter and a two-level index, several partitions of each.
+    expect(t.filter!.partitioned).toBe(c.options.partition_filters);
+    if (c.options.partition_filters) {
+      expect(t.filter!.partitions).toBeGreaterThan(1);
+      expect(Number(t.properties["rocksdb.index.partitions"])).toBeGreaterThan(1);
+    }
   });
 
   it("takes strings and streams chunks", () => {
@@ -176,7 +197,11 @@ describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
     bad({ format: "rocksdb", properties: { "rocksdb.num.entries": "5" } });
     bad({ format: "rocksdb", properties: { "rocksdb.creation.time": "soon" } });
     bad({ format: "leveldb", filter: "rocksdb-ribbon" });
-    bad({ format: "rocksdb", partitionFilters: true }, "UNSUPPORTED");
+    bad({ format: "rocksdb", partitionFilters: true, indexType: "binary-search" });
+    bad({ format: "rocksdb", partitionFilters: "yes" });
+    bad({ format: "rocksdb", indexType: "hash" });
+    bad({ format: "rocksdb", indexType: "two-level", metadataBlockSize: 0 });
+    bad({ format: "leveldb", partitionFilters: true });
     using w = sf.createTableWriter({ format: "rocksdb" });
     expect(() => w.finish()).toThrow(expect.objectContaining({ code: "BAD_OPTIONS" }));
     using l = sf.createTableWriter({ format: "leveldb" });

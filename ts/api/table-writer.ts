@@ -10,12 +10,24 @@ export interface WriteOptions {
   format: "rocksdb" | "leveldb";
   /** RocksDB block-based table format_version, 2 to 5 (default 5, RocksDB 7.8.3's). */
   formatVersion?: number;
-  /** Default "none". RocksDB writes a full filter; LevelDB its filter block ("leveldb"). */
+  /** Default "none". RocksDB writes a full filter (or a partitioned one); LevelDB its filter block ("leveldb"). */
   filter?: "none" | "leveldb" | "rocksdb-legacy-bloom" | "rocksdb-bloom" | "rocksdb-ribbon";
   /** Default 10. */
   bitsPerKey?: number;
-  /** Partitioned filters are not written yet: true is UNSUPPORTED. */
+  /**
+   * RocksDB, default false: `partition_filters`, one filter per partition of a two-level index
+   * instead of one full filter (the filter's partitions are cut together with the index's).
+   * Needs indexType "two-level", which it implies when indexType is not given.
+   */
   partitionFilters?: boolean;
+  /**
+   * RocksDB: "binary-search" (one index block; the default without partitionFilters) or
+   * "two-level" (`kTwoLevelIndexSearch`: index partitions of about metadataBlockSize bytes and a
+   * top-level index over them; the default with partitionFilters).
+   */
+  indexType?: "binary-search" | "two-level";
+  /** RocksDB, default 4096: `metadata_block_size`, the size at which index (and filter) partitions are cut. */
+  metadataBlockSize?: number;
   /** RocksDB: "fixed:N" or "capped:N"; the filter then holds prefixes too. */
   prefixExtractor?: string;
   /** RocksDB, default true: the filter holds whole keys. */
@@ -69,9 +81,13 @@ function normalize(opts: WriteOptions) {
       `format must be "rocksdb" or "leveldb", got ${String(opts.format)}`,
     );
   }
-  if (optional(opts.partitionFilters, "boolean", "partitionFilters", false)) {
-    throw new SstFilterError("UNSUPPORTED", "partitioned filters are not written yet");
-  }
+  const partitionFilters = optional(opts.partitionFilters, "boolean", "partitionFilters", false);
+  const indexType = optional<string>(
+    opts.indexType,
+    "string",
+    "indexType",
+    partitionFilters ? "two-level" : "binary-search",
+  );
   const properties = optional(opts.properties, "object", "properties", {});
   const pairs: [string, string][] = [];
   for (const [name, value] of Object.entries(properties ?? {})) {
@@ -95,6 +111,9 @@ function normalize(opts: WriteOptions) {
     checksum: optional(opts.checksum, "string", "checksum", "crc32c"),
     blockSize: wholeNumber(opts.blockSize, "blockSize", 4096),
     restartInterval: Math.min(wholeNumber(opts.restartInterval, "restartInterval", 16), 0xffffffff),
+    indexType,
+    partitionFilters,
+    metadataBlockSize: wholeNumber(opts.metadataBlockSize, "metadataBlockSize", 4096),
     properties: pairs,
   };
 }

@@ -223,6 +223,9 @@ export interface CoreModule {
     checksum: string;
     blockSize: number;
     restartInterval: number;
+    indexType: string;
+    partitionFilters: boolean;
+    metadataBlockSize: number;
     properties: [string, string][];
   }): TableWriterHandle | null;
   /** sst_dump's scan line for an entry: seq a decimal string below 2^56, type a byte. */

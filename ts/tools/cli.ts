@@ -381,6 +381,12 @@ function writeOptions(args: Parsed): WriteOptions {
     set("bitsPerKey", bitsPerKey);
   }
   if (v["partition-filters"] === true) set("partitionFilters", true);
+  const indexType = text("index-type");
+  if (indexType !== undefined && indexType !== "binary-search" && indexType !== "two-level") {
+    throw usage('--index-type must be "binary-search" or "two-level"');
+  }
+  set("indexType", indexType as WriteOptions["indexType"]);
+  set("metadataBlockSize", wholeOption(args, "metadata-block-size"));
   set("prefixExtractor", text("prefix-extractor"));
   const whole = text("whole-key-filtering");
   if (whole !== undefined) {
@@ -786,7 +792,9 @@ byte order (or --sort). Large inputs stream: the table is written as it grows.
   --property NAME=VALUE      a property of your own, or one RocksDB records about who wrote the
                              file and when (rocksdb.creating.db.identity, ...session.identity,
                              ...host.identity, rocksdb.creation.time, ...); repeatable
-  --partition-filters        not written yet
+  --partition-filters        RocksDB: a filter per index partition (implies --index-type two-level)
+  --index-type T             binary-search (default) | two-level (RocksDB)
+  --metadata-block-size N    index and filter partition size, default 4096 (RocksDB)
 
 Exit code 0 when the table was written, 2 for a usage error, 3 when the input cannot be read or
 its keys do not ascend (nothing is left at OUT then).`,
@@ -799,6 +807,8 @@ its keys do not ascend (nothing is left at OUT then).`,
       filter: { type: "string" },
       "bits-per-key": { type: "string" },
       "partition-filters": { type: "boolean" },
+      "index-type": { type: "string" },
+      "metadata-block-size": { type: "string" },
       "prefix-extractor": { type: "string" },
       "whole-key-filtering": { type: "string" },
       compression: { type: "string" },

@@ -2,7 +2,8 @@
 // tables, format_version 2 to 5) or LevelDB's TableBuilder would write for the same entries and
 // options. Entries go in ascending key order; finished bytes come out as they are ready
 // (TakeOutput), so a file larger than memory can stream: the writer holds one data block, the
-// index, the filter's key hashes and the range deletions, never the data written before.
+// index, the filter's key hashes (or finished partitions) and the range deletions, never the data
+// written before.
 #pragma once
 
 #include <cstdint>
@@ -34,14 +35,21 @@ struct TableIdentity {
   uint64_t orig_file_number = 1;     // rocksdb.original.file.number (SstFileWriter's first file)
 };
 
+// RocksDB's BlockBasedTableOptions::index_type, of the kinds the writer builds.
+enum class TableIndexType : uint8_t {
+  kBinarySearch,  // one index block (kBinarySearch, the default)
+  kTwoLevel,      // index partitions and a top-level index over them (kTwoLevelIndexSearch)
+};
+
 struct TableWriteOptions {
   // kRocksDb: SstFileWriter (internal keys with sequence number 0). kLevelDb: a bare TableBuilder
   // (user keys, puts only).
   TableFamily format = TableFamily::kRocksDb;
   uint32_t format_version = 5;  // RocksDB 2 to 5 (7.8.3's default is 5)
   // No filter, or the filter to build: kLevelDbBloom for LevelDB (its filter block), one of the
-  // RocksDB formats for RocksDB (a full filter: NewBloomFilterPolicy writes the legacy Bloom
-  // below format_version 5 and FastLocalBloom from 5 on; Ribbon is NewRibbonFilterPolicy).
+  // RocksDB formats for RocksDB (a full or partitioned filter: NewBloomFilterPolicy writes the
+  // legacy Bloom below format_version 5 and FastLocalBloom from 5 on; Ribbon is
+  // NewRibbonFilterPolicy).
   std::optional<FilterFormat> filter;
   double bits_per_key = 10;
   // RocksDB: "" (none), "fixed:N" / "capped:N" or their rocksdb.FixedPrefix.N /
@@ -55,7 +63,13 @@ struct TableWriteOptions {
   std::string checksum = "crc32c";  // RocksDB: "none", "crc32c", "xxhash", "xxhash64", "xxh3"
   uint64_t block_size = 4096;       // >= 1
   uint32_t restart_interval = 16;   // >= 1
-  TableIdentity identity;           // RocksDB only
+  // RocksDB: the index, and with partition_filters (which needs the two-level index) a filter
+  // per index partition instead of one full filter. metadata_block_size (>= 1) is the size at
+  // which index partitions are cut; filter partitions ask for a cut at 90% of it.
+  TableIndexType index_type = TableIndexType::kBinarySearch;
+  bool partition_filters = false;
+  uint64_t metadata_block_size = 4096;
+  TableIdentity identity;  // RocksDB only
   // RocksDB: further properties, as a user's TablePropertiesCollector adds them: name -> raw
   // value. Names starting with "rocksdb." are RocksDB's own and not accepted here.
   std::vector<std::pair<std::string, Bytes>> user_properties;

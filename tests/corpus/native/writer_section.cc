@@ -117,8 +117,31 @@ std::vector<Entry> KeySizes(uint64_t seed) {
   return out;
 }
 
+// Many small entries: dozens of data blocks, so a partitioned index and filter have several
+// partitions even at metadata_block_size 4096.
+std::vector<Entry> ManySmall(uint64_t seed) {
+  Random r(seed ^ 0x5eed);
+  std::vector<Entry> out;
+  for (Key& k : MakeKeys(ParseShape("bin:4:20"), 6000, seed)) {
+    out.push_back({Op::kPut, std::move(k), Tagged('v', r.Uniform(100000))});
+  }
+  return out;
+}
+
+// Range deletions and no point entry: an index without entries, no filter block.
+std::vector<Entry> RangesOnly(uint64_t seed) {
+  const KeyList keys = MakeKeys(ParseShape("bin:1:16"), 40, seed);
+  std::vector<Entry> out;
+  for (size_t i = 0; i + 1 < keys.size(); i += 2) {
+    out.push_back({Op::kDeleteRange, keys[i], keys[i + 1]});
+  }
+  return out;
+}
+
 std::vector<Entry> MakeEntries(const std::string& set, uint64_t seed) {
   if (set == "puts") return PutsOnly(seed, 2000, "bin:1:24");
+  if (set == "many") return ManySmall(seed);
+  if (set == "ranges_only") return RangesOnly(seed);
   if (set == "puts_small") return PutsOnly(seed, 40, "text");
   if (set == "prefixed") return PutsOnly(seed, 2500, "pfxmix:30:2:9");
   if (set == "mixed") return Mixed(seed);
@@ -159,6 +182,9 @@ struct WriterConfig {
   bool whole_key_filtering = true;
   size_t block_size = 4096;
   int restart_interval = 16;
+  std::string index = "binary-search";  // or "two-level" (kTwoLevelIndexSearch)
+  bool partition_filters = false;
+  size_t metadata_block_size = 4096;
 };
 
 rocksdb::ChecksumType RocksChecksum(const std::string& name) {
@@ -204,6 +230,15 @@ rocksdb::Options RocksOptions(const WriterConfig& c) {
   }
   t.optimize_filters_for_memory = false;
   t.whole_key_filtering = c.whole_key_filtering;
+  if (c.index == "two-level") {
+    t.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+  } else if (c.index != "binary-search") {
+    Fail(c.id + ": unknown index " + c.index);
+  }
+  // RocksDB would quietly drop partition_filters without the two-level index.
+  if (c.partition_filters && c.index != "two-level") Fail(c.id + ": partitions need two-level");
+  t.partition_filters = c.partition_filters;
+  t.metadata_block_size = c.metadata_block_size;
   rocksdb::Options o;
   o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   o.compression = RocksCompression(c.compression);
@@ -294,6 +329,9 @@ nlohmann::json OptionsRecord(const WriterConfig& c) {
     o["checksum"] = c.checksum;
     o["prefix_extractor"] = c.prefix.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.prefix);
     o["whole_key_filtering"] = c.whole_key_filtering;
+    o["index_type"] = c.index;
+    o["partition_filters"] = c.partition_filters;
+    o["metadata_block_size"] = c.metadata_block_size;
   }
   return o;
 }
@@ -334,6 +372,102 @@ nlohmann::json WriterCase(const CorpusRoot& root, const WriterConfig& c) {
   }
   fs::remove(scratch);
   return r;
+}
+
+// Partitioned filters and the two-level index: every format_version with the Bloom it picks and
+// Ribbon (whose small partitions fall back to Bloom), metadata_block_size from one byte (a
+// partition per data block) to the default, prefix extractors, snappy, every checksum.
+template <typename Add>
+void PartitionedConfigs(const Add& add) {
+  const auto partitioned = [](std::string id, std::string filter, size_t metadata) {
+    return WriterConfig{.id = std::move(id),
+                        .entries = "many",
+                        .filter = std::move(filter),
+                        .index = "two-level",
+                        .partition_filters = true,
+                        .metadata_block_size = metadata};
+  };
+  for (uint32_t fv : {2u, 3u, 4u, 5u}) {
+    const std::string bloom = fv < 5 ? "rocksdb-legacy-bloom" : "rocksdb-bloom";
+    const std::string name = "part_fv" + std::to_string(fv);
+    for (size_t metadata : {256, 1024, 4096}) {
+      const std::string m = std::to_string(metadata);
+      WriterConfig c = partitioned(name + "_bloom_meta" + m, bloom, metadata);
+      c.format_version = fv;
+      add(c);
+      c = partitioned(name + "_ribbon_meta" + m, "rocksdb-ribbon", metadata);
+      c.format_version = fv;
+      add(c);
+    }
+    WriterConfig c = partitioned(name + "_bloom_snappy_mixed", bloom, 512);
+    c.format_version = fv;
+    c.entries = "mixed";
+    c.compression = "snappy";
+    add(c);
+    // The two-level index alone, with a full filter or none.
+    add({.id = "twolevel_fv" + std::to_string(fv) + "_bloom_meta256",
+         .format_version = fv,
+         .filter = bloom,
+         .index = "two-level",
+         .metadata_block_size = 256});
+    add({.id = "twolevel_fv" + std::to_string(fv) + "_nofilter_snappy_meta1024",
+         .entries = "many",
+         .format_version = fv,
+         .compression = "snappy",
+         .filter = "none",
+         .index = "two-level",
+         .metadata_block_size = 1024});
+  }
+  for (size_t metadata : {1, 64, 100000}) {
+    add(partitioned("part_fv5_bloom_meta" + std::to_string(metadata), "rocksdb-bloom", metadata));
+    add(partitioned("part_fv5_ribbon_meta" + std::to_string(metadata), "rocksdb-ribbon", metadata));
+  }
+  for (const char* sum : {"none", "xxhash", "xxhash64", "xxh3"}) {
+    WriterConfig c = partitioned(std::string("part_fv5_bloom_snappy_") + sum, "rocksdb-bloom", 512);
+    c.checksum = sum;
+    c.compression = "snappy";
+    add(c);
+  }
+  for (const char* prefix : {"fixed:3", "capped:4"}) {
+    const std::string p = std::string(prefix).replace(std::string(prefix).find(':'), 1, "");
+    for (const char* filter : {"rocksdb-bloom", "rocksdb-ribbon", "rocksdb-legacy-bloom"}) {
+      for (bool whole : {true, false}) {
+        for (size_t metadata : {256, 1024}) {
+          WriterConfig c =
+              partitioned(std::string("part_") + filter + "_" + p + (whole ? "" : "_nowhole") +
+                              "_meta" + std::to_string(metadata),
+                          filter, metadata);
+          c.entries = "prefixed";
+          c.prefix = prefix;
+          c.whole_key_filtering = whole;
+          if (std::string(filter) == "rocksdb-legacy-bloom") c.format_version = 4;
+          add(c);
+        }
+      }
+    }
+  }
+  for (const char* set : {"long_prefixes", "key_sizes", "empty_values", "puts_small", "puts"}) {
+    WriterConfig c = partitioned(std::string("part_fv5_bloom_") + set, "rocksdb-bloom", 512);
+    c.entries = set;
+    add(c);
+  }
+  WriterConfig c = partitioned("part_fv5_nofilter", "none", 512);
+  add(c);
+  for (const char* index : {"binary-search", "two-level"}) {
+    add({.id = std::string("fv5_bloom_ranges_only_") + index,
+         .entries = "ranges_only",
+         .index = index,
+         .partition_filters = index == std::string("two-level")});
+  }
+  c = partitioned("part_fv5_bloom_block256_meta4096", "rocksdb-bloom", 4096);
+  c.block_size = 256;
+  add(c);
+  c = partitioned("part_fv5_bloom_bits3p5_meta512", "rocksdb-bloom", 512);
+  c.bits = 3.5;
+  add(c);
+  c = partitioned("part_fv5_ribbon_bits20_meta512", "rocksdb-ribbon", 512);
+  c.bits = 20;
+  add(c);
 }
 
 std::vector<WriterConfig> WriterConfigs() {
@@ -460,6 +594,7 @@ std::vector<WriterConfig> WriterConfigs() {
          .block_size = block});
   }
   add({.id = "ldb_puts_bits3", .library = "leveldb", .filter = "leveldb", .bits = 3});
+  PartitionedConfigs(add);
   return v;
 }
 

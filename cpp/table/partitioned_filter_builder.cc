@@ -1,0 +1,84 @@
+#include "table/partitioned_filter_builder.h"
+
+#include <algorithm>
+
+#include "filter/rocksdb_filter_bits_builder.h"
+
+namespace sstfilter {
+namespace {
+
+// The PartitionedFilterBlockBuilder constructor: the keys a filter of partition_size bytes holds,
+// or for a partition too small for one key, what the smallest filter that holds one does.
+uint32_t KeysPerPartition(const BuildOptions& filter, uint32_t partition_size) {
+  const RocksDbFilterBitsBuilder bits(filter);
+  auto keys = static_cast<uint32_t>(bits.ApproximateNumEntries(partition_size));
+  if (keys >= 1) return keys;
+  uint32_t larger = std::max(partition_size + 4, uint32_t{16});
+  for (;;) {
+    keys = static_cast<uint32_t>(bits.ApproximateNumEntries(larger));
+    if (keys >= 1) return keys;
+    larger += larger / 4;
+    if (larger > 100000) return partition_size;  // "1 key / byte"
+  }
+}
+
+// CreateFilterBlockBuilder (block_based_table_builder.cc): a cut is requested at the lower bound
+// of the index partitions' size, since the index cuts only at the next data block.
+uint32_t PartitionSize(uint64_t metadata_block_size) {
+  const auto size =
+      static_cast<uint32_t>((metadata_block_size * (100 - kBlockSizeDeviationPercent) + 99) / 100);
+  return std::max(size, uint32_t{1});
+}
+
+}  // namespace
+
+PartitionedFilterBuilder::PartitionedFilterBuilder(const BuildOptions& filter,
+                                                   std::optional<PrefixExtractor> prefix_extractor,
+                                                   bool whole_key_filtering,
+                                                   uint32_t format_version,
+                                                   uint64_t metadata_block_size,
+                                                   PartitionedIndexBuilder* index)
+    : filter_(filter, prefix_extractor, whole_key_filtering),
+      index_(index),
+      format_version_(format_version),
+      keys_per_partition_(KeysPerPartition(filter, PartitionSize(metadata_block_size))) {}
+
+Status PartitionedFilterBuilder::MaybeCutPartition(const ByteView* next_user_key) {
+  // Requested when the count is reached exactly (a step past it by a key and a prefix at once
+  // never asks), and again with every key that adds nothing.
+  if (filter_.keys_added() == keys_per_partition_) index_->RequestPartitionCut();
+  if (!index_->TakeFilterCut()) return Status::Ok();
+  if (next_user_key) filter_.AddNextPrefixBeforeCut(*next_user_key);
+  entries_in_finished_ += filter_.entries();
+  Bytes bits;
+  if (Status s = filter_.Finish(&bits); !s.ok()) return s;
+  finished_.emplace_back(index_->partition_key(), std::move(bits));
+  return Status::Ok();
+}
+
+Status PartitionedFilterBuilder::Add(ByteView user_key) {
+  if (Status s = MaybeCutPartition(&user_key); !s.ok()) return s;
+  filter_.Add(user_key);
+  return Status::Ok();
+}
+
+Status PartitionedFilterBuilder::Finish(const std::function<BlockHandle(ByteView)>& write_block,
+                                        Written* out) {
+  if (Status s = MaybeCutPartition(nullptr); !s.ok()) return s;
+  // The index over the partitions: keys and handles encoded as the top-level index's.
+  IndexBuilder partition_index(TableFamily::kRocksDb, format_version_);
+  *out = Written{};
+  out->partitions = finished_.size();
+  for (auto& [key, bits] : finished_) {
+    out->bytes += bits.size();
+    partition_index.AddSeparator(key, write_block(bits));
+    Bytes().swap(bits);
+  }
+  Bytes contents;
+  partition_index.Finish(&contents);
+  out->bytes += contents.size();
+  out->partition_index = write_block(contents);
+  return Status::Ok();
+}
+
+}  // namespace sstfilter
