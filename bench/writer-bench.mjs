@@ -52,7 +52,7 @@ const sf = await init({ simd: true });
 const expected = readFileSync(native.rocksdbFile);
 // The identity and clock SstFileWriter recorded, so that the wasm writer's file can equal it.
 const identity = (() => {
-  using t = sf.openTable(expected);
+  const t = sf.openTable(expected);
   const names = [
     "rocksdb.creating.db.identity",
     "rocksdb.creating.session.identity",
@@ -62,7 +62,9 @@ const identity = (() => {
     "rocksdb.oldest.key.time",
     "rocksdb.original.file.number",
   ];
-  return Object.fromEntries(names.filter((n) => n in t.properties).map((n) => [n, String(t.properties[n])]));
+  const properties = t.properties;
+  t.dispose();
+  return Object.fromEntries(names.filter((n) => n in properties).map((n) => [n, String(properties[n])]));
 })();
 const { keys, values } = makeEntries(entries);
 const wasmFile = "/dev/shm/sstfilter-bench-wasm.sst";
@@ -71,12 +73,13 @@ const wasmFile = "/dev/shm/sstfilter-bench-wasm.sst";
 function writeWasm() {
   const start = cpuMs();
   const fd = openSync(wasmFile, "w");
-  using w = sf.createTableWriter({
+  const w = sf.createTableWriter({
     format: "rocksdb",
     formatVersion: 5,
     filter: "rocksdb-bloom",
     bitsPerKey: 10,
     compression: "snappy",
+    checksum: "xxh3",
     properties: identity,
   });
   for (let i = 0; i < entries; i++) {
@@ -87,6 +90,7 @@ function writeWasm() {
     if (w.pendingBytes >= 1 << 20) writeSync(fd, w.takeOutput());
   }
   writeSync(fd, w.finish());
+  w.dispose();
   fsyncSync(fd);
   closeSync(fd);
   return (cpuMs() - start) / 1000;
@@ -115,6 +119,7 @@ const report = {
     valueBytes: VALUE_BYTES,
     compression: "snappy",
     filter: "rocksdb-bloom (FastLocalBloom), 10 bits per key, format_version 5",
+    checksum: "xxh3",
     fileBytes: native.fileBytes,
   },
   results: {
