@@ -9,7 +9,9 @@
 //     tools/ldb_cmd.cc: a merge over a base value reads "base:operand"), no deleted key, no base
 //     key that our range deletions cover (a range deletion covers only older entries, so it
 //     reaches the base table, not the points of its own file);
-//   - in that database as rocksdb-native (RocksDB 10.x) opens it, `get` answers the same.
+//   - in that database as rocksdb-native (RocksDB 10.x) opens it, `get` answers the same (its
+//     prebuilt addon has no codec at all: a compressed case is read through an uncompressed twin,
+//     the same table otherwise, ingested the same way).
 // LevelDB's side is tests/cpp/leveldb_readback_test.cc (LevelDB's Table::Open on our .ldb files).
 // The files are written on the SIMD module only: both modules write the same bytes
 // (table-writer.test.ts).
