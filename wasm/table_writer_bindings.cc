@@ -1,8 +1,10 @@
 // Embind surface for writing tables (sstfilter/table_writer.h): ts/api/table-writer.ts checks the
-// option types, then hands the options over as a plain object; entries arrive as a two-key batch
-// (key and value, or start and end) in linear memory; finished bytes leave as Uint8Array copies.
-// Conventions in binding_support.h.
+// option types, then hands the options over as a plain object; finished bytes leave as Uint8Array
+// copies. Entries, once per entry, go through plain wasm exports (as fast_paths.cc's probes: an
+// Embind call costs more than adding an entry) on the address writerAddress() gives: key and value
+// (or start and end) in linear memory. Conventions in binding_support.h.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include <charconv>
@@ -100,24 +102,13 @@ class TableWriterHandle {
  public:
   explicit TableWriterHandle(std::unique_ptr<TableWriter> writer) : writer_(std::move(writer)) {}
 
-  // op 0 put, 1 delete, 2 merge, 3 deleteRange; key 0 of the batch is the key (start), key 1 the
-  // value (end).
-  bool Add(int op, uintptr_t data, uintptr_t offsets) {
-    const uint32_t* at = reinterpret_cast<const uint32_t*>(offsets);
-    const ByteView key = View(data + at[0], at[1] - at[0]);
-    const ByteView value = View(data + at[1], at[2] - at[1]);
-    Status s = op == 0   ? writer_->Put(key, value)
-               : op == 1 ? writer_->Delete(key)
-               : op == 2 ? writer_->Merge(key, value)
-                         : writer_->DeleteRange(key, value);
-    return s.ok() || Fail(std::move(s));
-  }
+  // For sstfilter_table_writer_add and _pending; valid while the handle lives.
+  uintptr_t WriterAddress() const { return reinterpret_cast<uintptr_t>(writer_.get()); }
   bool Finish() {
     Status s = writer_->Finish();
     return s.ok() || Fail(std::move(s));
   }
   val TakeOutput() { return ToUint8Array(writer_->TakeOutput()); }
-  double PendingBytes() const { return static_cast<double>(writer_->pending_output_bytes()); }
   double FileSize() const { return static_cast<double>(writer_->file_size()); }
   double Entries() const { return static_cast<double>(writer_->entries()); }
 
@@ -141,15 +132,37 @@ TableWriterHandle* CreateTableWriter(val options) {
 }  // namespace
 }  // namespace sstfilter::wasm
 
+extern "C" {
+
+// op 0 put, 1 delete, 2 merge, 3 deleteRange (key = start, value = end). Returns 0 after storing
+// the error.
+EMSCRIPTEN_KEEPALIVE int sstfilter_table_writer_add(sstfilter::TableWriter* writer, int op,
+                                                    const uint8_t* key, size_t key_size,
+                                                    const uint8_t* value, size_t value_size) {
+  const sstfilter::ByteView k(key, key_size);
+  const sstfilter::ByteView v(value, value_size);
+  sstfilter::Status s = op == 0   ? writer->Put(k, v)
+                        : op == 1 ? writer->Delete(k)
+                        : op == 2 ? writer->Merge(k, v)
+                                  : writer->DeleteRange(k, v);
+  return s.ok() || sstfilter::wasm::Fail(std::move(s)) ? 1 : 0;
+}
+
+// Finished bytes not taken yet.
+EMSCRIPTEN_KEEPALIVE size_t sstfilter_table_writer_pending(const sstfilter::TableWriter* writer) {
+  return writer->pending_output_bytes();
+}
+
+}  // extern "C"
+
 EMSCRIPTEN_BINDINGS(sstfilter_table_writer) {
   using namespace emscripten;
   using namespace sstfilter::wasm;
 
   class_<TableWriterHandle>("TableWriterHandle")
-      .function("add", &TableWriterHandle::Add)
+      .function("writerAddress", &TableWriterHandle::WriterAddress)
       .function("finish", &TableWriterHandle::Finish)
       .function("takeOutput", &TableWriterHandle::TakeOutput)
-      .function("pendingBytes", &TableWriterHandle::PendingBytes)
       .function("fileSize", &TableWriterHandle::FileSize)
       .function("entries", &TableWriterHandle::Entries);
   function("createTableWriter", &CreateTableWriter, allow_raw_pointers());

@@ -269,6 +269,22 @@ describe("write", () => {
     expect(run("write", input, "-o", out, "--index-type", "hash").code).toBe(2);
     expect(run("write", input, "-o", out, "--metadata-block-size", "4k").code).toBe(2);
   });
+
+  test("keys out of order after MiBs already streamed to OUT: exit 3, OUT removed", () => {
+    const input = path.join(work, "late-unsorted.txt");
+    const lines = Array.from(
+      { length: 30000 },
+      (_, i) => `k${String(i).padStart(8, "0")}\t${"v".repeat(100)}`,
+    );
+    lines.push("a\tlate");
+    writeFileSync(input, lines.join("\n") + "\n");
+    const out = path.join(work, "late-unsorted.sst");
+    const r = run("write", input, "-o", out, "--compression", "none");
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("line 30001");
+    expect(r.stderr).toContain("BAD_KEY");
+    expect(readdirSync(work)).not.toContain("late-unsorted.sst");
+  });
 });
 
 describe("verify", () => {

@@ -2,7 +2,11 @@
 // 7.8.3's SstFileWriter, LevelDB's TableBuilder) the same entries, options and identity give the
 // recorded file byte for byte, streamed or whole; openTable reads back what it wrote; misuse is a
 // typed SstFilterError.
-import { SstFilterError, type SstFilter, type WriteOptions } from "sstfilter";
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+
+import { SstFilterError, type NodeSstFilter, type SstFilter, type WriteOptions } from "sstfilter";
 
 import { BACKENDS, loadBackend } from "./backends";
 import { bytesEqual, firstDifference, sectionCases, writerEntries } from "./golden";
@@ -220,5 +224,53 @@ describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
     const w = sf.createTableWriter({ format: "rocksdb" });
     w.dispose();
     expect(() => w.put("a", "b")).toThrow(expect.objectContaining({ code: "DISPOSED" }));
+  });
+});
+
+describe("table writer streaming a file larger than what it holds (wasm-simd128)", () => {
+  it("writes > 64 MiB to a file while holding at most a little over a MiB of it", async () => {
+    const sf = (await loadBackend(true)) as NodeSstFilter;
+    const work = mkdtempSync(path.join(tmpdir(), "sstfilter-stream-"));
+    const file = path.join(work, "big.sst");
+    const entries = 600_000;
+    const value = new Uint8Array(110).map((_, i) => (i * 37) & 0xff);
+    const key = (i: number) => `key${String(i).padStart(13, "0")}`;
+    let peakHeld = 0;
+    let written = 0;
+    try {
+      const fd = openSync(file, "w");
+      {
+        using w = sf.createTableWriter({ format: "rocksdb", compression: "none", filter: "rocksdb-bloom" });
+        const take = (chunk: Uint8Array) => {
+          writeSync(fd, chunk);
+          written += chunk.length;
+        };
+        for (let i = 0; i < entries; i++) {
+          value[0] = i & 0xff;
+          w.put(key(i), value);
+          peakHeld = Math.max(peakHeld, w.pendingBytes);
+          if (w.pendingBytes >= 1 << 20) take(w.takeOutput());
+        }
+        const tail = w.finish();
+        // Only the meta blocks wait for finish (the filter and index of 600k keys: ~1.3 MB).
+        expect(tail.length).toBeLessThan(2 << 20);
+        take(tail);
+        expect(w.fileSize).toBe(written);
+      }
+      closeSync(fd);
+      expect(written).toBeGreaterThan(64 << 20);
+      // Finished bytes never pile up: a MiB plus the block that crossed it.
+      expect(peakHeld).toBeLessThan((1 << 20) + 8192);
+      // What reached the file is the whole table: every key, in order.
+      using t = await sf.openTableFile(file);
+      let n = 0;
+      for await (const k of t.keys()) {
+        if (n % 100_000 === 0) expect(Buffer.from(k).toString()).toBe(key(n));
+        n++;
+      }
+      expect(n).toBe(entries);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });

@@ -125,29 +125,32 @@ function normalize(opts: WriteOptions) {
  * a file larger than memory, or just finish() for the whole file at once.
  */
 export class TableWriter extends WasmObject<TableWriterHandle> {
+  private readonly writerAddress: number;
+
   /** @internal */
   constructor(
     private readonly heap: WasmHeap,
     handle: TableWriterHandle,
   ) {
     super(handle, "table writer");
+    this.writerAddress = handle.writerAddress();
   }
 
   put(key: Key, value: Key): void {
-    this.add(OPS.put, key, value, "put");
+    this.add(OPS.put, key, value);
   }
 
   delete(key: Key): void {
-    this.add(OPS.delete, key, "", "delete");
+    this.add(OPS.delete, key, "");
   }
 
   merge(key: Key, value: Key): void {
-    this.add(OPS.merge, key, value, "merge");
+    this.add(OPS.merge, key, value);
   }
 
   /** RocksDB: deletes the keys in [start, end). */
   deleteRange(start: Key, end: Key): void {
-    this.add(OPS.deleteRange, start, end, "deleteRange");
+    this.add(OPS.deleteRange, start, end);
   }
 
   /** The bytes finished since the last call (the file is all of them in order). */
@@ -164,7 +167,8 @@ export class TableWriter extends WasmObject<TableWriterHandle> {
 
   /** Bytes waiting to be taken. */
   get pendingBytes(): number {
-    return this.live().pendingBytes();
+    this.live();
+    return this.heap.module._sstfilter_table_writer_pending(this.writerAddress) >>> 0;
   }
 
   /** Bytes of the file produced so far, taken or not. */
@@ -177,10 +181,13 @@ export class TableWriter extends WasmObject<TableWriterHandle> {
     return this.live().entries();
   }
 
-  private add(op: number, key: Key, value: Key, caller: string): void {
-    const handle = this.live();
-    const at = this.heap.putKeys([key, value], caller);
-    if (!handle.add(op, at.data, at.offsets)) throw this.heap.lastError();
+  private add(op: number, key: Key, value: Key): void {
+    this.live();
+    const [ptr, keySize, valueSize] = this.heap.putPair(key, value);
+    const module = this.heap.module;
+    if (!module._sstfilter_table_writer_add(this.writerAddress, op, ptr, keySize, ptr + keySize, valueSize)) {
+      throw this.heap.lastError();
+    }
   }
 }
 

@@ -141,11 +141,10 @@ export interface TableHandle extends IoHandle {
 
 /** One table being written (wasm/table_writer_bindings.cc). */
 export interface TableWriterHandle extends EmbindHandle {
-  /** op 0 put, 1 delete, 2 merge, 3 deleteRange; key and value are keys 0 and 1 of the batch. False = failed (last error). */
-  add(op: number, data: number, offsets: number): boolean;
+  /** For _sstfilter_table_writer_add / _pending; valid while the handle lives. */
+  writerAddress(): number;
   finish(): boolean;
   takeOutput(): Uint8Array;
-  pendingBytes(): number;
   fileSize(): number;
   entries(): number;
 }
@@ -174,6 +173,17 @@ export interface CoreModule {
   ): number;
   _sstfilter_may_match_hashes(reader: number, hashes: number, count: number, out: number): number;
   _sstfilter_filter_block_may_match(reader: number, blockOffset: number, key: number, size: number): number;
+  /** op 0 put, 1 delete, 2 merge, 3 deleteRange (key = start, value = end). 0 = failed (last error). */
+  _sstfilter_table_writer_add(
+    writer: number,
+    op: number,
+    key: number,
+    keySize: number,
+    value: number,
+    valueSize: number,
+  ): number;
+  /** Finished bytes not taken yet (unsigned: read with >>> 0). */
+  _sstfilter_table_writer_pending(writer: number): number;
 
   lastErrorCode(): string;
   lastErrorMessage(): string;

@@ -81,6 +81,20 @@ export class WasmHeap {
     return [this.put(bytes), bytes.length];
   }
 
+  /**
+   * Puts two keys (a key and its value) into scratch one after the other, strings UTF-8-encoded
+   * straight into wasm memory; returns where the first starts and both lengths. The per-entry
+   * path of the table writer: no intermediate allocation.
+   */
+  putPair(first: Key, second: Key): [ptr: number, firstSize: number, secondSize: number] {
+    const a = typeof first === "string" ? first : keyBytes(first);
+    const b = typeof second === "string" ? second : keyBytes(second);
+    const ptr = this.scratch(room(a) + room(b));
+    const heap = this.bytes;
+    const firstSize = place(a, heap, ptr);
+    return [ptr, firstSize, place(b, heap, ptr + firstSize)];
+  }
+
   /** Copies bytes into scratch; returns their address. */
   put(bytes: Uint8Array): number {
     const ptr = this.scratch(bytes.length);
@@ -156,4 +170,16 @@ export class WasmHeap {
       offset >= 0 ? offset : undefined,
     );
   }
+}
+
+/** Bytes of scratch a key may take: a string's UTF-8 form is at most 3 bytes per UTF-16 unit. */
+function room(key: string | Uint8Array): number {
+  return typeof key === "string" ? key.length * 3 : key.length;
+}
+
+/** Writes a key at `at`; returns its length in bytes. */
+function place(key: string | Uint8Array, heap: Uint8Array, at: number): number {
+  if (typeof key === "string") return writeUtf8(key, heap, at);
+  heap.set(key, at);
+  return key.length;
 }
