@@ -121,7 +121,7 @@ Status NewLevelDbTableWriter(const TableWriteOptions& options, std::unique_ptr<T
     return BadOptions("a LevelDB table takes compression \"none\" or \"snappy\", got \"" +
                       options.compression + "\"");
   }
-  if (options.checksum != "crc32c") {
+  if (!options.checksum.empty() && options.checksum != "crc32c") {
     return BadOptions("LevelDB tables are checksummed with crc32c, got \"" + options.checksum +
                       "\"");
   }

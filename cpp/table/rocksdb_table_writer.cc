@@ -315,7 +315,8 @@ Status NewRocksDbTableWriter(const TableWriteOptions& options, std::unique_ptr<T
     return BadOptions("formatVersion must be 2 to 5 (what RocksDB 7.8.3 writes), got " +
                       std::to_string(options.format_version));
   }
-  const std::optional<ChecksumType> checksum = ChecksumFromName(options.checksum);
+  const std::optional<ChecksumType> checksum =
+      options.checksum.empty() ? ChecksumType::kXxh3 : ChecksumFromName(options.checksum);
   if (!checksum) {
     return BadOptions(
         "checksum must be \"none\", \"crc32c\", \"xxhash\", \"xxhash64\" or "

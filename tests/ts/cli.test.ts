@@ -194,6 +194,8 @@ describe("write", () => {
       "4",
       "--filter",
       "rocksdb-legacy-bloom",
+      "--checksum",
+      "crc32c",
       ...properties,
     );
     expect(r.stderr).toMatch(/rocksdb table, 3,000 entries: [\d,]+ bytes written/);
@@ -224,6 +226,8 @@ describe("write", () => {
       "--hex",
       "--metadata-block-size",
       metadata,
+      "--checksum",
+      "crc32c",
       ...options,
       ...properties,
     );

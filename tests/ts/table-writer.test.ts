@@ -151,6 +151,18 @@ describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
     }
   });
 
+  it("checksums as each library does by default: RocksDB XXH3 (SstFileWriter's), LevelDB CRC-32C", () => {
+    for (const [format, checksum] of [
+      ["rocksdb", "xxh3"],
+      ["leveldb", "crc32c"],
+    ] as const) {
+      using w = sf.createTableWriter({ format });
+      w.put("a", "1");
+      using t = sf.openTable(w.finish(), { internalKeys: format === "rocksdb" });
+      expect({ format, checksum: t.footer.checksum }).toEqual({ format, checksum });
+    }
+  });
+
   it("takes strings and streams chunks", () => {
     using w = sf.createTableWriter({ format: "leveldb", filter: "leveldb", blockSize: 256 });
     let taken = 0;

@@ -34,7 +34,10 @@ export interface WriteOptions {
   wholeKeyFiltering?: boolean;
   /** "none" or "snappy" (default, as both libraries have it); RocksDB also "zlib", "bzip2", "lz4", "lz4hc", "zstd". */
   compression?: string;
-  /** RocksDB: "none", "crc32c" (default), "xxhash", "xxhash64", "xxh3". */
+  /**
+   * RocksDB: "none", "crc32c", "xxhash", "xxhash64", "xxh3" (default, as SstFileWriter's);
+   * LevelDB: "crc32c" (default, its only one).
+   */
   checksum?: string;
   /** Default 4096. */
   blockSize?: number;
@@ -108,7 +111,7 @@ function normalize(opts: WriteOptions) {
     prefixExtractor: optional(opts.prefixExtractor, "string", "prefixExtractor", ""),
     wholeKeyFiltering: optional(opts.wholeKeyFiltering, "boolean", "wholeKeyFiltering", true),
     compression: optional(opts.compression, "string", "compression", "snappy"),
-    checksum: optional(opts.checksum, "string", "checksum", "crc32c"),
+    checksum: optional(opts.checksum, "string", "checksum", ""),
     blockSize: wholeNumber(opts.blockSize, "blockSize", 4096),
     restartInterval: Math.min(wholeNumber(opts.restartInterval, "restartInterval", 16), 0xffffffff),
     indexType,

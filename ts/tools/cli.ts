@@ -786,7 +786,7 @@ byte order (or --sort). Large inputs stream: the table is written as it grows.
   --prefix-extractor P       fixed:N | capped:N (RocksDB)
   --whole-key-filtering B    true (default) | false (RocksDB)
   --compression C            snappy (default) | none | zlib | bzip2 | lz4 | lz4hc | zstd
-  --checksum C               crc32c (default) | none | xxhash | xxhash64 | xxh3 (RocksDB)
+  --checksum C               xxh3 (RocksDB's default) | crc32c (LevelDB's) | none | xxhash | xxhash64
   --block-size N             default 4096
   --restart-interval N       default 16
   --property NAME=VALUE      a property of your own, or one RocksDB records about who wrote the

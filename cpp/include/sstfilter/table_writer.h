@@ -60,9 +60,12 @@ struct TableWriteOptions {
   // "none" or "snappy" (both libraries' default); RocksDB also "zlib", "bzip2", "lz4", "lz4hc" and
   // "zstd", each as 7.8.3 compresses with its default CompressionOptions.
   std::string compression = "snappy";
-  std::string checksum = "crc32c";  // RocksDB: "none", "crc32c", "xxhash", "xxhash64", "xxh3"
-  uint64_t block_size = 4096;       // >= 1
-  uint32_t restart_interval = 16;   // >= 1
+  // RocksDB: "none", "crc32c", "xxhash", "xxhash64" or "xxh3"; LevelDB: "crc32c". "": the
+  // format's default (xxh3, BlockBasedTableOptions::checksum in 7.8.3's include/rocksdb/table.h;
+  // crc32c for LevelDB).
+  std::string checksum;
+  uint64_t block_size = 4096;      // >= 1
+  uint32_t restart_interval = 16;  // >= 1
   // RocksDB: the index, and with partition_filters (which needs the two-level index) a filter
   // per index partition instead of one full filter. metadata_block_size (>= 1) is the size at
   // which index partitions are cut; filter partitions ask for a cut at 90% of it.
