@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   run("rocksdb_timestamp", corpus::RocksDbTimestampSection);
   run("rocksdb_values", corpus::RocksDbValuesSection);
   run("table_writer", corpus::TableWriterSection);
+  run("db_manifest", corpus::DbManifestSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",
