@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../fuzz/log_builder.h"
 #include "golden.h"
 #include "sstfilter/db.h"
 #include "sstfilter/hash.h"
@@ -287,55 +288,7 @@ TEST(Manifest, BitFlipsInARecordAreChecksumMismatchesAtItsHeader) {
 
 // ---- Logs built here (leveldb / rocksdb db/log_writer.cc) ----
 
-class LogWriter {
- public:
-  explicit LogWriter(bool recyclable = false, uint32_t log_number = 0)
-      : recyclable_(recyclable), log_number_(log_number) {}
-
-  void Add(const std::string& payload) {
-    const size_t header = recyclable_ ? 11 : 7;
-    size_t pos = 0;
-    bool first = true;
-    do {
-      size_t left = kLogBlockSize - bytes_.size() % kLogBlockSize;
-      if (left < header) {
-        bytes_.insert(bytes_.end(), left, 0);
-        left = kLogBlockSize;
-      }
-      const size_t n = std::min(left - header, payload.size() - pos);
-      const bool last = pos + n == payload.size();
-      const uint8_t type = first && last ? 1 : first ? 2 : last ? 4 : 3;
-      Physical(static_cast<uint8_t>(recyclable_ ? type + 4 : type), payload.substr(pos, n));
-      pos += n;
-      first = false;
-    } while (pos < payload.size());
-  }
-
-  // One physical record of any type, legacy header unless the type is recyclable.
-  void Physical(uint8_t type, const std::string& payload, bool recyclable_header = false) {
-    const bool rec = recyclable_header || (type >= 5 && type <= 8);
-    Bytes head(rec ? 11 : 7, 0);
-    head[4] = static_cast<uint8_t>(payload.size());
-    head[5] = static_cast<uint8_t>(payload.size() >> 8);
-    head[6] = type;
-    if (rec) {
-      for (int i = 0; i < 4; ++i) head[7 + i] = static_cast<uint8_t>(log_number_ >> (8 * i));
-    }
-    Bytes covered(head.begin() + 6, head.end());
-    covered.insert(covered.end(), payload.begin(), payload.end());
-    const uint32_t crc = Crc32cMask(Crc32c(covered));
-    for (int i = 0; i < 4; ++i) head[i] = static_cast<uint8_t>(crc >> (8 * i));
-    bytes_.insert(bytes_.end(), head.begin(), head.end());
-    bytes_.insert(bytes_.end(), payload.begin(), payload.end());
-  }
-
-  Bytes& bytes() { return bytes_; }
-
- private:
-  bool recyclable_;
-  uint32_t log_number_;
-  Bytes bytes_;
-};
+using fuzz::LogBuilder;
 
 std::vector<std::string> ReadAll(ByteView log, DbFormat format, uint64_t number, Status* status,
                                  LogEnd* end) {
@@ -351,10 +304,10 @@ std::vector<std::string> ReadAll(ByteView log, DbFormat format, uint64_t number,
 TEST(LogReader, ReassemblesFragmentsAcrossBlocksInBothHeaderFormats) {
   for (bool recyclable : {false, true}) {
     SCOPED_TRACE(recyclable ? "recyclable" : "legacy");
-    LogWriter w(recyclable, 77);
+    LogBuilder w(recyclable, 77);
     std::vector<std::string> payloads = {"", "a", std::string(kLogBlockSize * 2 + 5, 'x'),
                                          std::string(kLogBlockSize - 30, 'y'), "tail"};
-    for (const std::string& p : payloads) w.Add(p);
+    for (const std::string& p : payloads) w.Add(BytesOf(p));
     Status s;
     LogEnd end;
     EXPECT_EQ(ReadAll(w.bytes(), DbFormat::kRocksDb, 77, &s, &end), payloads);
@@ -375,9 +328,9 @@ TEST(LogReader, ReassemblesFragmentsAcrossBlocksInBothHeaderFormats) {
 }
 
 TEST(LogReader, TornTailsAndZeroPaddingEndTheLog) {
-  LogWriter w;
-  w.Add("first");
-  w.Add(std::string(40000, 'z'));  // FIRST in block 0, LAST in block 1
+  LogBuilder w;
+  w.Add(BytesOf("first"));
+  w.Add(Bytes(40000, 'z'));  // FIRST in block 0, LAST in block 1
   const size_t whole = w.bytes().size();
   Status s;
   LogEnd end;
@@ -400,28 +353,28 @@ TEST(LogReader, FragmentsOutOfOrderAndUnknownTypesAreCorrupt) {
   Status s;
   LogEnd end;
   for (uint8_t type : {uint8_t{3}, uint8_t{4}, uint8_t{12}, uint8_t{99}}) {
-    LogWriter w;
-    w.Add("ok");
-    w.Physical(type, "bad");
+    LogBuilder w;
+    w.Add(BytesOf("ok"));
+    w.Physical(type, BytesOf("bad"));
     ReadAll(w.bytes(), DbFormat::kRocksDb, 0, &s, &end);
     EXPECT_EQ(s.code(), ErrorCode::kCorrupt) << int{type};
     EXPECT_EQ(s.offset(), 9) << int{type};
   }
   // FIRST then FULL: the fragmented record never ended.
-  LogWriter w;
-  w.Physical(2, "start");
-  w.Physical(1, "full");
+  LogBuilder w;
+  w.Physical(2, BytesOf("start"));
+  w.Physical(1, BytesOf("full"));
   ReadAll(w.bytes(), DbFormat::kLevelDb, 0, &s, &end);
   EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
   EXPECT_EQ(s.offset(), 12);
 }
 
 TEST(LogReader, RocksDbMetadataRecordsAreReturnedOrRefused) {
-  LogWriter w;
-  w.Physical(9, std::string(4, '\0'));  // SetCompressionType: none
-  w.Physical(10, "ts sizes");
-  w.Physical(0x85, "future, ignorable");
-  w.Add("data");
+  LogBuilder w;
+  w.Physical(9, Bytes(4, 0));  // SetCompressionType: none
+  w.Physical(10, BytesOf("ts sizes"));
+  w.Physical(0x85, BytesOf("future, ignorable"));
+  w.Add(BytesOf("data"));
   LogReader reader(w.bytes(), DbFormat::kRocksDb);
   std::vector<LogRecordKind> kinds;
   LogRecord r;
@@ -430,8 +383,8 @@ TEST(LogReader, RocksDbMetadataRecordsAreReturnedOrRefused) {
   EXPECT_EQ(kinds, (std::vector<LogRecordKind>{LogRecordKind::kSetCompressionType,
                                                LogRecordKind::kUserDefinedTimestampSize,
                                                LogRecordKind::kIgnorable, LogRecordKind::kData}));
-  LogWriter zstd;
-  zstd.Physical(9, std::string("\x07\0\0\0", 4));
+  LogBuilder zstd;
+  zstd.Physical(9, Bytes{7, 0, 0, 0});
   Status s;
   LogEnd end;
   ReadAll(zstd.bytes(), DbFormat::kRocksDb, 0, &s, &end);

@@ -17,6 +17,7 @@
 #include <rocksdb/file_checksum.h>
 #include <rocksdb/options.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -48,13 +49,21 @@ std::string Value(Random& rng, size_t min, size_t max) {
   return v;
 }
 
-// CURRENT and the MANIFEST it names, copied into the case folder.
+// CURRENT, the MANIFEST it names and RocksDB's IDENTITY, copied into the case folder, and the names
+// of every file the database left ("files": tables, logs, OPTIONS, LOCK...).
 nlohmann::json CopyManifest(const CorpusRoot& root, const std::string& dir, const fs::path& db) {
   std::string current = ReadFile(db / "CURRENT");
   const std::string name = current.substr(0, current.find('\n'));
-  return {{"current", root.CopyFile(dir + "/CURRENT", db / "CURRENT")},
-          {"manifest_name", name},
-          {"manifest", root.CopyFile(dir + "/" + name, db / name)}};
+  nlohmann::json r = {{"current", root.CopyFile(dir + "/CURRENT", db / "CURRENT")},
+                      {"manifest_name", name},
+                      {"manifest", root.CopyFile(dir + "/" + name, db / name)}};
+  if (fs::exists(db / "IDENTITY"))
+    r["identity"] = root.CopyFile(dir + "/IDENTITY", db / "IDENTITY");
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(db)) files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  r["files"] = files;
+  return r;
 }
 
 // ---- RocksDB ----
