@@ -138,21 +138,19 @@ class EditDecoder {
 
   bool RocksDb() const { return format_ == DbFormat::kRocksDb; }
 
-  std::optional<int> Level() {
-    const auto level = in_.Varint32();
-    if (!level) return std::nullopt;
-    if (!RocksDb() && *level >= kLevelDbLevels) return std::nullopt;
-    return static_cast<int>(*level);
-  }
-
-  Status CheckLevel(int level) const {
-    if (level > kMaxDbLevel) {
+  // A level: LevelDB's are 0 to 6 (a deeper one is corrupt there); RocksDB's are bounded by
+  // kMaxDbLevel here (num_levels is an option, but no database has that many).
+  Status Level(int* level, const char* what) {
+    const auto v = in_.Varint32();
+    if (!v || (!RocksDb() && *v >= kLevelDbLevels)) return Corrupt(what);
+    if (*v > static_cast<uint32_t>(kMaxDbLevel)) {
       return Status::Error(ErrorCode::kUnsupported,
-                           "VersionEdit: level " + std::to_string(level) + " at byte " +
+                           "VersionEdit: level " + std::to_string(*v) + " at byte " +
                                std::to_string(field_start_) + " is beyond level " +
                                std::to_string(kMaxDbLevel),
                            static_cast<int64_t>(field_start_));
     }
+    *level = static_cast<int>(*v);
     return Status::Ok();
   }
 
@@ -192,18 +190,20 @@ class EditDecoder {
         return Status::Ok();
       }
       case kCompactCursor: {
-        const auto level = Level();
-        const auto key = level ? InternalKey() : std::nullopt;
+        int level = 0;
+        if (Status s = Level(&level, "compaction cursor"); !s.ok()) return s;
+        const auto key = InternalKey();
         if (!key) return Corrupt("compaction cursor");
-        out_->compact_cursors.push_back({*level, *key});
-        return CheckLevel(*level);
+        out_->compact_cursors.push_back({level, *key});
+        return Status::Ok();
       }
       case kDeletedFile: {
-        const auto level = Level();
-        const auto number = level ? in_.Varint64() : std::nullopt;
+        int level = 0;
+        if (Status s = Level(&level, "deleted file"); !s.ok()) return s;
+        const auto number = in_.Varint64();
         if (!number) return Corrupt("deleted file");
-        out_->deleted_files.push_back({*level, *number});
-        return CheckLevel(*level);
+        out_->deleted_files.push_back({level, *number});
+        return Status::Ok();
       }
       case kNewFile:
       case kNewFile2:
@@ -296,9 +296,7 @@ class EditDecoder {
                                           : "new-file4 entry";
     VersionEdit::NewFile file;
     TableFileMeta& m = file.meta;
-    const auto level = Level();
-    if (!level) return Corrupt(what);
-    file.level = *level;
+    if (Status s = Level(&file.level, what); !s.ok()) return s;
     const auto number = in_.Varint64();
     if (!number) return Corrupt(what);
     m.number = *number;
@@ -325,7 +323,6 @@ class EditDecoder {
     if (tag == kNewFile4) {
       if (Status s = CustomFields(&m); !s.ok()) return s;
     }
-    if (Status s = CheckLevel(file.level); !s.ok()) return s;
     out_->new_files.push_back(std::move(file));
     return Status::Ok();
   }

@@ -470,6 +470,14 @@ TEST(VersionEdit, RefusesWhatMustBeUnderstoodWithTheOffsetOfTheField) {
       EXPECT_LE(s.offset(), static_cast<int64_t>(n)) << n;
     }
   }
+  // A level beyond kMaxDbLevel, up to one that does not fit an int (fuzz regression
+  // new-file3-level-above-int-max): unsupported, at the field.
+  for (uint64_t level : {uint64_t{kMaxDbLevel} + 1, uint64_t{0xfffffff0}}) {
+    s = DecodeVersionEdit(Cat({Varint(3), Varint(7), Varint(6), Varint(level), Varint(5)}),
+                          DbFormat::kRocksDb, &e);
+    EXPECT_EQ(s.code(), ErrorCode::kUnsupported) << level;
+    EXPECT_EQ(s.offset(), 2) << level;
+  }
   // LevelDB's levels end at 6.
   const Bytes deep = Cat({Varint(6), Varint(7), Varint(5)});
   EXPECT_EQ(DecodeVersionEdit(deep, DbFormat::kLevelDb, &e).code(), ErrorCode::kCorrupt);
