@@ -273,7 +273,7 @@ for (const c of entrySets.values()) {
 function logRecords(file) {
   const records = [];
   let pending = null;
-  for (let pos = 0; pos + 7 <= file.length; ) {
+  for (let pos = 0; pos + 7 <= file.length;) {
     const left = 32768 - (pos % 32768);
     if (left < 7) {
       pos += left;
@@ -298,7 +298,9 @@ for (const c of manifest("db-manifest").cases) {
   const file = read(c.manifest);
   const rocksdb = c.format === "rocksdb" ? 1 : 0;
   seed("log_reader", c.id, concat([Uint8Array.of(rocksdb, 0), file]));
-  logRecords(file).forEach((r, i) => seed("version_edit", `${c.id}-${i}`, concat([Uint8Array.of(rocksdb), r])));
+  logRecords(file).forEach((r, i) =>
+    seed("version_edit", `${c.id}-${i}`, concat([Uint8Array.of(rocksdb), r])),
+  );
 }
 
 for (const [target, list] of seeds) {

@@ -61,8 +61,8 @@ uint64_t LogRecord::FileOffset(size_t pos) const {
 struct LogReader::Fragment {
   uint8_t type = 0;  // recyclable FULL..LAST normalized to 1..4
   bool recyclable = false;
-  uint64_t header_offset = 0;
-  uint64_t payload_offset = 0;
+  size_t header_offset = 0;  // positions in the file, which is in memory
+  size_t payload_offset = 0;
   uint32_t size = 0;
 };
 
