@@ -232,6 +232,19 @@ describe.each(NODE_CASES)("node:$id", (c) => {
       const expected = parseSstables(c.sstables);
       expect(expected.length).toBe(c.tables.length);
       expect(ourSstables(db)).toEqual(expected);
+      // Its blob files: "blob_file_number: N total_blob_count: C total_blob_bytes: B ...
+      // garbage_blob_count: G garbage_blob_bytes: GB".
+      const blobs = [
+        ...c.sstables.matchAll(
+          /^blob_file_number: (\d+) total_blob_count: (\d+) total_blob_bytes: (\d+) .* garbage_blob_count: (\d+) garbage_blob_bytes: (\d+)$/gm,
+        ),
+      ].map((m) => m.slice(1).join(" "));
+      expect(
+        db.columnFamilies[0]!.blobFiles.map((b) =>
+          [b.number, b.totalBlobCount, b.totalBlobBytes, b.garbageBlobCount, b.garbageBlobBytes].join(" "),
+        ),
+      ).toEqual(blobs);
+      if (c.id === "rn_db_blob_files") expect(blobs.length).toBeGreaterThan(1);
       // RocksDB 10 writes epoch numbers: level 0 is ordered by them.
       expect(db.levels.flatMap((l) => l.files).every((f) => f.epochNumber > 0n)).toBe(true);
     }
