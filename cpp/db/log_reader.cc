@@ -76,6 +76,17 @@ bool LogReader::Fail(ErrorCode code, const std::string& what, uint64_t offset) {
   return false;
 }
 
+// In a file whose first record is recyclable, the bytes after the last record written are
+// usually what the file's previous log left, cut at a random place: a bad length or checksum there
+// ends the log (rocksdb db/log_reader.cc ReadRecord: kBadRecordLen / kBadRecordChecksum with
+// recycled_ under kTolerateCorruptedTailRecords; kPointInTimeRecovery stops there too).
+LogReader::Step LogReader::EndInLeftovers(const char* what) {
+  end_ = LogEnd{LogEnd::Kind::kOldRecord, pos_,
+                std::string(what) + " after the records of this log: a recycled file's leftovers"};
+  pos_ = file_.size();
+  return Step::kEnd;
+}
+
 void LogReader::EndTorn(uint64_t offset, const std::string& what) {
   end_ = LogEnd{LogEnd::Kind::kTorn, offset, what};
   pos_ = file_.size();
@@ -111,7 +122,9 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
       pos_ = file_.size();
       return Step::kEnd;
     }
+    if (pos_ == 0) recycled_ = header_size == kRecyclableHeaderSize;
     if (header_size + length > left) {
+      if (recycled_ && !last_block) return EndInLeftovers("a length that overruns its block");
       if (last_block) {
         EndTorn(pos_,
                 "record of " + std::to_string(length) + " bytes cut off by the end of the file");
@@ -133,6 +146,7 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
     // The CRC covers the type byte, the log number where there is one, and the payload.
     const uint32_t actual = Crc32c(file_.subspan(pos_ + 6, header_size - 6 + length));
     if (actual != expected) {
+      if (recycled_) return EndInLeftovers("a checksum mismatch");
       Fail(ErrorCode::kChecksumMismatch,
            "checksum mismatch (stored " + std::to_string(expected) + ", computed " +
                std::to_string(actual) + ")",

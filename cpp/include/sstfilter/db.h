@@ -58,9 +58,11 @@ struct LogRecord {
 // recovery and WAL recovery (kTolerateCorruptedTailRecords) read the records before it and stop.
 struct LogEnd {
   enum class Kind : uint8_t {
-    kClean,      // the last record ends the data (trailing zero padding allowed)
-    kTorn,       // see above; `offset` is where the unfinished record starts
-    kOldRecord,  // a recyclable record of an earlier log (a recycled file's leftovers)
+    kClean,  // the last record ends the data (trailing zero padding allowed)
+    kTorn,   // see above; `offset` is where the unfinished record starts
+    // A recycled file's leftovers: a recyclable record of an earlier log or, in a file whose
+    // first record is recyclable, a bad length or checksum after the records of this log.
+    kOldRecord,
   };
   Kind kind = Kind::kClean;
   uint64_t offset = 0;
@@ -69,7 +71,9 @@ struct LogEnd {
 
 // Reads the logical records of a log file in order. `log_number` is the file's number (from its
 // name): recyclable records carry its low 32 bits, and one with other bits is a recycled file's
-// old record, which ends the log. Errors (Next returns false and status() is not ok):
+// old record, which ends the log, as does a bad length or checksum in a file whose first record is
+// recyclable (what the file's previous log left). Errors (Next returns false and status() is not
+// ok):
 // kChecksumMismatch for a fragment whose masked CRC32C over type (and log number) and payload
 // disagrees, kCorrupt for a fragment that overruns its block before the last block, fragments out
 // of order and unknown record types, kUnsupported for compressed WAL records. Each names the file
@@ -87,6 +91,7 @@ class LogReader {
   struct Fragment;
   enum class Step : uint8_t { kFragment, kEnd, kError };
   Step NextFragment(Fragment* fragment);
+  Step EndInLeftovers(const char* what);
   bool Fail(ErrorCode code, const std::string& what, uint64_t offset);
   void EndTorn(uint64_t offset, const std::string& what);
 
@@ -94,6 +99,7 @@ class LogReader {
   DbFormat format_;
   uint64_t log_number_;
   size_t pos_ = 0;
+  bool recycled_ = false;  // the first record is recyclable
   bool data_record_seen_ = false;
   bool compression_seen_ = false;
   Status status_;

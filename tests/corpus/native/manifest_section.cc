@@ -11,14 +11,21 @@
 //   compacts nothing) and CompactRange, and stay below every automatic compaction trigger (fewer
 //   than 4 level-0 files, levels far below 10 MB): no compaction can change the state after it is
 //   recorded.
+// Some cases also copy the WAL the database was writing when it closed ("wal": its number and the
+// write batches left in it, as [first sequence number, count]; LevelDB's sequence numbers are
+// null: they follow the MANIFEST's last one), for the log reader: LevelDB's, and RocksDB's
+// recyclable records in a reused file, whose older records end the log.
 #include <leveldb/db.h>
+#include <leveldb/write_batch.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/file_checksum.h>
 #include <rocksdb/options.h>
+#include <rocksdb/write_batch.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <memory>
 #include <thread>
@@ -358,6 +365,84 @@ std::vector<RocksCase> RocksCases() {
   return cases;
 }
 
+// The newest .log file in `dir`: the WAL the database was writing when it closed.
+fs::path NewestLog(const fs::path& dir) {
+  fs::path newest;
+  uint64_t number = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (e.path().extension() != ".log") continue;
+    const uint64_t n = std::stoull(e.path().stem().string());
+    if (newest.empty() || n > number) newest = e.path(), number = n;
+  }
+  if (newest.empty()) Fail("no .log file in " + dir.string());
+  return newest;
+}
+
+// The WAL record of the case: its copy, its number, and the write batches written into it as
+// [first sequence number, count] (one per Put, then one WriteBatch of three).
+nlohmann::json WalRecord(const CorpusRoot& root, const std::string& dir, const fs::path& log,
+                         const nlohmann::json& batches) {
+  const std::string name = log.filename().string();
+  return {{"path", root.CopyFile(dir + "/" + name, log)},
+          {"number", std::stoull(log.stem().string())},
+          {"batches", batches}};
+}
+
+// The options of rocksdb_recycled_wal: recycle_log_file_num 2.
+RocksCase RecycledWalOptions() {
+  RocksCase c{"rocksdb_recycled_wal",
+              "DB with recycle_log_file_num 2 (kSkipAnyCorruptedRecords): 1000 puts, Flush, 1000 "
+              "puts, Flush, then 300 puts and a batch of three left in the WAL, which reuses the "
+              "first WAL's file; the process exits without closing the database",
+              rocksdb::Options(),
+              {},
+              nullptr,
+              0};
+  c.options.recycle_log_file_num = 2;
+  // 7.8.3 turns recycling off under every other recovery mode (db_impl_open.cc SanitizeOptions).
+  c.options.wal_recovery_mode = rocksdb::WALRecoveryMode::kSkipAnyCorruptedRecords;
+  c.options.compression = rocksdb::kNoCompression;
+  return c;
+}
+
+constexpr size_t kRecycledWalFlushedPuts = 2000;  // one sequence number each, from 1
+
+// A DB with recycle_log_file_num 2: flushes retire WALs into the recycle list, and the next WAL
+// reuses such a file, overwriting it from the start. A clean close truncates the file to what was
+// written, so the writer runs in a process of its own (WriteRecycledWal) that exits without
+// closing, as a crash would: the WAL live then holds its own (recyclable) records, then an older
+// log's, which end it (docs/FORMATS.md 6.1).
+nlohmann::json RecycledWalCase(const CorpusRoot& root) {
+  const RocksCase c = RecycledWalOptions();
+  const std::string dir = "db-manifest/" + c.id;
+  const fs::path scratch = root.Scratch(c.id);
+  fs::remove_all(scratch);
+  fs::create_directories(scratch.parent_path());
+  std::string command = "'";
+  command += fs::read_symlink("/proc/self/exe").string();
+  command += "' --write-recycled-wal '";
+  command += scratch.string();
+  command += "'";
+  if (std::system(command.c_str()) != 0) Fail(c.id + ": " + command + " failed");
+  nlohmann::json batches = nlohmann::json::array();
+  for (uint64_t seq = kRecycledWalFlushedPuts + 1; seq <= kRecycledWalFlushedPuts + 300; ++seq) {
+    batches.push_back({seq, 1});
+  }
+  batches.push_back({kRecycledWalFlushedPuts + 301, 3});
+  nlohmann::json r = {{"id", c.id}, {"format", "rocksdb"}, {"writer", c.what}};
+  r["wal"] = WalRecord(root, dir, NewestLog(scratch), batches);
+  // Read back under kPointInTimeRecovery, which stops at the old record: under
+  // kSkipAnyCorruptedRecords 7.8.3's log::Reader returns kOldRecord without consuming the record
+  // (main consumes it) and its recovery loops on it forever.
+  RocksCase reader = c;
+  reader.options.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  OpenRocks db = OpenRocksDb(reader, scratch, true);
+  r["live"] = RocksLiveFiles(db.db.get(), db.handles);
+  db.Close();
+  r.update(CopyManifest(root, dir, scratch));
+  return r;
+}
+
 // ---- LevelDB ----
 
 std::unique_ptr<leveldb::DB> OpenLevelDb(const fs::path& dir) {
@@ -390,6 +475,7 @@ nlohmann::json LevelDbCase(const CorpusRoot& root, const std::string& id, bool r
   fs::create_directories(scratch.parent_path());
   Random rng(SeedFor("leveldb_levels"));
   std::string sstables;
+  std::vector<int> wal_batches;  // the ops of each batch left in the WAL
   {
     auto db = OpenLevelDb(scratch);
     const leveldb::WriteOptions w;
@@ -409,27 +495,74 @@ nlohmann::json LevelDbCase(const CorpusRoot& root, const std::string& id, bool r
       FlushLevelDb(db.get());
     }
     sstables = LevelDbSstables(db.get());
+    if (!reopen) {
+      // Left in the WAL (LevelDB does not flush on close): 200 puts, then a batch of three.
+      for (size_t i = 0; i < 200; ++i) {
+        Check(db->Put(w, Numbered("wal", i), Value(rng, 10, 50)), "Put");
+        wal_batches.push_back(1);
+      }
+      leveldb::WriteBatch batch;
+      batch.Put("batch-put", "v");
+      batch.Delete("wal000001");
+      batch.Put("batch-put-2", "w");
+      Check(db->Write(w, &batch), "Write");
+      wal_batches.push_back(3);
+    }
   }
   if (reopen) {
     auto db = OpenLevelDb(scratch);  // recovery writes a new MANIFEST: one edit with every file
     if (LevelDbSstables(db.get()) != sstables) Fail(id + ": reopening changed the live files");
   }
-  nlohmann::json r = {{"id", id},
-                      {"format", "leveldb"},
-                      {"writer", std::string("leveldb::DB: 2500 puts of ~1 KB compacted to the "
-                                             "bottom, overwrites and deletes flushed to level 2, "
-                                             "then flushes to levels 1 and 0") +
-                                     (reopen ? "; reopened" : "")},
-                      {"sstables", sstables}};
+  nlohmann::json r = {
+      {"id", id},
+      {"format", "leveldb"},
+      {"writer", std::string("leveldb::DB: 2500 puts of ~1 KB compacted to the "
+                             "bottom, overwrites and deletes flushed to level 2, "
+                             "then flushes to levels 1 and 0") +
+                     (reopen ? "; reopened" : "; 200 puts and a batch of three left in the WAL")},
+      {"sstables", sstables}};
+  if (!wal_batches.empty()) {
+    // LevelDB does not say its sequence numbers: the batches follow the MANIFEST's last one.
+    nlohmann::json batches = nlohmann::json::array();
+    for (int n : wal_batches) batches.push_back({nullptr, n});
+    r["wal"] = WalRecord(root, dir, NewestLog(scratch), batches);
+  }
   r.update(CopyManifest(root, dir, scratch));
   return r;
 }
 
 }  // namespace
 
+[[noreturn]] void WriteRecycledWal(const std::filesystem::path& dir) {
+  const RocksCase c = RecycledWalOptions();
+  rocksdb::Options o = c.options;
+  o.create_if_missing = true;
+  rocksdb::DB* db = nullptr;
+  Check(rocksdb::DB::Open(o, dir.string(), &db), "DB::Open " + dir.string());
+  Random rng(SeedFor(c.id));
+  const rocksdb::WriteOptions w;
+  for (const char* phase : {"a", "b"}) {
+    for (size_t i = 0; i < kRecycledWalFlushedPuts / 2; ++i) {
+      Check(db->Put(w, Numbered(phase, i), Value(rng, 100, 200)), "Put");
+    }
+    Check(db->Flush(rocksdb::FlushOptions()), "Flush");
+  }
+  WaitForBackgroundWork(db);
+  if (db->GetLatestSequenceNumber() != kRecycledWalFlushedPuts) Fail("unexpected sequence number");
+  for (size_t i = 0; i < 300; ++i) Check(db->Put(w, Numbered("wal", i), Value(rng, 10, 50)), "Put");
+  rocksdb::WriteBatch batch;
+  Check(batch.Put("batch-put", "v"), "WriteBatch::Put");
+  Check(batch.Delete("wal000001"), "WriteBatch::Delete");
+  Check(batch.SingleDelete("batch-single-delete"), "WriteBatch::SingleDelete");
+  Check(db->Write(w, &batch), "Write");
+  // The WAL's writes are in the file system; nothing is closed or truncated.
+  std::_Exit(0);
+}
+
 nlohmann::json DbManifestSection(const CorpusRoot& root) {
   nlohmann::json cases = nlohmann::json::array();
   for (const RocksCase& c : RocksCases()) cases.push_back(RocksCaseFiles(root, c));
+  cases.push_back(RecycledWalCase(root));
   cases.push_back(LevelDbCase(root, "leveldb_levels", false));
   cases.push_back(LevelDbCase(root, "leveldb_reopened", true));
   return root.FinishSection("db-manifest", "db_manifest", cases);
