@@ -268,7 +268,7 @@ for (const c of entrySets.values()) {
   seed("writer", `${c.id}-leveldb`, concat([Uint8Array.of(0xc0, 0x29, 16, 3), entries]));
 }
 
-// ---- database MANIFESTs: log_reader [mode u8][log number u8][file], version_edit [format u8][record] ----
+// ---- database MANIFESTs and WALs: log_reader [mode u8][log number u8][file], version_edit [format u8][record] ----
 // The records of a log file (docs/FORMATS.md 6.1): FULL payloads, and FIRST..LAST ones joined.
 function logRecords(file) {
   const records = [];
@@ -298,6 +298,13 @@ for (const c of manifest("db-manifest").cases) {
   const file = read(c.manifest);
   const rocksdb = c.format === "rocksdb" ? 1 : 0;
   seed("log_reader", c.id, concat([Uint8Array.of(rocksdb, 0), file]));
+  // The WAL left open, with its number (the harness takes the low byte).
+  if (c.wal)
+    seed(
+      "log_reader",
+      `${c.id}-wal`,
+      concat([Uint8Array.of(rocksdb, c.wal.number & 0xff), read(c.wal.path)]),
+    );
   logRecords(file).forEach((r, i) =>
     seed("version_edit", `${c.id}-${i}`, concat([Uint8Array.of(rocksdb), r])),
   );

@@ -73,8 +73,7 @@ struct LogEnd {
 // name): recyclable records carry its low 32 bits, and one with other bits is a recycled file's
 // old record, which ends the log, as does a bad length or checksum in a file whose first record is
 // recyclable (what the file's previous log left). Errors (Next returns false and status() is not
-// ok):
-// kChecksumMismatch for a fragment whose masked CRC32C over type (and log number) and payload
+// ok): kChecksumMismatch for a fragment whose masked CRC32C over type (and log number) and payload
 // disagrees, kCorrupt for a fragment that overruns its block before the last block, fragments out
 // of order and unknown record types, kUnsupported for compressed WAL records. Each names the file
 // offset of the fragment's header.
