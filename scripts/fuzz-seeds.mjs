@@ -268,6 +268,48 @@ for (const c of entrySets.values()) {
   seed("writer", `${c.id}-leveldb`, concat([Uint8Array.of(0xc0, 0x29, 16, 3), entries]));
 }
 
+// ---- database MANIFESTs and WALs: log_reader [mode u8][log number u8][file], version_edit [format u8][record] ----
+// The records of a log file (docs/FORMATS.md 6.1): FULL payloads, and FIRST..LAST ones joined.
+function logRecords(file) {
+  const records = [];
+  let pending = null;
+  for (let pos = 0; pos + 7 <= file.length;) {
+    const left = 32768 - (pos % 32768);
+    if (left < 7) {
+      pos += left;
+      continue;
+    }
+    const length = file[pos + 4] | (file[pos + 5] << 8);
+    const type = file[pos + 6];
+    const payload = file.subarray(pos + 7, pos + 7 + length);
+    pos += 7 + length;
+    if (type === 1) records.push(payload);
+    else if (type === 2) pending = [payload];
+    else if (type === 3) pending?.push(payload);
+    else if (type === 4 && pending) {
+      records.push(concat([...pending, payload]));
+      pending = null;
+    }
+  }
+  return records;
+}
+
+for (const c of manifest("db-manifest").cases) {
+  const file = read(c.manifest);
+  const rocksdb = c.format === "rocksdb" ? 1 : 0;
+  seed("log_reader", c.id, concat([Uint8Array.of(rocksdb, 0), file]));
+  // The WAL left open, with its number (the harness takes the low byte).
+  if (c.wal)
+    seed(
+      "log_reader",
+      `${c.id}-wal`,
+      concat([Uint8Array.of(rocksdb, c.wal.number & 0xff), read(c.wal.path)]),
+    );
+  logRecords(file).forEach((r, i) =>
+    seed("version_edit", `${c.id}-${i}`, concat([Uint8Array.of(rocksdb), r])),
+  );
+}
+
 for (const [target, list] of seeds) {
   const dir = path.join(out, target);
   rmSync(dir, { recursive: true, force: true });

@@ -20,7 +20,7 @@ while (($#)); do
   esac
 done
 if ((${#targets[@]} == 0)); then
-  targets=(filter leveldb_filter_block block table roundtrip values writer)
+  targets=(filter leveldb_filter_block block table roundtrip values writer log_reader version_edit)
 fi
 
 bash scripts/corpus.sh
@@ -50,6 +50,8 @@ max_len_of() {
     roundtrip) echo 4096 ;;               # over 1000 distinct keys: Ribbon's 1024-slot regime
     values) echo 8192 ;;                  # entities of 200 columns
     writer) echo 16384 ;;                 # hundreds of entries: many blocks at small block sizes
+    log_reader) echo 131072 ;;            # every seed (MANIFESTs of up to 96 KiB, 3 blocks)
+    version_edit) echo 131072 ;;          # every seed (a 94 KiB edit: 29 files with 2 KiB keys)
     *) echo 65536 ;;
   esac
 }

@@ -22,10 +22,15 @@ const fs::path kRegressionDir =
 
 using Harness = void (*)(const uint8_t*, size_t);
 const std::map<std::string, Harness> kHarnesses = {
-    {"filter", fuzz::FuzzFilter},       {"leveldb_filter_block", fuzz::FuzzLevelDbFilterBlock},
-    {"table", fuzz::FuzzTable},         {"block", fuzz::FuzzBlock},
-    {"roundtrip", fuzz::FuzzRoundTrip}, {"values", fuzz::FuzzValues},
+    {"filter", fuzz::FuzzFilter},
+    {"leveldb_filter_block", fuzz::FuzzLevelDbFilterBlock},
+    {"table", fuzz::FuzzTable},
+    {"block", fuzz::FuzzBlock},
+    {"roundtrip", fuzz::FuzzRoundTrip},
+    {"values", fuzz::FuzzValues},
     {"writer", fuzz::FuzzTableWriter},
+    {"log_reader", fuzz::FuzzLogReader},
+    {"version_edit", fuzz::FuzzVersionEdit},
 };
 
 TEST(FuzzRegressions, EveryCommittedInputPassesItsHarness) {

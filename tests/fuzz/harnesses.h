@@ -18,7 +18,9 @@
 
 #include "filter/kernels/bloom_kernels.h"
 #include "filter/kernels/ribbon_kernels.h"
+#include "log_builder.h"
 #include "sstfilter/bytes.h"
+#include "sstfilter/db.h"
 #include "sstfilter/filter.h"
 #include "sstfilter/hash.h"
 #include "sstfilter/leveldb_filter_block.h"
@@ -465,6 +467,102 @@ inline void FuzzBlock(const uint8_t* data, size_t size) {
 // path and kernel, all of them through the batch path); LevelDB keys also go through a filter
 // block, spread over data blocks at offsets the key lengths spell.
 inline constexpr size_t kMaxRoundTripProbeKeys = 100;
+
+// Log files. Byte 0: bit 0 reads as RocksDB (else LevelDB); bit 1 builds the log from records
+// (else the rest is the raw file); bit 2 recyclable headers. Byte 1: the log number. Built logs:
+// a u16 cut (bytes dropped from the end), then records of a type byte and a u16 length with that
+// many payload bytes: type 0xff is a whole record LogBuilder fragments, any other one physical
+// record with that type and a valid checksum. Every record's fragments lie in the file and make
+// its payload; errors and torn tails name an offset inside the file.
+inline void FuzzLogReader(const uint8_t* data, size_t size) {
+  Input in(data, size);
+  const uint8_t mode = in.Byte();
+  const DbFormat format = (mode & 1) != 0 ? DbFormat::kRocksDb : DbFormat::kLevelDb;
+  const uint32_t log_number = in.Byte();
+  Bytes built;
+  ByteView log;
+  if ((mode & 2) != 0) {
+    const uint16_t cut = in.U16();
+    LogBuilder b((mode & 4) != 0, log_number);
+    while (in.remaining() > 0) {
+      const uint8_t type = in.Byte();
+      const ByteView payload = in.Take(in.U16());
+      if (type == 0xff) {
+        b.Add(payload);
+      } else {
+        b.Physical(type, payload);
+      }
+    }
+    built = std::move(b.bytes());
+    built.resize(built.size() - std::min<size_t>(cut, built.size()));
+    log = built;
+  } else {
+    log = in.Rest();
+  }
+  LogReader reader(log, format, log_number);
+  LogRecord r;
+  uint64_t previous = 0;
+  bool first = true;
+  while (reader.Next(&r)) {
+    FUZZ_CHECK(r.offset < log.size() && (first || r.offset > previous));
+    size_t at = 0;
+    for (const LogFragment& f : r.fragments) {
+      FUZZ_CHECK(f.payload_offset + f.size <= log.size() && at + f.size <= r.payload.size());
+      FUZZ_CHECK(std::equal(r.payload.begin() + static_cast<ptrdiff_t>(at),
+                            r.payload.begin() + static_cast<ptrdiff_t>(at + f.size),
+                            log.begin() + static_cast<ptrdiff_t>(f.payload_offset)));
+      at += f.size;
+    }
+    FUZZ_CHECK(at == r.payload.size());
+    previous = r.offset;
+    first = false;
+  }
+  const Status& s = reader.status();
+  if (!s.ok()) {
+    FUZZ_CHECK(s.code() == ErrorCode::kCorrupt || s.code() == ErrorCode::kChecksumMismatch ||
+               s.code() == ErrorCode::kUnsupported);
+    FUZZ_CHECK(s.offset() >= 0 && static_cast<uint64_t>(s.offset()) < log.size());
+  } else {
+    FUZZ_CHECK(reader.end().offset <= log.size());
+  }
+}
+
+// VersionEdit records. Byte 0: bit 0 decodes as RocksDB (else LevelDB); the rest is one record,
+// decoded alone and then read as the second edit of a MANIFEST whose first names the comparator
+// and the next file number. Errors name a byte inside the record (alone) or the file (MANIFEST);
+// decoded files have internal keys; applied state keeps its levels bounded.
+inline void FuzzVersionEdit(const uint8_t* data, size_t size) {
+  Input in(data, size);
+  const DbFormat format = (in.Byte() & 1) != 0 ? DbFormat::kRocksDb : DbFormat::kLevelDb;
+  const ByteView record = in.Rest();
+  VersionEdit edit;
+  const Status s = DecodeVersionEdit(record, format, &edit);
+  if (!s.ok()) {
+    FUZZ_CHECK(s.code() == ErrorCode::kCorrupt || s.code() == ErrorCode::kUnsupported);
+    FUZZ_CHECK(s.offset() >= 0 && static_cast<uint64_t>(s.offset()) <= record.size());
+  } else {
+    for (const VersionEdit::NewFile& f : edit.new_files) {
+      FUZZ_CHECK(f.meta.smallest.size() >= 8 && f.meta.largest.size() >= 8);
+      FUZZ_CHECK(f.level >= 0 && f.level <= kMaxDbLevel);
+    }
+  }
+  // tag 1 (comparator), tag 3 (next file number) 2
+  constexpr std::string_view kFirstEdit = "\x01\x1aleveldb.BytewiseComparator\x03\x02";
+  LogBuilder log;
+  log.Add(BytesOf(kFirstEdit));
+  log.Add(record);
+  ManifestState state;
+  const Status m = ReadManifest(log.bytes(), format, &state);
+  if (!m.ok()) {
+    FUZZ_CHECK(m.offset() >= 0 && static_cast<uint64_t>(m.offset()) <= log.bytes().size());
+    FUZZ_CHECK(!s.ok() || m.code() == ErrorCode::kCorrupt);
+  } else {
+    FUZZ_CHECK(s.ok() && state.edit_count == 2);
+    for (const ColumnFamilyState& cf : state.column_families) {
+      FUZZ_CHECK(cf.files.size() <= static_cast<size_t>(kMaxDbLevel) + 1);
+    }
+  }
+}
 
 inline void FuzzRoundTrip(const uint8_t* data, size_t size) {
   Input in(data, size);

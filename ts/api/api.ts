@@ -8,6 +8,13 @@ import { decodeBlobIndex, decodeWideColumns, type BlobIndex, type WideColumn } f
 import { packKeys, type Key, type KeyBatch } from "../core/keys.js";
 import { createTableWriter, type TableWriter, type WriteOptions } from "./table-writer.js";
 import {
+  filesSource,
+  openDatabase,
+  type Database,
+  type DatabaseSource,
+  type OpenDatabaseOptions,
+} from "./db.js";
+import {
   openTable,
   openTableFrom,
   type AsyncTable,
@@ -235,6 +242,23 @@ export class SstFilter {
    */
   createTableWriter(opts: WriteOptions): TableWriter {
     return createTableWriter(this.heap, opts);
+  }
+
+  /**
+   * Opens a database from its files: browser Files (a dropped folder, the files of a
+   * showDirectoryPicker handle) or any DatabaseSource. Reads CURRENT and the MANIFEST now.
+   */
+  openDatabase(
+    files: DatabaseSource | Iterable<Blob & { name: string }>,
+    opts: OpenDatabaseOptions = {},
+  ): Promise<Database> {
+    if (files === null || typeof files !== "object") {
+      return Promise.reject(
+        new SstFilterError("BAD_OPTIONS", "openDatabase takes a database's Files or a DatabaseSource"),
+      );
+    }
+    const source = "read" in files && "names" in files ? files : filesSource(files);
+    return openDatabase(this.heap, source, opts);
   }
 
   /** Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily. */

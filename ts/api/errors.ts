@@ -10,15 +10,21 @@ export type SstFilterErrorCode =
   | "DISPOSED" // the object was used after dispose()
   | "WASM_LOAD"; // the WebAssembly module could not be loaded
 
-/** Every error sstfilter throws on purpose. `offset` is the byte offset in the input, when known. */
+/**
+ * Every error sstfilter throws on purpose. `offset` is the byte offset in the input, when known;
+ * `file` names the input among several (a database's files), when there are several.
+ */
 export class SstFilterError extends Error {
   readonly code: SstFilterErrorCode;
   readonly offset: number | undefined;
+  readonly file: string | undefined;
 
-  constructor(code: SstFilterErrorCode, message: string, offset?: number) {
-    super(offset === undefined ? message : `${message} (at byte ${offset})`);
+  constructor(code: SstFilterErrorCode, message: string, offset?: number, file?: string) {
+    const where = offset === undefined ? message : `${message} (at byte ${offset})`;
+    super(file === undefined ? where : `${file}: ${where}`);
     this.name = "SstFilterError";
     this.code = code;
     this.offset = offset;
+    this.file = file;
   }
 }

@@ -44,4 +44,15 @@ export type {
   TablePropertyValue,
 } from "./table.js";
 export type { BlobIndex, WideColumn } from "./values.js";
+export { Database, detectDatabaseFormat } from "./db.js";
+export type {
+  ColumnFamily,
+  DatabaseBlobFile,
+  DatabaseFile,
+  DatabaseFormat,
+  DatabaseLevel,
+  DatabaseSource,
+  ManifestEnd,
+  OpenDatabaseOptions,
+} from "./db.js";
 export type { InitOptions } from "../core/init.js";

@@ -259,6 +259,63 @@ export interface CoreModule {
     contents: number,
     size: number,
   ): { start: Uint8Array; end: Uint8Array; seq: string }[] | null;
+  /** The state of the MANIFEST at [data, data + size) (wasm/db_bindings.cc); null on error. */
+  readManifest(data: number, size: number, format: "leveldb" | "rocksdb"): ManifestRaw | null;
+  /** The MANIFEST file name CURRENT at [data, data + size) names; null on error. */
+  parseCurrentFile(data: number, size: number): string | null;
+}
+
+/** A table file of a MANIFEST's state as wasm/db_bindings.cc returns it: 64-bit numbers as strings. */
+export interface TableFileRaw {
+  number: string;
+  pathId: number;
+  size: string;
+  smallestKey: Uint8Array;
+  largestKey: Uint8Array;
+  smallestInternalKey: Uint8Array;
+  largestInternalKey: Uint8Array;
+  smallestSeqno?: string;
+  largestSeqno?: string;
+  markedForCompaction: boolean;
+  oldestBlobFileNumber: string;
+  oldestAncesterTime: string;
+  fileCreationTime: string;
+  epochNumber: string;
+  fileChecksum: Uint8Array;
+  fileChecksumFuncName: string;
+  temperature: number;
+  uniqueId?: [string, string];
+}
+
+export interface ColumnFamilyRaw {
+  id: number;
+  name: string;
+  comparator: string;
+  logNumber: string;
+  levels: TableFileRaw[][];
+  blobFiles: {
+    number: string;
+    totalBlobCount: string;
+    totalBlobBytes: string;
+    garbageBlobCount: string;
+    garbageBlobBytes: string;
+    checksumMethod: string;
+    checksumValue: Uint8Array;
+  }[];
+}
+
+export interface ManifestRaw {
+  format: "leveldb" | "rocksdb";
+  dbId?: string;
+  nextFileNumber: string;
+  lastSequence: string;
+  prevLogNumber: string;
+  minLogNumberToKeep: string;
+  maxColumnFamily: number;
+  editCount: number;
+  end: { kind: "clean" | "torn" | "old-record"; offset: string; what: string };
+  unfinishedAtomicGroup: number;
+  columnFamilies: ColumnFamilyRaw[];
 }
 
 /** A blob index as wasm/value_bindings.cc returns it: 64-bit numbers as decimal strings. */

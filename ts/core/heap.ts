@@ -161,13 +161,14 @@ export class WasmHeap {
     return { offsets: base, data, dataSize, extra: data + dataSize, count };
   }
 
-  /** The error the last failing core call left behind, as an SstFilterError. */
-  lastError(): SstFilterError {
+  /** The error the last failing core call left behind, as an SstFilterError (about `file`, if named). */
+  lastError(file?: string): SstFilterError {
     const offset = this.module.lastErrorOffset();
     return new SstFilterError(
       this.module.lastErrorCode() as SstFilterErrorCode,
       this.module.lastErrorMessage(),
       offset >= 0 ? offset : undefined,
+      file,
     );
   }
 }

@@ -1,13 +1,31 @@
 // Node only: tables opened by path. Imported by the Node entries (node.ts, node-cjs.ts) and never
 // by the browser entry, so browser bundles carry no node:fs.
-import { open } from "node:fs/promises";
+import { open, readdir, readFile } from "node:fs/promises";
+import * as path from "node:path";
 
 import { SstFilter } from "../api/api.js";
+import type { Database, DatabaseSource, OpenDatabaseOptions } from "../api/db.js";
 import { SstFilterError } from "../api/errors.js";
 import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "../api/table.js";
 
 /** The library as the Node entries return it: SstFilter plus file access. */
 export class NodeSstFilter extends SstFilter {
+  /** Opens the database in directory `dir` (or, as in browsers, from Files or a DatabaseSource). */
+  override async openDatabase(
+    dir: string | DatabaseSource | Iterable<Blob & { name: string }>,
+    opts: OpenDatabaseOptions = {},
+  ): Promise<Database> {
+    if (typeof dir !== "string") return super.openDatabase(dir, opts);
+    const entries = await readdir(dir, { withFileTypes: true });
+    const source: DatabaseSource = {
+      names: entries.filter((e) => e.isFile()).map((e) => e.name),
+      async read(name) {
+        return new Uint8Array(await readFile(path.join(dir, name)));
+      },
+    };
+    return super.openDatabase(source, opts);
+  }
+
   /**
    * Opens a table file lazily: only footer, metaindex, properties, index and filter are read now,
    * data blocks when keys() walks them. The file stays open until the table is disposed.

@@ -20,6 +20,7 @@ import {
   verifyTable,
   type AsyncTable,
   type BlobIndex,
+  type Database,
   type Entry,
   type EntryOptions,
   type LookupExplanation,
@@ -29,7 +30,7 @@ import {
   type TablePropertyValue,
   type VerifyProgress,
 } from "../platform/node.js";
-import { count, parseHex, percent, plural, printableText, toHex } from "./format.js";
+import { byteSize, count, parseHex, percent, plural, printableText, toHex } from "./format.js";
 import { verifyTableFile } from "./verify-parallel.js";
 import { defaultVerifyJobs } from "./verify.js";
 
@@ -720,6 +721,110 @@ async function get(sf: NodeSstFilter, args: Parsed): Promise<number> {
 
 // ---------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------
+// db inspect
+
+/** A key for the text view: printable UTF-8 quoted, else hex. */
+const keyText = (key: Uint8Array): string => {
+  const text = printableText(key);
+  return text !== null ? `'${text}'` : `0x${toHex(key)}`;
+};
+
+function databaseJson(db: Database): Record<string, unknown> {
+  const big = (n: bigint | null): string | null => (n === null ? null : n.toString());
+  return {
+    format: db.format,
+    manifest: db.manifest,
+    comparator: db.comparator,
+    nextFileNumber: big(db.nextFileNumber),
+    lastSequence: big(db.lastSequence),
+    editCount: db.editCount,
+    manifestEnd: db.manifestEnd,
+    columnFamilies: db.columnFamilies.map((cf) => ({
+      id: cf.id,
+      name: cf.name,
+      comparator: cf.comparator,
+      logNumber: big(cf.logNumber),
+      levels: cf.levels.map((l) => ({
+        level: l.level,
+        bytes: l.bytes,
+        files: l.files.map((f) => ({
+          number: big(f.number),
+          name: f.name,
+          size: f.size,
+          smallestKey: jsonBytes(f.smallestKey, false),
+          largestKey: jsonBytes(f.largestKey, false),
+          smallestSeqno: big(f.smallestSeqno),
+          largestSeqno: big(f.largestSeqno),
+        })),
+      })),
+      blobFiles: cf.blobFiles.map((b) => ({
+        number: big(b.number),
+        totalBlobCount: big(b.totalBlobCount),
+        totalBlobBytes: big(b.totalBlobBytes),
+        garbageBlobCount: big(b.garbageBlobCount),
+        garbageBlobBytes: big(b.garbageBlobBytes),
+      })),
+    })),
+  };
+}
+
+function databaseText(dir: string, db: Database): string {
+  const lines = [
+    `${dir}: ${db.format} database, ${db.manifest} (${plural(db.editCount, "edit")}` +
+      `${db.manifestEnd.kind === "torn" ? `, torn tail at byte ${count(db.manifestEnd.offset)}: ${db.manifestEnd.what}` : ""})`,
+    `comparator ${db.comparator}, next file ${db.nextFileNumber}, last sequence ${count(db.lastSequence)}`,
+  ];
+  for (const cf of db.columnFamilies) {
+    const files = cf.levels.reduce((n, l) => n + l.files.length, 0);
+    const bytes = cf.levels.reduce((n, l) => n + l.bytes, 0);
+    // LevelDB has one column family, which it does not name.
+    const family = db.format === "leveldb" ? "tables" : `column family ${cf.name} (id ${cf.id})`;
+    lines.push(
+      `${family}: ${plural(files, "file")}, ${byteSize(bytes)}` +
+        (cf.comparator !== db.comparator ? `, comparator ${cf.comparator}` : ""),
+    );
+    for (const l of cf.levels) {
+      if (l.files.length === 0) continue;
+      lines.push(`  level ${l.level}: ${plural(l.files.length, "file")}, ${byteSize(l.bytes)}`);
+      for (const f of l.files) {
+        const seqs = f.smallestSeqno === null ? "" : `  seq ${f.smallestSeqno}..${f.largestSeqno}`;
+        lines.push(
+          `    ${f.name}  ${count(f.size)} bytes  ${keyText(f.smallestKey)} .. ${keyText(f.largestKey)}${seqs}`,
+        );
+      }
+    }
+    for (const b of cf.blobFiles) {
+      lines.push(
+        `  blob file ${b.number}: ${count(b.totalBlobCount)} blobs, ${count(b.totalBlobBytes)} bytes, ` +
+          `${count(b.garbageBlobCount)} garbage`,
+      );
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
+  const [sub, dir, ...extra] = args.positionals;
+  if (sub !== "inspect") throw usage("db takes a subcommand: inspect (see sstfilter db --help)");
+  if (dir === undefined || extra.length > 0) throw usage("db inspect takes one directory");
+  const format = args.values.format;
+  if (format !== undefined && format !== "rocksdb" && format !== "leveldb") {
+    throw usage('--format must be "rocksdb" or "leveldb"');
+  }
+  const database = await sf
+    .openDatabase(dir, format === undefined ? {} : { format })
+    .catch((error: unknown) => {
+      throw inputError(dir, error);
+    });
+  process.stdout.write(
+    args.values.json === true
+      ? JSON.stringify(databaseJson(database), null, 2) + "\n"
+      : databaseText(dir, database),
+  );
+  return 0;
+}
+
 const COMMANDS: Record<string, Command> = {
   inspect: {
     summary: "show a table's format, footer, metaindex, properties and filter",
@@ -897,6 +1002,24 @@ ${USER_KEYS_HELP}`,
       "user-keys": { type: "boolean" },
     },
     run: get,
+  },
+  db: {
+    summary: "a whole database: its live files per level and column family (db inspect)",
+    help: `Usage: sstfilter db inspect <dir> [--json] [--format F]
+
+Reads the database's CURRENT and the MANIFEST it names, applies every edit as the database does
+on open, and prints the live table files of each column family level by level: name, size, key
+range, sequence numbers (RocksDB), and RocksDB's blob files. A MANIFEST whose last record a crash
+cut short is read up to it, as RocksDB and LevelDB read it, and the torn tail is reported.
+
+  --json        the same as JSON; keys as text when printable UTF-8, else { hex }
+  --format F    rocksdb | leveldb (default: rocksdb when the directory holds IDENTITY or an
+                OPTIONS file, else leveldb)
+
+Exit code 0 when the database was read, 2 for a usage error, 3 when CURRENT or the MANIFEST is
+missing or corrupt (the message names the file and the byte offset).`,
+    options: { json: { type: "boolean" }, format: { type: "string" } },
+    run: db,
   },
 };
 

@@ -39,6 +39,9 @@ KeyList MakeProbes(const KeyList& keys, const KeyShape& shape, size_t absent, ui
 }  // namespace corpus
 
 int main(int argc, char** argv) {
+  if (argc == 3 && std::string(argv[1]) == "--write-recycled-wal") {
+    corpus::WriteRecycledWal(argv[2]);
+  }
   if (argc != 2) {
     std::cerr << "usage: corpus-gen <output folder>\n";
     return 2;
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
   run("rocksdb_timestamp", corpus::RocksDbTimestampSection);
   run("rocksdb_values", corpus::RocksDbValuesSection);
   run("table_writer", corpus::TableWriterSection);
+  run("db_manifest", corpus::DbManifestSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",

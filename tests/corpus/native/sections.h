@@ -8,6 +8,7 @@
 
 namespace corpus {
 
+nlohmann::json DbManifestSection(const CorpusRoot& root);
 nlohmann::json HashSection(const CorpusRoot& root);
 nlohmann::json LevelDbFilterSection(const CorpusRoot& root);
 nlohmann::json LevelDbTableSection(const CorpusRoot& root);
@@ -16,6 +17,10 @@ nlohmann::json RocksDbSstSection(const CorpusRoot& root);
 nlohmann::json RocksDbTimestampSection(const CorpusRoot& root);
 nlohmann::json RocksDbValuesSection(const CorpusRoot& root);
 nlohmann::json TableWriterSection(const CorpusRoot& root);
+
+// corpus-gen --write-recycled-wal <dir>: db_manifest's rocksdb_recycled_wal writer, run as a
+// process of its own that exits without closing the database (a crash, as far as the files go).
+[[noreturn]] void WriteRecycledWal(const std::filesystem::path& dir);
 
 // A stable per-case seed, so adding a case does not change the keys of the others.
 uint64_t SeedFor(const std::string& id);

@@ -18,6 +18,8 @@ import * as path from "node:path";
 
 import { ClassicLevel } from "classic-level";
 
+import { databaseCases } from "./databases.mjs";
+
 const require = createRequire(import.meta.url);
 /** @type {any} rocksdb-native is CommonJS and ships no types. */
 const RocksDB = require("rocksdb-native");
@@ -215,6 +217,8 @@ function rocksdbVersion(dir) {
 const scratch = mkdtempSync(path.join(tmpdir(), "sstfilter-corpus-"));
 rmSync(out, { recursive: true, force: true });
 const cases = [];
+/** @type {Awaited<ReturnType<typeof databaseCases>>} */
+let dbCases = [];
 let bundledRocksdb = "unknown";
 try {
   for (const config of ROCKS_CONFIGS) {
@@ -301,6 +305,7 @@ try {
       keys: { path: write(`${folder}/keys.keys`, keysFile(keys)), count: keys.length },
     });
   }
+  dbCases = await databaseCases(out, scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -313,6 +318,10 @@ write(
   JSON.stringify({ format: "sstfilter-corpus/1", section: "node_tables", cases }, null, 1),
 );
 write(
+  "node-databases/manifest.json",
+  JSON.stringify({ format: "sstfilter-corpus/1", section: "node_databases", cases: dbCases }, null, 1),
+);
+write(
   "manifest.json",
   JSON.stringify(
     {
@@ -322,10 +331,15 @@ write(
         "rocksdb-native": { version: pkg("rocksdb-native"), rocksdb: bundledRocksdb },
         "classic-level": { version: pkg("classic-level") },
       },
-      sections: { node_tables: { path: "node-tables/manifest.json", cases: cases.length } },
+      sections: {
+        node_tables: { path: "node-tables/manifest.json", cases: cases.length },
+        node_databases: { path: "node-databases/manifest.json", cases: dbCases.length },
+      },
     },
     null,
     1,
   ),
 );
-console.log(`corpus-gen (node): ${cases.length} cases, RocksDB ${bundledRocksdb} via rocksdb-native`);
+console.log(
+  `corpus-gen (node): ${cases.length + dbCases.length} cases, RocksDB ${bundledRocksdb} via rocksdb-native`,
+);

@@ -1,0 +1,231 @@
+// Whole databases (docs/FORMATS.md 6): CURRENT names the MANIFEST, whose edits the core applies
+// (cpp/db/manifest.cc) to give the live table files per level per column family. The files come
+// from a DatabaseSource: a directory on Node (ts/platform/node-files.ts), a set of Files in
+// browsers (a dropped folder, showDirectoryPicker), or anything that lists names and reads them.
+import type { ColumnFamilyRaw, ManifestRaw, TableFileRaw } from "../core/core-module.js";
+import type { WasmHeap } from "../core/heap.js";
+import { SstFilterError } from "./errors.js";
+
+/** A database's files by name (no directories): what openDatabase reads. */
+export interface DatabaseSource {
+  /** The file names in the database directory. */
+  names: string[];
+  /** A whole file's bytes. */
+  read(name: string): Promise<Uint8Array>;
+}
+
+export type DatabaseFormat = "leveldb" | "rocksdb";
+
+export interface OpenDatabaseOptions {
+  /**
+   * Which library wrote the database. Default: "rocksdb" when the directory holds RocksDB's
+   * IDENTITY or an OPTIONS-* file (LevelDB writes neither), else "leveldb".
+   */
+  format?: DatabaseFormat;
+}
+
+/** A live table file as the MANIFEST describes it. */
+export interface DatabaseFile {
+  /** The file's number; its name is `name`. */
+  number: bigint;
+  /** "000012.sst" (RocksDB), "000012.ldb" (LevelDB; ".sst" where that is the file present). */
+  name: string;
+  /** Index into RocksDB's db_paths (0: the database directory). */
+  pathId: number;
+  size: number;
+  /** User keys (without the 8-byte sequence/type trailer). */
+  smallestKey: Uint8Array;
+  largestKey: Uint8Array;
+  /** The internal keys as stored: user key, then sequence << 8 | type, little-endian. */
+  smallestInternalKey: Uint8Array;
+  largestInternalKey: Uint8Array;
+  /** RocksDB's recorded sequence number range; LevelDB's MANIFEST has none (null). */
+  smallestSeqno: bigint | null;
+  largestSeqno: bigint | null;
+  markedForCompaction: boolean;
+  /** RocksDB's metadata (0 / empty where the MANIFEST has none). */
+  oldestBlobFileNumber: bigint;
+  oldestAncesterTime: bigint;
+  fileCreationTime: bigint;
+  epochNumber: bigint;
+  fileChecksum: Uint8Array;
+  fileChecksumFuncName: string;
+  temperature: number;
+  uniqueId: [bigint, bigint] | null;
+}
+
+/** One level of a column family: its files in the library's order (docs/FORMATS.md 6.3). */
+export interface DatabaseLevel {
+  level: number;
+  files: DatabaseFile[];
+  /** The files' sizes added up. */
+  bytes: number;
+}
+
+export interface DatabaseBlobFile {
+  number: bigint;
+  totalBlobCount: bigint;
+  totalBlobBytes: bigint;
+  garbageBlobCount: bigint;
+  garbageBlobBytes: bigint;
+  checksumMethod: string;
+  checksumValue: Uint8Array;
+}
+
+export interface ColumnFamily {
+  id: number;
+  name: string;
+  comparator: string;
+  /** WALs numbered below this hold nothing for this column family. */
+  logNumber: bigint;
+  levels: DatabaseLevel[];
+  blobFiles: DatabaseBlobFile[];
+}
+
+/** How the MANIFEST's log ended: "torn" is a record cut short by a crash (the rest was read). */
+export interface ManifestEnd {
+  kind: "clean" | "torn" | "old-record";
+  offset: number;
+  what: string;
+}
+
+/** A database directory as its MANIFEST describes it. */
+export class Database {
+  readonly format: DatabaseFormat;
+  /** The MANIFEST CURRENT names, e.g. "MANIFEST-000005". */
+  readonly manifest: string;
+  /** The column families, by id; "default" (id 0) first. */
+  readonly columnFamilies: ColumnFamily[];
+  /** The default column family's levels (LevelDB: the only ones). */
+  readonly levels: DatabaseLevel[];
+  readonly comparator: string;
+  readonly nextFileNumber: bigint;
+  readonly lastSequence: bigint;
+  readonly prevLogNumber: bigint;
+  readonly minLogNumberToKeep: bigint;
+  readonly dbId: string | null;
+  /** VersionEdit records read. */
+  readonly editCount: number;
+  readonly manifestEnd: ManifestEnd;
+  /** The names of every file in the database. */
+  readonly fileNames: readonly string[];
+
+  /** @internal */
+  constructor(manifest: string, raw: ManifestRaw, names: readonly string[]) {
+    const present = new Set(names);
+    this.format = raw.format;
+    this.manifest = manifest;
+    this.columnFamilies = raw.columnFamilies.map((cf) => columnFamilyOf(cf, raw.format, present));
+    const defaultFamily = this.columnFamilies.find((cf) => cf.id === 0);
+    this.levels = defaultFamily?.levels ?? [];
+    this.comparator = defaultFamily?.comparator ?? "";
+    this.nextFileNumber = BigInt(raw.nextFileNumber);
+    this.lastSequence = BigInt(raw.lastSequence);
+    this.prevLogNumber = BigInt(raw.prevLogNumber);
+    this.minLogNumberToKeep = BigInt(raw.minLogNumberToKeep);
+    this.dbId = raw.dbId ?? null;
+    this.editCount = raw.editCount;
+    this.manifestEnd = { kind: raw.end.kind, offset: Number(raw.end.offset), what: raw.end.what };
+    this.fileNames = [...names].sort();
+  }
+}
+
+/** "000012" + the extension: LevelDB 1.23 writes .ldb and still reads the older .sst. */
+function tableName(number: string, format: DatabaseFormat, present: Set<string>): string {
+  const base = number.padStart(6, "0");
+  if (format === "leveldb" && !present.has(`${base}.ldb`) && present.has(`${base}.sst`)) return `${base}.sst`;
+  return `${base}.${format === "leveldb" ? "ldb" : "sst"}`;
+}
+
+function fileOf(f: TableFileRaw, format: DatabaseFormat, present: Set<string>): DatabaseFile {
+  return {
+    number: BigInt(f.number),
+    name: tableName(f.number, format, present),
+    pathId: f.pathId,
+    size: Number(f.size),
+    smallestKey: f.smallestKey,
+    largestKey: f.largestKey,
+    smallestInternalKey: f.smallestInternalKey,
+    largestInternalKey: f.largestInternalKey,
+    smallestSeqno: f.smallestSeqno === undefined ? null : BigInt(f.smallestSeqno),
+    largestSeqno: f.largestSeqno === undefined ? null : BigInt(f.largestSeqno),
+    markedForCompaction: f.markedForCompaction,
+    oldestBlobFileNumber: BigInt(f.oldestBlobFileNumber),
+    oldestAncesterTime: BigInt(f.oldestAncesterTime),
+    fileCreationTime: BigInt(f.fileCreationTime),
+    epochNumber: BigInt(f.epochNumber),
+    fileChecksum: f.fileChecksum,
+    fileChecksumFuncName: f.fileChecksumFuncName,
+    temperature: f.temperature,
+    uniqueId: f.uniqueId === undefined ? null : [BigInt(f.uniqueId[0]), BigInt(f.uniqueId[1])],
+  };
+}
+
+function columnFamilyOf(cf: ColumnFamilyRaw, format: DatabaseFormat, present: Set<string>): ColumnFamily {
+  return {
+    id: cf.id,
+    name: cf.name,
+    comparator: cf.comparator,
+    logNumber: BigInt(cf.logNumber),
+    levels: cf.levels.map((files, level) => {
+      const out = files.map((f) => fileOf(f, format, present));
+      return { level, files: out, bytes: out.reduce((n, f) => n + f.size, 0) };
+    }),
+    blobFiles: cf.blobFiles.map((b) => ({
+      number: BigInt(b.number),
+      totalBlobCount: BigInt(b.totalBlobCount),
+      totalBlobBytes: BigInt(b.totalBlobBytes),
+      garbageBlobCount: BigInt(b.garbageBlobCount),
+      garbageBlobBytes: BigInt(b.garbageBlobBytes),
+      checksumMethod: b.checksumMethod,
+      checksumValue: b.checksumValue,
+    })),
+  };
+}
+
+/** The library that wrote the database, from the names of its files (OpenDatabaseOptions.format). */
+export function detectDatabaseFormat(names: readonly string[]): DatabaseFormat {
+  return names.some((n) => n === "IDENTITY" || n.startsWith("OPTIONS-")) ? "rocksdb" : "leveldb";
+}
+
+/** Reads CURRENT and the MANIFEST it names; SstFilterError (with the file) when either is bad. */
+export async function openDatabase(
+  heap: WasmHeap,
+  source: DatabaseSource,
+  opts: OpenDatabaseOptions = {},
+): Promise<Database> {
+  if (opts === null || typeof opts !== "object") {
+    throw new SstFilterError("BAD_OPTIONS", "openDatabase options must be an object");
+  }
+  const format = opts.format ?? detectDatabaseFormat(source.names);
+  if (format !== "leveldb" && format !== "rocksdb") {
+    throw new SstFilterError("BAD_OPTIONS", `format must be "leveldb" or "rocksdb", got ${String(format)}`);
+  }
+  if (!source.names.includes("CURRENT")) {
+    throw new SstFilterError("BAD_OPTIONS", "not a database: no CURRENT file", undefined, "CURRENT");
+  }
+  const current = await source.read("CURRENT");
+  const manifest = heap.module.parseCurrentFile(heap.put(current), current.length);
+  if (manifest === null) throw heap.lastError("CURRENT");
+  if (!source.names.includes(manifest)) {
+    throw new SstFilterError("CORRUPT", `CURRENT names ${manifest}, which is missing`, undefined, "CURRENT");
+  }
+  const bytes = await source.read(manifest);
+  const raw = heap.module.readManifest(heap.put(bytes), bytes.length, format);
+  if (raw === null) throw heap.lastError(manifest);
+  return new Database(manifest, raw, source.names);
+}
+
+/** A DatabaseSource over browser Files (a dropped folder's files; only the base names count). */
+export function filesSource(files: Iterable<Blob & { name: string }>): DatabaseSource {
+  const byName = new Map<string, Blob>();
+  for (const f of files) byName.set(f.name.slice(f.name.lastIndexOf("/") + 1), f);
+  return {
+    names: [...byName.keys()],
+    async read(name) {
+      const file = byName.get(name);
+      if (file === undefined) throw new SstFilterError("BAD_OPTIONS", `no file named ${name}`);
+      return new Uint8Array(await file.arrayBuffer());
+    },
+  };
+}

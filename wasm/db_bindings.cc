@@ -1,0 +1,139 @@
+// Embind bindings for whole databases (sstfilter/db.h): a MANIFEST's state and CURRENT's line as
+// plain objects for ts/api/db.ts. 64-bit numbers cross as decimal strings; the TypeScript side
+// makes them bigints.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+
+#include "binding_support.h"
+#include "sstfilter/db.h"
+
+namespace sstfilter::wasm {
+namespace {
+
+using emscripten::val;
+
+std::string Number(uint64_t v) { return std::to_string(v); }
+
+val TableFileObject(const TableFileMeta& f) {
+  val out = val::object();
+  out.set("number", Number(f.number));
+  out.set("pathId", f.path_id);
+  out.set("size", Number(f.size));
+  out.set("smallestKey", ToUint8Array(f.smallest_user_key()));
+  out.set("largestKey", ToUint8Array(f.largest_user_key()));
+  out.set("smallestInternalKey", ToUint8Array(f.smallest));
+  out.set("largestInternalKey", ToUint8Array(f.largest));
+  if (f.has_seqnos) {
+    out.set("smallestSeqno", Number(f.smallest_seqno));
+    out.set("largestSeqno", Number(f.largest_seqno));
+  }
+  out.set("markedForCompaction", f.marked_for_compaction);
+  out.set("oldestBlobFileNumber", Number(f.oldest_blob_file_number));
+  out.set("oldestAncesterTime", Number(f.oldest_ancester_time));
+  out.set("fileCreationTime", Number(f.file_creation_time));
+  out.set("epochNumber", Number(f.epoch_number));
+  out.set("fileChecksum", ToUint8Array(f.file_checksum));
+  out.set("fileChecksumFuncName", f.file_checksum_func_name);
+  out.set("temperature", f.temperature);
+  if (f.unique_id) {
+    val id = val::array();
+    id.call<void>("push", Number((*f.unique_id)[0]));
+    id.call<void>("push", Number((*f.unique_id)[1]));
+    out.set("uniqueId", id);
+  }
+  return out;
+}
+
+val ColumnFamilyObject(const ColumnFamilyState& cf) {
+  val out = val::object();
+  out.set("id", cf.id);
+  out.set("name", cf.name);
+  out.set("comparator", cf.comparator);
+  out.set("logNumber", Number(cf.log_number));
+  val levels = val::array();
+  for (const auto& level : cf.files) {
+    val files = val::array();
+    for (const TableFileMeta& f : level) files.call<void>("push", TableFileObject(f));
+    levels.call<void>("push", files);
+  }
+  out.set("levels", levels);
+  val blobs = val::array();
+  for (const BlobFileState& b : cf.blob_files) {
+    val blob = val::object();
+    blob.set("number", Number(b.addition.number));
+    blob.set("totalBlobCount", Number(b.addition.total_blob_count));
+    blob.set("totalBlobBytes", Number(b.addition.total_blob_bytes));
+    blob.set("garbageBlobCount", Number(b.garbage_blob_count));
+    blob.set("garbageBlobBytes", Number(b.garbage_blob_bytes));
+    blob.set("checksumMethod", b.addition.checksum_method);
+    blob.set("checksumValue", ToUint8Array(b.addition.checksum_value));
+    blobs.call<void>("push", blob);
+  }
+  out.set("blobFiles", blobs);
+  return out;
+}
+
+const char* LogEndName(LogEnd::Kind kind) {
+  switch (kind) {
+    case LogEnd::Kind::kClean:
+      return "clean";
+    case LogEnd::Kind::kTorn:
+      return "torn";
+    case LogEnd::Kind::kOldRecord:
+      return "old-record";
+  }
+  return "clean";
+}
+
+// The state of the MANIFEST at [data, data + size) read as `format` ("leveldb" | "rocksdb"); null
+// on error (last error).
+val ReadManifestAt(uintptr_t data, size_t size, const std::string& format) {
+  ManifestState state;
+  const DbFormat f = format == "leveldb" ? DbFormat::kLevelDb : DbFormat::kRocksDb;
+  if (Status s = ReadManifest(View(data, size), f, &state); !s.ok()) {
+    Fail(std::move(s));
+    return val::null();
+  }
+  val out = val::object();
+  out.set("format", std::string(DbFormatName(state.format)));
+  if (state.db_id) out.set("dbId", *state.db_id);
+  out.set("nextFileNumber", Number(state.next_file_number));
+  out.set("lastSequence", Number(state.last_sequence));
+  out.set("prevLogNumber", Number(state.prev_log_number));
+  out.set("minLogNumberToKeep", Number(state.min_log_number_to_keep));
+  out.set("maxColumnFamily", state.max_column_family);
+  out.set("editCount", state.edit_count);
+  val end = val::object();
+  end.set("kind", std::string(LogEndName(state.end.kind)));
+  end.set("offset", Number(state.end.offset));
+  end.set("what", state.end.what);
+  out.set("end", end);
+  out.set("unfinishedAtomicGroup", state.unfinished_atomic_group);
+  val families = val::array();
+  for (const ColumnFamilyState& cf : state.column_families) {
+    families.call<void>("push", ColumnFamilyObject(cf));
+  }
+  out.set("columnFamilies", families);
+  return out;
+}
+
+// The MANIFEST file name CURRENT at [data, data + size) names; null on error (last error).
+val ParseCurrentAt(uintptr_t data, size_t size) {
+  std::string name;
+  if (Status s = ParseCurrentFile(View(data, size), &name); !s.ok()) {
+    Fail(std::move(s));
+    return val::null();
+  }
+  return val(name);
+}
+
+}  // namespace
+}  // namespace sstfilter::wasm
+
+EMSCRIPTEN_BINDINGS(sstfilter_db) {
+  using namespace sstfilter::wasm;
+  emscripten::function("readManifest", &ReadManifestAt);
+  emscripten::function("parseCurrentFile", &ParseCurrentAt);
+}
