@@ -459,6 +459,38 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
     expect(n).toBe(c.keys.length);
   });
 
+  test("a Blob is read in 4 MiB pieces by walks, and only the bytes a lookup needs", async () => {
+    // About 14 MB: 100k entries of 16-byte keys and 120-byte values, uncompressed.
+    const w = sf.createTableWriter({ format: "rocksdb", compression: "none", filter: "rocksdb-bloom" });
+    const value = new Uint8Array(120).fill(0x61);
+    const key = (i: number): string => `key${String(i).padStart(13, "0")}`;
+    for (let i = 0; i < 100_000; i++) w.put(key(i), value);
+    const bytes = w.finish();
+    w.dispose();
+    const slices: number[] = [];
+    class CountingBlob extends Blob {
+      override slice(start?: number, end?: number): Blob {
+        slices.push((end ?? this.size) - (start ?? 0));
+        return super.slice(start, end);
+      }
+    }
+    const PIECE = 4 << 20;
+    expect(bytes.length).toBeGreaterThan(3 * PIECE);
+    using t = await sf.openTableFrom(new CountingBlob([Buffer.from(bytes)]), { internalKeys: true });
+    slices.length = 0;
+    expect((await t.get(key(77_777))).map((e) => e.type)).toEqual(["put"]);
+    expect(slices.length).toBeGreaterThan(0);
+    expect(Math.max(...slices)).toBeLessThan(256 << 10);
+    slices.length = 0;
+    let n = 0;
+    for await (const k of t.keys()) if (Buffer.from(k).toString() === key(n)) n++;
+    expect(n).toBe(100_000);
+    expect(slices.filter((size) => size === PIECE).length).toBeGreaterThanOrEqual(
+      Math.floor(bytes.length / PIECE) - 1,
+    );
+    expect(slices.length).toBeLessThanOrEqual(Math.ceil(bytes.length / PIECE) + 8);
+  });
+
   test("sources with readInto are read into one reused buffer; a bad count is BAD_OPTIONS", async () => {
     const c = TABLES.find((x) => x.id === "generated:rocksdb-sst/big_dec_n200000_ribbon_part_zstd")!;
     const bytes = readFile(c.file);

@@ -986,10 +986,29 @@ export function openTable(heap: WasmHeap, bytes: Uint8Array, opts: OpenTableOpti
   return new Table(heap, handle, bytes);
 }
 
+// A Blob read is a round trip to the browser's file reader: a walk of a 222 MB table in 1 MiB reads
+// spent 0.4-0.6 s reading, in 4 MiB reads 0.3 s (headless Chromium 156). A walk's reads (its
+// read-ahead window, at least BLOB_WALK_READ) therefore fetch BLOB_PIECE at once, and the walk's
+// next reads are served from that piece; smaller reads (a probe's block) fetch only themselves.
+const BLOB_PIECE = 4 << 20;
+const BLOB_WALK_READ = 256 << 10;
+
 function blobSource(blob: Blob): ByteSource {
+  const fetch = async (start: number, end: number): Promise<Uint8Array> =>
+    new Uint8Array(await blob.slice(start, end).arrayBuffer());
+  let piece: { start: number; end: number; bytes: Promise<Uint8Array> } | null = null;
   return {
     size: blob.size,
-    read: async (offset, length) => new Uint8Array(await blob.slice(offset, offset + length).arrayBuffer()),
+    async read(offset, length) {
+      const end = offset + length;
+      if (piece === null || offset < piece.start || end > piece.end) {
+        if (length < BLOB_WALK_READ) return fetch(offset, end);
+        const wide = Math.min(blob.size, offset + Math.max(length, BLOB_PIECE));
+        piece = { start: offset, end: wide, bytes: fetch(offset, wide) };
+      }
+      const { start, bytes } = piece;
+      return (await bytes).subarray(offset - start, end - start);
+    },
   };
 }
 
