@@ -69,6 +69,18 @@ function levelDbFilesText(db: Database): string {
     .join("");
 }
 
+// What liveFiles() gives of each file, as the corpus records it from GetLiveFilesMetaData.
+const LIVE_FILE_FIELDS = [
+  "column_family",
+  "level",
+  "file_number",
+  "size",
+  "smallest_key",
+  "largest_key",
+  "smallest_seqno",
+  "largest_seqno",
+] as const;
+
 function check(c: (typeof CASES)[number], db: Database): void {
   expect(db.format).toBe(c.format);
   expect(db.manifest).toBe(c.manifest_name);
@@ -78,28 +90,7 @@ function check(c: (typeof CASES)[number], db: Database): void {
     expect(db.levels.flatMap((l) => l.files.map((f) => f.name)).every((n) => n.endsWith(".ldb"))).toBe(true);
     return;
   }
-  const expected = c.live!.files.map((f) => {
-    const {
-      column_family,
-      level,
-      file_number,
-      size,
-      smallest_key,
-      largest_key,
-      smallest_seqno,
-      largest_seqno,
-    } = f;
-    return {
-      column_family,
-      level,
-      file_number,
-      size,
-      smallest_key,
-      largest_key,
-      smallest_seqno,
-      largest_seqno,
-    };
-  });
+  const expected = c.live!.files.map((f) => Object.fromEntries(LIVE_FILE_FIELDS.map((k) => [k, f[k]])));
   expect(liveFiles(db)).toEqual(expected);
   // Writes left in a WAL follow the MANIFEST's last sequence number.
   const lastSequence = c.wal ? c.wal.batches[0]![0]! - 1 : c.live!.last_sequence;
