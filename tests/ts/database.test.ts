@@ -247,6 +247,64 @@ describe.each(NODE_CASES)("node:$id", (c) => {
   });
 });
 
+describe("db.openTable", () => {
+  // A database with a table on disk: ldb writes three keys and compacts (CompactRange flushes).
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), "sstfilter-db-table-"));
+    for (const args of [
+      ["put", "a", "1", "--create_if_missing"],
+      ["batchput", "b", "2", "c", "3"],
+      ["compact"],
+    ]) {
+      const r = spawnSync("ldb", [`--db=${dir}`, ...args], { encoding: "utf8" });
+      expect([r.status, r.stderr]).toEqual([0, ""]);
+    }
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const fromFolder = (): Promise<Database> => sf.openDatabase(dir);
+  const fromFiles = (): Promise<Database> =>
+    sf.openDatabase(readdirSync(dir).map((name) => new File([readFileSync(path.join(dir, name))], name)));
+  const fromReadOnly = (): Promise<Database> =>
+    sf.openDatabase({
+      names: readdirSync(dir),
+      read: (name) => Promise.resolve(new Uint8Array(readFileSync(path.join(dir, name)))),
+    });
+
+  test.each([
+    ["a folder", fromFolder],
+    ["Files", fromFiles],
+    ["a source without open()", fromReadOnly],
+  ])("opens the live table from %s, and its keys are the MANIFEST's range", async (_how, open) => {
+    const db = await open();
+    const files = db.levels.flatMap((l) => l.files);
+    expect(files.length).toBe(1);
+    const table = await db.openTable(files[0]!);
+    try {
+      const keys: string[] = [];
+      for await (const k of table.keys()) keys.push(Buffer.from(k).toString());
+      expect(keys).toEqual(["a", "b", "c"]);
+      expect(Buffer.from(files[0]!.smallestKey).toString()).toBe("a");
+      expect(Buffer.from(files[0]!.largestKey).toString()).toBe("c");
+    } finally {
+      table.dispose();
+    }
+  });
+
+  test("a name the database does not hold, or a file that is no table, is an error naming it", async () => {
+    const db = await fromFolder();
+    await expect(db.openTable("000999.sst")).rejects.toMatchObject({
+      code: "BAD_OPTIONS",
+      file: "000999.sst",
+    });
+    await expect(db.openTable("CURRENT")).rejects.toMatchObject({ file: "CURRENT" });
+    await expect(db.readFile("CURRENT")).resolves.toEqual(
+      new Uint8Array(readFileSync(path.join(dir, "CURRENT"))),
+    );
+  });
+});
+
 describe("broken databases", () => {
   const source = CASES.find((c) => c.id === "rocksdb_levels")!;
   let dir: string;

@@ -4,7 +4,8 @@
 // browsers (a dropped folder, showDirectoryPicker), or anything that lists names and reads them.
 import type { ColumnFamilyRaw, ManifestRaw, TableFileRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
-import { SstFilterError } from "./errors.js";
+import { inFile, SstFilterError } from "./errors.js";
+import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSource } from "./table.js";
 
 /** A database's files by name (no directories): what openDatabase reads. */
 export interface DatabaseSource {
@@ -12,6 +13,17 @@ export interface DatabaseSource {
   names: string[];
   /** A whole file's bytes. */
   read(name: string): Promise<Uint8Array>;
+  /**
+   * Optional: ranged reads of one file (tables are read block by block this way), and what
+   * releases it. Without it, a table is read whole through `read`.
+   */
+  open?(name: string): Promise<OpenedFile>;
+}
+
+/** A file opened for ranged reads; `close` releases it (a file handle, say). */
+export interface OpenedFile {
+  source: ByteSource;
+  close(): void;
 }
 
 export type DatabaseFormat = "leveldb" | "rocksdb";
@@ -109,9 +121,14 @@ export class Database {
   readonly manifestEnd: ManifestEnd;
   /** The names of every file in the database. */
   readonly fileNames: readonly string[];
+  readonly #heap: WasmHeap;
+  readonly #source: DatabaseSource;
 
   /** @internal */
-  constructor(manifest: string, raw: ManifestRaw, names: readonly string[]) {
+  constructor(heap: WasmHeap, source: DatabaseSource, manifest: string, raw: ManifestRaw) {
+    const names = source.names;
+    this.#heap = heap;
+    this.#source = source;
     const present = new Set(names);
     this.format = raw.format;
     this.manifest = manifest;
@@ -127,6 +144,36 @@ export class Database {
     this.editCount = raw.editCount;
     this.manifestEnd = { kind: raw.end.kind, offset: Number(raw.end.offset), what: raw.end.what };
     this.fileNames = [...names].sort();
+  }
+
+  /** A whole file of the database, e.g. a WAL or an OPTIONS file. */
+  readFile(name: string): Promise<Uint8Array> {
+    if (!this.fileNames.includes(name)) {
+      return Promise.reject(
+        new SstFilterError("BAD_OPTIONS", `the database has no file named ${name}`, undefined, name),
+      );
+    }
+    return this.#source.read(name);
+  }
+
+  /**
+   * Opens one of the database's tables (a live file, or any table file by name) lazily, as
+   * openTableFrom does; dispose it when done. Errors name the file.
+   */
+  async openTable(file: DatabaseFile | string): Promise<AsyncTable> {
+    const name = typeof file === "string" ? file : file.name;
+    if (!this.fileNames.includes(name)) {
+      throw new SstFilterError("BAD_OPTIONS", `the database has no file named ${name}`, undefined, name);
+    }
+    const opened: OpenedFile =
+      this.#source.open !== undefined
+        ? await this.#source.open(name)
+        : { source: memorySource(await this.#source.read(name)), close: () => undefined };
+    try {
+      return await openTableFrom(this.#heap, opened.source, {}, () => opened.close());
+    } catch (error) {
+      throw inFile(error, name);
+    }
   }
 }
 
@@ -213,7 +260,7 @@ export async function openDatabase(
   const bytes = await source.read(manifest);
   const raw = heap.module.readManifest(heap.put(bytes), bytes.length, format);
   if (raw === null) throw heap.lastError(manifest);
-  return new Database(manifest, raw, source.names);
+  return new Database(heap, source, manifest, raw);
 }
 
 /** A DatabaseSource over browser Files (a dropped folder's files; only the base names count). */
@@ -226,6 +273,11 @@ export function filesSource(files: Iterable<Blob & { name: string }>): DatabaseS
       const file = byName.get(name);
       if (file === undefined) throw new SstFilterError("BAD_OPTIONS", `no file named ${name}`);
       return new Uint8Array(await file.arrayBuffer());
+    },
+    async open(name) {
+      const file = byName.get(name);
+      if (file === undefined) throw new SstFilterError("BAD_OPTIONS", `no file named ${name}`);
+      return { source: blobSource(file), close: () => undefined };
     },
   };
 }

@@ -28,3 +28,13 @@ export class SstFilterError extends Error {
     this.file = file;
   }
 }
+
+/** @internal The same error naming `file`, for errors from one of a database's files. */
+export function inFile(error: unknown, file: string): unknown {
+  if (!(error instanceof SstFilterError) || error.file !== undefined) return error;
+  const suffix = error.offset === undefined ? "" : ` (at byte ${error.offset})`;
+  const message = error.message.endsWith(suffix)
+    ? error.message.slice(0, error.message.length - suffix.length)
+    : error.message;
+  return new SstFilterError(error.code, message, error.offset, file);
+}

@@ -53,6 +53,7 @@ export type {
   DatabaseLevel,
   DatabaseSource,
   ManifestEnd,
+  OpenedFile,
   OpenDatabaseOptions,
 } from "./db.js";
 export type { InitOptions } from "../core/init.js";

@@ -993,7 +993,7 @@ export function openTable(heap: WasmHeap, bytes: Uint8Array, opts: OpenTableOpti
 const BLOB_PIECE = 4 << 20;
 const BLOB_WALK_READ = 256 << 10;
 
-function blobSource(blob: Blob): ByteSource {
+export function blobSource(blob: Blob): ByteSource {
   const fetch = async (start: number, end: number): Promise<Uint8Array> =>
     new Uint8Array(await blob.slice(start, end).arrayBuffer());
   let piece: { start: number; end: number; bytes: Promise<Uint8Array> } | null = null;
@@ -1009,6 +1009,14 @@ function blobSource(blob: Blob): ByteSource {
       const { start, bytes } = piece;
       return (await bytes).subarray(offset - start, end - start);
     },
+  };
+}
+
+/** A ByteSource over bytes already in memory. */
+export function memorySource(bytes: Uint8Array): ByteSource {
+  return {
+    size: bytes.length,
+    read: (offset, length) => Promise.resolve(bytes.subarray(offset, offset + length)),
   };
 }
 

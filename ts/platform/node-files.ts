@@ -4,7 +4,7 @@ import { open, readdir, readFile } from "node:fs/promises";
 import * as path from "node:path";
 
 import { SstFilter } from "../api/api.js";
-import type { Database, DatabaseSource, OpenDatabaseOptions } from "../api/db.js";
+import type { Database, DatabaseSource, OpenDatabaseOptions, OpenedFile } from "../api/db.js";
 import { SstFilterError } from "../api/errors.js";
 import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "../api/table.js";
 
@@ -22,6 +22,7 @@ export class NodeSstFilter extends SstFilter {
       async read(name) {
         return new Uint8Array(await readFile(path.join(dir, name)));
       },
+      open: (name) => openFileSource(path.join(dir, name)),
     };
     return super.openDatabase(source, opts);
   }
@@ -34,34 +35,40 @@ export class NodeSstFilter extends SstFilter {
     if (typeof path !== "string") {
       throw new SstFilterError("BAD_OPTIONS", `openTableFile takes a path string, got ${typeof path}`);
     }
-    const file = await open(path, "r");
-    const close = (): void => {
-      file.close().catch(() => undefined);
-    };
-    let size: number;
-    try {
-      size = (await file.stat()).size;
-    } catch (error) {
-      close();
-      throw error;
-    }
-    const readInto = async (target: Uint8Array, offset: number): Promise<number> => {
-      let done = 0;
-      while (done < target.length) {
-        const { bytesRead } = await file.read(target, done, target.length - done, offset + done);
-        if (bytesRead === 0) break; // the file shrank: the core reports the short read
-        done += bytesRead;
-      }
-      return done;
-    };
-    const source: ByteSource = {
-      size,
-      readInto,
-      async read(offset, length) {
-        const out = new Uint8Array(length);
-        return out.subarray(0, await readInto(out, offset));
-      },
-    };
+    const { source, close } = await openFileSource(path);
     return openTableFrom(this.heap, source, opts, close);
   }
+}
+
+/** A file opened for ranged reads; close() releases the handle. */
+async function openFileSource(path: string): Promise<OpenedFile> {
+  const file = await open(path, "r");
+  const close = (): void => {
+    file.close().catch(() => undefined);
+  };
+  let size: number;
+  try {
+    size = (await file.stat()).size;
+  } catch (error) {
+    close();
+    throw error;
+  }
+  const readInto = async (target: Uint8Array, offset: number): Promise<number> => {
+    let done = 0;
+    while (done < target.length) {
+      const { bytesRead } = await file.read(target, done, target.length - done, offset + done);
+      if (bytesRead === 0) break; // the file shrank: the core reports the short read
+      done += bytesRead;
+    }
+    return done;
+  };
+  const source: ByteSource = {
+    size,
+    readInto,
+    async read(offset, length) {
+      const out = new Uint8Array(length);
+      return out.subarray(0, await readInto(out, offset));
+    },
+  };
+  return { source, close };
 }
