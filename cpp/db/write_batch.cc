@@ -245,8 +245,8 @@ WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_numbe
     WriteBatch batch;
     const Status s = DecodeWriteBatch(record.payload, format, &batch);
     // Offsets within the batch become file offsets through the record's fragments.
-    for (WalRecord& r : batch.records) r.offset = record.FileOffset(r.offset);
-    for (WalMarker& m : batch.markers) m.offset = record.FileOffset(m.offset);
+    for (WalRecord& r : batch.records) r.offset = record.FileOffset(static_cast<size_t>(r.offset));
+    for (WalMarker& m : batch.markers) m.offset = record.FileOffset(static_cast<size_t>(m.offset));
     batch.offset = record.offset;
     if (!s.ok()) {
       const uint64_t at = record.FileOffset(static_cast<size_t>(s.offset()));
