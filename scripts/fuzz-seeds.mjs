@@ -310,6 +310,16 @@ for (const c of manifest("db-manifest").cases) {
   );
 }
 
+// ---- write batches: write_batch [format u8][batch], every batch of the db_wal WALs ----
+for (const c of manifest("db-wal").cases) {
+  const rocksdb = c.format === "rocksdb" ? 1 : 0;
+  for (const wal of c.wal) {
+    logRecords(read(c.copied[wal.name])).forEach((r, i) =>
+      seed("write_batch", `${c.id}-${wal.number}-${i}`, concat([Uint8Array.of(rocksdb), r])),
+    );
+  }
+}
+
 for (const [target, list] of seeds) {
   const dir = path.join(out, target);
   rmSync(dir, { recursive: true, force: true });

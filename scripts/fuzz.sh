@@ -20,7 +20,7 @@ while (($#)); do
   esac
 done
 if ((${#targets[@]} == 0)); then
-  targets=(filter leveldb_filter_block block table roundtrip values writer log_reader version_edit)
+  targets=(filter leveldb_filter_block block table roundtrip values writer log_reader version_edit write_batch)
 fi
 
 bash scripts/corpus.sh
@@ -52,6 +52,7 @@ max_len_of() {
     writer) echo 16384 ;;                 # hundreds of entries: many blocks at small block sizes
     log_reader) echo 131072 ;;            # every seed (MANIFESTs of up to 96 KiB, 3 blocks)
     version_edit) echo 131072 ;;          # every seed (a 94 KiB edit: 29 files with 2 KiB keys)
+    write_batch) echo 131072 ;;           # every seed (a 100 KB value spans four log blocks)
     *) echo 65536 ;;
   esac
 }

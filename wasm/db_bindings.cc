@@ -1,6 +1,6 @@
-// Embind bindings for whole databases (sstfilter/db.h): a MANIFEST's state and CURRENT's line as
-// plain objects for ts/api/db.ts. 64-bit numbers cross as decimal strings; the TypeScript side
-// makes them bigints.
+// Embind bindings for whole databases (sstfilter/db.h): a MANIFEST's state, CURRENT's line and a
+// write-ahead log's batches as plain objects for ts/api/db.ts and ts/api/wal.ts. 64-bit numbers
+// cross as decimal strings; the TypeScript side makes them bigints.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -87,6 +87,14 @@ const char* LogEndName(LogEnd::Kind kind) {
   return "clean";
 }
 
+val LogEndObject(const LogEnd& end) {
+  val out = val::object();
+  out.set("kind", std::string(LogEndName(end.kind)));
+  out.set("offset", Number(end.offset));
+  out.set("what", end.what);
+  return out;
+}
+
 // The state of the MANIFEST at [data, data + size) read as `format` ("leveldb" | "rocksdb"); null
 // on error (last error).
 val ReadManifestAt(uintptr_t data, size_t size, const std::string& format) {
@@ -105,11 +113,7 @@ val ReadManifestAt(uintptr_t data, size_t size, const std::string& format) {
   out.set("minLogNumberToKeep", Number(state.min_log_number_to_keep));
   out.set("maxColumnFamily", state.max_column_family);
   out.set("editCount", state.edit_count);
-  val end = val::object();
-  end.set("kind", std::string(LogEndName(state.end.kind)));
-  end.set("offset", Number(state.end.offset));
-  end.set("what", state.end.what);
-  out.set("end", end);
+  out.set("end", LogEndObject(state.end));
   out.set("unfinishedAtomicGroup", state.unfinished_atomic_group);
   val families = val::array();
   for (const ColumnFamilyState& cf : state.column_families) {
@@ -129,6 +133,58 @@ val ParseCurrentAt(uintptr_t data, size_t size) {
   return val(name);
 }
 
+val WriteBatchObject(const WriteBatch& batch) {
+  val out = val::object();
+  out.set("sequence", Number(batch.sequence));
+  out.set("count", batch.count);
+  out.set("offset", Number(batch.offset));
+  val records = val::array();
+  for (const WalRecord& r : batch.records) {
+    val record = val::object();
+    record.set("kind", std::string(WalRecordKindName(r.kind)));
+    record.set("columnFamily", r.column_family);
+    record.set("sequence", Number(r.sequence));
+    record.set("offset", Number(r.offset));
+    record.set("key", ToUint8Array(r.key));
+    record.set("value", ToUint8Array(r.value));
+    records.call<void>("push", record);
+  }
+  out.set("records", records);
+  val markers = val::array();
+  for (const WalMarker& m : batch.markers) {
+    val marker = val::object();
+    marker.set("kind", std::string(WalMarkerKindName(m.kind)));
+    marker.set("offset", Number(m.offset));
+    marker.set("position", m.position);
+    marker.set("data", ToUint8Array(m.data));
+    marker.set("timestamp", ToUint8Array(m.timestamp));
+    markers.call<void>("push", marker);
+  }
+  out.set("markers", markers);
+  return out;
+}
+
+// The write batches of the WAL at [data, data + size) numbered `log_number` (decimal); never
+// null: a bad record ends the batches and is returned as "error" ({code, message, offset}).
+val ReadWriteAheadLogAt(uintptr_t data, size_t size, const std::string& format,
+                        const std::string& log_number) {
+  const DbFormat f = format == "leveldb" ? DbFormat::kLevelDb : DbFormat::kRocksDb;
+  const WalContents wal = ReadWriteAheadLog(View(data, size), f, std::stoull(log_number));
+  val out = val::object();
+  val batches = val::array();
+  for (const WriteBatch& b : wal.batches) batches.call<void>("push", WriteBatchObject(b));
+  out.set("batches", batches);
+  out.set("end", LogEndObject(wal.end));
+  if (!wal.status.ok()) {
+    val error = val::object();
+    error.set("code", std::string(ErrorCodeName(wal.status.code())));
+    error.set("message", wal.status.message());
+    error.set("offset", Number(static_cast<uint64_t>(wal.status.offset())));
+    out.set("error", error);
+  }
+  return out;
+}
+
 }  // namespace
 }  // namespace sstfilter::wasm
 
@@ -136,4 +192,5 @@ EMSCRIPTEN_BINDINGS(sstfilter_db) {
   using namespace sstfilter::wasm;
   emscripten::function("readManifest", &ReadManifestAt);
   emscripten::function("parseCurrentFile", &ParseCurrentAt);
+  emscripten::function("readWriteAheadLog", &ReadWriteAheadLogAt);
 }

@@ -14,6 +14,7 @@ import {
   type DatabaseSource,
   type OpenDatabaseOptions,
 } from "./db.js";
+import { readWriteAheadLog, type ReadWriteAheadLogOptions, type WalFile } from "./wal.js";
 import {
   openTable,
   openTableFrom,
@@ -259,6 +260,14 @@ export class SstFilter {
     }
     const source = "read" in files && "names" in files ? files : filesSource(files);
     return openDatabase(this.heap, source, opts);
+  }
+
+  /**
+   * The write batches of a write-ahead log (a ".log" file) as RocksDB's default recovery reads
+   * them: every record up to a torn tail or a bad record (docs/FORMATS.md 6.4).
+   */
+  readWriteAheadLog(bytes: Uint8Array, opts: ReadWriteAheadLogOptions = {}): WalFile {
+    return readWriteAheadLog(this.heap, bytes, opts);
   }
 
   /** Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily. */

@@ -5,7 +5,9 @@
 import type { ColumnFamilyRaw, ManifestRaw, TableFileRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
 import { inFile, SstFilterError } from "./errors.js";
+import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./options-file.js";
 import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSource } from "./table.js";
+import { liveWalNames, readWals, type WalFile } from "./wal.js";
 
 /** A database's files by name (no directories): what openDatabase reads. */
 export interface DatabaseSource {
@@ -123,6 +125,8 @@ export class Database {
   readonly fileNames: readonly string[];
   readonly #heap: WasmHeap;
   readonly #source: DatabaseSource;
+  #wals: Promise<WalFile[]> | undefined;
+  #options: Promise<DatabaseOptions | null> | undefined;
 
   /** @internal */
   constructor(heap: WasmHeap, source: DatabaseSource, manifest: string, raw: ManifestRaw) {
@@ -144,6 +148,54 @@ export class Database {
     this.editCount = raw.editCount;
     this.manifestEnd = { kind: raw.end.kind, offset: Number(raw.end.offset), what: raw.end.what };
     this.fileNames = [...names].sort();
+  }
+
+  /**
+   * The live write-ahead logs, ascending by number: those numbered at least the smallest live
+   * column family's log number, and the MANIFEST's previous log (docs/FORMATS.md 6.4). Read on the
+   * first call and kept.
+   */
+  writeAheadLogs(): Promise<WalFile[]> {
+    const names = liveWalNames(
+      this.fileNames,
+      this.columnFamilies.map((cf) => cf.logNumber),
+      this.prevLogNumber,
+    );
+    this.#wals ??= readWals(this.#heap, this.format, names, (name) => this.#read(name)).catch((error) => {
+      this.#wals = undefined;
+      throw error;
+    });
+    return this.#wals;
+  }
+
+  /**
+   * The newest OPTIONS-<n> file, parsed (docs/FORMATS.md 6.5); null when there is none (LevelDB
+   * writes none). Read on the first call and kept.
+   */
+  options(): Promise<DatabaseOptions | null> {
+    const file = newestOptionsFile(this.fileNames);
+    if (file === null) return Promise.resolve(null);
+    this.#options ??= this.#read(file)
+      .then((bytes) => {
+        try {
+          return parseOptionsFile(bytes, file);
+        } catch (error) {
+          throw inFile(error, file);
+        }
+      })
+      .catch((error) => {
+        this.#options = undefined;
+        throw error;
+      });
+    return this.#options;
+  }
+
+  async #read(name: string): Promise<Uint8Array> {
+    try {
+      return await this.#source.read(name);
+    } catch (error) {
+      throw inFile(error, name);
+    }
   }
 
   /** A whole file of the database, e.g. a WAL or an OPTIONS file. */

@@ -56,4 +56,15 @@ export type {
   OpenedFile,
   OpenDatabaseOptions,
 } from "./db.js";
+export type {
+  ReadWriteAheadLogOptions,
+  WalBatch,
+  WalEnd,
+  WalFile,
+  WalMarker,
+  WalMarkerKind,
+  WalRecord,
+  WalRecordKind,
+} from "./wal.js";
+export type { ColumnFamilyOptionsSection, DatabaseOptions } from "./options-file.js";
 export type { InitOptions } from "../core/init.js";

@@ -263,6 +263,8 @@ export interface CoreModule {
   readManifest(data: number, size: number, format: "leveldb" | "rocksdb"): ManifestRaw | null;
   /** The MANIFEST file name CURRENT at [data, data + size) names; null on error. */
   parseCurrentFile(data: number, size: number): string | null;
+  /** The write batches of the WAL at [data, data + size) (wasm/db_bindings.cc); never null. */
+  readWriteAheadLog(data: number, size: number, format: "leveldb" | "rocksdb", logNumber: string): WalRaw;
 }
 
 /** A table file of a MANIFEST's state as wasm/db_bindings.cc returns it: 64-bit numbers as strings. */
@@ -316,6 +318,26 @@ export interface ManifestRaw {
   end: { kind: "clean" | "torn" | "old-record"; offset: string; what: string };
   unfinishedAtomicGroup: number;
   columnFamilies: ColumnFamilyRaw[];
+}
+
+/** A WAL's batches as wasm/db_bindings.cc returns them: 64-bit numbers as decimal strings. */
+export interface WalRaw {
+  batches: {
+    sequence: string;
+    count: number;
+    offset: string;
+    records: {
+      kind: string;
+      columnFamily: number;
+      sequence: string;
+      offset: string;
+      key: Uint8Array;
+      value: Uint8Array;
+    }[];
+    markers: { kind: string; offset: string; position: number; data: Uint8Array; timestamp: Uint8Array }[];
+  }[];
+  end: { kind: "clean" | "torn" | "old-record"; offset: string; what: string };
+  error?: { code: string; message: string; offset: string };
 }
 
 /** A blob index as wasm/value_bindings.cc returns it: 64-bit numbers as decimal strings. */

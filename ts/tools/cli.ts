@@ -31,6 +31,7 @@ import {
   type VerifyProgress,
 } from "../platform/node.js";
 import { byteSize, count, parseHex, percent, plural, printableText, toHex } from "./format.js";
+import { walAndOptions } from "./db-wal.js";
 import { verifyTableFile } from "./verify-parallel.js";
 import { defaultVerifyJobs } from "./verify.js";
 
@@ -817,10 +818,13 @@ async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
     .catch((error: unknown) => {
       throw inputError(dir, error);
     });
+  const logs = await walAndOptions(database).catch((error: unknown) => {
+    throw inputError(dir, error);
+  });
   process.stdout.write(
     args.values.json === true
-      ? JSON.stringify(databaseJson(database), null, 2) + "\n"
-      : databaseText(dir, database),
+      ? JSON.stringify({ ...databaseJson(database), ...logs.json }, null, 2) + "\n"
+      : databaseText(dir, database) + logs.text,
   );
   return 0;
 }
@@ -1010,7 +1014,11 @@ ${USER_KEYS_HELP}`,
 Reads the database's CURRENT and the MANIFEST it names, applies every edit as the database does
 on open, and prints the live table files of each column family level by level: name, size, key
 range, sequence numbers (RocksDB), and RocksDB's blob files. A MANIFEST whose last record a crash
-cut short is read up to it, as RocksDB and LevelDB read it, and the torn tail is reported.
+cut short is read up to it, as RocksDB and LevelDB read it, and the torn tail is reported. Then
+the live write-ahead logs (records, batches, sequence range, records per kind, how each ended:
+clean, torn by a crash, or corrupt at a byte) and, for RocksDB, the newest OPTIONS file with the
+comparator, merge operator, prefix extractor, compression, filter policy and format version of
+each column family.
 
   --json        the same as JSON; keys as text when printable UTF-8, else { hex }
   --format F    rocksdb | leveldb (default: rocksdb when the directory holds IDENTITY or an

@@ -256,4 +256,90 @@ Status ReadManifest(ByteView manifest, DbFormat format, ManifestState* out);
 // (offset 0 or of the bad byte) for anything else, as both libraries refuse.
 Status ParseCurrentFile(ByteView current, std::string* manifest_name);
 
+// ---- Write batches and write-ahead logs (docs/FORMATS.md 6.4) ----
+
+// The records of a write batch that write data. Each takes one sequence number, in batch order,
+// from the batch's sequence (rocksdb db/write_batch.cc MemTableInserter, without seq_per_batch;
+// leveldb db/write_batch.cc MemTableInserter), and the batch's count says how many there are.
+enum class WalRecordKind : uint8_t {
+  kPut,
+  kDelete,
+  kSingleDelete,
+  kMerge,
+  kRangeDelete,  // key: the begin key, value: the end key (exclusive)
+  kBlobIndex,    // value: a blob index (values.h)
+  kWideColumns,  // PutEntity: value is a wide-column entity (values.h)
+  kTimedPut,     // RocksDB 9.x TimedPut: value without its trailing write time
+};
+
+// "put", "delete", "single-delete", "merge", "range-delete", "blob-index", "wide-columns",
+// "timed-put".
+const char* WalRecordKindName(WalRecordKind kind);
+
+// The records of a write batch that write nothing and take no sequence number: a blob for WAL
+// readers (PutLogData) and the markers of two-phase commit and of WritePrepared transactions.
+enum class WalMarkerKind : uint8_t {
+  kLogData,                // data: the blob
+  kBeginPrepare,           // WriteCommitted transactions
+  kBeginPersistedPrepare,  // WritePrepared
+  kBeginUnprepare,         // WriteUnprepared
+  kEndPrepare,             // data: the transaction id
+  kCommit,                 // data: the transaction id
+  kCommitWithTimestamp,    // data: the transaction id, timestamp: the commit timestamp
+  kRollback,               // data: the transaction id
+  kNoop,                   // a sub-batch boundary (WritePrepared), or a space holder
+};
+
+// "log-data", "begin-prepare", "begin-persisted-prepare", "begin-unprepare", "end-prepare",
+// "commit", "commit-with-timestamp", "rollback", "noop".
+const char* WalMarkerKindName(WalMarkerKind kind);
+
+struct WalRecord {
+  WalRecordKind kind = WalRecordKind::kPut;
+  uint32_t column_family = 0;
+  uint64_t sequence = 0;
+  uint64_t offset = 0;  // of its tag byte (within the batch, or the file when read from a log)
+  Bytes key;            // with the timestamp where the column family has one
+  Bytes value;          // empty for deletions
+};
+
+struct WalMarker {
+  WalMarkerKind kind = WalMarkerKind::kNoop;
+  uint64_t offset = 0;  // of its tag byte, as WalRecord::offset
+  size_t position = 0;  // how many of the batch's records come before it
+  Bytes data;           // see WalMarkerKind
+  Bytes timestamp;
+};
+
+struct WriteBatch {
+  uint64_t sequence = 0;  // of its first record
+  uint32_t count = 0;     // records (markers not counted)
+  uint64_t offset = 0;    // of the log record holding it (0 when decoded alone)
+  std::vector<WalRecord> records;
+  std::vector<WalMarker> markers;
+};
+
+// Decodes a write batch: a 12-byte header (fixed64 sequence, fixed32 count) and its records.
+// kCorrupt, with the offset within `batch`, for a batch shorter than its header, a record cut
+// short, a tag the format does not have (LevelDB: put and delete only; RocksDB:
+// ReadRecordFromWriteBatch's) and a count that disagrees with the records, as
+// WriteBatch::Iterate refuses; `out` then holds the batch up to the bad record.
+Status DecodeWriteBatch(ByteView batch, DbFormat format, WriteBatch* out);
+
+// A write-ahead log read as recovery reads it.
+struct WalContents {
+  std::vector<WriteBatch> batches;  // offsets in the file
+  // How the log ended when it read to its end (status ok): clean, torn (the records before a
+  // record cut short by a crash) or a recycled file's old record.
+  LogEnd end;
+  // Not ok: the log stops at a bad record (LogReader's errors, DecodeWriteBatch's with file
+  // offsets); `batches` holds the ones before it, as kPointInTimeRecovery replays them.
+  Status status;
+};
+
+// Reads every write batch of a WAL (`log_number` from its name, for recyclable records).
+// Metadata records (compression, timestamp sizes, predecessor WAL) are skipped. Never fails as a
+// whole: a bad record ends the batches with `status` set.
+WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number);
+
 }  // namespace sstfilter

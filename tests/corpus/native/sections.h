@@ -9,6 +9,7 @@
 namespace corpus {
 
 nlohmann::json DbManifestSection(const CorpusRoot& root);
+nlohmann::json DbWalSection(const CorpusRoot& root);
 nlohmann::json HashSection(const CorpusRoot& root);
 nlohmann::json LevelDbFilterSection(const CorpusRoot& root);
 nlohmann::json LevelDbTableSection(const CorpusRoot& root);

@@ -1,0 +1,110 @@
+// `sstfilter db inspect`'s WAL and OPTIONS parts: per live write-ahead log its records, batches,
+// sequence range, records per kind and how it ended; the newest OPTIONS file's name and the
+// options that decide how tables are read (docs/FORMATS.md 6.4, 6.5).
+import type { Database } from "../api/db.js";
+import type { DatabaseOptions } from "../api/options-file.js";
+import type { WalFile } from "../api/wal.js";
+import { count, plural } from "./format.js";
+
+interface WalSummary {
+  name: string;
+  number: string;
+  records: number;
+  batches: number;
+  /** The first and last records' sequence numbers; null without records. */
+  firstSequence: string | null;
+  lastSequence: string | null;
+  kinds: Record<string, number>;
+  markers: Record<string, number>;
+  end: WalFile["end"];
+  error: { code: string; message: string; offset: number | undefined } | null;
+}
+
+function summarize(wal: WalFile): WalSummary {
+  const tally = (names: string[]): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const n of names) out[n] = (out[n] ?? 0) + 1;
+    return out;
+  };
+  const first = wal.records[0];
+  const last = wal.records[wal.records.length - 1];
+  return {
+    name: wal.name,
+    number: wal.number.toString(),
+    records: wal.records.length,
+    batches: wal.batches.length,
+    firstSequence: first === undefined ? null : first.sequence.toString(),
+    lastSequence: last === undefined ? null : last.sequence.toString(),
+    kinds: tally(wal.records.map((r) => r.kind)),
+    markers: tally(wal.batches.flatMap((b) => b.markers.map((m) => m.kind))),
+    end: wal.end,
+    error:
+      wal.error === null
+        ? null
+        : { code: wal.error.code, message: wal.error.message, offset: wal.error.offset },
+  };
+}
+
+/** The options a reader of the tables most often asks about, per column family. */
+const KEY_OPTIONS = ["comparator", "merge_operator", "prefix_extractor", "compression"] as const;
+const KEY_TABLE_OPTIONS = ["filter_policy", "format_version"] as const;
+
+interface OptionsPart {
+  json: unknown;
+  text: string[];
+}
+
+function optionsPart(options: DatabaseOptions | null, error: unknown): OptionsPart {
+  if (error !== undefined) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { json: { error: message }, text: [`options: ${message}`] };
+  }
+  if (options === null) return { json: null, text: [] };
+  const text = [`options: ${options.file} (RocksDB ${options.version.rocksdb_version ?? "?"})`];
+  for (const cf of options.columnFamilies) {
+    const picked: string[] = [];
+    for (const k of KEY_OPTIONS) if (cf.options[k] !== undefined) picked.push(`${k}=${cf.options[k]}`);
+    for (const k of KEY_TABLE_OPTIONS) {
+      if (cf.tableOptions[k] !== undefined) picked.push(`${k}=${cf.tableOptions[k]}`);
+    }
+    text.push(`  ${cf.name}: ${picked.join(", ")}`);
+  }
+  return { json: options, text };
+}
+
+function walText(w: WalSummary): string {
+  const seqs = w.firstSequence === null ? "" : `, seq ${w.firstSequence}..${w.lastSequence}`;
+  const kinds = Object.entries(w.kinds)
+    .map(([k, n]) => `${k} ${count(n)}`)
+    .join(", ");
+  const markers = Object.entries(w.markers)
+    .map(([k, n]) => `${k} ${count(n)}`)
+    .join(", ");
+  const end =
+    w.end.kind === "clean" ? "clean end" : `${w.end.kind} at byte ${count(w.end.offset)}: ${w.end.what}`;
+  return (
+    `  ${w.name}: ${plural(w.records, "record")} in ${count(w.batches)} ${w.batches === 1 ? "batch" : "batches"}${seqs}` +
+    `${kinds === "" ? "" : ` (${kinds})`}${markers === "" ? "" : `, markers: ${markers}`}; ${end}`
+  );
+}
+
+/** The WAL and OPTIONS parts of `db inspect`, as JSON fields and text lines. */
+export async function walAndOptions(db: Database): Promise<{ json: Record<string, unknown>; text: string }> {
+  const wals = (await db.writeAheadLogs()).map(summarize);
+  let options: DatabaseOptions | null = null;
+  let error: unknown;
+  try {
+    options = await db.options();
+  } catch (e) {
+    error = e;
+  }
+  const part = optionsPart(options, error);
+  const lines = [
+    wals.length === 0
+      ? "write-ahead logs: none live"
+      : `write-ahead logs: ${plural(wals.length, "live log")}`,
+    ...wals.map(walText),
+    ...part.text,
+  ];
+  return { json: { wal: wals, options: part.json }, text: lines.join("\n") + "\n" };
+}
