@@ -48,7 +48,7 @@ const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
  * @param {Uint8Array[]} keys
  * @returns {(key: Uint8Array) => number}
  */
-export function keyAxis(keys) {
+function keyAxis(keys) {
   if (keys.length === 0) return () => 0;
   let low = keys[0];
   let high = keys[0];
@@ -89,7 +89,7 @@ function compare(a, b) {
  * @param {{ from: number, to: number }[]} spans
  * @returns {{ lane: number[], lanes: number }}
  */
-export function packLanes(spans) {
+function packLanes(spans) {
   /** @type {number[]} */
   const ends = [];
   const lane = spans.map(({ from, to }) => {
@@ -120,7 +120,7 @@ function shownLevels(family) {
  * @param {RouteStep} step
  * @returns {{ verdict: "skip" | "no" | "miss" | "hit", badge: string }}
  */
-export function stepVerdict(step) {
+function stepVerdict(step) {
   if (step.where === "table" && !step.inRange) return { verdict: "skip", badge: "out of range" };
   if (step.filter === "no") return { verdict: "no", badge: "filter: no" };
   if (step.entry === null || step.entry === "none") {
@@ -153,7 +153,7 @@ const FILTER_WORDS = {
  * One line of the route list: where, then what the file answered.
  * @param {RouteStep} step
  */
-export function stepText(step) {
+function stepText(step) {
   const where = step.where === "memtable" ? `memtable (${step.file})` : `L${step.level} ${step.file}`;
   /** @type {string[]} */
   const parts = [];
@@ -172,7 +172,7 @@ export function stepText(step) {
  * gathered from several files).
  * @param {GetExplanation} explanation
  */
-export function decidingStep(explanation) {
+function decidingStep(explanation) {
   const { outcome } = explanation.result;
   if (outcome !== "found" && outcome !== "deleted") return -1;
   for (let i = explanation.steps.length - 1; i >= 0; i--) {
@@ -270,6 +270,8 @@ export async function openDatabaseFiles(files, folder) {
   );
   /** @type {HTMLElement} */ (byId("cf-label")).hidden = d.columnFamilies.length < 2;
   byId("get-note").hidden = d.canExplain;
+  // A Get through a Database that reads no logs sees only the tables.
+  byId("get-wal-note").hidden = !d.canExplain || d.wals.length === 0 || d.wals[0].records !== null;
   /** @type {HTMLButtonElement} */ (byId("get-submit")).disabled = !d.canExplain;
   clearRoute();
   return true;
@@ -603,26 +605,42 @@ export async function showRoute(explanation) {
   showResult(explanation);
 }
 
+// Values longer than this show cut short (their size is given).
+const VALUE_SHOWN_CHARS = 200;
+
+/**
+ * A value as the result line shows it: text where printable, else hex; cut to VALUE_SHOWN_CHARS.
+ * @param {Uint8Array} bytes
+ * @param {number} size the whole value's size (the worker hands over the first 4 KiB)
+ */
+function valueCode(bytes, size) {
+  const { text, hex } = keyText(bytes, "utf8");
+  const cut = size > bytes.length || text.length > VALUE_SHOWN_CHARS;
+  return el("code", {
+    className: `get-value${hex ? " hex" : ""}`,
+    textContent: cut ? `${text.slice(0, VALUE_SHOWN_CHARS)}…` : text,
+  });
+}
+
 /** @param {GetExplanation & { valueSize?: number }} explanation */
 function showResult(explanation) {
   const { result, steps } = explanation;
   const out = byId("get-result");
   const decided = decidingStep(explanation);
-  // "seq 1234 in 000015.sst": the deciding entry.
+  // "100 bytes · seq 1234 in 000015.sst": the deciding entry.
   const source = [
+    result.outcome === "found" ? plural(explanation.valueSize ?? result.value?.length ?? 0, "byte") : "",
     result.sequence === null ? "" : `seq ${result.sequence}`,
     decided >= 0 ? `in ${steps[decided].file}` : "",
   ]
     .filter(Boolean)
-    .join(" ");
+    .join(" · ");
   /** @type {(Node | string)[]} */
   const parts = [];
   if (result.outcome === "found" && result.value !== null) {
-    const { text, hex } = keyText(result.value, "utf8");
-    const cut = (explanation.valueSize ?? result.value.length) > result.value.length;
     parts.push(
       el("span", { className: "verdict found", textContent: "found" }),
-      el("code", { className: `get-value${hex ? " hex" : ""}`, textContent: cut ? `${text}…` : text }),
+      valueCode(result.value, explanation.valueSize ?? result.value.length),
       el("span", { className: "muted", textContent: source }),
     );
   } else if (result.outcome === "deleted") {
@@ -631,19 +649,21 @@ function showResult(explanation) {
       el("span", { className: "muted", textContent: source }),
     );
   } else if (result.outcome === "merge-operands") {
+    // No merge operator runs here: the operands (and the value they apply to, if any) as stored.
     parts.push(
       el("span", {
         className: "verdict maybe",
-        textContent: `${count(result.operands.length)} merge operands`,
+        textContent: plural(result.operands.length, "merge operand"),
       }),
-      el("span", {
-        className: "muted",
-        textContent: "no base value; no merge operator runs here (newest first)",
-      }),
-      ...result.operands.map((o) =>
-        el("code", { className: "get-value", textContent: keyText(o, "utf8").text }),
-      ),
+      el("span", { className: "muted", textContent: "newest first; no merge operator runs here" }),
+      ...result.operands.map((o) => valueCode(o, o.length)),
     );
+    if (result.value !== null) {
+      parts.push(
+        el("span", { className: "muted", textContent: "on the value" }),
+        valueCode(result.value, explanation.valueSize ?? result.value.length),
+      );
+    }
   } else {
     parts.push(el("span", { className: "verdict no", textContent: "not found" }));
   }

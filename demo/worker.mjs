@@ -125,9 +125,10 @@ import { defaultVerifyJobs, verifyTable, verifyTableSplit } from "../dist/esm/to
 
 /**
  * What the worker reads of a Database beyond ts/api/db.ts on main: the methods other work of
- * issue 17 adds (db.explain, db.writeAheadLogs), feature-detected.
+ * issue 17 adds (db.explain, db.writeAheadLogs, db.dispose), feature-detected.
  * @typedef {Database & {
  *   explain?: (key: Uint8Array, opts: { columnFamily: string }) => Promise<GetExplanation>,
+ *   dispose?: () => void,
  *   writeAheadLogs?: () => Promise<{ name: string, records: { sequence: bigint }[], end: { kind: string } }[]>,
  * }} OpenDatabase
  */
@@ -591,6 +592,7 @@ const ops = {
    * @param {OpArgs["openDatabase"]} args
    */
   async openDatabase({ files }) {
+    database?.dispose?.(); // the tables its Gets opened
     database = null;
     /** @type {OpenDatabase} */
     const db = await sf.openDatabase(files);
