@@ -45,11 +45,10 @@ const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
  * A shared axis for keys: each key's place in [0, 1] between the smallest and the largest of
  * `keys`, read as a base-256 fraction of the bytes after the prefix they all share (so keys
  * spread as far as their bytes do; the order is the bytewise comparator's).
- * @param {Uint8Array[]} keys
- * @returns {(key: Uint8Array) => number}
+ * @param {Uint8Array[]} keys at least one
+ * @returns {{ place: (key: Uint8Array) => number, low: Uint8Array, high: Uint8Array }}
  */
 function keyAxis(keys) {
-  if (keys.length === 0) return () => 0;
   let low = keys[0];
   let high = keys[0];
   for (const k of keys) {
@@ -70,7 +69,9 @@ function keyAxis(keys) {
   };
   const from = fraction(low);
   const span = fraction(high) - from;
-  return (key) => (span > 0 ? Math.min(1, Math.max(0, (fraction(key) - from) / span)) : 0);
+  /** @param {Uint8Array} key */
+  const place = (key) => (span > 0 ? Math.min(1, Math.max(0, (fraction(key) - from) / span)) : 0);
+  return { place, low, high };
 }
 
 /**
@@ -262,7 +263,7 @@ export async function openDatabaseFiles(files, folder) {
   byId("db-facts").textContent =
     `${d.format === "rocksdb" ? "RocksDB" : "LevelDB"} · ${d.manifest} (${count(d.editCount)} edits` +
     `${d.manifestEnd.kind === "torn" ? `, torn tail at byte ${count(d.manifestEnd.offset)}` : ""}) · ` +
-    `${count(tables)} live tables · last sequence ${count(Number(d.lastSequence))}`;
+    `${count(tables)} live tables · last sequence ${count(d.lastSequence)}`;
   setStatus("open", "ok");
   const select = /** @type {HTMLSelectElement} */ (byId("cf-select"));
   select.replaceChildren(
@@ -405,8 +406,6 @@ function layOutBySize(wals, levels, walRow, rows) {
  * @param {HTMLElement[]} rows
  */
 function layOutByKeys(levels, walRow, rows) {
-  const files = levels.flatMap((l) => l.files);
-  const place = keyAxis(files.flatMap((f) => [f.smallestKey, f.largestKey]));
   /**
    * @param {HTMLElement} row
    * @param {{ from: number, to: number }[]} spans
@@ -427,41 +426,32 @@ function layOutByKeys(levels, walRow, rows) {
     walRow,
     [...walRow.querySelectorAll(".lsm-file")].map(() => ({ from: 0, to: 1 })),
   );
+  const files = levels.flatMap((l) => l.files);
+  if (files.length === 0) return; // no keys, no axis
+  const { place, low, high } = keyAxis(files.flatMap((f) => [f.smallestKey, f.largestKey]));
   levels.forEach((l, i) =>
     lay(
       rows[i],
-      l.files.map((f) => ({ from: place(f.smallestKey), to: place(f.largestKey) })),
+      // The axis is bytewise: under a reversing comparator a file's smallest key lies right.
+      l.files.map((f) => {
+        const [a, b] = [place(f.smallestKey), place(f.largestKey)];
+        return { from: Math.min(a, b), to: Math.max(a, b) };
+      }),
     ),
   );
-  const ends = files.length === 0 ? null : axisEnds(files);
-  const axis = el(
-    "div",
-    { className: "lsm-axis" },
-    el("span", { textContent: ends ? keyText(ends[0], "utf8").text : "" }),
-    el("span", { textContent: ends ? keyText(ends[1], "utf8").text : "" }),
+  const picture = byId("lsm");
+  picture.append(
+    el(
+      "div",
+      { className: "lsm-axis" },
+      el("span", { textContent: keyText(low, "utf8").text }),
+      el("span", { textContent: keyText(high, "utf8").text }),
+    ),
   );
-  byId("lsm").append(axis);
   // Where the Get's key lies.
-  if (route !== null && files.length > 0) {
-    byId("lsm").append(
-      el("div", { className: "lsm-key-marker", style: `--at:${place(route.explanation.key)}` }),
-    );
+  if (route !== null) {
+    picture.append(el("div", { className: "lsm-key-marker", style: `--at:${place(route.explanation.key)}` }));
   }
-}
-
-/**
- * The smallest and largest key of these files.
- * @param {FileInfo[]} files
- * @returns {[Uint8Array, Uint8Array]}
- */
-function axisEnds(files) {
-  let low = files[0].smallestKey;
-  let high = files[0].largestKey;
-  for (const f of files) {
-    if (compare(f.smallestKey, low) < 0) low = f.smallestKey;
-    if (compare(f.largestKey, high) > 0) high = f.largestKey;
-  }
-  return [low, high];
 }
 
 // ------------------------------------------------------------------------------------------------

@@ -442,6 +442,25 @@ test("a real Get: the route the page draws is db.explain's", async () => {
   }
 });
 
+test("a table the MANIFEST names but the folder lacks shows as missing", async () => {
+  const partial = path.join(parent, "partial-db");
+  mkdirSync(partial);
+  const gone = tables()[0]!.name;
+  for (const name of readdirSync(dir)) {
+    if (name !== gone && name !== "LOCK") copyFileSync(path.join(dir, name), path.join(partial, name));
+  }
+  await page.setInputFiles("#folder", partial);
+  await page.waitForFunction(() => document.getElementById("db-name")!.textContent === "partial-db");
+  await page.waitForSelector("#db-status.ok");
+  const box = `#lsm .lsm-file[data-file="${gone}"]`;
+  expect(await page.getAttribute(box, "class")).toContain("missing");
+  expect(await page.isDisabled(box)).toBe(true);
+  expect(await page.locator("#lsm .lsm-file.missing").count()).toBe(1);
+  await page.hover(box, { force: true }); // force: playwright waits for disabled buttons otherwise
+  await page.waitForSelector("#lsm-tip:not([hidden])");
+  expect(await page.textContent("#lsm-tip")).toContain("MISSING from the folder");
+});
+
 test("dropped files with CURRENT among them open as a database; a folder without CURRENT is refused", async () => {
   const names = readdirSync(dir).filter((n) => n !== "LOCK");
   const files = names.map((name) => [name, readFileSync(path.join(dir, name)).toString("base64")]);
