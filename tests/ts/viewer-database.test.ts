@@ -8,7 +8,16 @@
 // and without animation; once the package has db.explain, a real Get's route is checked against
 // Node's. Saves build/viewer-database.png and build/viewer-database-keys.png.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
@@ -459,6 +468,24 @@ test("a table the MANIFEST names but the folder lacks shows as missing", async (
   await page.hover(box, { force: true }); // force: playwright waits for disabled buttons otherwise
   await page.waitForSelector("#lsm-tip:not([hidden])");
   expect(await page.textContent("#lsm-tip")).toContain("MISSING from the folder");
+});
+
+test("a damaged MANIFEST: the typed error with its offset, and no picture", async () => {
+  const damaged = path.join(parent, "damaged-db");
+  mkdirSync(damaged);
+  for (const name of readdirSync(dir)) {
+    if (name !== "LOCK") copyFileSync(path.join(dir, name), path.join(damaged, name));
+  }
+  const manifest = path.join(damaged, db.manifest);
+  const bytes = readFileSync(manifest);
+  bytes[100]! ^= 0x01;
+  writeFileSync(manifest, bytes);
+  await page.setInputFiles("#folder", damaged);
+  await page.waitForSelector("#error:not([hidden])");
+  expect(await page.textContent("#error")).toMatch(
+    new RegExp(`^CHECKSUM_MISMATCH at byte \\d+ — damaged-db: ${db.manifest}: `),
+  );
+  expect(await page.isHidden("#database")).toBe(true);
 });
 
 test("dropped files with CURRENT among them open as a database; a folder without CURRENT is refused", async () => {
