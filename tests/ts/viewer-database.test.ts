@@ -6,7 +6,8 @@
 // key order on the key axis; a click on a table opens the table view and the way back returns.
 // The Get box draws stubbed explanations (GetExplanation, the interface db.explain answers) with
 // and without animation; once the package has db.explain, a real Get's route is checked against
-// Node's. Saves build/viewer-database.png and build/viewer-database-keys.png.
+// Node's. A LevelDB database (classic-level) shows its .ldb tables and text keys. Saves
+// build/viewer-database.png and build/viewer-database-keys.png.
 import { spawnSync } from "node:child_process";
 import {
   copyFileSync,
@@ -21,6 +22,7 @@ import {
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
+import { ClassicLevel } from "classic-level";
 import type { Page } from "playwright-core";
 import type { Database, DatabaseLevel, NodeSstFilter } from "sstfilter";
 
@@ -75,8 +77,9 @@ function shown(levels: DatabaseLevel[]): DatabaseLevel[] {
   return levels.filter((l) => l.level <= deepest);
 }
 
-const logs = (): string[] =>
-  readdirSync(dir)
+/** The logs of a database folder (by default the db_bench one). */
+const logs = (folder = dir): string[] =>
+  readdirSync(folder)
     .filter((n) => n.endsWith(".log"))
     .sort();
 
@@ -90,10 +93,11 @@ function shownRows(): Promise<{ name: string; files: string[] }[]> {
   );
 }
 
-function expectedRows(family: number): { name: string; files: string[] }[] {
+/** The rows the picture must show for a column family of a database (by default db_bench's). */
+function expectedRows(family: number, database = db, folder = dir): { name: string; files: string[] }[] {
   return [
-    { name: "WAL", files: logs() },
-    ...shown(db.columnFamilies[family]!.levels).map((l) => ({
+    { name: "WAL", files: logs(folder) },
+    ...shown(database.columnFamilies[family]!.levels).map((l) => ({
       name: `L${l.level}`,
       files: l.files.map((f) => f.name),
     })),
@@ -515,6 +519,44 @@ test("dropped files with CURRENT among them open as a database; a folder without
   expect(await page.textContent("#error")).toBe(
     "BAD_OPTIONS — tables-only: no CURRENT file: not a database folder",
   );
+});
+
+describe("a LevelDB database (classic-level)", () => {
+  let folder: string;
+  let leveldb: Database;
+  beforeAll(async () => {
+    folder = path.join(parent, "level-db");
+    // 8,000 puts of 400-byte values over 4,001 text keys through 64 KiB memtables: flushes, and
+    // compactions into deeper levels.
+    const writer = new ClassicLevel(folder, { compression: false, writeBufferSize: 64 << 10 });
+    await writer.open();
+    for (let i = 0; i < 8000; i++) {
+      await writer.put(`user:${String((i * 7919) % 4001).padStart(5, "0")}`, "v".repeat(400));
+    }
+    await writer.close();
+    leveldb = await sf.openDatabase(folder);
+  });
+
+  test("its levels of .ldb tables and its log; keys as text and hex, no sequence numbers", async () => {
+    expect(leveldb.format).toBe("leveldb");
+    expect(leveldb.levels.filter((l) => l.files.length > 0).length).toBeGreaterThanOrEqual(2);
+    await page.setInputFiles("#folder", folder);
+    await page.waitForFunction(() => document.getElementById("db-name")!.textContent === "level-db");
+    await page.waitForSelector("#db-status.ok");
+    expect(await page.textContent("#db-facts")).toContain(`LevelDB · ${leveldb.manifest} (`);
+    expect(await page.isHidden("#cf-label")).toBe(true); // one column family
+    expect(await shownRows()).toEqual(expectedRows(0, leveldb, folder));
+    const f = leveldb.levels.flatMap((l) => l.files)[0]!;
+    expect(f.name).toMatch(/\.ldb$/);
+    await page.hover(`#lsm .lsm-file[data-file="${f.name}"]`);
+    await page.waitForSelector("#lsm-tip:not([hidden])");
+    const tip = await page.textContent("#lsm-tip");
+    const text = Buffer.from(f.smallestKey).toString();
+    expect(text).toMatch(/^user:\d{5}$/);
+    expect(tip).toContain(`smallest “${text}” · ${hex(f.smallestKey)}`);
+    expect(tip).toContain("no sequence numbers recorded (LevelDB)");
+    await page.mouse.move(0, 0);
+  });
 });
 
 test("nothing was fetched from outside the machine", () => expectOnlyLocalRequests(viewer.requests));
