@@ -274,7 +274,7 @@ export async function openDatabaseFiles(files, folder) {
   /** @type {HTMLElement} */ (byId("cf-label")).hidden = d.columnFamilies.length < 2;
   byId("get-note").hidden = d.canExplain;
   // A Get through a Database that reads no logs sees only the tables.
-  byId("get-wal-note").hidden = !d.canExplain || d.wals.length === 0 || d.wals[0].records !== null;
+  byId("get-wal-note").hidden = !d.canExplain || d.readsLogs;
   /** @type {HTMLButtonElement} */ (byId("get-submit")).disabled = !d.canExplain;
   clearRoute();
   return true;
@@ -482,11 +482,14 @@ function showTip(target) {
   let lines;
   if (box.dataset.level === undefined) {
     const wal = info.wals.find((w) => w.name === name);
+    if (wal === undefined) return;
     lines = [
-      `${name} · write-ahead log · ${byteSize(wal?.size ?? 0)}`,
-      wal?.records === null || wal === undefined
-        ? "records: counted once the Database reads logs (db.writeAheadLogs)"
-        : `${count(wal.records)} records · ${wal.end} end`,
+      `${name} · write-ahead log · ${byteSize(wal.size)}`,
+      wal.error !== null
+        ? `the logs could not be read: ${wal.error}`
+        : wal.records === null
+          ? "records: counted once the Database reads logs (db.writeAheadLogs)"
+          : `${plural(wal.records, "record")} · ${wal.end} end`,
     ];
   } else {
     const level = Number(box.dataset.level);

@@ -134,13 +134,14 @@ import { defaultVerifyJobs, verifyTable, verifyTableSplit } from "../dist/esm/to
  */
 
 /**
- * A write-ahead log as the LSM picture draws it: records and how it ended when the Database
- * reads logs (writeAheadLogs), else null.
+ * A write-ahead log as the LSM picture draws it: its records and how it ended where the Database
+ * reads logs (writeAheadLogs), else null; `error` when reading the logs failed.
  * @typedef {object} WalSummary
  * @property {string} name
  * @property {number} size
  * @property {number | null} records
  * @property {string | null} end "clean", "torn" or "corrupt"
+ * @property {string | null} error
  */
 
 /**
@@ -371,23 +372,32 @@ async function blockAnchor(t, regions, offset) {
 
 /**
  * The database's write-ahead logs: the live ones with their record counts where the Database
- * reads logs, else every *.log file of the folder.
+ * reads logs, else (or when reading them fails: the picture still shows the tables) every *.log
+ * file of the folder.
  * @param {OpenDatabase} db
  * @param {Map<string, number>} sizes file sizes by name
  * @returns {Promise<WalSummary[]>}
  */
 async function walSummaries(db, sizes) {
+  /** @type {string | null} */
+  let error = null;
   if (typeof db.writeAheadLogs === "function") {
-    return (await db.writeAheadLogs()).map((log) => ({
-      name: log.name,
-      size: sizes.get(log.name) ?? 0,
-      records: log.records.length,
-      end: log.end.kind,
-    }));
+    try {
+      return (await db.writeAheadLogs()).map((log) => ({
+        name: log.name,
+        size: sizes.get(log.name) ?? 0,
+        records: log.records.length,
+        end: log.end.kind,
+        error: null,
+      }));
+    } catch (thrown) {
+      const { code, message } = plainError(thrown);
+      error = `${code}: ${message}`;
+    }
   }
   return db.fileNames
     .filter((name) => name.endsWith(".log"))
-    .map((name) => ({ name, size: sizes.get(name) ?? 0, records: null, end: null }));
+    .map((name) => ({ name, size: sizes.get(name) ?? 0, records: null, end: null, error }));
 }
 
 /** @returns {Promise<TableRegion[]>} */
@@ -624,6 +634,7 @@ const ops = {
         })),
       })),
       wals,
+      readsLogs: typeof db.writeAheadLogs === "function",
       canExplain: typeof db.explain === "function",
     };
   },

@@ -37,6 +37,7 @@ let sf: NodeSstFilter;
 let parent: string;
 let dir: string; // the database folder, named "bench-db"
 let db: Database; // Node's reading of it
+let logs: string[]; // its logs, as the picture shows them
 
 // db_bench's fillrandom with a tiny memtable and level sizes: a few dozen 64 KiB tables over
 // levels 0 to 2 in each of two column families, and the newest writes still in their logs.
@@ -62,6 +63,7 @@ beforeAll(async () => {
   expect([r.status, r.error]).toEqual([0, undefined]);
   sf = (await loadBackend(true)) as NodeSstFilter;
   db = await sf.openDatabase(dir);
+  logs = await logsOf(db, dir);
   viewer = await openViewer();
   page = viewer.page;
 }, 120_000);
@@ -77,11 +79,19 @@ function shown(levels: DatabaseLevel[]): DatabaseLevel[] {
   return levels.filter((l) => l.level <= deepest);
 }
 
-/** The logs of a database folder (by default the db_bench one). */
-const logs = (folder = dir): string[] =>
-  readdirSync(folder)
+type ReadLogs = () => Promise<{ name: string; records: unknown[]; end: { kind: string } }[]>;
+/** db.writeAheadLogs where the package has it (other work of issue 17 adds it). */
+const logReader = (database: Database): ReadLogs | undefined =>
+  (database as { writeAheadLogs?: ReadLogs }).writeAheadLogs?.bind(database);
+
+/** The logs the picture shows: the live ones where the Database reads logs, else every *.log. */
+async function logsOf(database: Database, folder: string): Promise<string[]> {
+  const read = logReader(database);
+  if (read !== undefined) return (await read()).map((l) => l.name);
+  return readdirSync(folder)
     .filter((n) => n.endsWith(".log"))
     .sort();
+}
 
 /** The picture's rows: the row's name and its boxes' files, in order. */
 function shownRows(): Promise<{ name: string; files: string[] }[]> {
@@ -94,9 +104,9 @@ function shownRows(): Promise<{ name: string; files: string[] }[]> {
 }
 
 /** The rows the picture must show for a column family of a database (by default db_bench's). */
-function expectedRows(family: number, database = db, folder = dir): { name: string; files: string[] }[] {
+function expectedRows(family: number, database = db, wals = logs): { name: string; files: string[] }[] {
   return [
-    { name: "WAL", files: logs(folder) },
+    { name: "WAL", files: wals },
     ...shown(database.columnFamilies[family]!.levels).map((l) => ({
       name: `L${l.level}`,
       files: l.files.map((f) => f.name),
@@ -109,7 +119,7 @@ test("db_bench left what the picture is about: two column families, three levels
   for (const cf of db.columnFamilies) {
     expect(cf.levels.filter((l) => l.files.length > 0).length).toBeGreaterThanOrEqual(2);
   }
-  expect(logs().length).toBeGreaterThan(0);
+  expect(logs.length).toBeGreaterThan(0);
 });
 
 test("a chosen folder opens as a database: the MANIFEST's files per level, the logs above", async () => {
@@ -135,9 +145,9 @@ test("a chosen folder opens as a database: the MANIFEST's files per level, the l
 });
 
 test("by size: every box's width is its file's bytes on one scale for all rows", async () => {
-  const sizes = new Map<string, number>(logs().map((n) => [n, statSync(path.join(dir, n)).size]));
+  const sizes = new Map<string, number>(logs.map((n) => [n, statSync(path.join(dir, n)).size]));
   for (const l of db.levels) for (const f of l.files) sizes.set(f.name, f.size);
-  const rowBytes = [logs().reduce((n, name) => n + sizes.get(name)!, 0), ...db.levels.map((l) => l.bytes)];
+  const rowBytes = [logs.reduce((n, name) => n + sizes.get(name)!, 0), ...db.levels.map((l) => l.bytes)];
   const scale = Math.max(...rowBytes);
   const boxes = await page.$$eval("#lsm .lsm-file", (list) =>
     list.map((b) => ({
@@ -163,6 +173,24 @@ test("the tooltip gives a table's keys (printable and hex) and sequence numbers"
   expect(tip).toContain(hex(f.smallestKey));
   expect(tip).toContain(hex(f.largestKey));
   expect(tip).toContain(`seqno ${f.smallestSeqno} .. ${f.largestSeqno}`);
+  // A log's: its size, and its records once the Database reads logs.
+  const log = logs[0]!;
+  await page.hover(`#lsm .lsm-file[data-file="${log}"]`);
+  await page.waitForFunction(
+    (name) => document.getElementById("lsm-tip")!.textContent!.startsWith(name),
+    log,
+  );
+  const logTip = await page.textContent("#lsm-tip");
+  expect(logTip).toContain(`${log} · write-ahead log · `);
+  const readLogs = logReader(db);
+  if (readLogs === undefined) expect(logTip).toContain("records: counted once the Database reads logs");
+  else {
+    const read = (await readLogs()).find((l) => l.name === log)!;
+    const records = read.records.length;
+    expect(logTip).toContain(
+      `${records.toLocaleString("en-US")} record${records === 1 ? "" : "s"} · ${read.end.kind} end`,
+    );
+  }
   await page.mouse.move(0, 0);
 });
 
@@ -319,7 +347,7 @@ test("a stubbed route, drawn at once for reduced motion: each file's answer, the
   const deepest = [...db.levels].reverse().find((l) => l.files.length > 0)!;
   const target = { name: deepest.files[0]!.name, level: deepest.level };
   expect(new Set([skipped!.name, filtered!.name, target.name]).size).toBe(3);
-  const log = logs()[logs().length - 1]!;
+  const log = logs[logs.length - 1]!;
   const route: StubRoute = {
     key: hex(deepest.files[0]!.smallestKey),
     outcome: "found",
@@ -440,7 +468,7 @@ test("a real Get: the route the page draws is db.explain's", async () => {
   type Explain = (key: Uint8Array) => Promise<{ result: { outcome: string }; steps: { file: string }[] }>;
   const explain = (db as unknown as { explain: Explain }).explain.bind(db);
   // Until the Database reads the logs, the page says that the Get sees the tables only.
-  const readsLogs = typeof (db as { writeAheadLogs?: unknown }).writeAheadLogs === "function";
+  const readsLogs = logReader(db) !== undefined;
   expect(await page.isVisible("#get-wal-note")).toBe(!readsLogs);
   const deepest = [...db.levels].reverse().find((l) => l.files.length > 0)!;
   for (const key of [deepest.files[0]!.smallestKey, new Uint8Array([0xff, 0xff])]) {
@@ -512,7 +540,7 @@ test("dropped files with CURRENT among them open as a database; a folder without
 
   const notDb = path.join(parent, "tables-only");
   mkdirSync(notDb);
-  const some = db.levels[0]!.files[0]!.name;
+  const some = tables()[0]!.name;
   copyFileSync(path.join(dir, some), path.join(notDb, some));
   await page.setInputFiles("#folder", notDb);
   await page.waitForSelector("#error:not([hidden])");
@@ -545,7 +573,7 @@ describe("a LevelDB database (classic-level)", () => {
     await page.waitForSelector("#db-status.ok");
     expect(await page.textContent("#db-facts")).toContain(`LevelDB · ${leveldb.manifest} (`);
     expect(await page.isHidden("#cf-label")).toBe(true); // one column family
-    expect(await shownRows()).toEqual(expectedRows(0, leveldb, folder));
+    expect(await shownRows()).toEqual(expectedRows(0, leveldb, await logsOf(leveldb, folder)));
     const f = leveldb.levels.flatMap((l) => l.files)[0]!;
     expect(f.name).toMatch(/\.ldb$/);
     await page.hover(`#lsm .lsm-file[data-file="${f.name}"]`);
