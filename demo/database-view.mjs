@@ -4,6 +4,7 @@
 // shared by all levels), a click on a table opening the table view, and a Get box that walks the
 // route db.explain reports: the logs, then each table consulted, with its filter's answer and
 // what it found, ending at the file that decided.
+import { compareBytes } from "../dist/esm/api/entries.js";
 import { byteSize, count, printableText, toHex } from "../dist/esm/tools/format.js";
 import { el, keyText } from "./dom.mjs";
 /** @import { GetExplanation, OpResult, RouteStep, WalSummary } from "./worker.mjs" */
@@ -54,8 +55,8 @@ function keyAxis(keys) {
   let low = keys[0];
   let high = keys[0];
   for (const k of keys) {
-    if (compare(k, low) < 0) low = k;
-    if (compare(k, high) > 0) high = k;
+    if (compareBytes(k, low) < 0) low = k;
+    if (compareBytes(k, high) > 0) high = k;
   }
   let prefix = 0;
   while (prefix < low.length && prefix < high.length && low[prefix] === high[prefix]) prefix++;
@@ -74,16 +75,6 @@ function keyAxis(keys) {
   /** @param {Uint8Array} key */
   const place = (key) => (span > 0 ? Math.min(1, Math.max(0, (fraction(key) - from) / span)) : 0);
   return { place, low, high };
-}
-
-/**
- * @param {Uint8Array} a
- * @param {Uint8Array} b
- */
-function compare(a, b) {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
 }
 
 /**
@@ -128,9 +119,7 @@ function stepVerdict(step) {
   if (step.filter === "no") return { verdict: "no", badge: "filter: no" };
   if (step.entry === null || step.entry === "none") {
     // A filter that said maybe for a key the file lacks: a false positive, paid with a block read.
-    const badge =
-      step.where === "memtable" ? "not here" : step.filter === "maybe" ? "maybe: not here" : "not here";
-    return { verdict: "miss", badge };
+    return { verdict: "miss", badge: step.filter === "maybe" ? "maybe: not here" : "not here" };
   }
   return { verdict: "hit", badge: ENTRY_WORDS[step.entry] };
 }
@@ -166,7 +155,7 @@ function stepText(step) {
     const seq = step.sequence === null ? "" : ` (seq ${step.sequence})`;
     parts.push(step.entry === "none" ? "no entry for the key" : `${ENTRY_WORDS[step.entry]}${seq}`);
   }
-  if (step.blocksRead > 0) parts.push(`${step.blocksRead} block${step.blocksRead === 1 ? "" : "s"} read`);
+  if (step.blocksRead > 0) parts.push(`${plural(step.blocksRead, "block")} read`);
   return `${where} — ${parts.join(" · ")}`;
 }
 
