@@ -292,6 +292,7 @@ async function openFolder(folder) {
   $("drop").classList.add("compact");
   $("table").hidden = true;
   $("back-to-db").hidden = true;
+  $("back-to-db").textContent = `← ${folder.name}`;
   $("database").hidden = !(await openDatabaseFiles(folder.files, folder.name));
 }
 

@@ -266,6 +266,7 @@ test("a click on a table opens the table view; the way back shows the database a
   expect(await page.textContent("#file-name")).toBe(f.name);
   await page.waitForSelector("#entries-body tr");
   expect(await page.locator("#entries-body tr td.key").first().textContent()).toBe(hex(firstKey!));
+  expect(await page.textContent("#back-to-db")).toBe("← bench-db");
   await page.click("#back-to-db");
   expect(await page.isVisible("#database")).toBe(true);
   expect(await page.isHidden("#table")).toBe(true);
