@@ -2,17 +2,22 @@
 // The SST viewer page. It only renders: opening, probing, walking keys, verifying and building all
 // run in worker.mjs, which reads the dropped File in slices (Blob.slice) as the wasm core asks.
 import { byteSize, count, percent, printableText, toHex, withoutOffset } from "../dist/esm/tools/format.js";
+import { initDatabaseView, openDatabaseFiles } from "./database-view.mjs";
+import { el, keyText } from "./dom.mjs";
 import { drawFileMap, hitTest as mapHitTest, REGION_COLORS, span } from "./filemap.mjs";
+import { canPickFolders, droppedFiles, inputFolder, pickFolder } from "./folder.mjs";
 import { drawHeatMap, heatColor, hitTest } from "./heatmap.mjs";
 /** @import { BlobIndex, FilterFormat, FilterSummary, LookupRoute, VerifyProgress, VerifyReport, WriteOptions } from "../dist/esm/platform/browser.js" */
 /** @import { MapLayout } from "./filemap.mjs" */
 /** @import { HeatLayout } from "./heatmap.mjs" */
+/** @import { Folder } from "./folder.mjs" */
 /** @import { DecodedValue, EntryRow, MapRegion, OpArgs, OpName, OpResult, SeekText, WorkerMessage } from "./worker.mjs" */
 
 /**
  * The elements of index.html that are more than an HTMLElement to this file, by id.
  * @typedef {{
  *   file: HTMLInputElement,
+ *   folder: HTMLInputElement,
  *   "user-keys": HTMLInputElement,
  *   "probe-form": HTMLFormElement,
  *   "probe-key": HTMLInputElement,
@@ -69,32 +74,6 @@ const INDEX_PAGE_SIZE = 100; // index entries per page
 
 /** @type {(handle: [number, number]) => string} */
 const handleText = ([offset, size]) => `@ ${count(offset)}, ${count(size)} B`;
-
-/**
- * A key for display: { text, hex } where hex tells that text is hex (not printable UTF-8).
- * @param {Uint8Array} bytes
- * @param {string} mode "utf8" to show printable keys as text
- */
-function keyText(bytes, mode) {
-  const text = mode === "utf8" ? printableText(bytes) : null;
-  if (text !== null) return { text: text === "" ? "(empty)" : text, hex: text === "" };
-  return { text: bytes.length === 0 ? "(empty)" : toHex(bytes), hex: true };
-}
-
-/**
- * A new element with these properties (`style` as CSS text) and children.
- * @template {keyof HTMLElementTagNameMap} Tag
- * @param {Tag} tag
- * @param {Partial<Omit<HTMLElementTagNameMap[Tag], "style">> & { style?: string }} [props]
- * @param {...(Node | string | null | undefined)} children
- * @returns {HTMLElementTagNameMap[Tag]}
- */
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  Object.assign(node, props);
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 /** @typedef {[term: string, value: string, title?: string]} FactRow */
 
@@ -240,10 +219,16 @@ function setStatus(text, kind = "") {
   pill.className = `pill ${kind}`;
 }
 
-/** @param {File} file */
-async function openFile(file) {
+/**
+ * Opens a table file in the table view.
+ * @param {File} file
+ * @param {boolean} [ofDatabase] a table of the database view's folder: the view offers a way back
+ */
+async function openFile(file, ofDatabase = false) {
   const mine = ++generation;
   showError(null);
+  $("database").hidden = true;
+  $("back-to-db").hidden = !ofDatabase;
   $("table").hidden = false;
   $("drop").classList.add("compact");
   $("file-name").textContent = file.name;
@@ -264,6 +249,7 @@ async function openFile(file) {
     if (mine !== generation) return;
     opened = null;
     $("table").hidden = true;
+    $("database").hidden = !ofDatabase; // a table of a database that fails to open: back to the tree
     showError(error, file.name);
   }
 }
@@ -283,7 +269,57 @@ $("file").addEventListener("change", (event) => {
   const file = /** @type {HTMLInputElement} */ (event.target).files?.[0];
   if (file) openFile(file);
 });
-$("user-keys").addEventListener("change", () => opened && openFile(opened.file));
+$("user-keys").addEventListener("change", () => opened && openFile(opened.file, !$("back-to-db").hidden));
+
+// ------------------------------------------------------------------------------------------------
+// Opening a database folder: database-view.mjs draws it; a click on a table opens it here.
+
+initDatabaseView({
+  open: (files) => call("openDatabase", { files }),
+  explain: (key, hex, columnFamily) => call("explain", { key, hex, columnFamily }),
+  openTable: (file) => openFile(file, true),
+  showError,
+});
+
+/** @param {Folder} folder */
+async function openFolder(folder) {
+  if (!folder.files.some((f) => f.name === "CURRENT")) {
+    showError({ code: "BAD_OPTIONS", message: "no CURRENT file: not a database folder" }, folder.name);
+    return;
+  }
+  generation++; // answers about the table shown before are dropped
+  showError(null);
+  $("drop").classList.add("compact");
+  $("table").hidden = true;
+  $("back-to-db").hidden = true;
+  $("back-to-db").textContent = `← ${folder.name}`;
+  $("database").hidden = !(await openDatabaseFiles(folder.files, folder.name));
+}
+
+function backToDatabase() {
+  generation++;
+  $("table").hidden = true;
+  $("back-to-db").hidden = true;
+  $("database").hidden = false;
+}
+$("back-to-db").addEventListener("click", backToDatabase);
+
+$("choose-folder").addEventListener("click", async () => {
+  if (!canPickFolders()) {
+    $("folder").click();
+    return;
+  }
+  try {
+    const folder = await pickFolder();
+    if (folder) await openFolder(folder);
+  } catch (error) {
+    showError(error, "choosing a folder");
+  }
+});
+$("folder").addEventListener("change", () => {
+  const list = $("folder").files;
+  if (list && list.length > 0) openFolder(inputFolder(list));
+});
 
 const drop = $("drop");
 for (const type of ["dragenter", "dragover"]) {
@@ -295,8 +331,17 @@ for (const type of ["dragenter", "dragover"]) {
 for (const type of ["dragleave", "drop"]) drop.addEventListener(type, () => drop.classList.remove("over"));
 drop.addEventListener("drop", (event) => {
   event.preventDefault();
-  const file = event.dataTransfer?.files?.[0];
-  if (file) openFile(file);
+  if (!event.dataTransfer) return;
+  // A folder, or several files with CURRENT among them, is a database; else the first file a table.
+  const { folder, files } = droppedFiles(event.dataTransfer);
+  files.then(
+    (list) => {
+      if (folder !== null || (list.length > 1 && list.some((f) => f.name === "CURRENT"))) {
+        openFolder({ name: folder ?? `${list.length} dropped files`, files: list });
+      } else if (list[0]) openFile(list[0]);
+    },
+    (error) => showError(error, "reading the dropped folder"),
+  );
 });
 // A file dropped outside the drop zone would make the browser navigate away from the viewer.
 window.addEventListener("dragover", (event) => event.preventDefault());

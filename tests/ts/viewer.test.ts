@@ -5,70 +5,30 @@
 // opens a table RocksDB wrote with puts, deletes, merges and range deletions and checks its
 // contents view, range deletions and file map against the library's own answers in Node (pages,
 // seeks, clicks on the map), saving build/viewer-contents.png.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import type { Entry, NodeSstFilter, Table } from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { FIXTURES, GENERATED } from "./golden";
 import { JSON_TABLE_VALUES, writeJsonTable, writeLargeTable, writeMixedTable } from "./mixed-table";
+import { expectOnlyLocalRequests, openViewer, ROOT, type Viewer } from "./viewer-browser";
 
-const ROOT = path.join(__dirname, "..", "..");
-const CHROMIUM = "/usr/bin/chromium"; // Debian's package, installed by scripts/setup.sh
 const FILE = FIXTURES.path("head/fv7-bloom10-part-decoupled-snappy.sst");
 
-let server: ChildProcess;
-let context: BrowserContext;
+let viewer: Viewer;
 let page: Page;
-let profile: string;
-const requests: string[] = [];
-
-function startServer(): Promise<string> {
-  server = spawn(process.execPath, [path.join(ROOT, "demo", "serve.mjs"), "--port", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  return new Promise((resolve, reject) => {
-    server.once("exit", (code) => reject(new Error(`demo/serve.mjs exited with ${code}`)));
-    server.stdout!.on("data", (chunk: Buffer) => {
-      const url = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(chunk.toString())?.[0];
-      if (url) resolve(url);
-    });
-  });
-}
+let requests: string[];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: run scripts/setup.sh`);
-  const url = await startServer();
-  profile = mkdtempSync(path.join(tmpdir(), "sstfilter-chromium-"));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  context.on("request", (request) => requests.push(request.url()));
-  page = await context.newPage();
-  await page.goto(url);
-  await page.waitForFunction(() => document.getElementById("backend")!.textContent !== "loading…");
+  viewer = await openViewer();
+  ({ page, requests } = viewer);
 }, 60_000);
 
-afterAll(async () => {
-  await context?.close();
-  server?.kill();
-  if (profile) rmSync(profile, { recursive: true, force: true });
-});
+afterAll(() => viewer?.close());
 
 test("the page loads the SIMD128 module in its worker", async () => {
   expect(await page.textContent("#backend")).toBe("wasm-simd128");
@@ -520,7 +480,4 @@ test("the playground writes a table from pasted lines and opens it", async () =>
   expect(await page.textContent("#error")).toMatch(/^BAD_KEY .*entry 1/);
 });
 
-test("nothing was fetched from outside the machine", () => {
-  expect(requests.length).toBeGreaterThan(0);
-  for (const url of requests) expect(url).toMatch(/^(http:\/\/127\.0\.0\.1:\d+\/|blob:|data:)/);
-});
+test("nothing was fetched from outside the machine", () => expectOnlyLocalRequests(requests));
