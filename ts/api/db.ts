@@ -4,7 +4,9 @@
 // browsers (a dropped folder, showDirectoryPicker), or anything that lists names and reads them.
 import type { ColumnFamilyRaw, ManifestRaw, TableFileRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
+import { explainGet, valueOf, writeAheadLogsOf, type DatabaseGetOptions, type GetExplanation } from "./db-get.js";
 import { inFile, SstFilterError } from "./errors.js";
+import type { Key } from "../core/keys.js";
 import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSource } from "./table.js";
 
 /** A database's files by name (no directories): what openDatabase reads. */
@@ -123,6 +125,8 @@ export class Database {
   readonly fileNames: readonly string[];
   readonly #heap: WasmHeap;
   readonly #source: DatabaseSource;
+  /** The live tables get and explain opened, kept open until dispose(). */
+  readonly #tables = new Map<string, Promise<AsyncTable>>();
 
   /** @internal */
   constructor(heap: WasmHeap, source: DatabaseSource, manifest: string, raw: ManifestRaw) {
@@ -174,6 +178,33 @@ export class Database {
     } catch (error) {
       throw inFile(error, name);
     }
+  }
+
+  /** What DB::Get returns for `key`: the value, or null when deleted or absent (db-get.ts). */
+  async get(key: Key, opts?: DatabaseGetOptions): Promise<Uint8Array | null> {
+    return valueOf(await this.explain(key, opts));
+  }
+
+  /** The route of a Get for `key`: the memtable, every file consulted, filter answers, the result. */
+  async explain(key: Key, opts?: DatabaseGetOptions): Promise<GetExplanation> {
+    const tables = { format: this.format, columnFamilies: this.columnFamilies, table: (f: DatabaseFile) => this.#table(f) };
+    return explainGet(tables, await writeAheadLogsOf(this), key, opts);
+  }
+
+  /** Closes the tables get and explain keep open. */
+  dispose(): void {
+    for (const table of this.#tables.values()) table.then((t) => t.dispose(), () => undefined);
+    this.#tables.clear();
+  }
+
+  #table(file: DatabaseFile): Promise<AsyncTable> {
+    let table = this.#tables.get(file.name);
+    if (table === undefined) {
+      table = this.openTable(file);
+      this.#tables.set(file.name, table);
+      table.catch(() => this.#tables.delete(file.name));
+    }
+    return table;
   }
 }
 

@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
   run("rocksdb_values", corpus::RocksDbValuesSection);
   run("table_writer", corpus::TableWriterSection);
   run("db_manifest", corpus::DbManifestSection);
+  run("db_get", corpus::DbGetSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",
