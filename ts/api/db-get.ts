@@ -79,6 +79,13 @@ interface Version {
   value: Uint8Array;
 }
 
+/** What a step found: its entry, and the index of the version that decided (null: none did). */
+interface StepFinding {
+  entry: StepEntry;
+  sequence: bigint | null;
+  decidedAt: number | null;
+}
+
 /** What one source (a log's records, a table) holds for the key. */
 export interface SourceAnswer {
   /** The key's versions, newest first. */
@@ -168,25 +175,31 @@ class Resolution {
   private coveringTombstone = 0n;
   result: GetResult | null = null;
 
-  /** Takes one source's answer; returns what the step found. */
-  take(answer: SourceAnswer): { entry: StepEntry; sequence: bigint | null } {
+  /**
+   * Takes one source's answer; returns what the step found, and how many of its versions were
+   * read before one decided (all of them, and then the next key, when none did).
+   */
+  take(answer: SourceAnswer): StepFinding {
     if (answer.coveringTombstone > this.coveringTombstone) this.coveringTombstone = answer.coveringTombstone;
-    let last: { entry: StepEntry; sequence: bigint | null } = { entry: "none", sequence: null };
-    for (const v of answer.versions) {
-      if (v.sequence < this.coveringTombstone) break;
+    let last: StepFinding = { entry: "none", sequence: null, decidedAt: null };
+    for (const [i, v] of answer.versions.entries()) {
+      if (v.sequence < this.coveringTombstone) {
+        this.decide(null, this.coveringTombstone);
+        return { entry: "range-deletion", sequence: this.coveringTombstone, decidedAt: i };
+      }
       if (v.entry === "merge") {
         this.operands.push(v.value);
         this.newestOperand ??= v.sequence;
-        last = { entry: "merge", sequence: v.sequence };
+        last = { entry: "merge", sequence: v.sequence, decidedAt: null };
         continue;
       }
       this.decide(v.entry === "value" ? v.value : null, v.sequence);
-      return { entry: v.entry, sequence: v.sequence };
+      return { entry: v.entry, sequence: v.sequence, decidedAt: i };
     }
     // Version::Get stops at the first file after a covering tombstone: all older entries are covered.
     if (this.coveringTombstone > 0n) {
       this.decide(null, this.coveringTombstone);
-      return { entry: "range-deletion", sequence: this.coveringTombstone };
+      return { entry: "range-deletion", sequence: this.coveringTombstone, decidedAt: null };
     }
     return last;
   }
@@ -204,7 +217,12 @@ class Resolution {
 
   private decide(value: Uint8Array | null, sequence: bigint): void {
     if (this.operands.length > 0) {
-      this.result = { outcome: "merge-operands", value, operands: this.operands, sequence: this.newestOperand };
+      this.result = {
+        outcome: "merge-operands",
+        value,
+        operands: this.operands,
+        sequence: this.newestOperand,
+      };
     } else {
       this.result = { outcome: value === null ? "deleted" : "found", value, operands: [], sequence };
     }
@@ -212,7 +230,12 @@ class Resolution {
 }
 
 /** The files a Get consults on `level`, in order: all of level 0, else the one that may hold the key. */
-function candidates(files: readonly DatabaseFile[], level: number, key: Uint8Array, compare: Compare): DatabaseFile[] {
+function candidates(
+  files: readonly DatabaseFile[],
+  level: number,
+  key: Uint8Array,
+  compare: Compare,
+): DatabaseFile[] {
   if (level === 0) return [...files];
   // FindFile: the first file whose largest key is >= key (deeper levels do not overlap).
   let lo = 0;
@@ -252,16 +275,64 @@ async function tableStep(
   // table.get reads the data block only where the filter allows, and adds the file's range
   // tombstones covering the key either way (TableCache::Get consults them before the filter).
   const answer = tableAnswer(await table.get(key), file.name);
-  if (!explained.mayContain) {
-    step.blocksRead = partitionRead;
-    if (answer.coveringTombstone === 0n) return step;
-  } else {
-    step.blocksRead = partitionRead + 1;
-  }
+  step.blocksRead = partitionRead;
+  if (!explained.mayContain && answer.coveringTombstone === 0n) return step;
   const found = resolution.take(answer);
   step.entry = found.entry;
   step.sequence = found.sequence;
+  if (explained.mayContain) {
+    step.blocksRead +=
+      explained.dataBlock === null || source.format === "leveldb"
+        ? 1
+        : await dataBlocksRead(table, explained.dataBlock, key, compare, found.decidedAt);
+  }
   return step;
+}
+
+// A RocksDB data block is followed by its 5-byte trailer (compression type, checksum), then the
+// next data block.
+const BLOCK_TRAILER = 5;
+
+/**
+ * The data blocks BlockBasedTable::Get reads from the one the index names: it goes on to the next
+ * block while every entry left in the block is a version of the key and none of them decided
+ * (merge operands), so a chain that runs past a block's end costs a block more. LevelDB's
+ * Table::InternalGet reads one block and takes one entry.
+ */
+async function dataBlocksRead(
+  table: AsyncTable,
+  [offset]: [number, number],
+  key: Uint8Array,
+  compare: Compare,
+  decidedAt: number | null,
+): Promise<number> {
+  let versionsSeen = 0;
+  for (let blocks = 1, at = offset; ; blocks++) {
+    const block = await blockKeys(table, at);
+    if (block === null) return blocks - 1;
+    versionsSeen += block.keys.filter((k) => compare(k, key) === 0).length;
+    const last = block.keys[block.keys.length - 1];
+    const runsOn =
+      last !== undefined && compare(last, key) === 0 && (decidedAt === null || decidedAt >= versionsSeen);
+    if (!runsOn) return blocks;
+    at += block.size + BLOCK_TRAILER;
+  }
+}
+
+/** The user keys and size of the data block at `offset`; null past the last data block. */
+async function blockKeys(
+  table: AsyncTable,
+  offset: number,
+): Promise<{ keys: Uint8Array[]; size: number } | null> {
+  for await (const batch of table.keyBatches({ from: offset, to: offset + 1 })) {
+    if (batch.blocks.length < 3 || batch.blocks[0] !== offset) continue;
+    const keysEnd = batch.blocks[2]!;
+    const keys: Uint8Array[] = [];
+    for (let i = 0; i < keysEnd; i++)
+      keys.push(batch.data.subarray(batch.offsets[i]!, batch.offsets[i + 1]!));
+    return { keys, size: batch.blocks[1]! };
+  }
+  return null;
 }
 
 /** The route of a Get for `key` and its answer; `logs` are the live write-ahead logs. */
@@ -284,7 +355,9 @@ export async function explainGet(
   const resolution = new Resolution();
   const steps: RouteStep[] = [];
   // The memtable: logs numbered below the family's log number were flushed for it.
-  const live = logs.filter((log) => log.number >= family.logNumber).sort((a, b) => (a.number > b.number ? -1 : 1));
+  const live = logs
+    .filter((log) => log.number >= family.logNumber)
+    .sort((a, b) => (a.number > b.number ? -1 : 1));
   for (const log of live) {
     if (resolution.result !== null) break;
     const found = resolution.take(lookupMemtable(log.records, family.id, key, compare, log.name));

@@ -4,7 +4,13 @@
 // browsers (a dropped folder, showDirectoryPicker), or anything that lists names and reads them.
 import type { ColumnFamilyRaw, ManifestRaw, TableFileRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
-import { explainGet, valueOf, writeAheadLogsOf, type DatabaseGetOptions, type GetExplanation } from "./db-get.js";
+import {
+  explainGet,
+  valueOf,
+  writeAheadLogsOf,
+  type DatabaseGetOptions,
+  type GetExplanation,
+} from "./db-get.js";
 import { inFile, SstFilterError } from "./errors.js";
 import type { Key } from "../core/keys.js";
 import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSource } from "./table.js";
@@ -187,13 +193,21 @@ export class Database {
 
   /** The route of a Get for `key`: the memtable, every file consulted, filter answers, the result. */
   async explain(key: Key, opts?: DatabaseGetOptions): Promise<GetExplanation> {
-    const tables = { format: this.format, columnFamilies: this.columnFamilies, table: (f: DatabaseFile) => this.#table(f) };
+    const tables = {
+      format: this.format,
+      columnFamilies: this.columnFamilies,
+      table: (f: DatabaseFile) => this.#table(f),
+    };
     return explainGet(tables, await writeAheadLogsOf(this), key, opts);
   }
 
   /** Closes the tables get and explain keep open. */
   dispose(): void {
-    for (const table of this.#tables.values()) table.then((t) => t.dispose(), () => undefined);
+    for (const table of this.#tables.values())
+      table.then(
+        (t) => t.dispose(),
+        () => undefined,
+      );
     this.#tables.clear();
   }
 

@@ -57,11 +57,5 @@ export type {
   OpenDatabaseOptions,
 } from "./db.js";
 export type { InitOptions } from "../core/init.js";
-export type {
-  DatabaseGetOptions,
-  GetExplanation,
-  GetOutcome,
-  GetResult,
-  RouteStep,
-} from "./db-get.js";
+export type { DatabaseGetOptions, GetExplanation, GetOutcome, GetResult, RouteStep } from "./db-get.js";
 export type { WalFile, WalRecord, WalRecordKind } from "./wal-types.js";

@@ -1,13 +1,7 @@
 // The write-ahead log records a Get reads as its memtable: the interface helper `wal` implements in
 // ts/api/wal.ts (this file holds only its declarations until the two branches merge).
 export type WalRecordKind =
-  | "put"
-  | "delete"
-  | "single-delete"
-  | "merge"
-  | "range-delete"
-  | "blob-index"
-  | "wide-columns";
+  "put" | "delete" | "single-delete" | "merge" | "range-delete" | "blob-index" | "wide-columns";
 
 export interface WalRecord {
   /** This record's own sequence (batch sequence + index in batch). */

@@ -50,7 +50,8 @@ export function routeLine(step: RouteStep): string {
   if (!step.inRange) return `${where}: key out of range`;
   const parts: string[] = [];
   if (step.filter !== null) parts.push(`filter ${step.filter}`);
-  if (step.entry !== null) parts.push(step.sequence === null ? step.entry : `${step.entry} @ ${step.sequence}`);
+  if (step.entry !== null)
+    parts.push(step.sequence === null ? step.entry : `${step.entry} @ ${step.sequence}`);
   if (step.where === "table") parts.push(`${step.blocksRead} block${step.blocksRead === 1 ? "" : "s"} read`);
   return `${where}: ${parts.join(", ")}`;
 }
@@ -82,7 +83,10 @@ function explanationJson(e: GetExplanation): string {
 
 /** Runs the Get and renders it: ldb's output, the route (--explain) or JSON (--json). */
 export async function dbGet(db: Database, key: Uint8Array, opts: DbGetOptions): Promise<DbGetOutput> {
-  const explanation = await db.explain(key, opts.columnFamily === undefined ? {} : { columnFamily: opts.columnFamily });
+  const explanation = await db.explain(
+    key,
+    opts.columnFamily === undefined ? {} : { columnFamily: opts.columnFamily },
+  );
   const { result } = explanation;
   const exitCode =
     result.outcome === "found" ? 0 : result.outcome === "merge-operands" ? EXIT_UNANSWERED : EXIT_NOT_FOUND;

@@ -1,15 +1,16 @@
 // Section "db_get": a whole RocksDB 7.8.3 database as `db_bench` (Debian's rocksdb-tools) leaves
 // it, and what DB::Get answers for hundreds of keys (docs/FORMATS.md 6.4). db_bench runs
 // fillrandom, overwrite (with a few DeleteRange), deleterandom and mergerandom (uint64add) with a
-// 64 KiB write buffer, level-0 compaction at 2 files and small levels, so the database has files
-// on levels 0 to 2 and an unflushed WAL. The case copies every file but LOG and LOCK and records,
-// per probe key:
+// 64 KiB write buffer, level-0 compaction at 2 files and small levels; then deleterandom and a
+// flush; then a few overwrites and merges left unflushed: files on levels 0 to 2 and a WAL. The
+// case copies every file but LOG and LOCK and records, per probe key:
 // - "with_wal": Get from a read-only open of the database (the WAL replayed into the memtable),
 //   with the Statistics tickers and PerfContext counters that one Get moved;
 // - "tables_only": the same from a copy without the WAL (what the tables alone answer);
 // - for every fourth probe, what `ldb get --hex` prints (stdout, stderr, exit code) on a copy.
 // Read-only opens use max_open_files = -1 (every table opened, its index and filter read, at open)
 // and no block cache, so a Get's block_read_count is the data blocks it read.
+#include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/merge_operator.h>
@@ -18,7 +19,6 @@
 #include <rocksdb/perf_level.h>
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
-#include <rocksdb/utilities/object_registry.h>
 
 #include <cstdlib>
 #include <memory>
@@ -30,9 +30,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kKeySpace = 6000;   // db_bench --num: keys 0..5999 are written
-constexpr int kMergeKeys = 400;   // db_bench --merge_keys: keys 0..399 get merge operands
-constexpr int kKeySize = 12;      // db_bench --key_size
+constexpr int kKeySpace = 6000;  // db_bench --num: keys 0..5999 are written
+constexpr int kMergeKeys = 400;  // db_bench --merge_keys: keys 0..399 get merge operands
+constexpr int kKeySize = 12;     // db_bench --key_size
 
 void Check(const rocksdb::Status& s, const std::string& what) {
   if (!s.ok()) Fail(what + ": " + s.ToString());
@@ -46,10 +46,14 @@ Key BenchKey(uint64_t n) {
 }
 
 const rocksdb::Tickers kTickers[] = {
-    rocksdb::BLOOM_FILTER_USEFUL,     rocksdb::BLOOM_FILTER_FULL_POSITIVE,
-    rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE, rocksdb::MEMTABLE_HIT,
-    rocksdb::MEMTABLE_MISS,           rocksdb::GET_HIT_L0,
-    rocksdb::GET_HIT_L1,              rocksdb::GET_HIT_L2_AND_UP,
+    rocksdb::BLOOM_FILTER_USEFUL,
+    rocksdb::BLOOM_FILTER_FULL_POSITIVE,
+    rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE,
+    rocksdb::MEMTABLE_HIT,
+    rocksdb::MEMTABLE_MISS,
+    rocksdb::GET_HIT_L0,
+    rocksdb::GET_HIT_L1,
+    rocksdb::GET_HIT_L2_AND_UP,
 };
 
 // Get's answer for every probe from a read-only open of `dir`, with the counters each Get moved.
@@ -91,7 +95,8 @@ nlohmann::json ReadAll(const fs::path& dir, const KeyList& probes) {
     }
     nlohmann::json tickers;
     for (size_t i = 0; i < std::size(kTickers); ++i) {
-      tickers[rocksdb::TickersNameMap[kTickers[i]].second] = st.getTickerCount(kTickers[i]) - before[i];
+      tickers[rocksdb::TickersNameMap[kTickers[i]].second] =
+          st.getTickerCount(kTickers[i]) - before[i];
     }
     r["tickers"] = tickers;
     r["perf"] = {{"block_read_count", perf.block_read_count},
@@ -135,15 +140,26 @@ nlohmann::json DbGetSection(const CorpusRoot& root) {
   const fs::path scratch = root.Scratch("db_get");
   const fs::path bench = scratch / "bench";
   fs::create_directories(scratch);
-  Run("db_bench --db=" + bench.string() +
-      " --benchmarks=fillrandom,overwrite,deleterandom,mergerandom --merge_operator=uint64add"
-      " --num=" + std::to_string(kKeySpace) + " --deletes=800 --merge_keys=" +
-      std::to_string(kMergeKeys) + " --key_size=" + std::to_string(kKeySize) +
+  // Three runs, each reopening the database: the writes, then deletions flushed into a table
+  // (most of the first run's reach the bottom level, where compaction drops them), then a few
+  // writes left in the WAL. Each run has a seed of its own (the same seed picks the same keys).
+  const std::string common =
+      "db_bench --db=" + bench.string() +
+      " --merge_operator=uint64add --num=" + std::to_string(kKeySpace) +
+      " --merge_keys=" + std::to_string(kMergeKeys) + " --key_size=" + std::to_string(kKeySize) +
       " --value_size=8 --write_buffer_size=65536 --level0_file_num_compaction_trigger=2"
       " --max_bytes_for_level_base=32768 --max_bytes_for_level_multiplier=4"
-      " --target_file_size_base=16384 --bloom_bits=10 --writes_per_range_tombstone=2000"
-      " --max_num_range_tombstones=6 --range_tombstone_width=30 --seed=17"
-      " --compression_type=none --threads=1 >" + (scratch / "db_bench.out").string() + " 2>&1");
+      " --target_file_size_base=16384 --bloom_bits=10 --compression_type=none --threads=1";
+  const std::string quiet = " >>" + (scratch / "db_bench.out").string() + " 2>&1";
+  Run(common +
+      " --benchmarks=fillrandom,overwrite,deleterandom,mergerandom --deletes=800"
+      " --writes_per_range_tombstone=2000 --max_num_range_tombstones=6"
+      " --range_tombstone_width=30 --seed=17" +
+      quiet);
+  Run(common + " --use_existing_db=1 --benchmarks=deleterandom,flush --deletes=300 --seed=18" +
+      quiet);
+  Run(common + " --use_existing_db=1 --benchmarks=overwrite,mergerandom --writes=60 --seed=19" +
+      quiet);
 
   const std::string dir = "db-get/rocksdb_bench";
   std::vector<std::string> files;
@@ -159,10 +175,14 @@ nlohmann::json DbGetSection(const CorpusRoot& root) {
   // keys outside every file's range.
   KeyList probes;
   std::vector<std::string> kinds;
-  for (int n = 0; n < kMergeKeys; n += 2) probes.push_back(BenchKey(n)), kinds.push_back("merge-range");
-  for (int n = kMergeKeys; n < kKeySpace; n += 20) probes.push_back(BenchKey(n)), kinds.push_back("written-range");
-  for (int n = kKeySpace; n < kKeySpace + 100; n += 2) probes.push_back(BenchKey(n)), kinds.push_back("never-written");
-  for (const Key& k : KeyList{Key("\0", 1), Key(8, '\0'), Key(13, '\xff'), Key("\x00\x00\x00\x00\x00\x00\x00\x05", 8)}) {
+  for (int n = 0; n < kMergeKeys; n += 2)
+    probes.push_back(BenchKey(n)), kinds.push_back("merge-range");
+  for (int n = kMergeKeys; n < kKeySpace; n += 20)
+    probes.push_back(BenchKey(n)), kinds.push_back("written-range");
+  for (int n = kKeySpace; n < kKeySpace + 100; n += 2)
+    probes.push_back(BenchKey(n)), kinds.push_back("never-written");
+  for (const Key& k : KeyList{Key("\0", 1), Key(8, '\0'), Key(13, '\xff'),
+                              Key("\x00\x00\x00\x00\x00\x00\x00\x05", 8)}) {
     probes.push_back(k);
     kinds.push_back("odd");
   }
@@ -176,7 +196,8 @@ nlohmann::json DbGetSection(const CorpusRoot& root) {
   CopyDir(bench, ldb_copy, true);
   nlohmann::json answers = nlohmann::json::array();
   for (size_t i = 0; i < probes.size(); ++i) {
-    nlohmann::json a = {{"kind", kinds[i]}, {"with_wal", with_wal[i]}, {"tables_only", without_wal[i]}};
+    nlohmann::json a = {
+        {"kind", kinds[i]}, {"with_wal", with_wal[i]}, {"tables_only", without_wal[i]}};
     if (i % 4 == 0) a["ldb"] = LdbGet(ldb_copy, scratch, probes[i]);
     answers.push_back(a);
   }
@@ -184,7 +205,8 @@ nlohmann::json DbGetSection(const CorpusRoot& root) {
       {"id", "rocksdb_bench"},
       {"dir", dir + "/db"},
       {"files", files},
-      {"probes", {{"path", root.WriteKeys(dir + "/probes.keys", probes)}, {"count", probes.size()}}},
+      {"probes",
+       {{"path", root.WriteKeys(dir + "/probes.keys", probes)}, {"count", probes.size()}}},
       {"answers", answers},
   };
   return root.FinishSection("db-get", "db_get", nlohmann::json::array({c}));
