@@ -15,7 +15,7 @@ import { Database, SstFilterError, type GetExplanation, type NodeSstFilter, type
 // The CommonJS package holds only what the Node entry imports; the command's module is taken from source.
 import { dbGet } from "../../ts/tools/db-get";
 import { loadBackend } from "./backends";
-import { hexToBytes, parseKeys, sectionCases } from "./golden";
+import { Corpus, parseKeys, sectionCases } from "./golden";
 import { readFileSync } from "node:fs";
 
 const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
@@ -77,10 +77,17 @@ function asRocksDb(e: GetExplanation): [string, string | undefined] {
 
 const expected = (a: RocksAnswer): [string, string | undefined] => [a.status, a.value?.toLowerCase()];
 
-/** Which counters RocksDB's Statistics move for the route: filter answers, the level a value came from. */
+/**
+ * Which counters RocksDB's Statistics move for the route: filter answers, and the level whose file
+ * ended the Get with a value: a value, or a deletion ending a merge chain (GetContext merges the
+ * operands then, and Version::Get counts the hit at that file's level).
+ */
 function routeCounters(e: GetExplanation): Record<string, number> {
-  const valueStep = e.steps.find((s) => s.entry === "value");
-  const level = valueStep?.level;
+  const ends =
+    e.result.outcome === "merge-operands"
+      ? ["value", "deletion", "single-deletion", "range-deletion"]
+      : ["value"];
+  const level = e.steps.find((s) => s.where === "table" && ends.includes(s.entry ?? ""))?.level;
   return {
     "rocksdb.bloom.filter.useful": e.steps.filter((s) => s.filter === "no").length,
     "rocksdb.bloom.filter.full.positive": e.steps.filter((s) => s.filter === "maybe").length,
@@ -358,5 +365,50 @@ describe.each(CASES)("$name", (c) => {
       operands: [new Uint8Array(Buffer.from("b")), new Uint8Array(Buffer.from("a"))],
       sequence: last + 2n,
     });
+  });
+});
+
+// Against the libraries' own get: RocksDB 10.x (rocksdb-native) and LevelDB (classic-level), on
+// databases they wrote and flushed (the node corpus's node_db_get).
+interface LibraryGetCase {
+  id: string;
+  format: "rocksdb" | "leveldb";
+  dir: string;
+  probes: string[];
+  answers: (string | null)[];
+}
+const NODE_CORPUS = Corpus.load(
+  "node",
+  process.env.SSTFILTER_NODE_CORPUS_DIR ?? path.join(__dirname, "..", "..", "build", "corpus", "node"),
+);
+if (!NODE_CORPUS) throw new Error("the node corpus is missing (run `bash scripts/corpus.sh`)");
+const LIBRARY_CASES = (NODE_CORPUS.section<{ cases: LibraryGetCase[] }>("node_db_get")?.cases ?? []).map(
+  (c) => ({
+    ...c,
+    dirPath: NODE_CORPUS.path(c.dir),
+  }),
+);
+
+test("the node corpus has a rocksdb-native and a classic-level database to ask", () => {
+  expect(LIBRARY_CASES.map((c) => c.format).sort()).toEqual(["leveldb", "rocksdb"]);
+});
+
+describe.each(LIBRARY_CASES)("node:$id", (c) => {
+  test("every probe: db.get equals the library's get", async () => {
+    const db = await sf.openDatabase(c.dirPath);
+    try {
+      expect(db.format).toBe(c.format);
+      const wrong: string[] = [];
+      for (const [i, key] of c.probes.entries()) {
+        const value = await db.get(key);
+        const ours = value === null ? null : Buffer.from(value).toString("utf8");
+        if (ours !== c.answers[i]) wrong.push(`probe ${i} ${key}: ours ${ours}, the library ${c.answers[i]}`);
+      }
+      expect(wrong).toEqual([]);
+      expect(c.answers.filter((a) => a !== null).length).toBeGreaterThan(1000);
+      expect(c.answers.filter((a) => a === null).length).toBeGreaterThan(100);
+    } finally {
+      db.dispose();
+    }
   });
 });

@@ -229,14 +229,21 @@ class Resolution {
   }
 }
 
-/** The files a Get consults on `level`, in order: all of level 0, else the one that may hold the key. */
+/**
+ * The files a Get consults on `level`, in order: all of level 0 newest first, else the one that
+ * may hold the key. RocksDB's level 0 is listed newest first already (docs/FORMATS.md 6.3); LevelDB
+ * lists it by smallest key, and Version::Get takes it by file number, newest first.
+ */
 function candidates(
   files: readonly DatabaseFile[],
   level: number,
   key: Uint8Array,
   compare: Compare,
+  format: DatabaseFormat,
 ): DatabaseFile[] {
-  if (level === 0) return [...files];
+  if (level === 0) {
+    return format === "leveldb" ? [...files].sort((a, b) => (a.number > b.number ? -1 : 1)) : [...files];
+  }
   // FindFile: the first file whose largest key is >= key (deeper levels do not overlap).
   let lo = 0;
   let hi = files.length;
@@ -373,7 +380,7 @@ export async function explainGet(
     });
   }
   for (const { level, files } of family.levels) {
-    for (const file of candidates(files, level, key, compare)) {
+    for (const file of candidates(files, level, key, compare, source.format)) {
       if (resolution.result !== null) break;
       steps.push(await tableStep(source, file, level, key, compare, resolution));
     }
