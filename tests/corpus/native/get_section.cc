@@ -10,6 +10,7 @@
 // - for every fourth probe, what `ldb get --hex` prints (stdout, stderr, exit code) on a copy.
 // Read-only opens use max_open_files = -1 (every table opened, its index and filter read, at open)
 // and no block cache, so a Get's block_read_count is the data blocks it read.
+#include <rocksdb/comparator.h>
 #include <rocksdb/convenience.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
@@ -20,6 +21,7 @@
 #include <rocksdb/statistics.h>
 #include <rocksdb/table.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -134,6 +136,83 @@ nlohmann::json LdbGet(const fs::path& dir, const fs::path& scratch, const Key& k
   return {{"stdout", ReadFile(out)}, {"stderr", ReadFile(err)}, {"exit_code", WEXITSTATUS(status)}};
 }
 
+// Case "rocksdb_column_families": column families "default", "one" and "reverse"
+// (ReverseBytewiseComparator), each with puts, overwrites, deletions and a range deletion over two
+// flushes, nothing left in the WAL; per column family, Get's answer for every probe.
+nlohmann::json ColumnFamiliesCase(const CorpusRoot& root, const fs::path& scratch) {
+  const fs::path path = scratch / "column_families";
+  const std::vector<std::pair<std::string, const rocksdb::Comparator*>> families = {
+      {"default", rocksdb::BytewiseComparator()},
+      {"one", rocksdb::BytewiseComparator()},
+      {"reverse", rocksdb::ReverseBytewiseComparator()}};
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const auto& [name, comparator] : families) {
+    rocksdb::ColumnFamilyOptions cf;
+    cf.comparator = comparator;
+    rocksdb::BlockBasedTableOptions table;
+    table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+    cf.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+    descriptors.emplace_back(name, cf);
+  }
+  const auto key = [](int i) {
+    std::string digits = std::to_string(i);
+    return "k" + std::string(4 - digits.size(), '0') + digits;
+  };
+  rocksdb::DBOptions options;
+  options.create_if_missing = true;
+  options.create_missing_column_families = true;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  rocksdb::DB* raw = nullptr;
+  Check(rocksdb::DB::Open(options, path.string(), descriptors, &handles, &raw),
+        "open column families");
+  std::unique_ptr<rocksdb::DB> db(raw);
+  for (size_t f = 0; f < families.size(); ++f) {
+    const std::string& name = families[f].first;
+    for (int i = 0; i < 600; ++i)
+      Check(db->Put({}, handles[f], key(i), name + "-" + std::to_string(i)), "put");
+    Check(db->Flush({}, handles[f]), "flush");
+    for (int i = 0; i < 600; i += 5)
+      Check(db->Put({}, handles[f], key(i), name + "-again-" + std::to_string(i)), "put");
+    for (int i = 0; i < 600; i += 7) Check(db->Delete({}, handles[f], key(i)), "delete");
+    // [begin, end) in the family's order: the reverse family's range starts at the larger key.
+    const bool reverse = families[f].second == rocksdb::ReverseBytewiseComparator();
+    Check(db->DeleteRange({}, handles[f], key(reverse ? 330 : 300), key(reverse ? 300 : 330)),
+          "delete range");
+    Check(db->Flush({}, handles[f]), "flush");
+  }
+  KeyList probes;
+  for (int i = 0; i < 620; i += 3) probes.push_back(key(i));
+  nlohmann::json answers;
+  for (size_t f = 0; f < families.size(); ++f) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const Key& k : probes) {
+      std::string value;
+      const rocksdb::Status s = db->Get({}, handles[f], k, &value);
+      if (!s.ok() && !s.IsNotFound()) Fail("Get: " + s.ToString());
+      list.push_back(s.ok() ? nlohmann::json(value) : nlohmann::json(nullptr));
+    }
+    answers[families[f].first] = list;
+  }
+  for (auto* h : handles) Check(db->DestroyColumnFamilyHandle(h), "close handle");
+  Check(db->Close(), "close");
+  db.reset();
+  const std::string dir = "db-get/rocksdb_column_families";
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(path)) {
+    const std::string name = e.path().filename().string();
+    if (name == "LOCK" || name.rfind("LOG", 0) == 0) continue;
+    root.CopyFile(dir + "/db/" + name, e.path());
+    files.push_back(name);
+  }
+  std::sort(files.begin(), files.end());
+  return {{"id", "rocksdb_column_families"},
+          {"dir", dir + "/db"},
+          {"files", files},
+          {"probes",
+           {{"path", root.WriteKeys(dir + "/probes.keys", probes)}, {"count", probes.size()}}},
+          {"column_family_answers", answers}};
+}
+
 }  // namespace
 
 nlohmann::json DbGetSection(const CorpusRoot& root) {
@@ -209,7 +288,8 @@ nlohmann::json DbGetSection(const CorpusRoot& root) {
        {{"path", root.WriteKeys(dir + "/probes.keys", probes)}, {"count", probes.size()}}},
       {"answers", answers},
   };
-  return root.FinishSection("db-get", "db_get", nlohmann::json::array({c}));
+  return root.FinishSection("db-get", "db_get",
+                            nlohmann::json::array({c, ColumnFamiliesCase(root, scratch)}));
 }
 
 }  // namespace corpus
