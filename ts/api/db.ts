@@ -4,8 +4,15 @@
 // browsers (a dropped folder, showDirectoryPicker), or anything that lists names and reads them.
 import type { ColumnFamilyRaw, ManifestRaw, TableFileRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
+import {
+  explainGet,
+  valueOf,
+  type DatabaseGetOptions,
+  type GetExplanation,
+} from "./db-get.js";
 import { inFile, SstFilterError } from "./errors.js";
 import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./options-file.js";
+import type { Key } from "../core/keys.js";
 import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSource } from "./table.js";
 import { liveWalNames, readWals, type WalFile } from "./wal.js";
 
@@ -127,6 +134,8 @@ export class Database {
   readonly #source: DatabaseSource;
   #wals: Promise<WalFile[]> | undefined;
   #options: Promise<DatabaseOptions | null> | undefined;
+  /** The live tables get and explain opened, kept open until dispose(). */
+  readonly #tables = new Map<string, Promise<AsyncTable>>();
 
   /** @internal */
   constructor(heap: WasmHeap, source: DatabaseSource, manifest: string, raw: ManifestRaw) {
@@ -226,6 +235,41 @@ export class Database {
     } catch (error) {
       throw inFile(error, name);
     }
+  }
+
+  /** What DB::Get returns for `key`: the value, or null when deleted or absent (db-get.ts). */
+  async get(key: Key, opts?: DatabaseGetOptions): Promise<Uint8Array | null> {
+    return valueOf(await this.explain(key, opts));
+  }
+
+  /** The route of a Get for `key`: the memtable, every file consulted, filter answers, the result. */
+  async explain(key: Key, opts?: DatabaseGetOptions): Promise<GetExplanation> {
+    const tables = {
+      format: this.format,
+      columnFamilies: this.columnFamilies,
+      table: (f: DatabaseFile) => this.#table(f),
+    };
+    return explainGet(tables, await this.writeAheadLogs(), key, opts);
+  }
+
+  /** Closes the tables get and explain keep open. */
+  dispose(): void {
+    for (const table of this.#tables.values())
+      table.then(
+        (t) => t.dispose(),
+        () => undefined,
+      );
+    this.#tables.clear();
+  }
+
+  #table(file: DatabaseFile): Promise<AsyncTable> {
+    let table = this.#tables.get(file.name);
+    if (table === undefined) {
+      table = this.openTable(file);
+      this.#tables.set(file.name, table);
+      table.catch(() => this.#tables.delete(file.name));
+    }
+    return table;
   }
 }
 

@@ -68,3 +68,4 @@ export type {
 } from "./wal.js";
 export type { ColumnFamilyOptionsSection, DatabaseOptions } from "./options-file.js";
 export type { InitOptions } from "../core/init.js";
+export type { DatabaseGetOptions, GetExplanation, GetOutcome, GetResult, RouteStep } from "./db-get.js";

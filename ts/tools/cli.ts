@@ -32,6 +32,7 @@ import {
 } from "../platform/node.js";
 import { byteSize, count, parseHex, percent, plural, printableText, toHex } from "./format.js";
 import { walAndOptions } from "./db-wal.js";
+import { dbGet, dbGetKey } from "./db-get.js";
 import { verifyTableFile } from "./verify-parallel.js";
 import { defaultVerifyJobs } from "./verify.js";
 
@@ -807,8 +808,12 @@ function databaseText(dir: string, db: Database): string {
 
 async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const [sub, dir, ...extra] = args.positionals;
-  if (sub !== "inspect") throw usage("db takes a subcommand: inspect (see sstfilter db --help)");
-  if (dir === undefined || extra.length > 0) throw usage("db inspect takes one directory");
+  if (sub !== "inspect" && sub !== "get") {
+    throw usage("db takes a subcommand: inspect, get (see sstfilter db --help)");
+  }
+  if (dir === undefined || extra.length !== (sub === "get" ? 1 : 0)) {
+    throw usage(sub === "get" ? "db get takes a directory and a key" : "db inspect takes one directory");
+  }
   const format = args.values.format;
   if (format !== undefined && format !== "rocksdb" && format !== "leveldb") {
     throw usage('--format must be "rocksdb" or "leveldb"');
@@ -818,6 +823,7 @@ async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
     .catch((error: unknown) => {
       throw inputError(dir, error);
     });
+  if (sub === "get") return runDbGet(database, dir, extra[0]!, args);
   const logs = await walAndOptions(database).catch((error: unknown) => {
     throw inputError(dir, error);
   });
@@ -827,6 +833,24 @@ async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
       : databaseText(dir, database) + logs.text,
   );
   return 0;
+}
+
+async function runDbGet(database: Database, dir: string, keyText: string, args: Parsed): Promise<number> {
+  const hex = args.values.hex === true;
+  const key = dbGetKey(keyText, hex);
+  if (key === null) throw usage(`the key is not hex: ${JSON.stringify(keyText)}`);
+  const cf = args.values["column-family"];
+  const out = await dbGet(database, key, {
+    hex,
+    explain: args.values.explain === true,
+    json: args.values.json === true,
+    ...(typeof cf === "string" ? { columnFamily: cf } : {}),
+  }).catch((error: unknown) => {
+    throw inputError(dir, error);
+  });
+  process.stdout.write(out.stdout);
+  process.stderr.write(out.stderr);
+  return out.exitCode;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -1008,8 +1032,9 @@ ${USER_KEYS_HELP}`,
     run: get,
   },
   db: {
-    summary: "a whole database: its live files per level and column family (db inspect)",
+    summary: "a whole database: live files per level (db inspect), a key's value and route (db get)",
     help: `Usage: sstfilter db inspect <dir> [--json] [--format F]
+       sstfilter db get <dir> <key> [--hex] [--explain] [--json] [--column-family NAME] [--format F]
 
 Reads the database's CURRENT and the MANIFEST it names, applies every edit as the database does
 on open, and prints the live table files of each column family level by level: name, size, key
@@ -1025,8 +1050,28 @@ each column family.
                 OPTIONS file, else leveldb)
 
 Exit code 0 when the database was read, 2 for a usage error, 3 when CURRENT or the MANIFEST is
-missing or corrupt (the message names the file and the byte offset).`,
-    options: { json: { type: "boolean" }, format: { type: "string" } },
+missing or corrupt (the message names the file and the byte offset).
+
+db get looks the key up as RocksDB's DB::Get does: the memtable (the live write-ahead logs), then
+level 0's files newest first, then the one file on each deeper level whose range holds the key;
+in each file the filter, then the index and a data block; range deletions count. It prints what
+"ldb get" prints: the value and a newline (--hex: 0x and upper-case hex digits), or
+"Failed: Get failed: NotFound: " on standard error and exit code 1 when the key is absent or
+deleted. A merge chain is not resolved (no merge operator runs): exit code 3, and --explain lists
+its operands.
+
+  --hex                 the key is given in hex (0x optional) and the value printed in hex
+  --explain             the route instead: one line per memtable or file consulted (the filter's
+                        answer, the entry found, blocks read), then the result
+  --json                the route and result as JSON (bytes as hex, sequence numbers as strings)
+  --column-family NAME  look in this column family (default: default)`,
+    options: {
+      json: { type: "boolean" },
+      format: { type: "string" },
+      hex: { type: "boolean" },
+      explain: { type: "boolean" },
+      "column-family": { type: "string" },
+    },
     run: db,
   },
 };

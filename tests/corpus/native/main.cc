@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   run("table_writer", corpus::TableWriterSection);
   run("db_manifest", corpus::DbManifestSection);
   run("db_wal", corpus::DbWalSection);
+  run("db_get", corpus::DbGetSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",

@@ -8,6 +8,7 @@
 
 namespace corpus {
 
+nlohmann::json DbGetSection(const CorpusRoot& root);
 nlohmann::json DbManifestSection(const CorpusRoot& root);
 nlohmann::json DbWalSection(const CorpusRoot& root);
 nlohmann::json HashSection(const CorpusRoot& root);

@@ -19,6 +19,7 @@ import * as path from "node:path";
 import { ClassicLevel } from "classic-level";
 
 import { databaseCases } from "./databases.mjs";
+import { getCases } from "./get-databases.mjs";
 
 const require = createRequire(import.meta.url);
 /** @type {any} rocksdb-native is CommonJS and ships no types. */
@@ -219,6 +220,8 @@ rmSync(out, { recursive: true, force: true });
 const cases = [];
 /** @type {Awaited<ReturnType<typeof databaseCases>>} */
 let dbCases = [];
+/** @type {Awaited<ReturnType<typeof getCases>>} */
+let getDbCases = [];
 let bundledRocksdb = "unknown";
 try {
   for (const config of ROCKS_CONFIGS) {
@@ -306,6 +309,7 @@ try {
     });
   }
   dbCases = await databaseCases(out, scratch);
+  getDbCases = await getCases(out, scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -334,6 +338,7 @@ write(
       sections: {
         node_tables: { path: "node-tables/manifest.json", cases: cases.length },
         node_databases: { path: "node-databases/manifest.json", cases: dbCases.length },
+        node_db_get: { path: "node-db-get/manifest.json", cases: getDbCases.length },
       },
     },
     null,
@@ -341,5 +346,5 @@ write(
   ),
 );
 console.log(
-  `corpus-gen (node): ${cases.length + dbCases.length} cases, RocksDB ${bundledRocksdb} via rocksdb-native`,
+  `corpus-gen (node): ${cases.length + dbCases.length + getDbCases.length} cases, RocksDB ${bundledRocksdb} via rocksdb-native`,
 );

@@ -1,0 +1,407 @@
+// A point lookup through a whole database (docs/FORMATS.md 6.6), as DB::Get takes it: the
+// memtable (the live write-ahead logs' records), then level 0's files newest first, then on each
+// deeper level the one file whose key range can hold the key; in each file the filter first, then
+// the index and a data block. Sources: rocksdb db/db_impl/db_impl.cc (DBImpl::GetImpl),
+// db/memtable.cc (MemTable::Get), db/version_set.cc (Version::Get, FilePicker), db/table_cache.cc
+// (TableCache::Get: a file's range tombstones are consulted before its filter),
+// table/get_context.cc (GetContext::SaveValue); leveldb db/version_set.cc (Version::Get).
+import { compareBytes, type Entry } from "./entries.js";
+import { SstFilterError } from "./errors.js";
+import type { AsyncTable } from "./table.js";
+import type { WalFile, WalRecord } from "./wal.js";
+import type { ColumnFamily, DatabaseFile, DatabaseFormat } from "./db.js";
+import { keyBytes, type Key } from "../core/keys.js";
+
+export interface DatabaseGetOptions {
+  /** The column family by name; default "default". */
+  columnFamily?: string;
+}
+
+export type GetOutcome = "found" | "deleted" | "not-found" | "merge-operands";
+
+export interface GetResult {
+  outcome: GetOutcome;
+  /** "found": the value; "merge-operands": the base value the chain ends at, if a put; else null. */
+  value: Uint8Array | null;
+  /** "merge-operands": the merge chain's operands, newest first; else empty. */
+  operands: Uint8Array[];
+  /**
+   * The deciding entry's sequence number: the value's or the deletion's, the covering range
+   * tombstone's, or for "merge-operands" the newest operand's; null for "not-found".
+   */
+  sequence: bigint | null;
+}
+
+export interface RouteStep {
+  where: "memtable" | "table";
+  /** "000012.log" or "000015.sst". */
+  file: string;
+  /** null for the memtable. */
+  level: number | null;
+  /** table: smallest <= key <= largest; memtable: true. */
+  inRange: boolean;
+  /** null: not consulted (out of range, or the memtable). */
+  filter: "no" | "maybe" | "none" | null;
+  /**
+   * What the step found for the key: the entry that ended the step (a merge operand when the chain
+   * goes on), "range-deletion" when a range tombstone covers what is left, "none" when nothing.
+   * null: not read (out of range, or the filter said no).
+   */
+  entry: "value" | "deletion" | "single-deletion" | "merge" | "range-deletion" | "none" | null;
+  /** That entry's sequence number. */
+  sequence: bigint | null;
+  /** Blocks this step read: the filter partition probed, the data block the index names. */
+  blocksRead: number;
+}
+
+export interface GetExplanation {
+  key: Uint8Array;
+  columnFamily: string;
+  result: GetResult;
+  /** In the order consulted. */
+  steps: RouteStep[];
+}
+
+/** What a lookup needs of a database: its column families, and its tables opened once. */
+export interface GetSource {
+  format: DatabaseFormat;
+  columnFamilies: readonly ColumnFamily[];
+  table(file: DatabaseFile): Promise<AsyncTable>;
+}
+
+type Compare = (a: Uint8Array, b: Uint8Array) => number;
+type StepEntry = NonNullable<RouteStep["entry"]>;
+
+/** A version of the key as a source holds it. */
+interface Version {
+  entry: "value" | "deletion" | "single-deletion" | "merge";
+  sequence: bigint;
+  value: Uint8Array;
+}
+
+/** What a step found: its entry, and the index of the version that decided (null: none did). */
+interface StepFinding {
+  entry: StepEntry;
+  sequence: bigint | null;
+  decidedAt: number | null;
+}
+
+/** What one source (a log's records, a table) holds for the key. */
+export interface SourceAnswer {
+  /** The key's versions, newest first. */
+  versions: Version[];
+  /** The largest sequence number of the range tombstones covering the key (0: none). */
+  coveringTombstone: bigint;
+}
+
+/** The comparator of a column family, by the name the MANIFEST records. */
+function comparatorOf(name: string): Compare {
+  if (name === "leveldb.BytewiseComparator" || name === "") return compareBytes;
+  if (name === "rocksdb.ReverseBytewiseComparator") return (a, b) => compareBytes(b, a);
+  throw new SstFilterError("UNSUPPORTED", `get: comparator ${name} is not supported`);
+}
+
+/** Deciding kinds a WAL record or table entry can have; the others cannot be answered here. */
+function versionEntry(kind: string, sequence: bigint, file: string): Version["entry"] {
+  switch (kind) {
+    case "put":
+    case "timed-put": // the WAL reader hands over the value without its write time
+      return "value";
+    case "delete":
+    case "delete-with-timestamp":
+      return "deletion";
+    case "single-delete":
+      return "single-deletion";
+    case "merge":
+      return "merge";
+    default:
+      throw new SstFilterError(
+        "UNSUPPORTED",
+        `get: the key's entry at sequence ${sequence} is a ${kind}, which get does not resolve`,
+        undefined,
+        file,
+      );
+  }
+}
+
+/**
+ * The memtable's answer from one log's records of a column family: the records of `key`, newest
+ * first, and the range deletions [begin, end) covering it (MemTable::Get).
+ */
+export function lookupMemtable(
+  records: readonly WalRecord[],
+  columnFamily: number,
+  key: Uint8Array,
+  compare: Compare,
+  file: string,
+): SourceAnswer {
+  const versions: Version[] = [];
+  let coveringTombstone = 0n;
+  for (const r of records) {
+    if (r.columnFamily !== columnFamily) continue;
+    if (r.kind === "range-delete") {
+      const covers = compare(r.key, key) <= 0 && compare(key, r.value) < 0;
+      if (covers && r.sequence > coveringTombstone) coveringTombstone = r.sequence;
+    } else if (compare(r.key, key) === 0) {
+      versions.push({ entry: versionEntry(r.kind, r.sequence, file), sequence: r.sequence, value: r.value });
+    }
+  }
+  versions.sort((a, b) => (a.sequence > b.sequence ? -1 : a.sequence < b.sequence ? 1 : 0));
+  return { versions, coveringTombstone };
+}
+
+/** A table's answer from table.get's entries: the key's versions and the covering tombstones. */
+function tableAnswer(entries: Entry[], file: string): SourceAnswer {
+  const versions: Version[] = [];
+  let coveringTombstone = 0n;
+  for (const e of entries) {
+    const sequence = e.seq ?? 0n;
+    if (e.type === "range-delete") {
+      if (sequence > coveringTombstone) coveringTombstone = sequence;
+    } else {
+      versions.push({ entry: versionEntry(e.type ?? "put", sequence, file), sequence, value: e.value });
+    }
+  }
+  return { versions, coveringTombstone };
+}
+
+/**
+ * GetContext: takes the sources newest first and decides once a value or a deletion is reached,
+ * or a range tombstone newer than what is left (an entry older than the largest covering
+ * tombstone seen so far counts as range-deleted).
+ */
+class Resolution {
+  private readonly operands: Uint8Array[] = [];
+  private newestOperand: bigint | null = null;
+  private coveringTombstone = 0n;
+  result: GetResult | null = null;
+
+  /**
+   * Takes one source's answer; returns what the step found, and how many of its versions were
+   * read before one decided (all of them, and then the next key, when none did).
+   */
+  take(answer: SourceAnswer): StepFinding {
+    if (answer.coveringTombstone > this.coveringTombstone) this.coveringTombstone = answer.coveringTombstone;
+    let last: StepFinding = { entry: "none", sequence: null, decidedAt: null };
+    for (const [i, v] of answer.versions.entries()) {
+      if (v.sequence < this.coveringTombstone) {
+        this.decide(null, this.coveringTombstone);
+        return { entry: "range-deletion", sequence: this.coveringTombstone, decidedAt: i };
+      }
+      if (v.entry === "merge") {
+        this.operands.push(v.value);
+        this.newestOperand ??= v.sequence;
+        last = { entry: "merge", sequence: v.sequence, decidedAt: null };
+        continue;
+      }
+      this.decide(v.entry === "value" ? v.value : null, v.sequence);
+      return { entry: v.entry, sequence: v.sequence, decidedAt: i };
+    }
+    // Version::Get stops at the first file after a covering tombstone: all older entries are covered.
+    if (this.coveringTombstone > 0n) {
+      this.decide(null, this.coveringTombstone);
+      return { entry: "range-deletion", sequence: this.coveringTombstone, decidedAt: null };
+    }
+    return last;
+  }
+
+  /** No source decided: the operands without a base, or nothing. */
+  end(): GetResult {
+    if (this.result === null) {
+      this.result =
+        this.operands.length > 0
+          ? { outcome: "merge-operands", value: null, operands: this.operands, sequence: this.newestOperand }
+          : { outcome: "not-found", value: null, operands: [], sequence: null };
+    }
+    return this.result;
+  }
+
+  private decide(value: Uint8Array | null, sequence: bigint): void {
+    if (this.operands.length > 0) {
+      this.result = {
+        outcome: "merge-operands",
+        value,
+        operands: this.operands,
+        sequence: this.newestOperand,
+      };
+    } else {
+      this.result = { outcome: value === null ? "deleted" : "found", value, operands: [], sequence };
+    }
+  }
+}
+
+/**
+ * The files a Get consults on `level`, in order: all of level 0 newest first, else the one that
+ * may hold the key. RocksDB's level 0 is listed newest first already (docs/FORMATS.md 6.3); LevelDB
+ * lists it by smallest key, and Version::Get takes it by file number, newest first.
+ */
+function candidates(
+  files: readonly DatabaseFile[],
+  level: number,
+  key: Uint8Array,
+  compare: Compare,
+  format: DatabaseFormat,
+): DatabaseFile[] {
+  if (level === 0) {
+    return format === "leveldb" ? [...files].sort((a, b) => (a.number > b.number ? -1 : 1)) : [...files];
+  }
+  // FindFile: the first file whose largest key is >= key (deeper levels do not overlap).
+  let lo = 0;
+  let hi = files.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(files[mid]!.largestKey, key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < files.length ? [files[lo]!] : [];
+}
+
+async function tableStep(
+  source: GetSource,
+  file: DatabaseFile,
+  level: number,
+  key: Uint8Array,
+  compare: Compare,
+  resolution: Resolution,
+): Promise<RouteStep> {
+  const step: RouteStep = {
+    where: "table",
+    file: file.name,
+    level,
+    inRange: compare(file.smallestKey, key) <= 0 && compare(key, file.largestKey) <= 0,
+    filter: null,
+    entry: null,
+    sequence: null,
+    blocksRead: 0,
+  };
+  if (!step.inRange) return step;
+  const table = await source.table(file);
+  const explained = await table.explain(key);
+  const filtered = explained.route !== "no-filter" && explained.route !== "outside-prefix-domain";
+  step.filter = !filtered ? "none" : explained.mayContain ? "maybe" : "no";
+  const partitionRead = explained.partition === null ? 0 : 1;
+  // table.get reads the data block only where the filter allows, and adds the file's range
+  // tombstones covering the key either way (TableCache::Get consults them before the filter).
+  const answer = tableAnswer(await table.get(key), file.name);
+  step.blocksRead = partitionRead;
+  if (!explained.mayContain && answer.coveringTombstone === 0n) return step;
+  const found = resolution.take(answer);
+  step.entry = found.entry;
+  step.sequence = found.sequence;
+  if (explained.mayContain) {
+    step.blocksRead +=
+      explained.dataBlock === null || source.format === "leveldb"
+        ? 1
+        : await dataBlocksRead(table, explained.dataBlock, key, compare, found.decidedAt);
+  }
+  return step;
+}
+
+// A RocksDB data block is followed by its 5-byte trailer (compression type, checksum), then the
+// next data block.
+const BLOCK_TRAILER = 5;
+
+/**
+ * The data blocks BlockBasedTable::Get reads from the one the index names: it goes on to the next
+ * block while every entry left in the block is a version of the key and none of them decided
+ * (merge operands), so a chain that runs past a block's end costs a block more. LevelDB's
+ * Table::InternalGet reads one block and takes one entry.
+ */
+async function dataBlocksRead(
+  table: AsyncTable,
+  [offset]: [number, number],
+  key: Uint8Array,
+  compare: Compare,
+  decidedAt: number | null,
+): Promise<number> {
+  let versionsSeen = 0;
+  for (let blocks = 1, at = offset; ; blocks++) {
+    const block = await blockKeys(table, at);
+    if (block === null) return blocks - 1;
+    versionsSeen += block.keys.filter((k) => compare(k, key) === 0).length;
+    const last = block.keys[block.keys.length - 1];
+    const runsOn =
+      last !== undefined && compare(last, key) === 0 && (decidedAt === null || decidedAt >= versionsSeen);
+    if (!runsOn) return blocks;
+    at += block.size + BLOCK_TRAILER;
+  }
+}
+
+/** The user keys and size of the data block at `offset`; null past the last data block. */
+async function blockKeys(
+  table: AsyncTable,
+  offset: number,
+): Promise<{ keys: Uint8Array[]; size: number } | null> {
+  for await (const batch of table.keyBatches({ from: offset, to: offset + 1 })) {
+    if (batch.blocks.length < 3 || batch.blocks[0] !== offset) continue;
+    const keysEnd = batch.blocks[2]!;
+    const keys: Uint8Array[] = [];
+    for (let i = 0; i < keysEnd; i++)
+      keys.push(batch.data.subarray(batch.offsets[i]!, batch.offsets[i + 1]!));
+    return { keys, size: batch.blocks[1]! };
+  }
+  return null;
+}
+
+/** The route of a Get for `key` and its answer; `logs` are the live write-ahead logs. */
+export async function explainGet(
+  source: GetSource,
+  logs: readonly WalFile[],
+  userKey: Key,
+  opts: DatabaseGetOptions = {},
+): Promise<GetExplanation> {
+  if (opts === null || typeof opts !== "object") {
+    throw new SstFilterError("BAD_OPTIONS", "get options must be an object");
+  }
+  const key = keyBytes(userKey);
+  const name = opts.columnFamily ?? "default";
+  const family = source.columnFamilies.find((cf) => cf.name === name);
+  if (family === undefined) {
+    throw new SstFilterError("BAD_OPTIONS", `the database has no column family named ${String(name)}`);
+  }
+  const compare = comparatorOf(family.comparator);
+  const resolution = new Resolution();
+  const steps: RouteStep[] = [];
+  // The memtable: logs numbered below the family's log number were flushed for it.
+  const live = logs
+    .filter((log) => log.number >= family.logNumber)
+    .sort((a, b) => (a.number > b.number ? -1 : 1));
+  for (const log of live) {
+    if (resolution.result !== null) break;
+    const found = resolution.take(lookupMemtable(log.records, family.id, key, compare, log.name));
+    steps.push({
+      where: "memtable",
+      file: log.name,
+      level: null,
+      inRange: true,
+      filter: null,
+      entry: found.entry,
+      sequence: found.sequence,
+      blocksRead: 0,
+    });
+  }
+  for (const { level, files } of family.levels) {
+    for (const file of candidates(files, level, key, compare, source.format)) {
+      if (resolution.result !== null) break;
+      steps.push(await tableStep(source, file, level, key, compare, resolution));
+    }
+  }
+  return { key, columnFamily: name, result: resolution.end(), steps };
+}
+
+/**
+ * get()'s answer: the value, or null when deleted or absent. A merge chain cannot be answered
+ * without its merge operator (none runs here): SstFilterError UNSUPPORTED naming its operands.
+ */
+export function valueOf(explanation: GetExplanation): Uint8Array | null {
+  const { result } = explanation;
+  if (result.outcome === "merge-operands") {
+    const base = result.value === null ? "no base value" : "a base value";
+    throw new SstFilterError(
+      "UNSUPPORTED",
+      `get: the key holds ${result.operands.length} merge operand(s) and ${base}; no merge operator runs (explain lists them)`,
+    );
+  }
+  return result.value;
+}
+
