@@ -404,4 +404,3 @@ export function valueOf(explanation: GetExplanation): Uint8Array | null {
   }
   return result.value;
 }
-

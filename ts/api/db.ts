@@ -4,12 +4,7 @@
 // browsers (a dropped folder, showDirectoryPicker), or anything that lists names and reads them.
 import type { ColumnFamilyRaw, ManifestRaw, TableFileRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
-import {
-  explainGet,
-  valueOf,
-  type DatabaseGetOptions,
-  type GetExplanation,
-} from "./db-get.js";
+import { explainGet, valueOf, type DatabaseGetOptions, type GetExplanation } from "./db-get.js";
 import { inFile, SstFilterError } from "./errors.js";
 import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./options-file.js";
 import type { Key } from "../core/keys.js";
