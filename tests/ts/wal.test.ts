@@ -236,14 +236,19 @@ describe.each(CASES)("$name", (c) => {
 
 describe("OPTIONS files RocksDB's parser refuses", () => {
   const minimal = '[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n  a=1\n[CFOptions "default"]\n  b=2\n';
+  // [what, text, the byte offset of the line RocksDB refuses (the end for what is missing)]
   test.each([
-    ["a statement without '='", minimal + "  junk\n"],
-    ["an unknown section", minimal + "[Mystery]\n"],
-    ["a second [DBOptions]", minimal + "[DBOptions]\n"],
-    ["a column family before default", '[DBOptions]\n[CFOptions "x"]\n'],
-    ["table options without their column family", minimal + '[TableOptions/BlockBasedTable "x"]\n'],
-    ["no default column family", "[DBOptions]\n  a=1\n"],
-  ])("%s is CORRUPT", async (_what, text) => {
+    ["a statement without '='", minimal + "  jünk\n", minimal.length],
+    ["an unknown section", minimal + "[Mystery]\n", minimal.length],
+    ["a second [DBOptions]", minimal + "[DBOptions]\n", minimal.length],
+    ["a column family before default", '[DBOptions]\n[CFOptions "x"]\n', 12],
+    [
+      "table options without their column family",
+      minimal + '[TableOptions/BlockBasedTable "x"]\n',
+      minimal.length,
+    ],
+    ["no default column family", "[Version] # ü\n[DBOptions]\n  a=1\n", 33],
+  ])("%s is CORRUPT", async (_what, text, offset) => {
     const real = CASES.find((c) => c.format === "rocksdb")!;
     const db = await sf.openDatabase({
       names: ["CURRENT", manifestOf(real), "OPTIONS-000005"],
@@ -254,7 +259,7 @@ describe("OPTIONS files RocksDB's parser refuses", () => {
             : readFileSync(path.join(real.dir, name)),
         ),
     });
-    await expect(db.options()).rejects.toMatchObject({ code: "CORRUPT", file: "OPTIONS-000005" });
+    await expect(db.options()).rejects.toMatchObject({ code: "CORRUPT", file: "OPTIONS-000005", offset });
   });
 });
 
