@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { SstFilterError, type NodeSstFilter, type WalFile } from "sstfilter";
 
 import { loadBackend } from "./backends";
-import { sectionCases } from "./golden";
+import { Corpus, sectionCases } from "./golden";
 
 const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 
@@ -287,4 +287,35 @@ test("arbitrary bytes never throw: every WAL ends clean, torn, corrupt or at an 
   expect(ends.has("corrupt")).toBe(true);
   expect(() => sf.readWriteAheadLog("not bytes" as unknown as Uint8Array)).toThrow(SstFilterError);
   expect(() => sf.readWriteAheadLog(new Uint8Array(0), { format: "x" as "rocksdb" })).toThrow(/format/);
+});
+
+// RocksDB 10.x through rocksdb-native: the records as written, numbered from 1 (a fresh database).
+interface NodeWalCase {
+  id: string;
+  wal: { name: string; number: number; path: string };
+  batches: number[];
+  records: { sequence: number; kind: string; key: string; value: string }[];
+}
+const NODE_CORPUS = Corpus.load(
+  "node",
+  process.env.SSTFILTER_NODE_CORPUS_DIR ?? path.join(__dirname, "..", "..", "build", "corpus", "node"),
+);
+if (!NODE_CORPUS) throw new Error("the node corpus is missing (run `bash scripts/corpus.sh`)");
+const NODE_WALS = NODE_CORPUS.section<{ cases: NodeWalCase[] }>("node_wal")?.cases ?? [];
+
+test("rocksdb-native's WALs (RocksDB 10.x) read as the records written", () => {
+  expect(NODE_WALS.length).toBeGreaterThanOrEqual(1);
+  for (const c of NODE_WALS) {
+    const wal = sf.readWriteAheadLog(readFileSync(NODE_CORPUS.path(c.wal.path)), { name: c.wal.name });
+    expect([c.id, wal.end.kind, wal.error]).toEqual([c.id, "clean", null]);
+    expect(wal.batches.map((b) => b.count)).toEqual(c.batches);
+    expect(
+      wal.records.map((r) => ({
+        sequence: Number(r.sequence),
+        kind: r.kind,
+        key: hex(r.key),
+        value: hex(r.value),
+      })),
+    ).toEqual(c.records);
+  }
 });

@@ -19,6 +19,7 @@ import * as path from "node:path";
 import { ClassicLevel } from "classic-level";
 
 import { databaseCases } from "./databases.mjs";
+import { walCases } from "./wal.mjs";
 
 const require = createRequire(import.meta.url);
 /** @type {any} rocksdb-native is CommonJS and ships no types. */
@@ -219,6 +220,8 @@ rmSync(out, { recursive: true, force: true });
 const cases = [];
 /** @type {Awaited<ReturnType<typeof databaseCases>>} */
 let dbCases = [];
+/** @type {Awaited<ReturnType<typeof walCases>>} */
+let walCasesWritten = [];
 let bundledRocksdb = "unknown";
 try {
   for (const config of ROCKS_CONFIGS) {
@@ -306,6 +309,7 @@ try {
     });
   }
   dbCases = await databaseCases(out, scratch);
+  walCasesWritten = await walCases(out, scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -322,6 +326,10 @@ write(
   JSON.stringify({ format: "sstfilter-corpus/1", section: "node_databases", cases: dbCases }, null, 1),
 );
 write(
+  "node-wal/manifest.json",
+  JSON.stringify({ format: "sstfilter-corpus/1", section: "node_wal", cases: walCasesWritten }, null, 1),
+);
+write(
   "manifest.json",
   JSON.stringify(
     {
@@ -334,6 +342,7 @@ write(
       sections: {
         node_tables: { path: "node-tables/manifest.json", cases: cases.length },
         node_databases: { path: "node-databases/manifest.json", cases: dbCases.length },
+        node_wal: { path: "node-wal/manifest.json", cases: walCasesWritten.length },
       },
     },
     null,
@@ -341,5 +350,5 @@ write(
   ),
 );
 console.log(
-  `corpus-gen (node): ${cases.length + dbCases.length} cases, RocksDB ${bundledRocksdb} via rocksdb-native`,
+  `corpus-gen (node): ${cases.length + dbCases.length + walCasesWritten.length} cases, RocksDB ${bundledRocksdb} via rocksdb-native`,
 );
