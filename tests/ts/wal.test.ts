@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { SstFilterError, type NodeSstFilter, type WalFile } from "sstfilter";
 
 import { loadBackend } from "./backends";
-import { sectionCases } from "./golden";
+import { Corpus, sectionCases } from "./golden";
 
 const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 
@@ -236,14 +236,19 @@ describe.each(CASES)("$name", (c) => {
 
 describe("OPTIONS files RocksDB's parser refuses", () => {
   const minimal = '[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n  a=1\n[CFOptions "default"]\n  b=2\n';
+  // [what, text, the byte offset of the line RocksDB refuses (the end for what is missing)]
   test.each([
-    ["a statement without '='", minimal + "  junk\n"],
-    ["an unknown section", minimal + "[Mystery]\n"],
-    ["a second [DBOptions]", minimal + "[DBOptions]\n"],
-    ["a column family before default", '[DBOptions]\n[CFOptions "x"]\n'],
-    ["table options without their column family", minimal + '[TableOptions/BlockBasedTable "x"]\n'],
-    ["no default column family", "[DBOptions]\n  a=1\n"],
-  ])("%s is CORRUPT", async (_what, text) => {
+    ["a statement without '='", minimal + "  jünk\n", minimal.length],
+    ["an unknown section", minimal + "[Mystery]\n", minimal.length],
+    ["a second [DBOptions]", minimal + "[DBOptions]\n", minimal.length],
+    ["a column family before default", '[DBOptions]\n[CFOptions "x"]\n', 12],
+    [
+      "table options without their column family",
+      minimal + '[TableOptions/BlockBasedTable "x"]\n',
+      minimal.length,
+    ],
+    ["no default column family", "[Version] # ü\n[DBOptions]\n  a=1\n", 33],
+  ])("%s is CORRUPT", async (_what, text, offset) => {
     const real = CASES.find((c) => c.format === "rocksdb")!;
     const db = await sf.openDatabase({
       names: ["CURRENT", manifestOf(real), "OPTIONS-000005"],
@@ -254,7 +259,7 @@ describe("OPTIONS files RocksDB's parser refuses", () => {
             : readFileSync(path.join(real.dir, name)),
         ),
     });
-    await expect(db.options()).rejects.toMatchObject({ code: "CORRUPT", file: "OPTIONS-000005" });
+    await expect(db.options()).rejects.toMatchObject({ code: "CORRUPT", file: "OPTIONS-000005", offset });
   });
 });
 
@@ -282,4 +287,35 @@ test("arbitrary bytes never throw: every WAL ends clean, torn, corrupt or at an 
   expect(ends.has("corrupt")).toBe(true);
   expect(() => sf.readWriteAheadLog("not bytes" as unknown as Uint8Array)).toThrow(SstFilterError);
   expect(() => sf.readWriteAheadLog(new Uint8Array(0), { format: "x" as "rocksdb" })).toThrow(/format/);
+});
+
+// RocksDB 10.x through rocksdb-native: the records as written, numbered from 1 (a fresh database).
+interface NodeWalCase {
+  id: string;
+  wal: { name: string; number: number; path: string };
+  batches: number[];
+  records: { sequence: number; kind: string; key: string; value: string }[];
+}
+const NODE_CORPUS = Corpus.load(
+  "node",
+  process.env.SSTFILTER_NODE_CORPUS_DIR ?? path.join(__dirname, "..", "..", "build", "corpus", "node"),
+);
+if (!NODE_CORPUS) throw new Error("the node corpus is missing (run `bash scripts/corpus.sh`)");
+const NODE_WALS = NODE_CORPUS.section<{ cases: NodeWalCase[] }>("node_wal")?.cases ?? [];
+
+test("rocksdb-native's WALs (RocksDB 10.x) read as the records written", () => {
+  expect(NODE_WALS.length).toBeGreaterThanOrEqual(1);
+  for (const c of NODE_WALS) {
+    const wal = sf.readWriteAheadLog(readFileSync(NODE_CORPUS.path(c.wal.path)), { name: c.wal.name });
+    expect([c.id, wal.end.kind, wal.error]).toEqual([c.id, "clean", null]);
+    expect(wal.batches.map((b) => b.count)).toEqual(c.batches);
+    expect(
+      wal.records.map((r) => ({
+        sequence: Number(r.sequence),
+        kind: r.kind,
+        key: hex(r.key),
+        value: hex(r.value),
+      })),
+    ).toEqual(c.records);
+  }
 });

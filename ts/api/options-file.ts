@@ -65,9 +65,10 @@ export function parseOptionsFile(bytes: Uint8Array, file: string): DatabaseOptio
   const fail = (what: string, at: number): never => {
     throw new SstFilterError("CORRUPT", `line ${lineNumber}: ${what}`, at);
   };
+  const encoder = new TextEncoder();
   for (const raw of text.split("\n")) {
-    const start = offset;
-    offset += raw.length + 1;
+    const start = offset; // in bytes: errors name a byte of the file
+    offset += encoder.encode(raw).length + 1;
     lineNumber += 1;
     const line = trimAndRemoveComment(raw);
     if (line === "") continue;

@@ -20,6 +20,7 @@ import { ClassicLevel } from "classic-level";
 
 import { databaseCases } from "./databases.mjs";
 import { getCases } from "./get-databases.mjs";
+import { walCases } from "./wal.mjs";
 
 const require = createRequire(import.meta.url);
 /** @type {any} rocksdb-native is CommonJS and ships no types. */
@@ -222,6 +223,8 @@ const cases = [];
 let dbCases = [];
 /** @type {Awaited<ReturnType<typeof getCases>>} */
 let getDbCases = [];
+/** @type {Awaited<ReturnType<typeof walCases>>} */
+let walCasesWritten = [];
 let bundledRocksdb = "unknown";
 try {
   for (const config of ROCKS_CONFIGS) {
@@ -310,6 +313,7 @@ try {
   }
   dbCases = await databaseCases(out, scratch);
   getDbCases = await getCases(out, scratch);
+  walCasesWritten = await walCases(out, scratch);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
@@ -326,6 +330,10 @@ write(
   JSON.stringify({ format: "sstfilter-corpus/1", section: "node_databases", cases: dbCases }, null, 1),
 );
 write(
+  "node-wal/manifest.json",
+  JSON.stringify({ format: "sstfilter-corpus/1", section: "node_wal", cases: walCasesWritten }, null, 1),
+);
+write(
   "manifest.json",
   JSON.stringify(
     {
@@ -339,6 +347,7 @@ write(
         node_tables: { path: "node-tables/manifest.json", cases: cases.length },
         node_databases: { path: "node-databases/manifest.json", cases: dbCases.length },
         node_db_get: { path: "node-db-get/manifest.json", cases: getDbCases.length },
+        node_wal: { path: "node-wal/manifest.json", cases: walCasesWritten.length },
       },
     },
     null,
@@ -346,5 +355,5 @@ write(
   ),
 );
 console.log(
-  `corpus-gen (node): ${cases.length + dbCases.length + getDbCases.length} cases, RocksDB ${bundledRocksdb} via rocksdb-native`,
+  `corpus-gen (node): ${cases.length + dbCases.length + getDbCases.length + walCasesWritten.length} cases, RocksDB ${bundledRocksdb} via rocksdb-native`,
 );
