@@ -56,4 +56,14 @@ export type {
   OpenedFile,
   OpenDatabaseOptions,
 } from "./db.js";
+export type {
+  DatabaseFileKind,
+  DatabaseFileReport,
+  DatabaseVerifyOptions,
+  DatabaseVerifyProgress,
+  DatabaseVerifyReport,
+  LogEndReport,
+  TableVerifyThread,
+  TableVerifyThreads,
+} from "./db-verify.js";
 export type { InitOptions } from "../core/init.js";

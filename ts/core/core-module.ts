@@ -263,6 +263,17 @@ export interface CoreModule {
   readManifest(data: number, size: number, format: "leveldb" | "rocksdb"): ManifestRaw | null;
   /** The MANIFEST file name CURRENT at [data, data + size) names; null on error. */
   parseCurrentFile(data: number, size: number): string | null;
+  /**
+   * Reads the log (a WAL or a MANIFEST) at [data, data + size) record by record, checking every
+   * fragment (wasm/log_check_bindings.cc); null at the first bad one (last error, with its offset).
+   */
+  checkLog(data: number, size: number, format: "leveldb" | "rocksdb", logNumber: number): LogCheckRaw | null;
+}
+
+/** What checkLog found: the records read and how the log ended (a torn tail is no error). */
+export interface LogCheckRaw {
+  records: number;
+  end: { kind: "clean" | "torn" | "old-record"; offset: number; what: string };
 }
 
 /** A table file of a MANIFEST's state as wasm/db_bindings.cc returns it: 64-bit numbers as strings. */

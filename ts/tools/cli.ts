@@ -28,9 +28,10 @@ import {
   type ScanTextOptions,
   type SstFilterErrorCode,
   type TablePropertyValue,
-  type VerifyProgress,
 } from "../platform/node.js";
 import { byteSize, count, parseHex, percent, plural, printableText, toHex } from "./format.js";
+import { dbVerify } from "./db-verify.js";
+import { progressBar } from "./progress.js";
 import { verifyTableFile } from "./verify-parallel.js";
 import { defaultVerifyJobs } from "./verify.js";
 
@@ -497,28 +498,6 @@ async function readStdin(): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // verify
 
-/** Draws a progress bar on stderr (a terminal only) once the work has run for half a second. */
-function progressBar(): { update(p: VerifyProgress): void; clear(): void } {
-  const started = Date.now();
-  let drawn = false;
-  return {
-    update(p) {
-      if (!process.stderr.isTTY || Date.now() - started < 500) return;
-      const share = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1;
-      const width = 30;
-      const filled = Math.round(share * width);
-      process.stderr.write(
-        `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${(share * 100).toFixed(0).padStart(3)}%  ` +
-          `${count(p.dataBlocks)} blocks, ${count(p.keys)} keys`,
-      );
-      drawn = true;
-    },
-    clear() {
-      if (drawn) process.stderr.write("\r\x1b[K");
-    },
-  };
-}
-
 const CORRUPTION = new Set<SstFilterErrorCode>(["TRUNCATED", "CORRUPT", "CHECKSUM_MISMATCH"]);
 
 async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
@@ -543,7 +522,12 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
     const report = await verifyTableFile(table, file, {
       jobs: chosenJobs ?? defaultVerifyJobs(table, availableParallelism()),
       internalKeys: args.values["user-keys"] !== true,
-      onProgress: (p) => bar.update(p),
+      worker: new URL("./verify-worker.js", import.meta.url),
+      onProgress: (p) =>
+        bar.update(
+          p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1,
+          `${count(p.dataBlocks)} blocks, ${count(p.keys)} keys`,
+        ),
     });
     bar.clear();
     const opened = ["footer", "metaindex"];
@@ -806,11 +790,23 @@ function databaseText(dir: string, db: Database): string {
 
 async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const [sub, dir, ...extra] = args.positionals;
-  if (sub !== "inspect") throw usage("db takes a subcommand: inspect (see sstfilter db --help)");
-  if (dir === undefined || extra.length > 0) throw usage("db inspect takes one directory");
+  if (sub !== "inspect" && sub !== "verify") {
+    throw usage("db takes a subcommand: inspect or verify (see sstfilter db --help)");
+  }
+  if (dir === undefined || extra.length > 0) throw usage(`db ${sub} takes one directory`);
+  const jobsArg = args.values.jobs;
+  const jobs = jobsArg === undefined ? undefined : Number(jobsArg);
+  if (jobs !== undefined && (!Number.isSafeInteger(jobs) || jobs < 1)) {
+    throw usage(`--jobs must be a whole number >= 1, got ${jobsArg}`);
+  }
   const format = args.values.format;
   if (format !== undefined && format !== "rocksdb" && format !== "leveldb") {
     throw usage('--format must be "rocksdb" or "leveldb"');
+  }
+  if (sub === "verify") {
+    return dbVerify(sf, dir, { jobs, format, json: args.values.json === true }).catch((error: unknown) => {
+      throw inputError(dir, error);
+    });
   }
   const database = await sf
     .openDatabase(dir, format === undefined ? {} : { format })
@@ -1004,21 +1000,30 @@ ${USER_KEYS_HELP}`,
     run: get,
   },
   db: {
-    summary: "a whole database: its live files per level and column family (db inspect)",
+    summary: "a whole database: its live files per level and column family; db verify checks them all",
     help: `Usage: sstfilter db inspect <dir> [--json] [--format F]
+       sstfilter db verify <dir> [--jobs N] [--json] [--format F]
 
 Reads the database's CURRENT and the MANIFEST it names, applies every edit as the database does
 on open, and prints the live table files of each column family level by level: name, size, key
 range, sequence numbers (RocksDB), and RocksDB's blob files. A MANIFEST whose last record a crash
 cut short is read up to it, as RocksDB and LevelDB read it, and the torn tail is reported.
 
+db verify checks every live file as "sstfilter verify" checks a table: the MANIFEST and the live
+WALs record by record (a torn tail is reported, not an error: recovery reads up to it), each table's
+blocks and filter, the tables' sizes against the MANIFEST; blob files are listed, not verified. It
+lists each bad file with its error code and byte offset. When CURRENT or the MANIFEST cannot be
+read, that is the first bad file and every table and log file present is verified.
+
   --json        the same as JSON; keys as text when printable UTF-8, else { hex }
   --format F    rocksdb | leveldb (default: rocksdb when the directory holds IDENTITY or an
                 OPTIONS file, else leveldb)
+  --jobs N      verify: tables verified at once, each on its own thread (default: one per core)
 
-Exit code 0 when the database was read, 2 for a usage error, 3 when CURRENT or the MANIFEST is
-missing or corrupt (the message names the file and the byte offset).`,
-    options: { json: { type: "boolean" }, format: { type: "string" } },
+Exit code 0 when the database was read (verify: every file is good), 1 when verify found a bad
+file, 2 for a usage error, 3 when CURRENT or the MANIFEST is missing or (inspect) corrupt: the
+message names the file and the byte offset.`,
+    options: { json: { type: "boolean" }, format: { type: "string" }, jobs: { type: "string" } },
     run: db,
   },
 };
