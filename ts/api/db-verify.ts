@@ -15,7 +15,7 @@ import {
   type DatabaseSource,
   type OpenDatabaseOptions,
 } from "./db.js";
-import { inFile, SstFilterError, type SstFilterErrorCode } from "./errors.js";
+import { inFile, messageWithoutOffset, SstFilterError, type SstFilterErrorCode } from "./errors.js";
 
 /** Further threads that can verify whole tables of the database, each opening the files itself. */
 export interface TableVerifyThreads {
@@ -90,8 +90,10 @@ export interface DatabaseFileReport {
 export interface DatabaseVerifyReport {
   /** Every verified file is good. */
   ok: boolean;
-  /** MANIFEST first, then the live WALs by number, the tables (column family by column family,
-   * level by level), the blob files. */
+  /**
+   * The MANIFEST first, then the live WALs by number, the tables (column family by column family,
+   * level by level), the blob files.
+   */
   files: DatabaseFileReport[];
   /** The files' sizes added up, and those verified (skipped files not counted). */
   bytesTotal: number;
@@ -119,16 +121,17 @@ interface PlannedFile {
   recordedSize: number | null;
 }
 
-/** A file's error, naming it, from an error or a verify report's error (whose message has the offset). */
+/** A verify report's error (whose message has the offset) as an SstFilterError naming the file. */
 function fileError(
   name: string,
   error: { code: SstFilterErrorCode; message: string; offset: number | undefined },
 ): SstFilterError {
-  const suffix = error.offset === undefined ? "" : ` (at byte ${error.offset})`;
-  const message = error.message.endsWith(suffix)
-    ? error.message.slice(0, error.message.length - suffix.length)
-    : error.message;
-  return new SstFilterError(error.code, message, error.offset, name);
+  return new SstFilterError(
+    error.code,
+    messageWithoutOffset(error.message, error.offset),
+    error.offset,
+    name,
+  );
 }
 
 /** The live WALs: numbered at least a column family's log number, or the previous log. */

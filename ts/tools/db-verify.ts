@@ -85,21 +85,21 @@ export async function dbVerify(sf: NodeSstFilter, dir: string, opts: DbVerifyOpt
   if (opts.json) {
     process.stdout.write(JSON.stringify(reportJson(dir, report, seconds), null, 2) + "\n");
   } else {
-    const count = (kind: DatabaseFileReport["kind"]): number =>
+    const filesOf = (kind: DatabaseFileReport["kind"]): number =>
       report.files.filter((r) => r.kind === kind).length;
     const lines = [
-      `${plural(count("table"), "table")}, ${plural(count("wal"), "WAL")}, the MANIFEST` +
-        (count("blob") > 0 ? `, ${plural(count("blob"), "blob file")}` : "") +
+      `${plural(filesOf("table"), "table")}, ${plural(filesOf("wal"), "WAL")}, the MANIFEST` +
+        (filesOf("blob") > 0 ? `, ${plural(filesOf("blob"), "blob file")}` : "") +
         `: ${byteSize(report.bytesVerified)} verified in ${seconds.toFixed(1)} s on ${plural(report.jobs, "thread")}`,
     ];
     // Bad files, skipped ones and logs with a torn tail; good files go without saying.
     for (const r of report.files) {
       if (r.status !== "ok" || logEndNote(r) !== null) lines.push(fileLine(r));
     }
-    lines.push(report.ok ? "every file is good" : `${plural(report.bad, "bad file")}`);
     if (report.filesFrom === "directory") {
       lines.push("the live files are unknown: every table and log file present was verified");
     }
+    lines.push(report.ok ? "every file is good" : plural(report.bad, "bad file"));
     process.stdout.write(`${dir}: ${report.ok ? "ok" : "CORRUPT"}\n${lines.map((l) => `  ${l}\n`).join("")}`);
   }
   return report.ok ? 0 : 1;
