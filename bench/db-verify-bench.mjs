@@ -114,7 +114,7 @@ const results = {
     tables: tables.length,
     tableBytes,
     filesVerified: check.files.length,
-    bytesVerified: check.bytesVerified,
+    bytesVerified: check.bytesTotal,
     tablesPerLevel: db.levels.map((l) => l.files.length),
   },
   loadAverage: loadavg()[0],

@@ -31,6 +31,7 @@ const std::map<std::string, Harness> kHarnesses = {
     {"writer", fuzz::FuzzTableWriter},
     {"log_reader", fuzz::FuzzLogReader},
     {"version_edit", fuzz::FuzzVersionEdit},
+    {"blob_file", fuzz::FuzzBlobFile},
 };
 
 TEST(FuzzRegressions, EveryCommittedInputPassesItsHarness) {

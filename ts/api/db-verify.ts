@@ -2,7 +2,7 @@
 // each table as `sstfilter verify` checks one (ts/tools/verify.ts: every block's checksum, every
 // key against the filter), the MANIFEST and each live WAL record by record through the core's log
 // reader (docs/FORMATS.md 6.1; a torn tail is what a crash leaves and RocksDB's recovery reads up
-// to, so it is reported, not an error). Tables are verified several at a time where the source
+// to, so it is reported, not an error), each blob file's header, records and footer (6.6). Tables are verified several at a time where the source
 // (Node's directories: worker_threads) or the caller (the viewer: Web Workers) offers threads.
 import type { WasmHeap } from "../core/heap.js";
 import { verifyTable, type VerifyProgress, type VerifyReport } from "../tools/verify.js";
@@ -39,7 +39,7 @@ export interface TableVerifyThread {
 export interface DatabaseVerifyProgress {
   /**
    * Bytes of the files verified so far (a table's share by its data blocks checked), and of all
-   * files to verify (skipped ones not counted).
+   * files to verify.
    */
   bytesDone: number;
   bytesTotal: number;
@@ -76,15 +76,15 @@ export interface DatabaseFileReport {
   kind: DatabaseFileKind;
   /** The file's size. */
   bytes: number;
-  /** "skipped": not verified (blob files: this library does not read them yet; `note` says why). */
-  status: "ok" | "error" | "skipped";
+  status: "ok" | "error";
   /** Why the file is bad (naming the file and, where known, the byte offset); null when not. */
   error: SstFilterError | null;
   /** Tables: the verification's report (null when the table did not open or had the wrong size). */
   table: VerifyReport | null;
   /** Logs: the records read and how the log ended (null when a record was bad). */
   log: { records: number; end: LogEndReport } | null;
-  note: string | null;
+  /** Blob files: the blobs read and their bytes with record headers and keys (null when bad). */
+  blob: { count: bigint; bytes: bigint } | null;
 }
 
 export interface DatabaseVerifyReport {
@@ -95,11 +95,9 @@ export interface DatabaseVerifyReport {
    * level by level), the blob files.
    */
   files: DatabaseFileReport[];
-  /** The files' sizes added up, and those verified (skipped files not counted). */
+  /** The files' sizes added up. */
   bytesTotal: number;
-  bytesVerified: number;
   bad: number;
-  skipped: number;
   /** Threads used, this one included. */
   jobs: number;
   /**
@@ -119,6 +117,8 @@ interface PlannedFile {
   number: bigint;
   /** The size the MANIFEST records (tables), checked against the file's. */
   recordedSize: number | null;
+  /** The blobs and bytes the MANIFEST records (blob files), checked against the file's. */
+  recordedBlobs: { count: bigint; bytes: bigint } | null;
 }
 
 /** A verify report's error (whose message has the offset) as an SstFilterError naming the file. */
@@ -159,9 +159,10 @@ function planned(
   recordedSize: number | null = null,
 ): PlannedFile {
   return {
-    report: { name, kind, bytes: 0, status: "ok", error: null, table: null, log: null, note: null },
+    report: { name, kind, bytes: 0, status: "ok", error: null, table: null, log: null, blob: null },
     number,
     recordedSize,
+    recordedBlobs: null,
   };
 }
 
@@ -177,8 +178,7 @@ function plan(db: Database): PlannedFile[] {
   for (const cf of db.columnFamilies) {
     for (const blob of cf.blobFiles) {
       const file = planned(`${blob.number.toString().padStart(6, "0")}.blob`, "blob");
-      file.report.status = "skipped";
-      file.report.note = "blob files are not verified yet";
+      file.recordedBlobs = { count: blob.totalBlobCount, bytes: blob.totalBlobBytes };
       files.push(file);
     }
   }
@@ -200,12 +200,7 @@ function planFromNames(names: readonly string[], unreadable: SstFilterError): Pl
       .sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
   for (const log of numbered(/^(\d+)\.log$/)) files.push(planned(log.name, "wal", log.number));
   for (const table of numbered(/^(\d+)\.(?:sst|ldb)$/)) files.push(planned(table.name, "table"));
-  for (const blob of numbered(/^(\d+)\.blob$/)) {
-    const file = planned(blob.name, "blob");
-    file.report.status = "skipped";
-    file.report.note = "blob files are not verified yet";
-    files.push(file);
-  }
+  for (const blob of numbered(/^(\d+)\.blob$/)) files.push(planned(blob.name, "blob"));
   return files;
 }
 
@@ -285,22 +280,20 @@ async function verifyFiles(
   const jobs = opts.jobs ?? 1 + (workers?.count ?? 0);
   opts.signal?.throwIfAborted();
   const present = new Set(source.names);
-  const checked = files.filter((f) => f.report.status !== "skipped");
   for (const f of files) {
     if (present.has(f.report.name)) f.report.bytes = await sizeOf(source, f.report.name);
-    else if (f.report.kind === "blob") f.report.note = "the blob file is missing";
     else if (f.report.error === null) {
       f.report.status = "error";
       f.report.error = new SstFilterError("TRUNCATED", "the file is missing", 0, f.report.name);
     }
   }
-  const bytesChecked = checked.reduce((n, f) => n + f.report.bytes, 0);
+  const bytesTotal = files.reduce((n, f) => n + f.report.bytes, 0);
   const done = new Map<PlannedFile, number>();
   let filesDone = 0;
   const progress = (): void => {
     let bytesDone = 0;
     for (const n of done.values()) bytesDone += n;
-    opts.onProgress?.({ bytesDone, bytesTotal: bytesChecked, filesDone, filesTotal: checked.length });
+    opts.onProgress?.({ bytesDone, bytesTotal, filesDone, filesTotal: files.length });
   };
   const finished = (f: PlannedFile): void => {
     done.set(f, f.report.bytes);
@@ -332,6 +325,29 @@ async function verifyFiles(
     else f.report.log = { records: result.records, end: result.end };
   };
 
+  const verifyBlob = async (f: PlannedFile): Promise<void> => {
+    const bytes = await source.read(f.report.name);
+    const result = heap.module.checkBlobFile(heap.put(bytes), bytes.length);
+    if (result === null) {
+      f.report.error = heap.lastError(f.report.name);
+      return;
+    }
+    f.report.blob = { count: BigInt(result.blobCount), bytes: BigInt(result.blobBytes) };
+    const recorded = f.recordedBlobs;
+    if (
+      recorded !== null &&
+      (recorded.count !== f.report.blob.count || recorded.bytes !== f.report.blob.bytes)
+    ) {
+      f.report.error = new SstFilterError(
+        "CORRUPT",
+        `the file holds ${f.report.blob.count} blobs of ${f.report.blob.bytes} bytes, ` +
+          `the MANIFEST records ${recorded.count} of ${recorded.bytes}`,
+        undefined,
+        f.report.name,
+      );
+    }
+  };
+
   // Runs one file, turning its content errors into its report's error.
   const run = async (
     f: PlannedFile,
@@ -348,7 +364,8 @@ async function verifyFiles(
           Math.min(f.report.bytes, f.recordedSize),
           f.report.name,
         );
-      } else if (f.report.kind !== "table") await verifyLog(f);
+      } else if (f.report.kind === "blob") await verifyBlob(f);
+      else if (f.report.kind !== "table") await verifyLog(f);
       else if (elsewhere === null) await verifyTableHere(f, signal);
       else recordTable(f, await elsewhere.verify(f.report.name, onTableProgress(f), signal));
     } catch (error) {
@@ -361,7 +378,7 @@ async function verifyFiles(
 
   // This thread takes the logs first (small, and only it reads them), then tables like the others;
   // tables go largest first so that no thread is left with a big one at the end.
-  const queue = checked
+  const queue = files
     .filter((f) => f.report.status === "ok")
     .sort(
       (a, b) =>
@@ -404,10 +421,8 @@ async function verifyFiles(
   return {
     ok: reports.every((r) => r.status !== "error"),
     files: reports,
-    bytesTotal: reports.reduce((n, r) => n + r.bytes, 0),
-    bytesVerified: bytesChecked,
+    bytesTotal,
     bad: reports.filter((r) => r.status === "error").length,
-    skipped: reports.filter((r) => r.status === "skipped").length,
     jobs: threads,
     filesFrom,
   };

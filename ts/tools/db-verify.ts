@@ -27,7 +27,6 @@ function logEndNote(r: DatabaseFileReport): string | null {
 function fileLine(r: DatabaseFileReport): string {
   const head = `${r.name} (${r.kind}, ${byteSize(r.bytes)})`;
   if (r.error !== null) return `${head}: ${r.error.code}: ${r.error.message.replace(`${r.name}: `, "")}`;
-  if (r.status === "skipped") return `${head}: not verified: ${r.note ?? ""}`;
   return `${head}: ok, ${logEndNote(r)}`;
 }
 
@@ -37,9 +36,7 @@ function reportJson(dir: string, report: DatabaseVerifyReport, seconds: number):
     ok: report.ok,
     filesFrom: report.filesFrom,
     bytesTotal: report.bytesTotal,
-    bytesVerified: report.bytesVerified,
     bad: report.bad,
-    skipped: report.skipped,
     jobs: report.jobs,
     seconds,
     files: report.files.map((r) => ({
@@ -55,7 +52,7 @@ function reportJson(dir: string, report: DatabaseVerifyReport, seconds: number):
         ? {}
         : { dataBlocks: r.table.dataBlocks, keys: r.table.keys, falseNegatives: r.table.falseNegatives }),
       ...(r.log === null ? {} : { records: r.log.records, end: r.log.end }),
-      ...(r.note === null ? {} : { note: r.note }),
+      ...(r.blob === null ? {} : { blobs: String(r.blob.count), blobBytes: String(r.blob.bytes) }),
     })),
   };
 }
@@ -90,9 +87,9 @@ export async function dbVerify(sf: NodeSstFilter, dir: string, opts: DbVerifyOpt
     const lines = [
       `${plural(filesOf("table"), "table")}, ${plural(filesOf("wal"), "WAL")}, the MANIFEST` +
         (filesOf("blob") > 0 ? `, ${plural(filesOf("blob"), "blob file")}` : "") +
-        `: ${byteSize(report.bytesVerified)} verified in ${seconds.toFixed(1)} s on ${plural(report.jobs, "thread")}`,
+        `: ${byteSize(report.bytesTotal)} verified in ${seconds.toFixed(1)} s on ${plural(report.jobs, "thread")}`,
     ];
-    // Bad files, skipped ones and logs with a torn tail; good files go without saying.
+    // Bad files and logs with a torn tail; good files go without saying.
     for (const r of report.files) {
       if (r.status !== "ok" || logEndNote(r) !== null) lines.push(fileLine(r));
     }

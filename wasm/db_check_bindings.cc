@@ -1,6 +1,7 @@
-// Embind binding for checking a whole log file (a WAL or a MANIFEST) record by record, as
-// db.verify does (ts/api/db-verify.ts): every fragment's checksum through the core's LogReader
-// (docs/FORMATS.md 6.1), without decoding what the records carry.
+// Embind bindings for checking a database's whole files as db.verify does (ts/api/db-verify.ts):
+// a log (a WAL or a MANIFEST) record by record, every fragment's checksum through the core's
+// LogReader (docs/FORMATS.md 6.1) without decoding what the records carry; a blob file's header,
+// records and footer (6.6).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -49,10 +50,28 @@ val CheckLogAt(uintptr_t data, size_t size, const std::string& format, double lo
   return out;
 }
 
+// Checks the blob file at [data, data + size): { columnFamilyId, compression, hasTtl, blobCount,
+// blobBytes } (the counts as decimal strings), or null at the first bad part (last error).
+val CheckBlobFileAt(uintptr_t data, size_t size) {
+  BlobFileCheck check;
+  if (Status s = CheckBlobFile(View(data, size), &check); !s.ok()) {
+    Fail(std::move(s));
+    return val::null();
+  }
+  val out = val::object();
+  out.set("columnFamilyId", check.column_family_id);
+  out.set("compression", check.compression);
+  out.set("hasTtl", check.has_ttl);
+  out.set("blobCount", std::to_string(check.blob_count));
+  out.set("blobBytes", std::to_string(check.blob_bytes));
+  return out;
+}
+
 }  // namespace
 }  // namespace sstfilter::wasm
 
-EMSCRIPTEN_BINDINGS(sstfilter_log_check) {
+EMSCRIPTEN_BINDINGS(sstfilter_db_check) {
   using namespace sstfilter::wasm;
   emscripten::function("checkLog", &CheckLogAt);
+  emscripten::function("checkBlobFile", &CheckBlobFileAt);
 }
