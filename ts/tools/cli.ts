@@ -1012,8 +1012,9 @@ cut short is read up to it, as RocksDB and LevelDB read it, and the torn tail is
 db verify checks every live file as "sstfilter verify" checks a table: the MANIFEST and the live
 WALs record by record (a torn tail is reported, not an error: recovery reads up to it), each table's
 blocks and filter, the tables' sizes against the MANIFEST, each blob file's record and footer CRCs
-and its blob count against the MANIFEST. It lists each bad file with its error code and byte offset. When CURRENT or the MANIFEST cannot be
-read, that is the first bad file and every table and log file present is verified.
+and its blob count against the MANIFEST. It lists each bad file with its error code and byte
+offset. When CURRENT or the MANIFEST cannot be read, that is the first bad file and every table,
+log and blob file present is verified.
 
   --json        the same as JSON; keys as text when printable UTF-8, else { hex }
   --format F    rocksdb | leveldb (default: rocksdb when the directory holds IDENTITY or an
