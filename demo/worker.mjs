@@ -35,7 +35,7 @@ import { defaultVerifyJobs, verifyTable, verifyTableSplit } from "../dist/esm/to
  * @property {{ start: number, size: number }} indexEntries
  * @property {{}} rangeDeletions
  * @property {{ jobs: number | null }} verify
- * @property {{ file: File, internalKeys: boolean, range: Required<BlockRange>, maxReported: number }} verifyRange
+ * @property {{ file: File, internalKeys: boolean, range: Required<BlockRange>, maxReported: number, metaBlocks?: boolean }} verifyRange
  * @property {{}} cancelVerify
  * @property {{ lines: string[], hex: boolean, format: FilterFormat, bitsPerKey: number }} build
  * @property {{ key: string, hex: boolean }} probeBuilt
@@ -546,13 +546,15 @@ const ops = {
 
   /**
    * One range of another worker's verify (see verifyRangeInWorker): this worker opens the file.
+   * With `metaBlocks`, the meta blocks too: a whole table, as db.verify's further threads verify
+   * them (TableVerifyThreads).
    * @param {OpArgs["verifyRange"]} args
    * @param {(progress: VerifyProgress) => void} progress
    */
-  async verifyRange({ file, internalKeys, range, maxReported }, progress) {
+  async verifyRange({ file, internalKeys, range, maxReported, metaBlocks = false }, progress) {
     const own = await sf.openTableFrom(file, { internalKeys });
     try {
-      return await verifyTable(own, { range, metaBlocks: false, maxReported, onProgress: progress });
+      return await verifyTable(own, { range, metaBlocks, maxReported, onProgress: progress });
     } finally {
       own.dispose();
     }

@@ -320,6 +320,23 @@ for (const c of manifest("db-wal").cases) {
   }
 }
 
+// ---- blob files: blob_file [mode u8] then, built (mode bit 0), [cut u16][u8 key size][key][u16 value size][value]... ----
+// No corpus section holds blob files: seeds built from the keys and values of a few records (the
+// harness writes their CRCs), whole and with the footer cut, and one raw header-only file.
+{
+  const record = (key, value) =>
+    concat([Uint8Array.of(key.length), key, Uint8Array.of(value.length & 0xff, value.length >> 8), value]);
+  const text = (s) => new TextEncoder().encode(s);
+  const records = concat([
+    record(text("key-000001"), text("a value")),
+    record(text("key-000002"), new Uint8Array(300).fill(0x76)),
+    record(new Uint8Array(0), new Uint8Array(0)),
+  ]);
+  seed("blob_file", "three-records", concat([Uint8Array.of(1, 0, 0), records]));
+  seed("blob_file", "footer-cut", concat([Uint8Array.of(1, 20, 0), records]));
+  seed("blob_file", "empty", Uint8Array.of(1, 0, 0));
+}
+
 for (const [target, list] of seeds) {
   const dir = path.join(out, target);
   rmSync(dir, { recursive: true, force: true });

@@ -32,6 +32,7 @@ const std::map<std::string, Harness> kHarnesses = {
     {"log_reader", fuzz::FuzzLogReader},
     {"version_edit", fuzz::FuzzVersionEdit},
     {"write_batch", fuzz::FuzzWriteBatch},
+    {"blob_file", fuzz::FuzzBlobFile},
 };
 
 TEST(FuzzRegressions, EveryCommittedInputPassesItsHarness) {

@@ -16,6 +16,7 @@
 #include <span>
 #include <vector>
 
+#include "blob_builder.h"
 #include "filter/kernels/bloom_kernels.h"
 #include "filter/kernels/ribbon_kernels.h"
 #include "log_builder.h"
@@ -524,6 +525,40 @@ inline void FuzzLogReader(const uint8_t* data, size_t size) {
     FUZZ_CHECK(s.offset() >= 0 && static_cast<uint64_t>(s.offset()) < log.size());
   } else {
     FUZZ_CHECK(reader.end().offset <= log.size());
+  }
+}
+
+// Blob files. Byte 0: bit 0 builds a file (BlobFileBuilder) from records of [u8 key size][u16
+// value size] bytes with valid CRCs, then cuts the last u16 bytes off; otherwise the rest is the
+// file as it is. A sound file's records and header and footer make up exactly the file; errors
+// are typed and name an offset inside it.
+inline void FuzzBlobFile(const uint8_t* data, size_t size) {
+  Input in(data, size);
+  const uint8_t mode = in.Byte();
+  Bytes built;
+  ByteView file;
+  if ((mode & 1) != 0) {
+    const uint16_t cut = in.U16();
+    BlobFileBuilder b;
+    while (in.remaining() > 0) {
+      const ByteView key = in.Take(in.Byte());
+      b.Add(key, in.Take(in.U16()));
+    }
+    built = b.Finish();
+    built.erase(built.end() - static_cast<ptrdiff_t>(std::min<size_t>(cut, built.size())),
+                built.end());
+    file = built;
+  } else {
+    file = in.Rest();
+  }
+  BlobFileCheck check;
+  const Status s = CheckBlobFile(file, &check);
+  if (s.ok()) {
+    FUZZ_CHECK(kBlobFileHeaderSize + check.blob_bytes + kBlobFileFooterSize == file.size());
+  } else {
+    FUZZ_CHECK(s.code() == ErrorCode::kTruncated || s.code() == ErrorCode::kCorrupt ||
+               s.code() == ErrorCode::kChecksumMismatch);
+    FUZZ_CHECK(s.offset() >= 0 && static_cast<uint64_t>(s.offset()) <= file.size());
   }
 }
 

@@ -7,6 +7,7 @@ import { formatScanLines, type Entry } from "./entries.js";
 import { decodeBlobIndex, decodeWideColumns, type BlobIndex, type WideColumn } from "./values.js";
 import { packKeys, type Key, type KeyBatch } from "../core/keys.js";
 import { createTableWriter, type TableWriter, type WriteOptions } from "./table-writer.js";
+import { verifySourceDatabase, type DatabaseVerifyOptions, type DatabaseVerifyReport } from "./db-verify.js";
 import {
   filesSource,
   openDatabase,
@@ -268,6 +269,23 @@ export class SstFilter {
    */
   readWriteAheadLog(bytes: Uint8Array, opts: ReadWriteAheadLogOptions = {}): WalFile {
     return readWriteAheadLog(this.heap, bytes, opts);
+  }
+
+  /**
+   * db.verify for a database's files (see openDatabase); where CURRENT or the MANIFEST cannot be
+   * read, the report names that file with its error, and every table and log present is verified.
+   */
+  verifyDatabase(
+    files: DatabaseSource | Iterable<Blob & { name: string }>,
+    opts: DatabaseVerifyOptions & OpenDatabaseOptions = {},
+  ): Promise<DatabaseVerifyReport> {
+    if (files === null || typeof files !== "object") {
+      return Promise.reject(
+        new SstFilterError("BAD_OPTIONS", "verifyDatabase takes a database's Files or a DatabaseSource"),
+      );
+    }
+    const source = "read" in files && "names" in files ? files : filesSource(files);
+    return verifySourceDatabase(this.heap, source, opts);
   }
 
   /** Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily. */

@@ -5,6 +5,12 @@
 import type { ColumnFamilyRaw, ManifestRaw, TableFileRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
 import { explainGet, valueOf, type DatabaseGetOptions, type GetExplanation } from "./db-get.js";
+import {
+  verifyDatabase,
+  type DatabaseVerifyOptions,
+  type DatabaseVerifyReport,
+  type TableVerifyThreads,
+} from "./db-verify.js";
 import { inFile, SstFilterError } from "./errors.js";
 import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./options-file.js";
 import type { Key } from "../core/keys.js";
@@ -22,6 +28,8 @@ export interface DatabaseSource {
    * releases it. Without it, a table is read whole through `read`.
    */
   open?(name: string): Promise<OpenedFile>;
+  /** Optional: threads db.verify may verify tables on (Node's directories: worker_threads). */
+  threads?: TableVerifyThreads;
 }
 
 /** A file opened for ranged reads; `close` releases it (a file handle, say). */
@@ -209,7 +217,7 @@ export class Database {
         new SstFilterError("BAD_OPTIONS", `the database has no file named ${name}`, undefined, name),
       );
     }
-    return this.#source.read(name);
+    return this.#read(name);
   }
 
   /**
@@ -221,15 +229,15 @@ export class Database {
     if (!this.fileNames.includes(name)) {
       throw new SstFilterError("BAD_OPTIONS", `the database has no file named ${name}`, undefined, name);
     }
-    const opened: OpenedFile =
-      this.#source.open !== undefined
-        ? await this.#source.open(name)
-        : { source: memorySource(await this.#source.read(name)), close: () => undefined };
-    try {
-      return await openTableFrom(this.#heap, opened.source, {}, () => opened.close());
-    } catch (error) {
-      throw inFile(error, name);
-    }
+    return openSourceTable(this.#heap, this.#source, name);
+  }
+
+  /**
+   * Verifies every live file: the MANIFEST, the live WALs, every table (each block's checksum,
+   * each key against the filter), tables on several threads where there are any (ts/api/db-verify.ts).
+   */
+  verify(opts: DatabaseVerifyOptions = {}): Promise<DatabaseVerifyReport> {
+    return verifyDatabase(this, this.#heap, this.#source, opts);
   }
 
   /** What DB::Get returns for `key`: the value, or null when deleted or absent (db-get.ts). */
@@ -265,6 +273,23 @@ export class Database {
       table.catch(() => this.#tables.delete(file.name));
     }
     return table;
+  }
+}
+
+/** @internal Opens table `name` of `source` lazily (ranged reads where it has them); errors name it. */
+export async function openSourceTable(
+  heap: WasmHeap,
+  source: DatabaseSource,
+  name: string,
+): Promise<AsyncTable> {
+  const opened: OpenedFile =
+    source.open !== undefined
+      ? await source.open(name)
+      : { source: memorySource(await source.read(name)), close: () => undefined };
+  try {
+    return await openTableFrom(heap, opened.source, {}, () => opened.close());
+  } catch (error) {
+    throw inFile(error, name);
   }
 }
 

@@ -29,12 +29,19 @@ export class SstFilterError extends Error {
   }
 }
 
+/** @internal An error's message without the " (at byte N)" its constructor added. */
+export function messageWithoutOffset(message: string, offset: number | undefined): string {
+  const suffix = offset === undefined ? "" : ` (at byte ${offset})`;
+  return message.endsWith(suffix) ? message.slice(0, message.length - suffix.length) : message;
+}
+
 /** @internal The same error naming `file`, for errors from one of a database's files. */
 export function inFile(error: unknown, file: string): unknown {
   if (!(error instanceof SstFilterError) || error.file !== undefined) return error;
-  const suffix = error.offset === undefined ? "" : ` (at byte ${error.offset})`;
-  const message = error.message.endsWith(suffix)
-    ? error.message.slice(0, error.message.length - suffix.length)
-    : error.message;
-  return new SstFilterError(error.code, message, error.offset, file);
+  return new SstFilterError(
+    error.code,
+    messageWithoutOffset(error.message, error.offset),
+    error.offset,
+    file,
+  );
 }

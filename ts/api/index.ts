@@ -67,5 +67,15 @@ export type {
   WalRecordKind,
 } from "./wal.js";
 export type { ColumnFamilyOptionsSection, DatabaseOptions } from "./options-file.js";
+export type {
+  DatabaseFileKind,
+  DatabaseFileReport,
+  DatabaseVerifyOptions,
+  DatabaseVerifyProgress,
+  DatabaseVerifyReport,
+  LogEndReport,
+  TableVerifyThread,
+  TableVerifyThreads,
+} from "./db-verify.js";
 export type { InitOptions } from "../core/init.js";
 export type { DatabaseGetOptions, GetExplanation, GetOutcome, GetResult, RouteStep } from "./db-get.js";

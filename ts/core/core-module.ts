@@ -265,6 +265,28 @@ export interface CoreModule {
   parseCurrentFile(data: number, size: number): string | null;
   /** The write batches of the WAL at [data, data + size) (wasm/db_bindings.cc); never null. */
   readWriteAheadLog(data: number, size: number, format: "leveldb" | "rocksdb", logNumber: string): WalRaw;
+  /**
+   * Reads the log (a WAL or a MANIFEST) at [data, data + size) record by record, checking every
+   * fragment (wasm/db_check_bindings.cc); null at the first bad one (last error, with its offset).
+   */
+  checkLog(data: number, size: number, format: "leveldb" | "rocksdb", logNumber: number): LogCheckRaw | null;
+  /** Checks the blob file at [data, data + size) (wasm/db_check_bindings.cc); null when it is bad. */
+  checkBlobFile(data: number, size: number): BlobFileCheckRaw | null;
+}
+
+/** What checkBlobFile read: the counts as decimal strings. */
+export interface BlobFileCheckRaw {
+  columnFamilyId: number;
+  compression: number;
+  hasTtl: boolean;
+  blobCount: string;
+  blobBytes: string;
+}
+
+/** What checkLog found: the records read and how the log ended (a torn tail is no error). */
+export interface LogCheckRaw {
+  records: number;
+  end: { kind: "clean" | "torn" | "old-record"; offset: number; what: string };
 }
 
 /** A table file of a MANIFEST's state as wasm/db_bindings.cc returns it: 64-bit numbers as strings. */

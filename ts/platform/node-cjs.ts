@@ -20,6 +20,9 @@ const runtime: Runtime = {
   },
 };
 
+// The worker of parallel verification is an ES module whatever loads it: the ES module build's.
+NodeSstFilter.verifyWorker = path.join(__dirname, "..", "..", "esm", "tools", "verify-worker.js");
+
 /** Loads the WebAssembly core; SIMD128 where the runtime supports it unless `simd: false`. */
 export function init(options?: InitOptions): Promise<NodeSstFilter> {
   return initWith(runtime, options, NodeSstFilter);

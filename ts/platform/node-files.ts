@@ -1,30 +1,38 @@
 // Node only: tables opened by path. Imported by the Node entries (node.ts, node-cjs.ts) and never
 // by the browser entry, so browser bundles carry no node:fs.
 import { open, readdir, readFile } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import * as path from "node:path";
 
 import { SstFilter } from "../api/api.js";
 import type { Database, DatabaseSource, OpenDatabaseOptions, OpenedFile } from "../api/db.js";
+import type { DatabaseVerifyOptions, DatabaseVerifyReport } from "../api/db-verify.js";
 import { SstFilterError } from "../api/errors.js";
 import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "../api/table.js";
+import { VerifyWorker } from "../tools/verify-parallel.js";
 
 /** The library as the Node entries return it: SstFilter plus file access. */
 export class NodeSstFilter extends SstFilter {
+  /**
+   * @internal Where the worker script of parallel verification lies (dist/esm/tools/verify-worker.js);
+   * each Node entry sets it, the CommonJS one to the ES module build's.
+   */
+  static verifyWorker: URL | string | null = null;
+
   /** Opens the database in directory `dir` (or, as in browsers, from Files or a DatabaseSource). */
   override async openDatabase(
     dir: string | DatabaseSource | Iterable<Blob & { name: string }>,
     opts: OpenDatabaseOptions = {},
   ): Promise<Database> {
-    if (typeof dir !== "string") return super.openDatabase(dir, opts);
-    const entries = await readdir(dir, { withFileTypes: true });
-    const source: DatabaseSource = {
-      names: entries.filter((e) => e.isFile()).map((e) => e.name),
-      async read(name) {
-        return new Uint8Array(await readFile(path.join(dir, name)));
-      },
-      open: (name) => openFileSource(path.join(dir, name)),
-    };
-    return super.openDatabase(source, opts);
+    return super.openDatabase(typeof dir === "string" ? await directorySource(dir) : dir, opts);
+  }
+
+  /** db.verify of the database in directory `dir` (or Files, a DatabaseSource): see SstFilter.verifyDatabase. */
+  override async verifyDatabase(
+    dir: string | DatabaseSource | Iterable<Blob & { name: string }>,
+    opts: DatabaseVerifyOptions & OpenDatabaseOptions = {},
+  ): Promise<DatabaseVerifyReport> {
+    return super.verifyDatabase(typeof dir === "string" ? await directorySource(dir) : dir, opts);
   }
 
   /**
@@ -38,6 +46,48 @@ export class NodeSstFilter extends SstFilter {
     const { source, close } = await openFileSource(path);
     return openTableFrom(this.heap, source, opts, close);
   }
+}
+
+/**
+ * The files of database directory `dir`, read and opened by path, with worker_threads for db.verify
+ * (one per further core) once an entry has said where the worker's script lies.
+ */
+async function directorySource(dir: string): Promise<DatabaseSource> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const source: DatabaseSource = {
+    names: entries.filter((e) => e.isFile()).map((e) => e.name),
+    async read(name) {
+      return new Uint8Array(await readFile(path.join(dir, name)));
+    },
+    open: (name) => openFileSource(path.join(dir, name)),
+  };
+  const worker = NodeSstFilter.verifyWorker;
+  if (worker !== null) {
+    // db.verify: whole tables on worker_threads, one per further core, each kept for several.
+    source.threads = {
+      count: availableParallelism() - 1,
+      start() {
+        const thread = new VerifyWorker(worker);
+        return {
+          verify: (name, onProgress, signal) =>
+            thread.verify(
+              {
+                file: path.join(dir, name),
+                internalKeys: true,
+                from: 0,
+                to: Number.MAX_SAFE_INTEGER,
+                maxReported: 10,
+                metaBlocks: true,
+              },
+              onProgress,
+              signal,
+            ),
+          close: () => thread.close(),
+        };
+      },
+    };
+  }
+  return source;
 }
 
 /** A file opened for ranged reads; close() releases the handle. */

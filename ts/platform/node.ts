@@ -26,6 +26,8 @@ const runtime: Runtime = {
   },
 };
 
+NodeSstFilter.verifyWorker = new URL("../tools/verify-worker.js", import.meta.url);
+
 /** Loads the WebAssembly core; SIMD128 where the runtime supports it unless `simd: false`. */
 export function init(options?: InitOptions): Promise<NodeSstFilter> {
   return initWith(runtime, options, NodeSstFilter);

@@ -28,11 +28,12 @@ import {
   type ScanTextOptions,
   type SstFilterErrorCode,
   type TablePropertyValue,
-  type VerifyProgress,
 } from "../platform/node.js";
 import { byteSize, count, parseHex, percent, plural, printableText, toHex } from "./format.js";
 import { walAndOptions } from "./db-wal.js";
 import { dbGet, dbGetKey } from "./db-get.js";
+import { dbVerify } from "./db-verify.js";
+import { progressBar } from "./progress.js";
 import { verifyTableFile } from "./verify-parallel.js";
 import { defaultVerifyJobs } from "./verify.js";
 
@@ -499,28 +500,6 @@ async function readStdin(): Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // verify
 
-/** Draws a progress bar on stderr (a terminal only) once the work has run for half a second. */
-function progressBar(): { update(p: VerifyProgress): void; clear(): void } {
-  const started = Date.now();
-  let drawn = false;
-  return {
-    update(p) {
-      if (!process.stderr.isTTY || Date.now() - started < 500) return;
-      const share = p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1;
-      const width = 30;
-      const filled = Math.round(share * width);
-      process.stderr.write(
-        `\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${(share * 100).toFixed(0).padStart(3)}%  ` +
-          `${count(p.dataBlocks)} blocks, ${count(p.keys)} keys`,
-      );
-      drawn = true;
-    },
-    clear() {
-      if (drawn) process.stderr.write("\r\x1b[K");
-    },
-  };
-}
-
 const CORRUPTION = new Set<SstFilterErrorCode>(["TRUNCATED", "CORRUPT", "CHECKSUM_MISMATCH"]);
 
 async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
@@ -545,7 +524,12 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
     const report = await verifyTableFile(table, file, {
       jobs: chosenJobs ?? defaultVerifyJobs(table, availableParallelism()),
       internalKeys: args.values["user-keys"] !== true,
-      onProgress: (p) => bar.update(p),
+      worker: new URL("./verify-worker.js", import.meta.url),
+      onProgress: (p) =>
+        bar.update(
+          p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1,
+          `${count(p.dataBlocks)} blocks, ${count(p.keys)} keys`,
+        ),
     });
     bar.clear();
     const opened = ["footer", "metaindex"];
@@ -808,15 +792,25 @@ function databaseText(dir: string, db: Database): string {
 
 async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const [sub, dir, ...extra] = args.positionals;
-  if (sub !== "inspect" && sub !== "get") {
-    throw usage("db takes a subcommand: inspect, get (see sstfilter db --help)");
+  if (sub !== "inspect" && sub !== "get" && sub !== "verify") {
+    throw usage("db takes a subcommand: inspect, get or verify (see sstfilter db --help)");
   }
   if (dir === undefined || extra.length !== (sub === "get" ? 1 : 0)) {
-    throw usage(sub === "get" ? "db get takes a directory and a key" : "db inspect takes one directory");
+    throw usage(sub === "get" ? "db get takes a directory and a key" : `db ${sub} takes one directory`);
+  }
+  const jobsArg = args.values.jobs;
+  const jobs = jobsArg === undefined ? undefined : Number(jobsArg);
+  if (jobs !== undefined && (!Number.isSafeInteger(jobs) || jobs < 1)) {
+    throw usage(`--jobs must be a whole number >= 1, got ${jobsArg}`);
   }
   const format = args.values.format;
   if (format !== undefined && format !== "rocksdb" && format !== "leveldb") {
     throw usage('--format must be "rocksdb" or "leveldb"');
+  }
+  if (sub === "verify") {
+    return dbVerify(sf, dir, { jobs, format, json: args.values.json === true }).catch((error: unknown) => {
+      throw inputError(dir, error);
+    });
   }
   const database = await sf
     .openDatabase(dir, format === undefined ? {} : { format })
@@ -1032,9 +1026,11 @@ ${USER_KEYS_HELP}`,
     run: get,
   },
   db: {
-    summary: "a whole database: live files per level (db inspect), a key's value and route (db get)",
+    summary:
+      "a whole database: live files per level (db inspect), a key's value and route (db get), every file checked (db verify)",
     help: `Usage: sstfilter db inspect <dir> [--json] [--format F]
        sstfilter db get <dir> <key> [--hex] [--explain] [--json] [--column-family NAME] [--format F]
+       sstfilter db verify <dir> [--jobs N] [--json] [--format F]
 
 Reads the database's CURRENT and the MANIFEST it names, applies every edit as the database does
 on open, and prints the live table files of each column family level by level: name, size, key
@@ -1045,12 +1041,22 @@ clean, torn by a crash, or corrupt at a byte) and, for RocksDB, the newest OPTIO
 comparator, merge operator, prefix extractor, compression, filter policy and format version of
 each column family.
 
-  --json        the same as JSON; keys as text when printable UTF-8, else { hex }
+db verify checks every live file as "sstfilter verify" checks a table: the MANIFEST and the live
+WALs record by record (a torn tail is reported, not an error: recovery reads up to it), each table's
+blocks and filter, the tables' sizes against the MANIFEST, each blob file's record and footer CRCs
+and its blob count against the MANIFEST. It lists each bad file with its error code and byte
+offset. When CURRENT or the MANIFEST cannot be read, that is the first bad file and every table,
+log and blob file present is verified.
+
+  --json        the same as JSON; keys as text when printable UTF-8, else { hex } (get: the route
+                and result, bytes as hex, sequence numbers as strings)
   --format F    rocksdb | leveldb (default: rocksdb when the directory holds IDENTITY or an
                 OPTIONS file, else leveldb)
+  --jobs N      verify: tables verified at once, each on its own thread (default: one per core)
 
-Exit code 0 when the database was read, 2 for a usage error, 3 when CURRENT or the MANIFEST is
-missing or corrupt (the message names the file and the byte offset).
+Exit code 0 when the database was read (verify: every file is good), 1 when db get found no value
+or verify found a bad file, 2 for a usage error, 3 when CURRENT or the MANIFEST is missing or
+(inspect, get) corrupt, or db get met a merge chain: the message names the file and the byte offset.
 
 db get looks the key up as RocksDB's DB::Get does: the memtable (the live write-ahead logs), then
 level 0's files newest first, then the one file on each deeper level whose range holds the key;
@@ -1060,14 +1066,14 @@ in each file the filter, then the index and a data block; range deletions count.
 deleted. A merge chain is not resolved (no merge operator runs): exit code 3, and --explain lists
 its operands.
 
-  --hex                 the key is given in hex (0x optional) and the value printed in hex
-  --explain             the route instead: one line per memtable or file consulted (the filter's
-                        answer, the entry found, blocks read), then the result
-  --json                the route and result as JSON (bytes as hex, sequence numbers as strings)
-  --column-family NAME  look in this column family (default: default)`,
+  --hex                 get: the key is given in hex (0x optional) and the value printed in hex
+  --explain             get: the route instead: one line per memtable or file consulted (the
+                        filter's answer, the entry found, blocks read), then the result
+  --column-family NAME  get: look in this column family (default: default)`,
     options: {
       json: { type: "boolean" },
       format: { type: "string" },
+      jobs: { type: "string" },
       hex: { type: "boolean" },
       explain: { type: "boolean" },
       "column-family": { type: "string" },

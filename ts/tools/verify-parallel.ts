@@ -1,19 +1,23 @@
 // Verifies a table file on several threads (Node's worker_threads), as `sstfilter verify --jobs`
 // does: verifyTableSplit shares the data blocks out, and verify-worker.ts opens the file itself
-// and verifies one range.
+// and verifies one range. db.verify runs whole tables in the same workers (ts/api/db-verify.ts).
+// No import.meta here: the CommonJS build reaches this file too, so callers say where the
+// worker's script lies (NodeSstFilter.verifyWorker).
 import { Worker } from "node:worker_threads";
 
 import { SstFilterError, type SstFilterErrorCode } from "../api/errors.js";
 import type { AsyncTable } from "../api/table.js";
 import { verifyTableSplit, type VerifyOptions, type VerifyProgress, type VerifyReport } from "./verify.js";
 
-/** What verify-worker.ts is given. */
+/** What verify-worker.ts is given, one message per verification. */
 export interface VerifyWorkerInput {
   file: string;
   internalKeys: boolean;
   from: number;
   to: number;
   maxReported: number;
+  /** Whether the meta blocks are checked too, for a whole table verified there. Default false. */
+  metaBlocks?: boolean;
 }
 
 /** What verify-worker.ts posts: progress, then its report or the error it stopped with. */
@@ -27,50 +31,104 @@ export interface ParallelVerifyOptions extends Pick<VerifyOptions, "onProgress" 
   jobs: number;
   /** As the table was opened with. */
   internalKeys: boolean;
+  /** verify-worker.js (its URL or path). */
+  worker: URL | string;
 }
 
-/** Runs one range in a worker of verify-worker.ts. */
-function verifyRangeInWorker(
+interface Running {
+  resolve(report: VerifyReport): void;
+  reject(error: unknown): void;
+  onProgress(p: VerifyProgress): void;
+  signal: AbortSignal | undefined;
+  abort(): void;
+}
+
+/**
+ * A worker of `script`, verify-worker.js, that verifies one range (or whole table) after another:
+ * db.verify keeps one per thread for its tables, as a worker's start-up and module cost tens of
+ * milliseconds. An abort terminates it; close() when done.
+ */
+export class VerifyWorker {
+  readonly #worker: Worker;
+  #running: Running | null = null;
+  #exited: Error | null = null;
+
+  constructor(script: URL | string) {
+    this.#worker = new Worker(script);
+    this.#worker.on("message", (message: VerifyWorkerMessage) => {
+      const running = this.#running;
+      if (running === null) return;
+      if ("progress" in message) {
+        running.onProgress(message.progress);
+        return;
+      }
+      this.#settle();
+      if ("report" in message) running.resolve(message.report);
+      else {
+        const { code, message: text, offset } = message.error;
+        running.reject(code === null ? new Error(text) : new SstFilterError(code, text, offset));
+      }
+    });
+    this.#worker.on("error", (error) => {
+      this.#exited = error;
+      const running = this.#running;
+      this.#settle();
+      running?.reject(error);
+    });
+    this.#worker.on("exit", (code) => {
+      this.#exited ??= new Error(`verify worker exited with ${code}`);
+      const running = this.#running;
+      this.#settle();
+      running?.reject(this.#exited);
+    });
+  }
+
+  #settle(): void {
+    const running = this.#running;
+    this.#running = null;
+    running?.signal?.removeEventListener("abort", running.abort);
+  }
+
+  /** Verifies `input` there: resolves with the report; rejects as verifyTable would, or on abort. */
+  verify(
+    input: VerifyWorkerInput,
+    onProgress: (p: VerifyProgress) => void,
+    signal: AbortSignal | undefined,
+  ): Promise<VerifyReport> {
+    if (this.#exited !== null) return Promise.reject(this.#exited);
+    if (this.#running !== null) return Promise.reject(new Error("the verify worker is busy"));
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const abort = (): void => {
+        this.#settle();
+        reject(signal?.reason);
+        this.close();
+      };
+      this.#running = { resolve, reject, onProgress, signal, abort };
+      signal?.addEventListener("abort", abort, { once: true });
+      this.#worker.postMessage(input);
+    });
+  }
+
+  close(): void {
+    this.#exited ??= new Error("the verify worker is closed");
+    void this.#worker.terminate();
+  }
+}
+
+/** Runs one range in a worker of `script`, verify-worker.js; `signal` stops the worker. */
+export async function verifyRangeInWorker(
+  script: URL | string,
   input: VerifyWorkerInput,
   onProgress: (p: VerifyProgress) => void,
   signal: AbortSignal | undefined,
 ): Promise<VerifyReport> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./verify-worker.js", import.meta.url), { workerData: input });
-    let settled = false;
-    const stop = (): void => {
-      settled = true;
-      reject(signal?.reason);
-      void worker.terminate();
-    };
-    signal?.addEventListener("abort", stop, { once: true });
-    const settle = (): void => {
-      settled = true;
-      signal?.removeEventListener("abort", stop);
-    };
-    worker.on("message", (message: VerifyWorkerMessage) => {
-      if ("progress" in message) {
-        onProgress(message.progress);
-      } else {
-        settle();
-        if ("report" in message) resolve(message.report);
-        else {
-          const { code, message: text, offset } = message.error;
-          reject(code === null ? new Error(text) : new SstFilterError(code, text, offset));
-        }
-      }
-    });
-    worker.on("error", (error) => {
-      settle();
-      reject(error);
-    });
-    worker.on("exit", (code) => {
-      if (!settled) {
-        settle();
-        reject(new Error(`verify worker exited with ${code}`));
-      }
-    });
-  });
+  const worker = new VerifyWorker(script);
+  try {
+    return await worker.verify(input, onProgress, signal);
+  } finally {
+    worker.close();
+  }
 }
 
 /**
@@ -88,6 +146,7 @@ export function verifyTableFile(
     table,
     (range, onProgress, signal) =>
       verifyRangeInWorker(
+        opts.worker,
         { file, internalKeys: opts.internalKeys, ...range, maxReported },
         onProgress,
         signal,

@@ -1,19 +1,24 @@
-// One thread of verify-parallel.ts: opens the file and verifies the data blocks of its range.
-import { parentPort, workerData } from "node:worker_threads";
+// A thread of verify-parallel.ts (VerifyWorker): for each message, opens the file and verifies the
+// data blocks of its range (and the meta blocks when asked: a whole table of db.verify).
+import { parentPort } from "node:worker_threads";
 
 import { SstFilterError } from "../api/errors.js";
 import { init } from "../platform/node.js";
 import type { VerifyWorkerInput, VerifyWorkerMessage } from "./verify-parallel.js";
 import { verifyTable } from "./verify.js";
 
+// Loaded once: the module and its heap stay for the next message. A failure to load is each
+// message's answer (main awaits it), not an unhandled rejection.
+const sf = init();
+sf.catch(() => undefined);
+
 async function main(input: VerifyWorkerInput): Promise<VerifyWorkerMessage> {
   try {
-    const sf = await init();
-    const table = await sf.openTableFile(input.file, { internalKeys: input.internalKeys });
+    const table = await (await sf).openTableFile(input.file, { internalKeys: input.internalKeys });
     try {
       const report = await verifyTable(table, {
         range: { from: input.from, to: input.to },
-        metaBlocks: false,
+        metaBlocks: input.metaBlocks ?? false,
         maxReported: input.maxReported,
         onProgress: (progress) => parentPort!.postMessage({ progress } satisfies VerifyWorkerMessage),
       });
@@ -34,4 +39,7 @@ async function main(input: VerifyWorkerInput): Promise<VerifyWorkerMessage> {
   }
 }
 
-parentPort!.postMessage(await main(workerData as VerifyWorkerInput));
+// One verification per message, one at a time (VerifyWorker waits for each answer).
+parentPort!.on("message", (input: VerifyWorkerInput) => {
+  void main(input).then((answer) => parentPort!.postMessage(answer));
+});

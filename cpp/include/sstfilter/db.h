@@ -341,5 +341,26 @@ struct WalContents {
 // Metadata records (compression, timestamp sizes, predecessor WAL) are skipped. Never fails as a
 // whole: a bad record ends the batches with `status` set.
 WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number);
+// ---- Blob files (docs/FORMATS.md 6.7) ----
+
+inline constexpr size_t kBlobFileHeaderSize = 30;
+inline constexpr size_t kBlobRecordHeaderSize = 32;
+inline constexpr size_t kBlobFileFooterSize = 32;
+
+// What CheckBlobFile read from a whole blob file (rocksdb db/blob/blob_log_format.h).
+struct BlobFileCheck {
+  uint32_t column_family_id = 0;
+  uint8_t compression = 0;  // the blobs' CompressionType; the CRCs cover the stored bytes
+  bool has_ttl = false;
+  uint64_t blob_count = 0;  // records read; the footer's count agrees
+  uint64_t blob_bytes = 0;  // the records with their headers and keys: what the MANIFEST records
+};
+
+// Checks a blob file as RocksDB's BlobFileReader reads one: the header (magic, version 1), the
+// footer (magic, masked CRC32C), and every record between them (its header's masked CRC32C and the
+// blob CRC over key and value), the records filling the space exactly and as many as the footer
+// counts. kTruncated for a file too short for header and footer, kChecksumMismatch for a CRC that
+// disagrees, kCorrupt for anything else; the offset is the header's, the record's or the footer's.
+Status CheckBlobFile(ByteView file, BlobFileCheck* out);
 
 }  // namespace sstfilter
