@@ -206,8 +206,10 @@ const char* BlockCompressor::rocksdb_name() const {
   return kCompressorNames[static_cast<size_t>(kind_)].rocksdb_name;
 }
 
+uint8_t BlockCompressor::type() const { return kCompressorNames[static_cast<size_t>(kind_)].type; }
+
 bool BlockCompressor::Compress(ByteView raw, Bytes* out, uint8_t* type) {
-  *type = kCompressorNames[static_cast<size_t>(kind_)].type;
+  *type = this->type();
   out->clear();
   if (kind_ == Kind::kSnappy) {
     SnappyCompress(raw, out);

@@ -54,6 +54,8 @@ class BlockCompressor {
 
   // The name rocksdb.compression records (CompressionTypeToString): "Snappy", "Zlib", ...
   const char* rocksdb_name() const;
+  // The compression-type byte of a block this codec compressed (RocksDB's CompressionType).
+  uint8_t type() const;
   // The block's contents as stored, compressed and framed, and its compression-type byte; false
   // where the codec fails (the block is then stored as it is).
   bool Compress(ByteView raw, Bytes* out, uint8_t* type);

@@ -786,7 +786,7 @@ inline void FuzzTableWriter(const uint8_t* data, size_t size) {
 
   TableWriteOptions options;
   options.format = leveldb ? TableFamily::kLevelDb : TableFamily::kRocksDb;
-  options.format_version = 2 + format % 4;
+  options.format_version = 2 + format % 6;
   static const char* const kChecksums[] = {"none", "crc32c", "xxhash", "xxhash64", "xxh3"};
   if (!leveldb) options.checksum = kChecksums[(format >> 2) % 5];
   // RocksDB: every codec, by the restart byte's top three bits; LevelDB: Snappy or none.
