@@ -26,6 +26,21 @@ Status FullFilterBuilder::Finish(Bytes* out) {
 
 void FullFilterBuilder::Add(ByteView user_key) {
   const bool add_prefix = prefix_extractor_ && prefix_extractor_->InDomain(user_key);
+  if (newer_rules_) {
+    if (add_prefix) {
+      const ByteView prefix = prefix_extractor_->Transform(user_key);
+      if (whole_key_filtering_) {
+        bits_.AddKeyAndAlt(user_key, prefix);
+        any_added_ = true;
+        keys_added_ += 2;
+      } else {
+        AddKey(prefix);
+      }
+    } else if (whole_key_filtering_) {
+      AddKey(user_key);
+    }
+    return;
+  }
   // FullFilterBlockBuilder::Add first catches up on a prefix a partition cut left unrecorded. In a
   // full filter without whole-key filtering no prefix is ever "recorded", so from the second key
   // after one in the domain on, this adds the never-set last prefix: the empty key, once.

@@ -88,7 +88,8 @@ class RocksDbTableWriter final : public TableWriter {
                                   options.format_version, options.metadata_block_size,
                                   &*two_level_index_);
     } else {
-      filter_.emplace(filter, prefix_extractor, options.whole_key_filtering);
+      filter_.emplace(filter, prefix_extractor, options.whole_key_filtering,
+                      options.format_version >= 6);
     }
   }
 
@@ -315,8 +316,7 @@ class RocksDbTableWriter final : public TableWriter {
       }
       p.AddText("rocksdb.compression", name + ";");
     } else {
-      p.AddText("rocksdb.compression",
-                compressor_ ? compressor_->rocksdb_name() : "NoCompression");
+      p.AddText("rocksdb.compression", compressor_ ? compressor_->rocksdb_name() : "NoCompression");
     }
     p.AddText("rocksdb.compression_options",
               newer ? NewerCompressionOptions(compressor_ ? compressor_->type() : 0)
@@ -434,7 +434,7 @@ Status NewRocksDbTableWriter(const TableWriteOptions& options, std::unique_ptr<T
   }
   std::unique_ptr<BlockCompressor> compressor;
   if (options.compression != "none") {
-    compressor = BlockCompressor::ForName(options.compression);
+    compressor = BlockCompressor::ForName(options.compression, options.format_version >= 6);
     if (!compressor) {
       return BadOptions(
           "compression must be \"none\", \"snappy\", \"zlib\", \"bzip2\", "
