@@ -205,6 +205,21 @@ describe("write", () => {
     expect(hex(readFileSync(out))).toBe(hex(GENERATED.readBytes(c.file.path)));
   });
 
+  test("RocksDB --format-version 7: the table's footer and properties say format_version 7", () => {
+    const input = path.join(work, "fv7.txt");
+    const lines = Array.from({ length: 500 }, (_, i) => `k${String(i).padStart(4, "0")}\tvalue ${i}`);
+    writeFileSync(input, lines.join("\n") + "\n");
+    const out = path.join(work, "fv7.sst");
+    const r = run("write", input, "-o", out, "--format-version", "7", "--filter", "rocksdb-ribbon");
+    expect(r.code).toBe(0);
+    const info = run("inspect", "--json", out);
+    expect(info.code).toBe(0);
+    const table = JSON.parse(info.stdout);
+    expect(table.footer).toMatchObject({ formatVersion: 7, checksum: "xxh3" });
+    expect(table.properties["rocksdb.format.version"]).toBe(7);
+    expect(table.properties["rocksdb.compression"]).toBe("BuiltinV2;01;");
+  });
+
   test("LevelDB with --sort: TableBuilder's bytes from shuffled input", () => {
     const c = WRITER.find((x) => x.id === "ldb_puts_snappy_leveldb")!;
     const lines = hexLines(c);

@@ -885,7 +885,8 @@ byte order (or --sort). Large inputs stream: the table is written as it grows.
   --hex                      keys and values are hex
   --sort                     sort the input by key first (reads it whole)
   --format F                 rocksdb (default) | leveldb
-  --format-version N         RocksDB format_version, 2 to 5 (default 5)
+  --format-version N         RocksDB format_version, 2 to 7 (default 5): 2-5 as RocksDB 7.8.3
+                             writes them, 6 and 7 as 11.9 does
   --filter F                 none (default) | ${FORMATS.join(" | ")}
   --bits-per-key B           default 10
   --prefix-extractor P       fixed:N | capped:N (RocksDB)
