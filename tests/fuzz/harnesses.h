@@ -545,6 +545,17 @@ inline void FuzzVersionEdit(const uint8_t* data, size_t size) {
       FUZZ_CHECK(f.meta.smallest.size() >= 8 && f.meta.largest.size() >= 8);
       FUZZ_CHECK(f.level >= 0 && f.level <= kMaxDbLevel);
     }
+    // What the encoder writes of it decodes back to what encodes the same again.
+    Bytes encoded;
+    const Status e = EncodeVersionEdit(edit, format, &encoded);
+    if (e.ok()) {
+      VersionEdit back;
+      FUZZ_CHECK(DecodeVersionEdit(encoded, format, &back).ok());
+      Bytes again;
+      FUZZ_CHECK(EncodeVersionEdit(back, format, &again).ok() && again == encoded);
+    } else {
+      FUZZ_CHECK(e.code() == ErrorCode::kUnsupported || e.code() == ErrorCode::kBadOptions);
+    }
   }
   // tag 1 (comparator), tag 3 (next file number) 2
   constexpr std::string_view kFirstEdit = "\x01\x1aleveldb.BytewiseComparator\x03\x02";
