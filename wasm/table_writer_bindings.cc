@@ -84,6 +84,7 @@ Status ParseOptions(const val& o, TableWriteOptions* out) {
       index == "two-level" ? TableIndexType::kTwoLevel : TableIndexType::kBinarySearch;
   out->partition_filters = o["partitionFilters"].as<bool>();
   out->metadata_block_size = static_cast<uint64_t>(o["metadataBlockSize"].as<double>());
+  out->decouple_partitioned_filters = o["decouplePartitionedFilters"].as<bool>();
   out->identity.base_context_checksum = o["baseContextChecksum"].as<uint32_t>();
   // [name, value] pairs of strings.
   const val properties = o["properties"];

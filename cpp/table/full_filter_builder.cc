@@ -18,6 +18,22 @@ void FullFilterBuilder::AddNextPrefixBeforeCut(ByteView next_user_key) {
   }
 }
 
+void FullFilterBuilder::AddPrefixClosingPartition(ByteView next_user_key) {
+  if (!prefix_extractor_ || !prefix_extractor_->InDomain(next_user_key)) return;
+  const ByteView prefix = prefix_extractor_->Transform(next_user_key);
+  if (whole_key_filtering_) {
+    bits_.AddKeyAndAlt(prefix, prefix);
+    any_added_ = true;
+  } else {
+    AddKey(prefix);
+  }
+}
+
+void FullFilterBuilder::AddPrefixOpeningPartition(ByteView prev_user_key) {
+  if (!prefix_extractor_ || !prefix_extractor_->InDomain(prev_user_key)) return;
+  AddKey(prefix_extractor_->Transform(prev_user_key));
+}
+
 Status FullFilterBuilder::Finish(Bytes* out) {
   last_prefix_recorded_ = false;
   keys_added_ = 0;

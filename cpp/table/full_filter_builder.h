@@ -38,6 +38,11 @@ class FullFilterBuilder {
   // never set without whole-key filtering), so that a prefix seek from the previous partition
   // finds it.
   void AddNextPrefixBeforeCut(ByteView next_user_key);
+  // RocksDB 11.x's PartitionedFilterBlockBuilder::CutAFilterBlock (newer rules): just before a
+  // cut, the next key's prefix as a key-and-alt pair of itself (alone without whole-key
+  // filtering); just after it, the previous key's prefix, each when that key is in the domain.
+  void AddPrefixClosingPartition(ByteView next_user_key);
+  void AddPrefixOpeningPartition(ByteView prev_user_key);
   // The filter of the keys since the last Finish; the next keys start a new one (a partition),
   // which first catches up on the last prefix (Reset in full_filter_block.cc).
   Status Finish(Bytes* out);

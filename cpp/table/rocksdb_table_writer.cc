@@ -86,7 +86,7 @@ class RocksDbTableWriter final : public TableWriter {
     if (options.partition_filters) {
       partitioned_filter_.emplace(filter, prefix_extractor, options.whole_key_filtering,
                                   options.format_version, options.metadata_block_size,
-                                  &*two_level_index_);
+                                  options.decouple_partitioned_filters, &*two_level_index_);
     } else {
       filter_.emplace(filter, prefix_extractor, options.whole_key_filtering,
                       options.format_version >= 6);
@@ -353,9 +353,8 @@ class RocksDbTableWriter final : public TableWriter {
     p.AddText("rocksdb.block.based.table.whole.key.filtering",
               options_.whole_key_filtering ? "1" : "0");
     p.AddText("rocksdb.block.based.table.prefix.filtering", prefix_extractor_ ? "1" : "0");
-    // 11.9's collector records decouple_partitioned_filters when set (its default). The writer
-    // cuts filter partitions with the index partitions, which is that option off.
-    if (newer && !options_.partition_filters) {
+    // 11.9's collector records decouple_partitioned_filters when set (its default).
+    if (newer && options_.decouple_partitioned_filters) {
       p.AddText("rocksdb.block.based.table.decoupled.partitioned.filters", "1");
     }
     for (const auto& [name, value] : options_.user_properties) p.AddBytes(name, value);

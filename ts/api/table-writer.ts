@@ -25,8 +25,9 @@ export interface WriteOptions {
   /** Default 10. */
   bitsPerKey?: number;
   /**
-   * RocksDB, default false: `partition_filters`, one filter per partition of a two-level index
-   * instead of one full filter (the filter's partitions are cut together with the index's).
+   * RocksDB, default false: `partition_filters`, filter partitions over a two-level index instead
+   * of one full filter (cut together with the index's partitions, or apart from them: see
+   * decouplePartitionedFilters).
    * Needs indexType "two-level", which it implies when indexType is not given.
    */
   partitionFilters?: boolean;
@@ -38,6 +39,12 @@ export interface WriteOptions {
   indexType?: "binary-search" | "two-level";
   /** RocksDB, default 4096: `metadata_block_size`, the size at which index (and filter) partitions are cut. */
   metadataBlockSize?: number;
+  /**
+   * RocksDB formatVersion 6 and 7, default true (`decouple_partitioned_filters`, RocksDB 11's
+   * default): filter partitions are cut by the hashes they hold, apart from the index partitions.
+   * Older format versions always cut them together.
+   */
+  decouplePartitionedFilters?: boolean;
   /** RocksDB: "fixed:N" or "capped:N"; the filter then holds prefixes too. */
   prefixExtractor?: string;
   /** RocksDB, default true: the filter holds whole keys. */
@@ -178,6 +185,12 @@ function normalize(opts: WriteOptions) {
     indexType,
     partitionFilters,
     metadataBlockSize: wholeNumber(opts.metadataBlockSize, "metadataBlockSize", 4096),
+    decouplePartitionedFilters: optional(
+      opts.decouplePartitionedFilters,
+      "boolean",
+      "decouplePartitionedFilters",
+      true,
+    ),
     baseContextChecksum: baseContextChecksum(opts.baseContextChecksum),
     properties: pairs,
   };

@@ -236,6 +236,7 @@ export interface CoreModule {
     indexType: string;
     partitionFilters: boolean;
     metadataBlockSize: number;
+    decouplePartitionedFilters: boolean;
     baseContextChecksum: number;
     properties: [string, string][];
   }): TableWriterHandle | null;

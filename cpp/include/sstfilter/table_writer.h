@@ -81,6 +81,10 @@ struct TableWriteOptions {
   TableIndexType index_type = TableIndexType::kBinarySearch;
   bool partition_filters = false;
   uint64_t metadata_block_size = 4096;
+  // format_version >= 6 (RocksDB 11.x's decouple_partitioned_filters, its default): filter
+  // partitions are cut by the hashes they hold rather than with the index partitions. Older
+  // format_versions always cut them together (7.8.3 has no such option).
+  bool decouple_partitioned_filters = true;
   TableIdentity identity;  // RocksDB only
   // RocksDB: further properties, as a user's TablePropertiesCollector adds them: name -> raw
   // value. Names starting with "rocksdb." are RocksDB's own and not accepted here.
