@@ -409,15 +409,22 @@ describe("tables placed in a database by our MANIFEST, read by rocksdb-native (1
   const PLACED: PlacedCase[] = [];
   let n = 0;
   for (const formatVersion of [5, 6, 7]) {
-    for (const filter of ["rocksdb-bloom", "rocksdb-ribbon", "none"] as const) {
+    for (const filter of ["rocksdb-bloom", "rocksdb-ribbon", "none", "partitioned"] as const) {
       const checksum = CHECKSUMS[n % CHECKSUMS.length]!;
       const options: WriteOptions = {
         format: "rocksdb",
         formatVersion,
-        filter,
+        filter: filter === "partitioned" ? "rocksdb-ribbon" : filter,
         checksum,
         compression: "none",
       };
+      let variant = "";
+      if (filter === "partitioned") {
+        // Small partitions, so that there are several; decoupled (11.x's default) and coupled.
+        Object.assign(options, { partitionFilters: true, metadataBlockSize: 256 });
+        options.decouplePartitionedFilters = formatVersion !== 6;
+        if (formatVersion >= 6) variant = options.decouplePartitionedFilters ? " decoupled" : " coupled";
+      }
       if (n % 2 === 0 && filter !== "none") {
         options.prefixExtractor = PREFIXES[n % PREFIXES.length]!;
         options.wholeKeyFiltering = n % 4 !== 0;
@@ -432,7 +439,7 @@ describe("tables placed in a database by our MANIFEST, read by rocksdb-native (1
         };
       });
       PLACED.push({
-        name: `fv${formatVersion} ${filter} ${checksum}${options.prefixExtractor ? ` ${options.prefixExtractor}` : ""}`,
+        name: `fv${formatVersion} ${filter}${variant} ${checksum}${options.prefixExtractor ? ` ${options.prefixExtractor}` : ""}`,
         options,
         points,
       });
@@ -486,11 +493,12 @@ describe("tables placed in a database by our MANIFEST, read by rocksdb-native (1
       c.points.filter((p) => p.op === "put").map((p) => [p.key.toString("hex"), p.value.toString("hex")]),
     );
 
-  it("covers format_version 5, 6 and 7 with every filter kind", () => {
+  it("covers format_version 5, 6 and 7 with every filter kind, partitioned ones too", () => {
     for (const fv of [5, 6, 7]) {
       for (const filter of ["rocksdb-bloom", "rocksdb-ribbon", "none"]) {
         expect(PLACED.some((c) => c.options.formatVersion === fv && c.options.filter === filter)).toBe(true);
       }
+      expect(PLACED.some((c) => c.options.formatVersion === fv && c.options.partitionFilters)).toBe(true);
     }
     expect(PLACED.some((c) => c.options.formatVersion! >= 6 && c.options.prefixExtractor)).toBe(true);
   });
