@@ -48,7 +48,6 @@ void FullFilterBuilder::Add(ByteView user_key) {
       if (whole_key_filtering_) {
         bits_.AddKeyAndAlt(user_key, prefix);
         any_added_ = true;
-        keys_added_ += 2;
       } else {
         AddKey(prefix);
       }
