@@ -218,6 +218,16 @@ describe("write", () => {
     expect(table.footer).toMatchObject({ formatVersion: 7, checksum: "xxh3" });
     expect(table.properties["rocksdb.format.version"]).toBe(7);
     expect(table.properties["rocksdb.compression"]).toBe("BuiltinV2;01;");
+    expect(table.properties["rocksdb.block.based.table.decoupled.partitioned.filters"]).toBe("1");
+    // Coupled partitioned filters: RocksDB 11's collector then leaves the property out.
+    const coupled = path.join(work, "fv7-coupled.sst");
+    const args = ["--filter", "rocksdb-bloom", "--partition-filters", "--metadata-block-size", "256"];
+    args.push("--decouple-partitioned-filters");
+    expect(run("write", input, "-o", coupled, ...args, "false", "--format-version", "7").code).toBe(0);
+    const partitioned = JSON.parse(run("inspect", "--json", coupled).stdout);
+    expect(partitioned.filter).toMatchObject({ partitioned: true });
+    expect(partitioned.properties["rocksdb.block.based.table.decoupled.partitioned.filters"]).toBeUndefined();
+    expect(run("write", input, "-o", coupled, ...args, "maybe").code).toBe(2);
   });
 
   test("LevelDB with --sort: TableBuilder's bytes from shuffled input", () => {
