@@ -37,6 +37,7 @@ Status SetIdentityProperty(const std::string& name, const std::string& value, Ta
   uint64_t* number = name == "rocksdb.creation.time"          ? &id->creation_time
                      : name == "rocksdb.file.creation.time"   ? &id->file_creation_time
                      : name == "rocksdb.oldest.key.time"      ? &id->oldest_key_time
+                     : name == "rocksdb.newest.key.time"      ? &id->newest_key_time
                      : name == "rocksdb.original.file.number" ? &id->orig_file_number
                                                               : nullptr;
   if (number == nullptr) {
@@ -83,6 +84,8 @@ Status ParseOptions(const val& o, TableWriteOptions* out) {
       index == "two-level" ? TableIndexType::kTwoLevel : TableIndexType::kBinarySearch;
   out->partition_filters = o["partitionFilters"].as<bool>();
   out->metadata_block_size = static_cast<uint64_t>(o["metadataBlockSize"].as<double>());
+  out->decouple_partitioned_filters = o["decouplePartitionedFilters"].as<bool>();
+  out->identity.base_context_checksum = o["baseContextChecksum"].as<uint32_t>();
   // [name, value] pairs of strings.
   const val properties = o["properties"];
   const size_t n = properties["length"].as<size_t>();

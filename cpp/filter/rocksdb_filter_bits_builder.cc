@@ -19,9 +19,42 @@ void RocksDbFilterBitsBuilder::AddKey(ByteView key) {
   if (hashes64_.empty() || hashes64_.back() != h) hashes64_.push_back(h);
 }
 
+namespace {
+
+template <typename Hash>
+void AddKeyAndAltHashes(Hash key_hash, Hash alt_hash, std::optional<uint64_t>* prev_alt,
+                        std::vector<Hash>* entries) {
+  const bool has_prev_key = !entries->empty();
+  const Hash prev_key = has_prev_key ? entries->back() : 0;
+  const bool has_prev_alt = prev_alt->has_value();
+  const uint64_t before = prev_alt->value_or(0);
+  // The alt first, so that the last entry stays the previous key's.
+  if (!(has_prev_alt && alt_hash == before) && alt_hash != key_hash &&
+      !(has_prev_key && alt_hash == prev_key)) {
+    entries->push_back(alt_hash);
+  }
+  *prev_alt = alt_hash;
+  if (!(has_prev_key && key_hash == prev_key) && !(has_prev_alt && key_hash == before)) {
+    entries->push_back(key_hash);
+  }
+}
+
+}  // namespace
+
+void RocksDbFilterBitsBuilder::AddKeyAndAlt(ByteView key, ByteView alt) {
+  // XXPH3FilterBitsBuilder::AddKeyAndAlt and LegacyBloomBitsBuilder::AddKeyAndAlt.
+  if (options_.format == FilterFormat::kRocksDbLegacyBloom) {
+    AddKeyAndAltHashes(rocksdb_bloom::LegacyBloomKeyHash(key),
+                       rocksdb_bloom::LegacyBloomKeyHash(alt), &prev_alt_hash_, &hashes32_);
+    return;
+  }
+  AddKeyAndAltHashes(Xxph3Hash64(key, 0), Xxph3Hash64(alt, 0), &prev_alt_hash_, &hashes64_);
+}
+
 size_t RocksDbFilterBitsBuilder::entries() const { return hashes32_.size() + hashes64_.size(); }
 
 Status RocksDbFilterBitsBuilder::Finish(Bytes* out) {
+  prev_alt_hash_.reset();
   RocksDbBloomParams params;
   if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(options_.bits_per_key, &params);
       !s.ok()) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sstfilter/bytes.h"
@@ -20,6 +21,10 @@ class RocksDbFilterBitsBuilder {
   explicit RocksDbFilterBitsBuilder(const BuildOptions& options) : options_(options) {}
 
   void AddKey(ByteView key);
+  // RocksDB 11.x (FilterBitsBuilder::AddKeyAndAlt at main): a key and its prefix, the prefix first,
+  // each skipped when its hash repeats the previous key's or prefix's (or, for the prefix, the
+  // key's own).
+  void AddKeyAndAlt(ByteView key, ByteView alt);
   // The hashes kept so far (EstimateEntriesAdded): rocksdb.num.filter_entries.
   size_t entries() const;
   // Builds the filter and forgets the hashes: the builder then starts a new filter.
@@ -30,8 +35,9 @@ class RocksDbFilterBitsBuilder {
 
  private:
   BuildOptions options_;
-  std::vector<uint64_t> hashes64_;  // FastLocalBloom and Ribbon
-  std::vector<uint32_t> hashes32_;  // legacy Bloom
+  std::vector<uint64_t> hashes64_;         // FastLocalBloom and Ribbon
+  std::vector<uint32_t> hashes32_;         // legacy Bloom
+  std::optional<uint64_t> prev_alt_hash_;  // AddKeyAndAlt's last alt (legacy: 32 bits)
 };
 
 }  // namespace sstfilter

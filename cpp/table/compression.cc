@@ -188,16 +188,16 @@ constexpr CompressorName kCompressorNames[] = {
 
 }  // namespace
 
-std::unique_ptr<BlockCompressor> BlockCompressor::ForName(std::string_view name) {
+std::unique_ptr<BlockCompressor> BlockCompressor::ForName(std::string_view name, bool rocksdb11) {
   for (size_t i = 0; i < std::size(kCompressorNames); ++i) {
     if (kCompressorNames[i].option == name) {
-      return std::unique_ptr<BlockCompressor>(new BlockCompressor(static_cast<Kind>(i)));
+      return std::unique_ptr<BlockCompressor>(new BlockCompressor(static_cast<Kind>(i), rocksdb11));
     }
   }
   return nullptr;
 }
 
-BlockCompressor::BlockCompressor(Kind kind) : kind_(kind) {
+BlockCompressor::BlockCompressor(Kind kind, bool rocksdb11) : kind_(kind), rocksdb11_(rocksdb11) {
   if (kind == Kind::kZstd) zstd_ = std::make_unique<ZstdCompressor>();
 }
 BlockCompressor::~BlockCompressor() = default;
@@ -206,8 +206,10 @@ const char* BlockCompressor::rocksdb_name() const {
   return kCompressorNames[static_cast<size_t>(kind_)].rocksdb_name;
 }
 
+uint8_t BlockCompressor::type() const { return kCompressorNames[static_cast<size_t>(kind_)].type; }
+
 bool BlockCompressor::Compress(ByteView raw, Bytes* out, uint8_t* type) {
-  *type = kCompressorNames[static_cast<size_t>(kind_)].type;
+  *type = this->type();
   out->clear();
   if (kind_ == Kind::kSnappy) {
     SnappyCompress(raw, out);
@@ -226,7 +228,8 @@ bool BlockCompressor::Compress(ByteView raw, Bytes* out, uint8_t* type) {
       break;
     case Kind::kLz4:
     case Kind::kLz4Hc:
-      ok = Lz4Compress(raw, kind_ == Kind::kLz4Hc, &stream);
+      ok = kind_ == Kind::kLz4Hc ? Lz4HcCompress(raw, &stream)
+                                 : Lz4Compress(raw, /*fresh_stream=*/!rocksdb11_, &stream);
       break;
     case Kind::kZstd:
       ok = zstd_->Compress(raw, &stream);

@@ -46,23 +46,28 @@ class ZstdCompressor;
 // and as LevelDB frames Snappy (no prefix either).
 class BlockCompressor {
  public:
-  // nullptr for names of no codec this writer has.
-  static std::unique_ptr<BlockCompressor> ForName(std::string_view name);
+  // nullptr for names of no codec this writer has. `rocksdb11`: call the libraries as RocksDB 11.x
+  // does (util/compression.cc at main) where that differs from 7.8.3: LZ4 without a dictionary
+  // through LZ4_compress_fast instead of a fresh stream.
+  static std::unique_ptr<BlockCompressor> ForName(std::string_view name, bool rocksdb11 = false);
   ~BlockCompressor();
   BlockCompressor(const BlockCompressor&) = delete;
   BlockCompressor& operator=(const BlockCompressor&) = delete;
 
   // The name rocksdb.compression records (CompressionTypeToString): "Snappy", "Zlib", ...
   const char* rocksdb_name() const;
+  // The compression-type byte of a block this codec compressed (RocksDB's CompressionType).
+  uint8_t type() const;
   // The block's contents as stored, compressed and framed, and its compression-type byte; false
   // where the codec fails (the block is then stored as it is).
   bool Compress(ByteView raw, Bytes* out, uint8_t* type);
 
  private:
   enum class Kind : uint8_t { kSnappy, kZlib, kBZip2, kLz4, kLz4Hc, kZstd };
-  explicit BlockCompressor(Kind kind);
+  BlockCompressor(Kind kind, bool rocksdb11);
 
   Kind kind_;
+  bool rocksdb11_;
   std::unique_ptr<ZstdCompressor> zstd_;
 };
 

@@ -40,12 +40,28 @@ void AppendHandles(BlockHandle metaindex, BlockHandle index, Bytes* out) {
 
 }  // namespace
 
-void AppendRocksDbFooter(uint32_t format_version, ChecksumType checksum, BlockHandle metaindex,
-                         BlockHandle index, Bytes* out) {
+void AppendRocksDbFooter(uint32_t format_version, ChecksumType checksum,
+                         uint32_t base_context_checksum, uint64_t footer_offset,
+                         BlockHandle metaindex, BlockHandle index, Bytes* out) {
+  const size_t start = out->size();
   out->push_back(static_cast<uint8_t>(checksum));
-  AppendHandles(metaindex, index, out);
+  if (format_version < 6) {
+    AppendHandles(metaindex, index, out);
+  } else {
+    out->insert(out->end(), kExtendedMagic.begin(), kExtendedMagic.end());
+    PutFixed32(out, 0);  // the footer checksum, computed over the footer with these bytes zero
+    PutFixed32(out, base_context_checksum);
+    PutFixed32(out, static_cast<uint32_t>(metaindex.size));
+    out->resize(out->size() + 24, 0);
+  }
   PutFixed32(out, format_version);
   PutFixed64(out, kBlockBasedTableMagic);
+  if (format_version >= 6) {
+    uint8_t* const footer = out->data() + start;
+    const uint32_t sum = ComputeBlockChecksum(checksum, ByteView(footer, kFooterSize)) +
+                         ChecksumModifierForContext(base_context_checksum, footer_offset);
+    for (int i = 0; i < 4; ++i) footer[5 + i] = static_cast<uint8_t>(sum >> (8 * i));
+  }
 }
 
 void AppendLevelDbFooter(BlockHandle metaindex, BlockHandle index, Bytes* out) {

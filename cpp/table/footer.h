@@ -40,11 +40,16 @@ inline uint64_t FooterReadSize(uint64_t file_size) {
 // checksum (format_version >= 6) is kChecksumMismatch; errors carry file offsets.
 Status DecodeFooter(ByteView tail, uint64_t file_size, Footer* footer);
 
-// The footer a writer appends (rocksdb table/format.cc FooterBuilder::Build for format_version 1
-// to 5; leveldb table/format.cc Footer::EncodeTo): the checksum type (RocksDB only), both handles
-// zero-padded to 40 bytes, the format_version (RocksDB only) and the magic number.
-void AppendRocksDbFooter(uint32_t format_version, ChecksumType checksum, BlockHandle metaindex,
-                         BlockHandle index, Bytes* out);
+// The footer a writer appends at file offset `footer_offset` (rocksdb table/format.cc
+// FooterBuilder::Build; leveldb table/format.cc Footer::EncodeTo). format_version 1 to 5: the
+// checksum type (RocksDB only), both handles zero-padded to 40 bytes, the format_version (RocksDB
+// only) and the magic number. format_version 6 and 7: the checksum type, the extended magic, the
+// footer's own checksum (context-modified), `base_context_checksum` (non-zero), the metaindex
+// size (the metaindex must end, trailer included, where the footer starts), 24 zero bytes, the
+// format_version and the magic; the index handle is then the metaindex's "rocksdb.index".
+void AppendRocksDbFooter(uint32_t format_version, ChecksumType checksum,
+                         uint32_t base_context_checksum, uint64_t footer_offset,
+                         BlockHandle metaindex, BlockHandle index, Bytes* out);
 void AppendLevelDbFooter(BlockHandle metaindex, BlockHandle index, Bytes* out);
 
 }  // namespace sstfilter

@@ -14,11 +14,15 @@ namespace sstfilter {
 
 class FullFilterBuilder {
  public:
+  // `newer_rules`: RocksDB 11.x's FullFilterBlockBuilder::Add (format_version >= 6 tables, which
+  // only newer RocksDB writes): a key in the extractor's domain adds its prefix and itself through
+  // AddKeyAndAlt, or only its prefix without whole-key filtering; no prefix bookkeeping, no quirk.
   FullFilterBuilder(const BuildOptions& filter, std::optional<PrefixExtractor> prefix_extractor,
-                    bool whole_key_filtering)
+                    bool whole_key_filtering, bool newer_rules = false)
       : bits_(filter),
         prefix_extractor_(prefix_extractor),
-        whole_key_filtering_(whole_key_filtering) {}
+        whole_key_filtering_(whole_key_filtering),
+        newer_rules_(newer_rules) {}
 
   // The user key of each point entry, in order.
   void Add(ByteView user_key);
@@ -34,6 +38,11 @@ class FullFilterBuilder {
   // never set without whole-key filtering), so that a prefix seek from the previous partition
   // finds it.
   void AddNextPrefixBeforeCut(ByteView next_user_key);
+  // RocksDB 11.x's PartitionedFilterBlockBuilder::CutAFilterBlock (newer rules): just before a
+  // cut, the next key's prefix as a key-and-alt pair of itself (alone without whole-key
+  // filtering); just after it, the previous key's prefix, each when that key is in the domain.
+  void AddPrefixClosingPartition(ByteView next_user_key);
+  void AddPrefixOpeningPartition(ByteView prev_user_key);
   // The filter of the keys since the last Finish; the next keys start a new one (a partition),
   // which first catches up on the last prefix (Reset in full_filter_block.cc).
   Status Finish(Bytes* out);
@@ -44,6 +53,7 @@ class FullFilterBuilder {
   RocksDbFilterBitsBuilder bits_;
   std::optional<PrefixExtractor> prefix_extractor_;
   bool whole_key_filtering_;
+  bool newer_rules_;
   bool any_added_ = false;
   uint32_t keys_added_ = 0;
   bool last_key_in_domain_ = false;

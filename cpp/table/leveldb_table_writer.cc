@@ -88,8 +88,8 @@ class LevelDbTableWriter final : public TableWriter {
 
   BlockHandle WriteBlock(ByteView raw, BlockCompressor* compressor) {
     Bytes stored;
-    const BlockHandle handle{file_size(),
-                             AppendBlock(raw, compressor, ChecksumType::kCrc32c, &stored)};
+    const BlockHandle handle{
+        file_size(), AppendBlock(raw, compressor, BlockSealing(), file_size(), &stored).size};
     Emit(stored);
     return handle;
   }

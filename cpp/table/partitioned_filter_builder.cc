@@ -36,29 +36,65 @@ PartitionedFilterBuilder::PartitionedFilterBuilder(const BuildOptions& filter,
                                                    std::optional<PrefixExtractor> prefix_extractor,
                                                    bool whole_key_filtering,
                                                    uint32_t format_version,
-                                                   uint64_t metadata_block_size,
+                                                   uint64_t metadata_block_size, bool decoupled,
                                                    PartitionedIndexBuilder* index)
-    : filter_(filter, prefix_extractor, whole_key_filtering),
+    : filter_(filter, prefix_extractor, whole_key_filtering, format_version >= 6),
+      newer_rules_(format_version >= 6),
+      decoupled_(format_version >= 6 && decoupled),
       index_(index),
       format_version_(format_version),
-      keys_per_partition_(KeysPerPartition(filter, PartitionSize(metadata_block_size))) {}
+      keys_per_partition_(KeysPerPartition(filter, PartitionSize(metadata_block_size))) {
+  // 11.x: the next key's prefix goes in after the check against this count.
+  if (newer_rules_ && keys_per_partition_ > 1 && prefix_extractor) --keys_per_partition_;
+}
 
-Status PartitionedFilterBuilder::MaybeCutPartition(const ByteView* next_user_key) {
-  // Requested when the count is reached exactly (a step past it by a key and a prefix at once
-  // never asks), and again with every key that adds nothing.
-  if (filter_.keys_added() == keys_per_partition_) index_->RequestPartitionCut();
-  if (!index_->TakeFilterCut()) return Status::Ok();
-  if (next_user_key) filter_.AddNextPrefixBeforeCut(*next_user_key);
+Status PartitionedFilterBuilder::CutPartition(Bytes key) {
   entries_in_finished_ += filter_.entries();
   Bytes bits;
   if (Status s = filter_.Finish(&bits); !s.ok()) return s;
-  finished_.emplace_back(index_->partition_key(), std::move(bits));
+  finished_.emplace_back(std::move(key), std::move(bits));
+  return Status::Ok();
+}
+
+Status PartitionedFilterBuilder::MaybeCutPartition(const ByteView* next_user_key) {
+  if (!newer_rules_) {
+    // 7.8.3: requested when the count is reached exactly (a step past it by a key and a prefix
+    // at once never asks), and again with every key that adds nothing.
+    if (filter_.keys_added() == keys_per_partition_) index_->RequestPartitionCut();
+    if (!index_->TakeFilterCut()) return Status::Ok();
+    if (next_user_key) filter_.AddNextPrefixBeforeCut(*next_user_key);
+    return CutPartition(index_->partition_key());
+  }
+  // 11.x (DecideCutAFilterBlock): the hashes held, at least the count; coupled, the index cuts.
+  const bool full = filter_.entries() >= keys_per_partition_;
+  bool cut = full;
+  if (!decoupled_) {
+    if (full) index_->RequestPartitionCut();
+    cut = index_->TakeFilterCut();
+  }
+  // At the end (no next key) every partition with something in it is cut.
+  if (!next_user_key) cut = filter_.entries() > 0;
+  if (!cut) return Status::Ok();
+  if (next_user_key) filter_.AddPrefixClosingPartition(*next_user_key);
+  Bytes key = index_->partition_key();
+  if (decoupled_) {
+    // The last user key with a trailer of sequence number 0, kTypeDeletion (0): an internal key
+    // that the partition index strips again where its keys are user keys.
+    key = prev_user_key_;
+    PutFixed64(&key, 0);
+  }
+  if (Status s = CutPartition(std::move(key)); !s.ok()) return s;
+  if (next_user_key && has_prev_key_) filter_.AddPrefixOpeningPartition(prev_user_key_);
   return Status::Ok();
 }
 
 Status PartitionedFilterBuilder::Add(ByteView user_key) {
   if (Status s = MaybeCutPartition(&user_key); !s.ok()) return s;
   filter_.Add(user_key);
+  if (newer_rules_) {
+    prev_user_key_.assign(user_key.begin(), user_key.end());
+    has_prev_key_ = true;
+  }
   return Status::Ok();
 }
 

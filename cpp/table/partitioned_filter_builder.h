@@ -4,7 +4,11 @@
 // two-level index. A partition asks the index for a cut when it holds as many keys as a filter of
 // about metadata_block_size bytes does, and is finished when the index cuts (at the next data
 // block boundary at the earliest); an index over the partitions, keyed as the top-level index is,
-// follows them.
+// follows them. For format_version >= 6 tables, RocksDB 11.x's rules (partitioned_filter_block.cc
+// at main): the full filter's newer rules, partitions judged by the hashes they hold, and either
+// cut with the index partitions as above or, decoupled (decouple_partitioned_filters, 11.x's
+// default), on their own, keyed by their last user key (and a zero trailer where the index keys
+// carry one).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +28,8 @@ class PartitionedFilterBuilder {
   PartitionedFilterBuilder(const BuildOptions& filter,
                            std::optional<PrefixExtractor> prefix_extractor,
                            bool whole_key_filtering, uint32_t format_version,
-                           uint64_t metadata_block_size, PartitionedIndexBuilder* index);
+                           uint64_t metadata_block_size, bool decoupled,
+                           PartitionedIndexBuilder* index);
 
   // The user key of each point entry, in order, after the index entry of the block before it.
   Status Add(ByteView user_key);
@@ -43,8 +48,13 @@ class PartitionedFilterBuilder {
 
  private:
   Status MaybeCutPartition(const ByteView* next_user_key);
+  Status CutPartition(Bytes key);
 
   FullFilterBuilder filter_;
+  bool newer_rules_;
+  bool decoupled_;
+  bool has_prev_key_ = false;
+  Bytes prev_user_key_;  // newer rules: the key added last
   PartitionedIndexBuilder* index_;
   uint32_t format_version_;
   uint32_t keys_per_partition_;

@@ -1,11 +1,13 @@
 // RocksDB's block-based table as SstFileWriter writes it (docs/FORMATS.md 3.11; rocksdb
-// table/sst_file_writer.cc and table/block_based/block_based_table_builder.cc, 7.8.3): point
-// entries as internal keys with sequence number 0 in data blocks cut by FlushBlockBySizePolicy,
-// then the full filter, the index, the range deletions, the properties and the metaindex, each
-// followed by its trailer, then the footer.
+// table/sst_file_writer.cc and table/block_based/block_based_table_builder.cc, 7.8.3 for
+// format_version 2 to 5, main (11.9) for 6 and 7): point entries as internal keys with sequence
+// number 0 in data blocks cut by FlushBlockBySizePolicy, then the full filter, the index, the
+// range deletions, the properties and the metaindex, each followed by its trailer, then the
+// footer.
 #include <optional>
 #include <string>
 
+#include "sstfilter/hash.h"
 #include "table/block_builder.h"
 #include "table/footer.h"
 #include "table/full_filter_builder.h"
@@ -33,6 +35,24 @@ constexpr uint64_t kUnknownColumnFamily = 0x7fffffff;
 // own collector records its version 2 (fixed32) and a global sequence number 0 (fixed64).
 constexpr uint32_t kExternalSstFileVersion = 2;
 
+// What 11.9 appends to CompressionOptionsToString (util/compression.cc at main): the
+// per-KiB limit and the zstd checksum flag of the default options, then the configured type.
+std::string NewerCompressionOptions(uint8_t configured_type) {
+  return std::string(kDefaultCompressionOptions) +
+         "max_compressed_bytes_per_kb=" + std::to_string(kMaxCompressedBytesPerKb) +
+         "; checksum=0; _type=" + std::to_string(configured_type) + "; ";
+}
+
+// RocksDB draws base_context_checksum at random; without one given, a non-zero value the
+// identity determines.
+uint32_t BaseContextChecksum(const TableIdentity& id) {
+  if (id.base_context_checksum != 0) return id.base_context_checksum;
+  Bytes seed(id.db_session_id.begin(), id.db_session_id.end());
+  PutFixed64(&seed, id.orig_file_number);
+  const auto derived = static_cast<uint32_t>(Xxh3Hash64(seed, 0));
+  return derived != 0 ? derived : 1;
+}
+
 std::optional<ChecksumType> ChecksumFromName(const std::string& name) {
   for (uint8_t t = 0; t <= kMaxChecksumType; ++t) {
     if (name == ChecksumTypeName(static_cast<ChecksumType>(t))) {
@@ -51,6 +71,8 @@ class RocksDbTableWriter final : public TableWriter {
         checksum_(checksum),
         prefix_extractor_(prefix_extractor),
         compressor_(std::move(compressor)),
+        sealing_{checksum, options.format_version >= 6 ? BaseContextChecksum(options.identity) : 0,
+                 options.format_version >= 6},
         data_block_policy_(options.block_size),
         data_block_(options.restart_interval),
         range_deletions_(1) {
@@ -64,9 +86,10 @@ class RocksDbTableWriter final : public TableWriter {
     if (options.partition_filters) {
       partitioned_filter_.emplace(filter, prefix_extractor, options.whole_key_filtering,
                                   options.format_version, options.metadata_block_size,
-                                  &*two_level_index_);
+                                  options.decouple_partitioned_filters, &*two_level_index_);
     } else {
-      filter_.emplace(filter, prefix_extractor, options.whole_key_filtering);
+      filter_.emplace(filter, prefix_extractor, options.whole_key_filtering,
+                      options.format_version >= 6);
     }
   }
 
@@ -120,6 +143,7 @@ class RocksDbTableWriter final : public TableWriter {
       const BlockHandle handle = FlushDataBlock();
       AddIndexEntry(nullptr, handle);
     }
+    tail_start_offset_ = file_size();
     // Meta blocks in BlockBasedTableBuilder::Finish's order; the metaindex sorts their names.
     // Both Bloom policies and Ribbon share the compatibility name rocksdb.BuiltinBloomFilter.
     std::map<std::string, BlockHandle> metaindex;
@@ -157,6 +181,8 @@ class RocksDbTableWriter final : public TableWriter {
       sizes.index_bytes = index.size() + kBlockTrailerSize;
       index_handle = WriteBlock(index, compressor_.get());
     }
+    // format_version >= 6 names the index in the metaindex instead of the footer.
+    if (options_.format_version >= 6) metaindex["rocksdb.index"] = index_handle;
     if (num_range_deletions_ > 0) {
       Bytes block;
       range_deletions_.Finish(&block);
@@ -175,8 +201,8 @@ class RocksDbTableWriter final : public TableWriter {
     metaindex_block.Finish(&contents);
     const BlockHandle metaindex_handle = WriteBlock(contents, nullptr);
     Bytes footer;
-    AppendRocksDbFooter(options_.format_version, checksum_, metaindex_handle, index_handle,
-                        &footer);
+    AppendRocksDbFooter(options_.format_version, checksum_, sealing_.base_context_checksum,
+                        file_size(), metaindex_handle, index_handle, &footer);
     Emit(footer);
     return Status::Ok();
   }
@@ -202,23 +228,34 @@ class RocksDbTableWriter final : public TableWriter {
   BlockHandle FlushDataBlock() {
     Bytes raw;
     data_block_.Finish(&raw);
-    const BlockHandle handle = WriteBlock(raw, compressor_.get());
+    const uint64_t offset = file_size();
+    const SealedBlock sealed = WriteSealed(raw, compressor_.get());
+    if (!compressor_) ++num_data_blocks_compression_bypassed_;
+    if (sealed.compression_rejected) ++num_data_blocks_compression_rejected_;
     data_size_ = file_size();
     ++num_data_blocks_;
-    return handle;
+    return {offset, sealed.size};
   }
 
   BlockHandle WriteBlock(ByteView raw, BlockCompressor* compressor) {
+    const uint64_t offset = file_size();
+    return {offset, WriteSealed(raw, compressor).size};
+  }
+
+  SealedBlock WriteSealed(ByteView raw, BlockCompressor* compressor) {
     Bytes stored;
-    const BlockHandle handle{file_size(), AppendBlock(raw, compressor, checksum_, &stored)};
+    const SealedBlock sealed = AppendBlock(raw, compressor, sealing_, file_size(), &stored);
+    if (sealed.type != 0) any_block_compressed_ = true;
     Emit(stored);
-    return handle;
+    return sealed;
   }
 
   // PropertyBlockBuilder::AddTableProperty and the collectors SstFileWriter runs
-  // (BlockBasedTablePropertiesCollector, SstFileWriterPropertiesCollector).
+  // (BlockBasedTablePropertiesCollector, SstFileWriterPropertiesCollector), in 7.8.3 and, for
+  // format_version >= 6, with what 11.9 adds (table/meta_blocks.cc at main).
   PropertiesBuilder Properties(const MetaSizes& sizes) const {
     const TableIdentity& id = options_.identity;
+    const bool newer = options_.format_version >= 6;
     PropertiesBuilder p;
     p.AddNumber("rocksdb.original.file.number", id.orig_file_number);
     p.AddNumber("rocksdb.raw.key.size", raw_key_size_);
@@ -243,8 +280,9 @@ class RocksDbTableWriter final : public TableWriter {
     p.AddNumber("rocksdb.num.range-deletions", num_range_deletions_);
     p.AddNumber("rocksdb.num.data.blocks", num_data_blocks_);
     p.AddNumber("rocksdb.filter.size", sizes.filter_bytes);
-    // TableProperties::format_version belongs to plain tables: block-based tables record 0.
-    p.AddNumber("rocksdb.format.version", 0);
+    // 7.8.3 fills TableProperties::format_version for plain tables only (block-based ones record
+    // 0); 9.8 and later record the table's.
+    p.AddNumber("rocksdb.format.version", newer ? options_.format_version : 0);
     p.AddNumber("rocksdb.fixed.key.length", 0);
     p.AddNumber("rocksdb.column.family.id", kUnknownColumnFamily);
     p.AddNumber("rocksdb.creation.time", id.creation_time);
@@ -267,8 +305,42 @@ class RocksDbTableWriter final : public TableWriter {
     p.AddText("rocksdb.prefix.extractor.name",
               prefix_extractor_ ? prefix_extractor_->Name() : "nullptr");
     p.AddText("rocksdb.property.collectors", "[]");
-    p.AddText("rocksdb.compression", compressor_ ? compressor_->rocksdb_name() : "NoCompression");
-    p.AddText("rocksdb.compression_options", kDefaultCompressionOptions);
+    if (options_.format_version >= 7) {
+      // FormatVersionUsesCompressionManagerName: the manager's name (none without compression),
+      // then the compression types blocks were stored with, as uppercase hex bytes.
+      std::string name = compressor_ ? "BuiltinV2;" : ";";
+      if (any_block_compressed_) {
+        static constexpr char kHex[] = "0123456789ABCDEF";
+        name += kHex[compressor_->type() >> 4];
+        name += kHex[compressor_->type() & 15];
+      }
+      p.AddText("rocksdb.compression", name + ";");
+    } else {
+      p.AddText("rocksdb.compression", compressor_ ? compressor_->rocksdb_name() : "NoCompression");
+    }
+    p.AddText("rocksdb.compression_options",
+              newer ? NewerCompressionOptions(compressor_ ? compressor_->type() : 0)
+                    : std::string(kDefaultCompressionOptions));
+    if (newer) {
+      p.AddNumber("rocksdb.newest.key.time", id.newest_key_time);
+      if (num_data_blocks_compression_rejected_ > 0) {
+        p.AddNumber("rocksdb.num.data.blocks.compression.rejected",
+                    num_data_blocks_compression_rejected_);
+      }
+      if (num_data_blocks_compression_bypassed_ > 0) {
+        p.AddNumber("rocksdb.num.data.blocks.compression.bypassed",
+                    num_data_blocks_compression_bypassed_);
+      }
+      // Index blocks judged uniform (IndexBuilder::NumUniformIndexBlocks): none without
+      // uniform_cv_threshold, which SstFileWriter leaves off.
+      p.AddNumber("rocksdb.num.uniform.blocks", 0);
+      p.AddNumber("rocksdb.tail.start.offset", tail_start_offset_);
+      // Every entry has sequence number 0.
+      p.AddNumber("rocksdb.key.largest.seqno", 0);
+      p.AddNumber("rocksdb.key.smallest.seqno", 0);
+      p.AddNumber("rocksdb.data.block.restart.interval", options_.restart_interval);
+      p.AddNumber("rocksdb.index.block.restart.interval", 1);  // index_block_restart_interval
+    }
     // User-collected properties: SstFileWriter's collector, the table's own, the caller's.
     Bytes version, seqno;
     PutFixed32(&version, kExternalSstFileVersion);
@@ -281,6 +353,10 @@ class RocksDbTableWriter final : public TableWriter {
     p.AddText("rocksdb.block.based.table.whole.key.filtering",
               options_.whole_key_filtering ? "1" : "0");
     p.AddText("rocksdb.block.based.table.prefix.filtering", prefix_extractor_ ? "1" : "0");
+    // 11.9's collector records decouple_partitioned_filters when set (its default).
+    if (newer && options_.decouple_partitioned_filters) {
+      p.AddText("rocksdb.block.based.table.decoupled.partitioned.filters", "1");
+    }
     for (const auto& [name, value] : options_.user_properties) p.AddBytes(name, value);
     return p;
   }
@@ -289,6 +365,7 @@ class RocksDbTableWriter final : public TableWriter {
   ChecksumType checksum_;
   std::optional<PrefixExtractor> prefix_extractor_;
   std::unique_ptr<BlockCompressor> compressor_;  // null: no compression
+  BlockSealing sealing_;
   FlushBySizePolicy data_block_policy_;
   BlockBuilder data_block_;
   BlockBuilder range_deletions_;
@@ -306,13 +383,18 @@ class RocksDbTableWriter final : public TableWriter {
   uint64_t num_range_deletions_ = 0;
   uint64_t raw_key_size_ = 0;
   uint64_t raw_value_size_ = 0;
+  // format_version >= 6 records these too.
+  uint64_t num_data_blocks_compression_bypassed_ = 0;
+  uint64_t num_data_blocks_compression_rejected_ = 0;
+  bool any_block_compressed_ = false;
+  uint64_t tail_start_offset_ = 0;
 };
 
 }  // namespace
 
 Status NewRocksDbTableWriter(const TableWriteOptions& options, std::unique_ptr<TableWriter>* out) {
-  if (options.format_version < 2 || options.format_version > 5) {
-    return BadOptions("formatVersion must be 2 to 5 (what RocksDB 7.8.3 writes), got " +
+  if (options.format_version < 2 || options.format_version > 7) {
+    return BadOptions("formatVersion must be 2 to 7, got " +
                       std::to_string(options.format_version));
   }
   const std::optional<ChecksumType> checksum =
@@ -351,7 +433,7 @@ Status NewRocksDbTableWriter(const TableWriteOptions& options, std::unique_ptr<T
   }
   std::unique_ptr<BlockCompressor> compressor;
   if (options.compression != "none") {
-    compressor = BlockCompressor::ForName(options.compression);
+    compressor = BlockCompressor::ForName(options.compression, options.format_version >= 6);
     if (!compressor) {
       return BadOptions(
           "compression must be \"none\", \"snappy\", \"zlib\", \"bzip2\", "

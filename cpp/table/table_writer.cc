@@ -29,23 +29,34 @@ Status ValidateCommonWriteOptions(const TableWriteOptions& options) {
   return Status::Ok();
 }
 
-size_t AppendBlock(ByteView raw, BlockCompressor* compressor, ChecksumType checksum, Bytes* out) {
-  uint8_t type = 0;
+SealedBlock AppendBlock(ByteView raw, BlockCompressor* compressor, const BlockSealing& sealing,
+                        uint64_t offset, Bytes* out) {
+  SealedBlock sealed;
   ByteView contents = raw;
   Bytes compressed;
   uint8_t compressed_type = 0;
-  if (compressor && compressor->Compress(raw, &compressed, &compressed_type) &&
-      compressed.size() < raw.size() - raw.size() / 8) {
-    contents = compressed;
-    type = compressed_type;
+  if (compressor) {
+    const bool pays_off =
+        compressor->Compress(raw, &compressed, &compressed_type) &&
+        (sealing.per_kb_limit
+             ? compressed.size() <= ((uint64_t{kMaxCompressedBytesPerKb} * raw.size()) >> 10)
+             : compressed.size() < raw.size() - raw.size() / 8);
+    if (pays_off) {
+      contents = compressed;
+      sealed.type = compressed_type;
+    } else {
+      sealed.compression_rejected = true;
+    }
   }
   const size_t start = out->size();
   out->insert(out->end(), contents.begin(), contents.end());
-  out->push_back(type);
+  out->push_back(sealed.type);
   const uint32_t sum =
-      ComputeBlockChecksum(checksum, ByteView(*out).subspan(start, contents.size() + 1));
+      ComputeBlockChecksum(sealing.checksum, ByteView(*out).subspan(start, contents.size() + 1)) +
+      ChecksumModifierForContext(sealing.base_context_checksum, offset);
   PutFixed32(out, sum);
-  return contents.size();
+  sealed.size = contents.size();
+  return sealed;
 }
 
 Status TableWriter::Create(const TableWriteOptions& options, std::unique_ptr<TableWriter>* out) {

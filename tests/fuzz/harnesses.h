@@ -580,6 +580,17 @@ inline void FuzzVersionEdit(const uint8_t* data, size_t size) {
       FUZZ_CHECK(f.meta.smallest.size() >= 8 && f.meta.largest.size() >= 8);
       FUZZ_CHECK(f.level >= 0 && f.level <= kMaxDbLevel);
     }
+    // What the encoder writes of it decodes back to what encodes the same again.
+    Bytes encoded;
+    const Status e = EncodeVersionEdit(edit, format, &encoded);
+    if (e.ok()) {
+      VersionEdit back;
+      FUZZ_CHECK(DecodeVersionEdit(encoded, format, &back).ok());
+      Bytes again;
+      FUZZ_CHECK(EncodeVersionEdit(back, format, &again).ok() && again == encoded);
+    } else {
+      FUZZ_CHECK(e.code() == ErrorCode::kUnsupported || e.code() == ErrorCode::kBadOptions);
+    }
   }
   // tag 1 (comparator), tag 3 (next file number) 2
   constexpr std::string_view kFirstEdit = "\x01\x1aleveldb.BytewiseComparator\x03\x02";
@@ -861,7 +872,7 @@ inline void FuzzTableWriter(const uint8_t* data, size_t size) {
 
   TableWriteOptions options;
   options.format = leveldb ? TableFamily::kLevelDb : TableFamily::kRocksDb;
-  options.format_version = 2 + format % 4;
+  options.format_version = 2 + format % 6;
   static const char* const kChecksums[] = {"none", "crc32c", "xxhash", "xxhash64", "xxh3"};
   if (!leveldb) options.checksum = kChecksums[(format >> 2) % 5];
   // RocksDB: every codec, by the restart byte's top three bits; LevelDB: Snappy or none.

@@ -205,6 +205,31 @@ describe("write", () => {
     expect(hex(readFileSync(out))).toBe(hex(GENERATED.readBytes(c.file.path)));
   });
 
+  test("RocksDB --format-version 7: the table's footer and properties say format_version 7", () => {
+    const input = path.join(work, "fv7.txt");
+    const lines = Array.from({ length: 500 }, (_, i) => `k${String(i).padStart(4, "0")}\tvalue ${i}`);
+    writeFileSync(input, lines.join("\n") + "\n");
+    const out = path.join(work, "fv7.sst");
+    const r = run("write", input, "-o", out, "--format-version", "7", "--filter", "rocksdb-ribbon");
+    expect(r.code).toBe(0);
+    const info = run("inspect", "--json", out);
+    expect(info.code).toBe(0);
+    const table = JSON.parse(info.stdout);
+    expect(table.footer).toMatchObject({ formatVersion: 7, checksum: "xxh3" });
+    expect(table.properties["rocksdb.format.version"]).toBe(7);
+    expect(table.properties["rocksdb.compression"]).toBe("BuiltinV2;01;");
+    expect(table.properties["rocksdb.block.based.table.decoupled.partitioned.filters"]).toBe("1");
+    // Coupled partitioned filters: RocksDB 11's collector then leaves the property out.
+    const coupled = path.join(work, "fv7-coupled.sst");
+    const args = ["--filter", "rocksdb-bloom", "--partition-filters", "--metadata-block-size", "256"];
+    args.push("--decouple-partitioned-filters");
+    expect(run("write", input, "-o", coupled, ...args, "false", "--format-version", "7").code).toBe(0);
+    const partitioned = JSON.parse(run("inspect", "--json", coupled).stdout);
+    expect(partitioned.filter).toMatchObject({ partitioned: true });
+    expect(partitioned.properties["rocksdb.block.based.table.decoupled.partitioned.filters"]).toBeUndefined();
+    expect(run("write", input, "-o", coupled, ...args, "maybe").code).toBe(2);
+  });
+
   test("LevelDB with --sort: TableBuilder's bytes from shuffled input", () => {
     const c = WRITER.find((x) => x.id === "ldb_puts_snappy_leveldb")!;
     const lines = hexLines(c);

@@ -16,13 +16,14 @@
 // The files are written on the SIMD module only: both modules write the same bytes
 // (table-writer.test.ts).
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
 import type { SstFilter, WriteOptions } from "sstfilter";
 
 import { loadBackend } from "./backends";
+import { loadTestingBackend, type TestingHooks } from "./testing-backend";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const RocksDB = require("rocksdb-native");
@@ -392,4 +393,162 @@ describe("tables sstfilter writes, read back by RocksDB 7.8.3 (sst_dump, ldb) an
     expect(asked).toBeGreaterThan(CASES.length * 600);
     expect(failures).toEqual([]);
   }, 120_000); // ~45k gets, one at a time
+});
+
+// format_version 6 and 7, which RocksDB 7.8.3 cannot read (and so cannot ingest): each table is
+// placed on the last level of a database directory by a MANIFEST of our own (sstfilter/db.h
+// BuildManifest, through the testing module's hook), then rocksdb-native (RocksDB 10.x) opens the
+// directory read-only and gets every key. format_version 5 goes the same way, and there `ldb scan`
+// (RocksDB 7.8.3) reads the directory too. Uncompressed: rocksdb-native's build has no codec.
+describe("tables placed in a database by our MANIFEST, read by rocksdb-native (10.x) and ldb (7.8.3)", () => {
+  interface PlacedCase {
+    name: string;
+    options: WriteOptions;
+    points: { op: "put" | "delete"; key: Buffer; value: Buffer }[];
+  }
+  const PLACED: PlacedCase[] = [];
+  let n = 0;
+  for (const formatVersion of [5, 6, 7]) {
+    for (const filter of ["rocksdb-bloom", "rocksdb-ribbon", "none", "partitioned"] as const) {
+      const checksum = CHECKSUMS[n % CHECKSUMS.length]!;
+      const options: WriteOptions = {
+        format: "rocksdb",
+        formatVersion,
+        filter: filter === "partitioned" ? "rocksdb-ribbon" : filter,
+        checksum,
+        compression: "none",
+      };
+      let variant = "";
+      if (filter === "partitioned") {
+        // Small partitions, so that there are several; decoupled (11.x's default) and coupled.
+        Object.assign(options, { partitionFilters: true, metadataBlockSize: 256 });
+        options.decouplePartitionedFilters = formatVersion !== 6;
+        if (formatVersion >= 6) variant = options.decouplePartitionedFilters ? " decoupled" : " coupled";
+      }
+      if (n % 2 === 0 && filter !== "none") {
+        options.prefixExtractor = PREFIXES[n % PREFIXES.length]!;
+        options.wholeKeyFiltering = n % 4 !== 0;
+      }
+      const next = random(5000 + n);
+      const points = keys(next, 700).map((key, i) => {
+        const op = next() < 0.8 ? ("put" as const) : ("delete" as const);
+        return {
+          op,
+          key,
+          value: op === "put" ? Buffer.from(`value ${i} `.repeat(1 + (i % 5))) : Buffer.alloc(0),
+        };
+      });
+      PLACED.push({
+        name: `fv${formatVersion} ${filter}${variant} ${checksum}${options.prefixExtractor ? ` ${options.prefixExtractor}` : ""}`,
+        options,
+        points,
+      });
+      n++;
+    }
+  }
+
+  let work: string;
+  let sf: SstFilter;
+  let hooks: TestingHooks;
+  const dirs = new Map<string, string>();
+
+  beforeAll(async () => {
+    ({ sf, hooks } = await loadTestingBackend(true));
+    work = mkdtempSync(path.join(tmpdir(), "sstfilter-placed-"));
+    for (const [i, c] of PLACED.entries()) {
+      using w = sf.createTableWriter(c.options);
+      for (const p of c.points) {
+        if (p.op === "put") w.put(p.key, p.value);
+        else w.delete(p.key);
+      }
+      const table = w.finish();
+      // The smallest and largest internal keys: user key, then (seq << 8 | type) as fixed64.
+      const internal = (p: PlacedCase["points"][number]) =>
+        Buffer.concat([p.key, Buffer.from([p.op === "put" ? 1 : 0, 0, 0, 0, 0, 0, 0, 0])]).toString("hex");
+      const manifest = hooks.singleTableManifest(
+        5,
+        table.length,
+        6,
+        internal(c.points[0]!),
+        internal(c.points[c.points.length - 1]!),
+        0,
+      );
+      if (manifest === null) throw new Error(`${c.name}: no MANIFEST`);
+      const dir = path.join(work, `db${i}`);
+      mkdirSync(dir);
+      writeFileSync(path.join(dir, "000005.sst"), table);
+      writeFileSync(path.join(dir, "MANIFEST-000001"), manifest);
+      writeFileSync(path.join(dir, "CURRENT"), "MANIFEST-000001\n");
+      writeFileSync(path.join(dir, "IDENTITY"), `sstfilter-placed-${i}\n`);
+      dirs.set(c.name, dir);
+    }
+  });
+
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const expected = (c: PlacedCase) =>
+    new Map(
+      c.points.filter((p) => p.op === "put").map((p) => [p.key.toString("hex"), p.value.toString("hex")]),
+    );
+
+  it("covers format_version 5, 6 and 7 with every filter kind, partitioned ones too", () => {
+    for (const fv of [5, 6, 7]) {
+      for (const filter of ["rocksdb-bloom", "rocksdb-ribbon", "none"]) {
+        expect(PLACED.some((c) => c.options.formatVersion === fv && c.options.filter === filter)).toBe(true);
+      }
+      expect(PLACED.some((c) => c.options.formatVersion === fv && c.options.partitionFilters)).toBe(true);
+    }
+    expect(PLACED.some((c) => c.options.formatVersion! >= 6 && c.options.prefixExtractor)).toBe(true);
+  });
+
+  it("rocksdb-native opens each directory read-only and gets every key as written", async () => {
+    const failures: string[] = [];
+    let asked = 0;
+    for (const c of PLACED) {
+      const rocksdb = new RocksDB(dirs.get(c.name)!, { readOnly: true });
+      const want = expected(c);
+      try {
+        await rocksdb.ready();
+        for (const p of c.points) {
+          const got: Buffer | null = await rocksdb.get(p.key);
+          asked++;
+          const gotHex = got === null ? null : Buffer.from(got).toString("hex");
+          if (gotHex !== (want.get(p.key.toString("hex")) ?? null) && failures.length < 10) {
+            failures.push(`${c.name}: key ${p.key.toString("hex")}: got ${gotHex?.slice(0, 40)}`);
+          }
+        }
+      } catch (e) {
+        failures.push(`${c.name}: ${(e as Error).message}`);
+      }
+      await rocksdb.close().catch(() => undefined);
+    }
+    expect(failures).toEqual([]);
+    expect(asked).toBe(PLACED.reduce((sum, c) => sum + c.points.length, 0));
+  }, 60_000);
+
+  it("ldb (RocksDB 7.8.3) scans the format_version 5 directories to exactly our puts", () => {
+    const failures: string[] = [];
+    const fv5 = PLACED.filter((c) => c.options.formatVersion === 5);
+    expect(fv5.length).toBeGreaterThan(0);
+    for (const c of fv5) {
+      // ldb opens read-write (it may add a MANIFEST): a copy.
+      const copy = `${dirs.get(c.name)!}-ldb`;
+      cpSync(dirs.get(c.name)!, copy, { recursive: true });
+      const scan = tool("ldb", [`--db=${copy}`, "scan", "--hex"]);
+      if (!scan.ok) {
+        failures.push(`${c.name}: ${scan.out.trim()}`);
+        continue;
+      }
+      const got = new Map<string, string>();
+      for (const line of scan.out.split("\n")) {
+        const m = /^0x([0-9A-F]*) : 0x([0-9A-F]*)$/.exec(line);
+        if (m) got.set(m[1]!.toLowerCase(), m[2]!.toLowerCase());
+      }
+      const diff = differences(got, expected(c));
+      if (diff.length > 0) failures.push(`${c.name}: ${diff.join("; ")}`);
+    }
+    expect(failures).toEqual([]);
+  });
 });

@@ -16,6 +16,14 @@ export interface TestingHooks {
   heapInUse(): number;
   ribbonSizingDigest(first: number, last: number, step: number): string;
   ribbonFpRateTargetDigest(randomCount: number): string;
+  singleTableManifest(
+    fileNumber: number,
+    fileSize: number,
+    level: number,
+    smallestHex: string,
+    largestHex: string,
+    largestSeqno: number,
+  ): Uint8Array | null;
   HEAPU8: Uint8Array;
 }
 

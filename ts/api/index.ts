@@ -24,7 +24,7 @@ export type { Key, KeyBatch } from "../core/keys.js";
 export { simd128Supported } from "../core/init.js";
 export { AsyncTable, Table } from "./table.js";
 export { TableWriter } from "./table-writer.js";
-export type { WriteOptions } from "./table-writer.js";
+export type { NodeWritableLike, TableSink, WriteOptions } from "./table-writer.js";
 export { compareBytes } from "./entries.js";
 export type { Entry, EntryOptions, EntryType, RangeDeletion } from "./entries.js";
 export type { TableRegion, TableRegionKind } from "./layout.js";

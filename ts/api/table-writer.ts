@@ -8,15 +8,26 @@ import { SstFilterError } from "./errors.js";
 export interface WriteOptions {
   /** "rocksdb": an .sst as SstFileWriter writes it; "leveldb": an .ldb as a bare TableBuilder does (user keys, puts only). */
   format: "rocksdb" | "leveldb";
-  /** RocksDB block-based table format_version, 2 to 5 (default 5, RocksDB 7.8.3's). */
+  /**
+   * RocksDB block-based table format_version, 2 to 7 (default 5). 2 to 5 give what RocksDB
+   * 7.8.3's SstFileWriter writes; 6 and 7 (read by RocksDB 8.6 and 10.4 on) what 11.9's does:
+   * footer checksum, context checksums, its filter rules and property set.
+   */
   formatVersion?: number;
+  /**
+   * formatVersion 6 and 7: the footer's `base_context_checksum` (non-zero 32 bits), which RocksDB
+   * draws at random per file. Default: derived from the session identity and file number, so that
+   * the same input gives the same file.
+   */
+  baseContextChecksum?: number;
   /** Default "none". RocksDB writes a full filter (or a partitioned one); LevelDB its filter block ("leveldb"). */
   filter?: "none" | "leveldb" | "rocksdb-legacy-bloom" | "rocksdb-bloom" | "rocksdb-ribbon";
   /** Default 10. */
   bitsPerKey?: number;
   /**
-   * RocksDB, default false: `partition_filters`, one filter per partition of a two-level index
-   * instead of one full filter (the filter's partitions are cut together with the index's).
+   * RocksDB, default false: `partition_filters`, filter partitions over a two-level index instead
+   * of one full filter (cut together with the index's partitions, or apart from them: see
+   * decouplePartitionedFilters).
    * Needs indexType "two-level", which it implies when indexType is not given.
    */
   partitionFilters?: boolean;
@@ -28,6 +39,12 @@ export interface WriteOptions {
   indexType?: "binary-search" | "two-level";
   /** RocksDB, default 4096: `metadata_block_size`, the size at which index (and filter) partitions are cut. */
   metadataBlockSize?: number;
+  /**
+   * RocksDB formatVersion 6 and 7, default true (`decouple_partitioned_filters`, RocksDB 11's
+   * default): filter partitions are cut by the hashes they hold, apart from the index partitions.
+   * Older format versions always cut them together.
+   */
+  decouplePartitionedFilters?: boolean;
   /** RocksDB: "fixed:N" or "capped:N"; the filter then holds prefixes too. */
   prefixExtractor?: string;
   /** RocksDB, default true: the filter holds whole keys. */
@@ -47,10 +64,53 @@ export interface WriteOptions {
    * RocksDB properties: the ones that carry an identity or a clock, by their names
    * (`rocksdb.creating.db.identity`, `rocksdb.creating.session.identity`,
    * `rocksdb.creating.host.identity`, and as decimal numbers `rocksdb.creation.time`,
-   * `rocksdb.file.creation.time`, `rocksdb.oldest.key.time`, `rocksdb.original.file.number`), and
+   * `rocksdb.file.creation.time`, `rocksdb.oldest.key.time`, `rocksdb.newest.key.time`,
+   * `rocksdb.original.file.number`), and
    * any of your own (stored as UTF-8, as a TablePropertiesCollector would add them).
    */
   properties?: Record<string, string>;
+}
+
+/**
+ * Where `writeTo` / `finishTo` send a table: a WHATWG `WritableStream` (browsers, Node 18+, e.g.
+ * from the File System Access API) or a Node `Writable` (`fs.createWriteStream`, a socket, an
+ * HTTP response). Either stays open: closing it is the caller's.
+ */
+export type TableSink = WritableStream<Uint8Array> | NodeWritableLike;
+
+/** The part of a Node `stream.Writable` the writer uses. */
+export interface NodeWritableLike {
+  write(chunk: Uint8Array): boolean;
+  once(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
+  removeListener(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
+}
+
+/** Hands `chunk` to `sink`; resolves when the sink takes more (backpressure), rejects on its error. */
+async function send(sink: TableSink, chunk: Uint8Array): Promise<void> {
+  if (typeof (sink as WritableStream<Uint8Array>).getWriter === "function") {
+    const writer = (sink as WritableStream<Uint8Array>).getWriter();
+    try {
+      await writer.ready;
+      await writer.write(chunk);
+    } finally {
+      writer.releaseLock();
+    }
+    return;
+  }
+  const node = sink as NodeWritableLike;
+  if (node.write(chunk)) return;
+  await new Promise<void>((resolve, reject) => {
+    const onDrain = (): void => {
+      node.removeListener("error", onError);
+      resolve();
+    };
+    const onError = (error?: unknown): void => {
+      node.removeListener("drain", onDrain);
+      reject(error);
+    };
+    node.once("drain", onDrain);
+    node.once("error", onError);
+  });
 }
 
 const OPS = { put: 0, delete: 1, merge: 2, deleteRange: 3 } as const;
@@ -66,6 +126,14 @@ function wholeNumber(value: number | undefined, name: string, fallback: number):
   const n = optional(value, "number", name, fallback);
   if (!Number.isSafeInteger(n) || n < 0) {
     throw new SstFilterError("BAD_OPTIONS", `${name} must be a whole number >= 0, got ${n}`);
+  }
+  return n;
+}
+
+function baseContextChecksum(value: number | undefined): number {
+  const n = wholeNumber(value, "baseContextChecksum", 0);
+  if (n > 0xffffffff || (value !== undefined && n === 0)) {
+    throw new SstFilterError("BAD_OPTIONS", `baseContextChecksum must be 1 to 0xffffffff, got ${n}`);
   }
   return n;
 }
@@ -117,6 +185,13 @@ function normalize(opts: WriteOptions) {
     indexType,
     partitionFilters,
     metadataBlockSize: wholeNumber(opts.metadataBlockSize, "metadataBlockSize", 4096),
+    decouplePartitionedFilters: optional(
+      opts.decouplePartitionedFilters,
+      "boolean",
+      "decouplePartitionedFilters",
+      true,
+    ),
+    baseContextChecksum: baseContextChecksum(opts.baseContextChecksum),
     properties: pairs,
   };
 }
@@ -166,6 +241,23 @@ export class TableWriter extends WasmObject<TableWriterHandle> {
     const handle = this.live();
     if (!handle.finish()) throw this.heap.lastError();
     return handle.takeOutput();
+  }
+
+  /**
+   * Sends the finished bytes waiting, when there are at least `minBytes` of them (default 1 MiB;
+   * 0: whatever there is), to `sink` and resolves once the sink takes more. Calling it now and
+   * then between puts streams a table of any size in bounded memory:
+   * `w.put(k, v); if (w.pendingBytes >= 1 << 20) await w.writeTo(sink);`.
+   */
+  async writeTo(sink: TableSink, minBytes = 1 << 20): Promise<void> {
+    if (this.pendingBytes === 0 || this.pendingBytes < minBytes) return;
+    await send(sink, this.takeOutput());
+  }
+
+  /** Ends the table (as finish()) and sends what was not taken yet to `sink`, which stays open. */
+  async finishTo(sink: TableSink): Promise<void> {
+    const rest = this.finish();
+    if (rest.length > 0) await send(sink, rest);
   }
 
   /** Bytes waiting to be taken. */

@@ -236,6 +236,8 @@ export interface CoreModule {
     indexType: string;
     partitionFilters: boolean;
     metadataBlockSize: number;
+    decouplePartitionedFilters: boolean;
+    baseContextChecksum: number;
     properties: [string, string][];
   }): TableWriterHandle | null;
   /** sst_dump's scan line for an entry: seq a decimal string below 2^56, type a byte. */
@@ -408,6 +410,15 @@ export interface TestingHooks {
   /** Digests of Standard128Ribbon sizing sweeps, compared with the native build's. */
   ribbonSizingDigest(first: number, last: number, step: number): string;
   ribbonFpRateTargetDigest(randomCount: number): string;
+  /** The MANIFEST of a RocksDB database holding only this table (keys as hex internal keys). */
+  singleTableManifest(
+    fileNumber: number,
+    fileSize: number,
+    level: number,
+    smallestHex: string,
+    largestHex: string,
+    largestSeqno: number,
+  ): Uint8Array | null;
   /** The benchmark's raw random-read loop (bench/wasm-bench.mjs). */
   _sstfilter_bench_random_reads(base: number, lines: number, reads: number, seed: number): number;
 }

@@ -392,6 +392,13 @@ function writeOptions(args: Parsed): WriteOptions {
   set("indexType", indexType as WriteOptions["indexType"]);
   set("metadataBlockSize", wholeOption(args, "metadata-block-size"));
   set("prefixExtractor", text("prefix-extractor"));
+  const decouple = text("decouple-partitioned-filters");
+  if (decouple !== undefined) {
+    if (decouple !== "true" && decouple !== "false") {
+      throw usage("--decouple-partitioned-filters takes true or false");
+    }
+    set("decouplePartitionedFilters", decouple === "true");
+  }
   const whole = text("whole-key-filtering");
   if (whole !== undefined) {
     if (whole !== "true" && whole !== "false") throw usage("--whole-key-filtering takes true or false");
@@ -907,7 +914,8 @@ byte order (or --sort). Large inputs stream: the table is written as it grows.
   --hex                      keys and values are hex
   --sort                     sort the input by key first (reads it whole)
   --format F                 rocksdb (default) | leveldb
-  --format-version N         RocksDB format_version, 2 to 5 (default 5)
+  --format-version N         RocksDB format_version, 2 to 7 (default 5): 2-5 as RocksDB 7.8.3
+                             writes them, 6 and 7 as 11.9 does
   --filter F                 none (default) | ${FORMATS.join(" | ")}
   --bits-per-key B           default 10
   --prefix-extractor P       fixed:N | capped:N (RocksDB)
@@ -922,6 +930,9 @@ byte order (or --sort). Large inputs stream: the table is written as it grows.
   --partition-filters        RocksDB: a filter per index partition (implies --index-type two-level)
   --index-type T             binary-search (default) | two-level (RocksDB)
   --metadata-block-size N    index and filter partition size, default 4096 (RocksDB)
+  --decouple-partitioned-filters B
+                             true (default) | false: format_version 6 and 7 cut filter
+                             partitions apart from the index's, as RocksDB 11 does by default
 
 Exit code 0 when the table was written, 2 for a usage error, 3 when the input cannot be read or
 its keys do not ascend (nothing is left at OUT then).`,
@@ -938,6 +949,7 @@ its keys do not ascend (nothing is left at OUT then).`,
       "metadata-block-size": { type: "string" },
       "prefix-extractor": { type: "string" },
       "whole-key-filtering": { type: "string" },
+      "decouple-partitioned-filters": { type: "string" },
       compression: { type: "string" },
       checksum: { type: "string" },
       "block-size": { type: "string" },

@@ -1,7 +1,8 @@
 // Hooks only the test builds of the modules (sstfilter-*-testing) carry: what the leak tests count
-// (live handles, heap in use) and the Standard128Ribbon sizing digests that
+// (live handles, heap in use), the Standard128Ribbon sizing digests that
 // tests/ts/ribbon-sizing.test.ts compares with the native build's
-// (tests/cpp/rocksdb_ribbon_test.cc).
+// (tests/cpp/rocksdb_ribbon_test.cc), and the MANIFEST that places one table in a RocksDB
+// database (tests/ts/table-writer-readback.test.ts).
 #include <emscripten/bind.h>
 #include <malloc.h>
 
@@ -10,6 +11,7 @@
 
 #include "binding_support.h"
 #include "filter/rocksdb_ribbon_internal.h"
+#include "sstfilter/db.h"
 
 namespace sstfilter::wasm {
 namespace {
@@ -36,6 +38,36 @@ std::string RibbonFpRateTargetDigest(uint32_t random_count) {
   return Hex64(rocksdb_ribbon::OneInFpRateSweepDigest(random_count));
 }
 
+Bytes FromHex(const std::string& hex) {
+  Bytes out;
+  for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+    out.push_back(static_cast<uint8_t>(std::stoi(hex.substr(i, 2), nullptr, 16)));
+  }
+  return out;
+}
+
+// The MANIFEST of a RocksDB database whose only file is table `file_number` at `level`, its
+// smallest and largest internal keys in hex; null on error (last error).
+emscripten::val SingleTableManifest(double file_number, double file_size, int level,
+                                    const std::string& smallest_hex, const std::string& largest_hex,
+                                    double largest_seqno) {
+  VersionEdit::NewFile file;
+  file.level = level;
+  file.meta.number = static_cast<uint64_t>(file_number);
+  file.meta.size = static_cast<uint64_t>(file_size);
+  file.meta.smallest = FromHex(smallest_hex);
+  file.meta.largest = FromHex(largest_hex);
+  file.meta.largest_seqno = static_cast<uint64_t>(largest_seqno);
+  Bytes manifest;
+  Status s = BuildManifest(DbFormat::kRocksDb, "leveldb.BytewiseComparator", {file},
+                           file.meta.largest_seqno, &manifest);
+  if (!s.ok()) {
+    Fail(std::move(s));
+    return emscripten::val::null();
+  }
+  return ToUint8Array(manifest);
+}
+
 }  // namespace
 }  // namespace sstfilter::wasm
 
@@ -45,4 +77,5 @@ EMSCRIPTEN_BINDINGS(sstfilter_testing) {
   emscripten::function("heapInUse", &HeapInUse);
   emscripten::function("ribbonSizingDigest", &RibbonSizingDigest);
   emscripten::function("ribbonFpRateTargetDigest", &RibbonFpRateTargetDigest);
+  emscripten::function("singleTableManifest", &SingleTableManifest);
 }

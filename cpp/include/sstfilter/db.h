@@ -363,4 +363,36 @@ struct BlobFileCheck {
 // disagrees, kCorrupt for anything else; the offset is the header's, the record's or the footer's.
 Status CheckBlobFile(ByteView file, BlobFileCheck* out);
 
+// ---- Writing logs and MANIFESTs (docs/FORMATS.md 6.8) ----
+
+// Frames records as a log file holds them (leveldb db/log_writer.cc, rocksdb db/log_writer.cc
+// without recycling): 32 KiB blocks; each fragment a 7-byte header (masked CRC-32C of the type
+// byte and the payload, u16 length, type FULL, FIRST, MIDDLE or LAST) and its payload; a block's
+// tail too short for a header is zero-filled. LogReader reads it back.
+class LogWriter {
+ public:
+  void AddRecord(ByteView payload);
+  // The bytes written since the last call; the file is all of them in order.
+  Bytes TakeOutput();
+
+ private:
+  Bytes out_;
+  size_t block_offset_ = 0;
+};
+
+// Encodes `edit` as VersionEdit::EncodeTo does (RocksDB: new files as kNewFile4 with the custom
+// fields that differ from their defaults; LevelDB: kNewFile). kUnsupported for fields this
+// encoder does not write (blob files, WAL edits, timestamps, atomic groups, unique ids...);
+// kBadOptions for what the format cannot hold (a LevelDB column family, a level out of range,
+// keys without their 8-byte trailer).
+Status EncodeVersionEdit(const VersionEdit& edit, DbFormat format, Bytes* manifest_record);
+
+// The MANIFEST of a database that holds `files` and nothing else (one column family, no WAL):
+// one record with the comparator, log number 0, the next file number past the files' numbers
+// (and past 1, the MANIFEST's), `last_sequence`, and the files. With CURRENT naming it
+// ("MANIFEST-000001\n"), the directory opens in RocksDB and LevelDB.
+Status BuildManifest(DbFormat format, const std::string& comparator,
+                     const std::vector<VersionEdit::NewFile>& files, uint64_t last_sequence,
+                     Bytes* manifest);
+
 }  // namespace sstfilter

@@ -1,5 +1,6 @@
 // Writing table files (docs/FORMATS.md 3.11): the bytes RocksDB's SstFileWriter (block-based
-// tables, format_version 2 to 5) or LevelDB's TableBuilder would write for the same entries and
+// tables: format_version 2 to 5 as 7.8.3 writes them, 6 and 7 as 11.9 does) or LevelDB's
+// TableBuilder would write for the same entries and
 // options. Entries go in ascending key order; finished bytes come out as they are ready
 // (TakeOutput), so a file larger than memory can stream: the writer holds one data block, the
 // index, the filter's key hashes (or finished partitions) and the range deletions, never the data
@@ -32,7 +33,12 @@ struct TableIdentity {
   uint64_t creation_time = 0;        // rocksdb.creation.time
   uint64_t file_creation_time = 0;   // rocksdb.file.creation.time
   uint64_t oldest_key_time = 0;      // rocksdb.oldest.key.time
+  uint64_t newest_key_time = 0;      // rocksdb.newest.key.time (format_version >= 6)
   uint64_t orig_file_number = 1;     // rocksdb.original.file.number (SstFileWriter's first file)
+  // format_version >= 6: the footer's base_context_checksum, which RocksDB draws at random per
+  // file (BlockBasedTableBuilder::Rep). 0 derives a non-zero one from db_session_id and
+  // orig_file_number, so that the same inputs give the same file.
+  uint32_t base_context_checksum = 0;
 };
 
 // RocksDB's BlockBasedTableOptions::index_type, of the kinds the writer builds.
@@ -45,7 +51,10 @@ struct TableWriteOptions {
   // kRocksDb: SstFileWriter (internal keys with sequence number 0). kLevelDb: a bare TableBuilder
   // (user keys, puts only).
   TableFamily format = TableFamily::kRocksDb;
-  uint32_t format_version = 5;  // RocksDB 2 to 5 (7.8.3's default is 5)
+  // RocksDB 2 to 7 (7.8.3's default is 5, 11.9's is 7). 2 to 5 give what 7.8.3's SstFileWriter
+  // writes; 6 and 7, which only RocksDB >= 8.6 and >= 10.4 read, what 11.9's writes: its footer,
+  // context checksums, compression rule and property set (docs/FORMATS.md 3.11.7).
+  uint32_t format_version = 5;
   // No filter, or the filter to build: kLevelDbBloom for LevelDB (its filter block), one of the
   // RocksDB formats for RocksDB (a full or partitioned filter: NewBloomFilterPolicy writes the
   // legacy Bloom below format_version 5 and FastLocalBloom from 5 on; Ribbon is
@@ -72,6 +81,10 @@ struct TableWriteOptions {
   TableIndexType index_type = TableIndexType::kBinarySearch;
   bool partition_filters = false;
   uint64_t metadata_block_size = 4096;
+  // format_version >= 6 (RocksDB 11.x's decouple_partitioned_filters, its default): filter
+  // partitions are cut by the hashes they hold rather than with the index partitions. Older
+  // format_versions always cut them together (7.8.3 has no such option).
+  bool decouple_partitioned_filters = true;
   TableIdentity identity;  // RocksDB only
   // RocksDB: further properties, as a user's TablePropertiesCollector adds them: name -> raw
   // value. Names starting with "rocksdb." are RocksDB's own and not accepted here.

@@ -51,8 +51,12 @@ class ZstdDecompressor {
 void SnappyCompress(ByteView in, Bytes* out);
 bool ZlibCompress(ByteView in, Bytes* out);
 bool Bzip2Compress(ByteView in, Bytes* out);
-// `high_compression`: LZ4HC (its default level); else LZ4 with acceleration 1.
-bool Lz4Compress(ByteView in, bool high_compression, Bytes* out);
+// LZ4 with acceleration 1: through a fresh LZ4_stream_t (LZ4_compress_fast_continue, RocksDB
+// 7.8.3), or LZ4_compress_fast (RocksDB 11.x without a dictionary). The two pick other hash
+// tables for small inputs, so their streams differ.
+bool Lz4Compress(ByteView in, bool fresh_stream, Bytes* out);
+// LZ4HC at its default level, through a fresh stream (both RocksDB versions).
+bool Lz4HcCompress(ByteView in, Bytes* out);
 
 // Zstandard keeps its compression context across blocks, as RocksDB's CompressionContext does.
 class ZstdCompressor {

@@ -28,30 +28,45 @@ Status Lz4Decompress(const CodecInput& in, Bytes* out) {
   return CheckDecodedSize(Codec::kLz4Block, in, static_cast<uint64_t>(n));
 }
 
-bool Lz4Compress(ByteView in, bool high_compression, Bytes* out) {
-  // RocksDB compresses through a fresh stream per block (its dictionary, when it has one, loaded
-  // first): LZ4_compress_fast_continue with acceleration 1, or LZ4_compress_HC_continue at level 0,
-  // which LZ4HC takes as its default level.
+namespace {
+
+// Runs `compress(src, dst, size, bound)` into `out`, sized to the library's bound first.
+template <typename Compress>
+bool Lz4Into(ByteView in, Bytes* out, Compress compress) {
   const int size = static_cast<int>(in.size());
   const int bound = LZ4_compressBound(size);
   out->resize(static_cast<size_t>(bound));
-  const auto* src = reinterpret_cast<const char*>(in.data());
-  auto* dst = reinterpret_cast<char*>(out->data());
-  int n = 0;
-  if (high_compression) {
-    LZ4_streamHC_t* stream = LZ4_createStreamHC();
-    if (stream == nullptr) return false;
-    LZ4_resetStreamHC(stream, 0);
-    n = LZ4_compress_HC_continue(stream, src, dst, size, bound);
-    LZ4_freeStreamHC(stream);
-  } else {
-    LZ4_stream_t* stream = LZ4_createStream();
-    if (stream == nullptr) return false;
-    n = LZ4_compress_fast_continue(stream, src, dst, size, bound, 1);
-    LZ4_freeStream(stream);
-  }
-  out->resize(static_cast<size_t>(n));
+  const int n = compress(reinterpret_cast<const char*>(in.data()),
+                         reinterpret_cast<char*>(out->data()), size, bound);
+  out->resize(static_cast<size_t>(n > 0 ? n : 0));
   return n > 0;
+}
+
+}  // namespace
+
+bool Lz4Compress(ByteView in, bool fresh_stream, Bytes* out) {
+  // RocksDB 7.8.3 compresses through a fresh stream per block (its dictionary, when it has one,
+  // loaded first) with acceleration 1; 11.x calls LZ4_compress_fast when it has no dictionary.
+  return Lz4Into(in, out, [fresh_stream](const char* src, char* dst, int size, int bound) {
+    if (!fresh_stream) return LZ4_compress_fast(src, dst, size, bound, 1);
+    LZ4_stream_t* stream = LZ4_createStream();
+    if (stream == nullptr) return 0;
+    const int n = LZ4_compress_fast_continue(stream, src, dst, size, bound, 1);
+    LZ4_freeStream(stream);
+    return n;
+  });
+}
+
+bool Lz4HcCompress(ByteView in, Bytes* out) {
+  // LZ4_compress_HC_continue on a stream reset to level 0, which LZ4HC takes as its default.
+  return Lz4Into(in, out, [](const char* src, char* dst, int size, int bound) {
+    LZ4_streamHC_t* stream = LZ4_createStreamHC();
+    if (stream == nullptr) return 0;
+    LZ4_resetStreamHC(stream, 0);
+    const int n = LZ4_compress_HC_continue(stream, src, dst, size, bound);
+    LZ4_freeStreamHC(stream);
+    return n;
+  });
 }
 
 }  // namespace sstfilter
