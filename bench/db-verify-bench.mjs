@@ -12,6 +12,7 @@ import { loadavg } from "node:os";
 import path from "node:path";
 
 import { init } from "../dist/esm/platform/node.js";
+import { writeReport } from "./report.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -152,12 +153,6 @@ const report = {
   results,
   targets,
 };
-writeFileSync(outFile, JSON.stringify(report, null, 2) + "\n");
-if (args.includes("--merge-into")) {
-  const into = args[args.indexOf("--merge-into") + 1];
-  const merged = JSON.parse(readFileSync(into, "utf8"));
-  merged.dbVerify = report;
-  writeFileSync(into, JSON.stringify(merged, null, 2) + "\n");
-}
+writeReport(args, outFile, "dbVerify", report);
 for (const t of targets)
   log(`${t.met ? "met    " : "NOT MET"} ${t.name}: ${t.value.toFixed(2)} ${t.unit} (target ${t.limit})`);

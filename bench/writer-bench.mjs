@@ -9,9 +9,10 @@
 // Usage: node bench/writer-bench.mjs --out FILE [--quick] [--merge-into RESULTS_JSON] (the last
 // sets the "writer" member of an existing results.json).
 import { execFileSync } from "node:child_process";
-import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 
 import { init } from "../dist/esm/platform/node.js";
+import { writeReport } from "./report.mjs";
 import { cpuMs } from "./timing.mjs";
 
 const args = process.argv.slice(2);
@@ -134,10 +135,4 @@ const report = {
 };
 for (const t of Object.values(report.targets)) t.met = t.ratio <= t.target;
 log(JSON.stringify(report.results) + " " + JSON.stringify(report.targets));
-writeFileSync(outFile, JSON.stringify(report, null, 2) + "\n");
-if (args.includes("--merge-into")) {
-  const into = args[args.indexOf("--merge-into") + 1];
-  const merged = JSON.parse(readFileSync(into, "utf8"));
-  merged.writer = report;
-  writeFileSync(into, JSON.stringify(merged, null, 2) + "\n");
-}
+writeReport(args, outFile, "writer", report);

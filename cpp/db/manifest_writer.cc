@@ -4,42 +4,13 @@
 #include <algorithm>
 #include <string>
 
+#include "db/version_edit_tags.h"
 #include "sstfilter/db.h"
 
 namespace sstfilter {
 namespace {
 
-// The tags written here (rocksdb db/version_edit.h Tag, NewFileCustomTag; LevelDB's are the
-// first ones). version_edit.cc's decoder knows them all.
-enum Tag : uint32_t {
-  kComparator = 1,
-  kLogNumber = 2,
-  kNextFileNumber = 3,
-  kLastSequence = 4,
-  kCompactCursor = 5,
-  kDeletedFile = 6,
-  kNewFile = 7,
-  kPrevLogNumber = 9,
-  kMinLogNumberToKeep = 10,
-  kNewFile4 = 103,
-  kColumnFamily = 200,
-  kColumnFamilyAdd = 201,
-  kColumnFamilyDrop = 202,
-  kMaxColumnFamily = 203,
-  kDbId = (1 << 13) + 1,
-};
-enum NewFileCustomTag : uint32_t {
-  kTerminate = 1,
-  kNeedCompaction = 2,
-  kOldestBlobFileNumber = 4,
-  kOldestAncesterTime = 5,
-  kFileCreationTime = 6,
-  kFileChecksum = 7,
-  kFileChecksumFuncName = 8,
-  kEpochNumber = 13,
-  kTailSize = 15,
-  kPathId = (1 << 6) + 1,
-};
+using namespace version_edit;  // the tags by their names in RocksDB's source
 
 void PutVarint32(Bytes* out, uint32_t v) { PutVarint64(out, v); }
 

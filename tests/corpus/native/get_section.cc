@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "library_status.h"
 #include "sections.h"
 
 namespace corpus {
@@ -35,10 +36,6 @@ namespace fs = std::filesystem;
 constexpr int kKeySpace = 6000;  // db_bench --num: keys 0..5999 are written
 constexpr int kMergeKeys = 400;  // db_bench --merge_keys: keys 0..399 get merge operands
 constexpr int kKeySize = 12;     // db_bench --key_size
-
-void Check(const rocksdb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
-}
 
 // db_bench's key for a number (GenerateKeyFromInt): 8 bytes big-endian, padded with '0'.
 Key BenchKey(uint64_t n) {

@@ -25,6 +25,7 @@
 #include <memory>
 #include <set>
 
+#include "library_status.h"
 #include "sections.h"
 #include "table_layout.h"
 
@@ -33,10 +34,6 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr int kFilterBaseLg = 11;  // LevelDB table/filter_block.cc: one filter per 2 KiB
-
-void Check(const leveldb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
-}
 
 std::vector<leveldb::Slice> Slices(const KeyList& keys) {
   return std::vector<leveldb::Slice>(keys.begin(), keys.end());

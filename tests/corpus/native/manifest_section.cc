@@ -30,20 +30,13 @@
 #include <memory>
 #include <thread>
 
+#include "library_status.h"
 #include "sections.h"
 
 namespace corpus {
 namespace {
 
 namespace fs = std::filesystem;
-
-void Check(const rocksdb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
-}
-
-void Check(const leveldb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
-}
 
 std::string Numbered(const std::string& prefix, size_t i) {
   const std::string digits = std::to_string(i);

@@ -24,6 +24,7 @@
 #include <set>
 
 #include "filter_tickers.h"
+#include "library_status.h"
 #include "sections.h"
 #include "table_layout.h"
 
@@ -164,10 +165,6 @@ std::string ValueFor(size_t i) {
   std::string v(4, '\0');
   for (int b = 0; b < 4; ++b) v[b] = char((i >> (8 * b)) & 0xff);
   return v;
-}
-
-void Check(const rocksdb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
 }
 
 // A DB opened for answering, removed with its folder when done.

@@ -28,6 +28,7 @@
 #include <set>
 
 #include "filter_tickers.h"
+#include "library_status.h"
 #include "sections.h"
 
 namespace rocksdb {
@@ -70,10 +71,6 @@ std::vector<TsConfig> TsConfigs() {
        .shape = "pfxmix:200:0:8"},
       {.id = "ts_db_partitioned", .db = true, .partitioned = true, .count = 3000},
   };
-}
-
-void Check(const rocksdb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
 }
 
 std::string Timestamp(uint64_t t) {

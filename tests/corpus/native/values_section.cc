@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "library_status.h"
 #include "sections.h"
 
 namespace corpus {
@@ -33,10 +34,6 @@ namespace fs = std::filesystem;
 
 constexpr char kTypeValue = 0x01;      // rocksdb db/dbformat.h ValueType
 constexpr char kTypeBlobIndex = 0x11;  // the type byte blob_crafted's entries get
-
-void Check(const rocksdb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
-}
 
 // sst_dump --command=scan over `file` with `flags`: its standard output and standard error.
 std::pair<std::string, std::string> SstDumpScan(const fs::path& file, const std::string& flags) {

@@ -30,20 +30,13 @@
 #include <functional>
 #include <memory>
 
+#include "library_status.h"
 #include "sections.h"
 
 namespace corpus {
 namespace {
 
 namespace fs = std::filesystem;
-
-void Check(const rocksdb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
-}
-
-void Check(const leveldb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
-}
 
 std::string HexOf(const rocksdb::Slice& s) { return Hex(std::string_view(s.data(), s.size())); }
 

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "library_status.h"
 #include "sections.h"
 #include "table_layout.h"
 
@@ -205,13 +206,6 @@ rocksdb::CompressionType RocksCompression(const std::string& name) {
   if (name == "lz4hc") return rocksdb::kLZ4HCCompression;
   if (name == "zstd") return rocksdb::kZSTD;
   Fail("unknown compression " + name);
-}
-
-void Check(const rocksdb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
-}
-void Check(const leveldb::Status& s, const std::string& what) {
-  if (!s.ok()) Fail(what + ": " + s.ToString());
 }
 
 rocksdb::Options RocksOptions(const WriterConfig& c) {
