@@ -75,21 +75,9 @@ val ColumnFamilyObject(const ColumnFamilyState& cf) {
   return out;
 }
 
-const char* LogEndName(LogEnd::Kind kind) {
-  switch (kind) {
-    case LogEnd::Kind::kClean:
-      return "clean";
-    case LogEnd::Kind::kTorn:
-      return "torn";
-    case LogEnd::Kind::kOldRecord:
-      return "old-record";
-  }
-  return "clean";
-}
-
 val LogEndObject(const LogEnd& end) {
   val out = val::object();
-  out.set("kind", std::string(LogEndName(end.kind)));
+  out.set("kind", std::string(LogEndKindName(end.kind)));
   out.set("offset", Number(end.offset));
   out.set("what", end.what);
   return out;

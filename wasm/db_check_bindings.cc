@@ -15,18 +15,6 @@ namespace {
 
 using emscripten::val;
 
-const char* LogEndKindName(LogEnd::Kind kind) {
-  switch (kind) {
-    case LogEnd::Kind::kClean:
-      return "clean";
-    case LogEnd::Kind::kTorn:
-      return "torn";
-    case LogEnd::Kind::kOldRecord:
-      return "old-record";
-  }
-  return "clean";
-}
-
 // Reads the log at [data, data + size) written by `format` ("leveldb" | "rocksdb") whose file
 // number is `log_number` (recyclable records carry it): { records, end: { kind, offset, what } },
 // or null at the first bad fragment (last error, with its file offset).

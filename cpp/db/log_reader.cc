@@ -66,6 +66,18 @@ struct LogReader::Fragment {
   uint32_t size = 0;
 };
 
+const char* LogEndKindName(LogEnd::Kind kind) {
+  switch (kind) {
+    case LogEnd::Kind::kClean:
+      return "clean";
+    case LogEnd::Kind::kTorn:
+      return "torn";
+    case LogEnd::Kind::kOldRecord:
+      return "old-record";
+  }
+  return "clean";
+}
+
 LogReader::LogReader(ByteView file, DbFormat format, uint64_t log_number)
     : file_(file), format_(format), log_number_(log_number) {}
 

@@ -69,6 +69,9 @@ struct LogEnd {
   std::string what;  // for kTorn / kOldRecord: what was found there
 };
 
+// "clean", "torn" or "old-record": the names the TypeScript API gives LogEnd kinds.
+const char* LogEndKindName(LogEnd::Kind kind);
+
 // Reads the logical records of a log file in order. `log_number` is the file's number (from its
 // name): recyclable records carry its low 32 bits, and one with other bits is a recycled file's
 // old record, which ends the log, as does a bad length or checksum in a file whose first record is
