@@ -1,7 +1,7 @@
-// Writes log files (docs/FORMATS.md 6.1) for the tests and fuzz targets, after leveldb / rocksdb
-// db/log_writer.cc: records split into FIRST, MIDDLE..., LAST fragments at 32 KiB block
-// boundaries, blocks padded with zeros where a header does not fit, every header with its masked
-// CRC32C. Physical writes one record of any type as it is, for logs a writer would not produce.
+// Writes log files (docs/FORMATS.md 6.1) for the tests and fuzz targets: plain records through the
+// core's LogWriter, RocksDB's recyclable records (types 5 to 8, with the log number in each header;
+// rocksdb db/log_writer.cc with recycle_log_files) fragmented the same way here. Physical writes
+// one record of any type as it is, for logs a writer would not produce.
 #pragma once
 
 #include <algorithm>
@@ -20,19 +20,27 @@ class LogBuilder {
       : recyclable_(recyclable), log_number_(log_number) {}
 
   void Add(ByteView payload) {
-    const size_t header = recyclable_ ? 11 : 7;
+    if (!recyclable_) {
+      LogWriter writer(bytes_.size());
+      writer.AddRecord(payload);
+      const Bytes framed = writer.TakeOutput();
+      bytes_.insert(bytes_.end(), framed.begin(), framed.end());
+      return;
+    }
+    // RocksDB's recyclable framing (LogWriter writes only the plain one): 11-byte headers.
+    constexpr size_t kHeader = 11;
     size_t pos = 0;
     bool first = true;
     do {
       size_t left = kLogBlockSize - bytes_.size() % kLogBlockSize;
-      if (left < header) {
+      if (left < kHeader) {
         bytes_.insert(bytes_.end(), left, 0);
         left = kLogBlockSize;
       }
-      const size_t n = std::min(left - header, payload.size() - pos);
+      const size_t n = std::min(left - kHeader, payload.size() - pos);
       const bool last = pos + n == payload.size();
-      const uint8_t type = first && last ? 1 : first ? 2 : last ? 4 : 3;
-      Physical(static_cast<uint8_t>(recyclable_ ? type + 4 : type), payload.subspan(pos, n));
+      const uint8_t type = first && last ? 5 : first ? 6 : last ? 8 : 7;
+      Physical(type, payload.subspan(pos, n));
       pos += n;
       first = false;
     } while (pos < payload.size());

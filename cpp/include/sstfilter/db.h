@@ -374,6 +374,11 @@ Status CheckBlobFile(ByteView file, BlobFileCheck* out);
 // tail too short for a header is zero-filled. LogReader reads it back.
 class LogWriter {
  public:
+  LogWriter() = default;
+  // Appends to a log that already holds `file_length` bytes (leveldb log::Writer's dest_length):
+  // the first fragment goes where that file's last block leaves off.
+  explicit LogWriter(uint64_t file_length) : block_offset_(file_length % kLogBlockSize) {}
+
   void AddRecord(ByteView payload);
   // The bytes written since the last call; the file is all of them in order.
   Bytes TakeOutput();
