@@ -9,7 +9,7 @@ import { packKeys, type Key, type KeyBatch } from "../core/keys.js";
 import { createTableWriter, type TableWriter, type WriteOptions } from "./table-writer.js";
 import { verifySourceDatabase, type DatabaseVerifyOptions, type DatabaseVerifyReport } from "./db-verify.js";
 import {
-  filesSource,
+  databaseSourceOf,
   openDatabase,
   type Database,
   type DatabaseSource,
@@ -250,16 +250,11 @@ export class SstFilter {
    * Opens a database from its files: browser Files (a dropped folder, the files of a
    * showDirectoryPicker handle) or any DatabaseSource. Reads CURRENT and the MANIFEST now.
    */
-  openDatabase(
+  async openDatabase(
     files: DatabaseSource | Iterable<Blob & { name: string }>,
     opts: OpenDatabaseOptions = {},
   ): Promise<Database> {
-    if (files === null || typeof files !== "object") {
-      return Promise.reject(
-        new SstFilterError("BAD_OPTIONS", "openDatabase takes a database's Files or a DatabaseSource"),
-      );
-    }
-    const source = "read" in files && "names" in files ? files : filesSource(files);
+    const source = databaseSourceOf(files, "openDatabase");
     return openDatabase(this.heap, source, opts);
   }
 
@@ -275,16 +270,11 @@ export class SstFilter {
    * db.verify for a database's files (see openDatabase); where CURRENT or the MANIFEST cannot be
    * read, the report names that file with its error, and every table and log present is verified.
    */
-  verifyDatabase(
+  async verifyDatabase(
     files: DatabaseSource | Iterable<Blob & { name: string }>,
     opts: DatabaseVerifyOptions & OpenDatabaseOptions = {},
   ): Promise<DatabaseVerifyReport> {
-    if (files === null || typeof files !== "object") {
-      return Promise.reject(
-        new SstFilterError("BAD_OPTIONS", "verifyDatabase takes a database's Files or a DatabaseSource"),
-      );
-    }
-    const source = "read" in files && "names" in files ? files : filesSource(files);
+    const source = databaseSourceOf(files, "verifyDatabase");
     return verifySourceDatabase(this.heap, source, opts);
   }
 

@@ -379,6 +379,20 @@ export async function openDatabase(
   return new Database(heap, source, manifest, raw);
 }
 
+/**
+ * The DatabaseSource `method` reads: `files` itself when it is one, else a filesSource over the Files;
+ * BAD_OPTIONS for anything else.
+ */
+export function databaseSourceOf(
+  files: DatabaseSource | Iterable<Blob & { name: string }>,
+  method: string,
+): DatabaseSource {
+  if (files === null || typeof files !== "object") {
+    throw new SstFilterError("BAD_OPTIONS", `${method} takes a database's Files or a DatabaseSource`);
+  }
+  return "read" in files && "names" in files ? files : filesSource(files);
+}
+
 /** A DatabaseSource over browser Files (a dropped folder's files; only the base names count). */
 export function filesSource(files: Iterable<Blob & { name: string }>): DatabaseSource {
   const byName = new Map<string, Blob>();
