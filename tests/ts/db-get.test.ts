@@ -7,10 +7,17 @@
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
 
-import { Database, SstFilterError, type GetExplanation, type NodeSstFilter, type WalFile } from "sstfilter";
+import {
+  Database,
+  SstFilterError,
+  type GetExplanation,
+  type NodeSstFilter,
+  type RouteStep,
+  type WalFile,
+} from "sstfilter";
 
 // The CommonJS package holds only what the Node entry imports; the command's module is taken from source.
-import { dbGet } from "../../ts/tools/db-get";
+import { dbGet, routeLine } from "../../ts/tools/db-get";
 import { loadBackend } from "./backends";
 import { Corpus, parseKeys, sectionCases } from "./golden";
 import { readFileSync } from "node:fs";
@@ -282,6 +289,38 @@ describe.each(CASES)("$name", (c) => {
     expect(m.stderr).toContain("merge operand");
     expect(run("0xzz", "--hex").status).toBe(2);
     expect(run("k", "--column-family", "nope").status).toBe(3);
+  });
+
+  test("--explain's lines: no entry, no filter, out of range", () => {
+    const step = (over: Partial<RouteStep>): RouteStep => ({
+      where: "table",
+      file: "000012.sst",
+      level: 1,
+      inRange: true,
+      filter: "maybe",
+      entry: "value",
+      sequence: 7n,
+      blocksRead: 1,
+      ...over,
+    });
+    const memtable = { where: "memtable", level: null, filter: null, blocksRead: 0 } as const;
+    expect(
+      [
+        step({}),
+        step({ filter: "none", entry: "none", sequence: null, blocksRead: 2 }),
+        step({ filter: "no", entry: null, sequence: null, blocksRead: 0 }),
+        step({ inRange: false, filter: null, entry: null, sequence: null, blocksRead: 0 }),
+        step({ ...memtable, file: "000075.log", entry: "none", sequence: null }),
+        step({ ...memtable, file: "000075.log", entry: "deletion", sequence: 9n }),
+      ].map(routeLine),
+    ).toEqual([
+      "L1 000012.sst: filter maybe, value @ 7, 1 block read",
+      "L1 000012.sst: no filter, no entry for the key, 2 blocks read",
+      "L1 000012.sst: filter no, 0 blocks read",
+      "L1 000012.sst: key out of range",
+      "memtable 000075.log: no entry for the key",
+      "memtable 000075.log: deletion @ 9",
+    ]);
   });
 
   test("the memtable: records a WAL would hold, layered over the tables", async () => {

@@ -49,8 +49,9 @@ export function routeLine(step: RouteStep): string {
   const where = step.where === "memtable" ? `memtable ${step.file}` : `L${step.level} ${step.file}`;
   if (!step.inRange) return `${where}: key out of range`;
   const parts: string[] = [];
-  if (step.filter !== null) parts.push(`filter ${step.filter}`);
-  if (step.entry !== null)
+  if (step.filter !== null) parts.push(step.filter === "none" ? "no filter" : `filter ${step.filter}`);
+  if (step.entry === "none") parts.push("no entry for the key");
+  else if (step.entry !== null)
     parts.push(step.sequence === null ? step.entry : `${step.entry} @ ${step.sequence}`);
   if (step.where === "table") parts.push(`${step.blocksRead} block${step.blocksRead === 1 ? "" : "s"} read`);
   return `${where}: ${parts.join(", ")}`;
