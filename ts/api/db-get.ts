@@ -106,6 +106,7 @@ function versionEntry(kind: string, sequence: bigint, file: string): Version["en
   switch (kind) {
     case "put":
     case "timed-put": // the WAL reader hands over the value without its write time
+    case "value-preferred-seqno": // tableAnswer strips the preferred sequence number
       return "value";
     case "delete":
     case "delete-with-timestamp":
@@ -150,6 +151,24 @@ export function lookupMemtable(
   return { versions, coveringTombstone };
 }
 
+/**
+ * The value Get returns for a table entry: a TimedPut's ("value-preferred-seqno") ends with its
+ * 8-byte preferred sequence number, which GetContext::SaveValue cuts off (rocksdb
+ * table/get_context.cc, ParsePackedValueForValue in db/dbformat.h).
+ */
+function tableValue(e: Entry, file: string): Uint8Array {
+  if (e.type !== "value-preferred-seqno") return e.value;
+  if (e.value.length < 8) {
+    throw new SstFilterError(
+      "CORRUPT",
+      `get: the TimedPut value at sequence ${e.seq ?? 0n} is ${e.value.length} bytes, too short for its preferred sequence number`,
+      undefined,
+      file,
+    );
+  }
+  return e.value.subarray(0, e.value.length - 8);
+}
+
 /** A table's answer from table.get's entries: the key's versions and the covering tombstones. */
 function tableAnswer(entries: Entry[], file: string): SourceAnswer {
   const versions: Version[] = [];
@@ -159,7 +178,11 @@ function tableAnswer(entries: Entry[], file: string): SourceAnswer {
     if (e.type === "range-delete") {
       if (sequence > coveringTombstone) coveringTombstone = sequence;
     } else {
-      versions.push({ entry: versionEntry(e.type ?? "put", sequence, file), sequence, value: e.value });
+      versions.push({
+        entry: versionEntry(e.type ?? "put", sequence, file),
+        sequence,
+        value: tableValue(e, file),
+      });
     }
   }
   return { versions, coveringTombstone };
