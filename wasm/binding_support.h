@@ -7,6 +7,7 @@
 #include <emscripten/val.h>
 #include <emscripten/wire.h>
 
+#include <charconv>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -47,6 +48,16 @@ emscripten::val ToTypedArray(std::span<const T> values) {
 }
 
 inline emscripten::val ToUint8Array(ByteView bytes) { return ToTypedArray(bytes); }
+
+// A file number the TypeScript side passes as a decimal string (uint64 does not fit a double). The
+// callers pass only numbers below 2^64 (ts/api/wal.ts walNumber); anything else reads as 0, since
+// std::stoull would throw, and a throw aborts these modules.
+inline uint64_t DecimalFileNumber(const std::string& decimal) {
+  uint64_t number = 0;
+  const auto [end, error] =
+      std::from_chars(decimal.data(), decimal.data() + decimal.size(), number);
+  return error == std::errc() && end == decimal.data() + decimal.size() ? number : 0;
+}
 
 // Stores `status` in the last-error slot; returns false so callers can `return Fail(...)`.
 bool Fail(Status status);

@@ -1,7 +1,7 @@
 // Embind bindings for checking a database's whole files as db.verify does (ts/api/db-verify.ts):
-// a log (a WAL or a MANIFEST) record by record, every fragment's checksum through the core's
-// LogReader (docs/FORMATS.md 6.1) without decoding what the records carry; a blob file's header,
-// records and footer (6.6).
+// a MANIFEST record by record, every fragment's checksum through the core's LogReader
+// (docs/FORMATS.md 6.1) without decoding what the records carry (WALs are decoded whole through
+// wasm/db_bindings.cc); a blob file's header, records and footer (6.7).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -16,11 +16,12 @@ namespace {
 using emscripten::val;
 
 // Reads the log at [data, data + size) written by `format` ("leveldb" | "rocksdb") whose file
-// number is `log_number` (recyclable records carry it): { records, end: { kind, offset, what } },
-// or null at the first bad fragment (last error, with its file offset).
-val CheckLogAt(uintptr_t data, size_t size, const std::string& format, double log_number) {
+// number is `log_number` (decimal; recyclable records carry it): { records, end: { kind, offset,
+// what } }, or null at the first bad fragment (last error, with its file offset).
+val CheckLogAt(uintptr_t data, size_t size, const std::string& format,
+               const std::string& log_number) {
   const DbFormat f = format == "leveldb" ? DbFormat::kLevelDb : DbFormat::kRocksDb;
-  LogReader reader(View(data, size), f, static_cast<uint64_t>(log_number));
+  LogReader reader(View(data, size), f, DecimalFileNumber(log_number));
   LogRecord record;
   size_t records = 0;
   while (reader.Next(&record)) records++;

@@ -46,7 +46,8 @@ Status CheckBlobFile(ByteView file, BlobFileCheck* out) {
                      "unknown blob file version " + std::to_string(DecodeFixed32(header + 4)), 4);
   }
   out->column_family_id = DecodeFixed32(header + 8);
-  out->has_ttl = (header[12] & 1) != 0;
+  out->has_ttl =
+      (header[12] & 1) != 0 || DecodeFixed64(header + 14) != 0 || DecodeFixed64(header + 22) != 0;
   out->compression = header[13];
 
   // Footer: magic, blob count, expiration range, masked CRC32C of the 28 bytes before it.

@@ -250,10 +250,10 @@ WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_numbe
     batch.offset = record.offset;
     if (!s.ok()) {
       const uint64_t at = record.FileOffset(static_cast<size_t>(s.offset()));
-      out.status = Status::Error(s.code(),
-                                 "log record at offset " + std::to_string(record.offset) + ": " +
-                                     s.message() + " (file offset " + std::to_string(at) + ")",
-                                 static_cast<int64_t>(at));
+      // The status's offset is the file's; the message keeps the record's and the batch's own.
+      out.status = Status::Error(
+          s.code(), "log record at offset " + std::to_string(record.offset) + ": " + s.message(),
+          static_cast<int64_t>(at));
       return out;
     }
     out.batches.push_back(std::move(batch));

@@ -262,6 +262,72 @@ describe("damage is reported for the damaged file, the others still verified", (
     othersGood(report, name);
   });
 
+  test("a write batch whose count disagrees (its checksum made good): CORRUPT at the count, as RocksDB's recovery refuses it", async () => {
+    const dir = copyOf(ROCKS, "wal-count");
+    // Reopening flushes db_bench's WALs; the put goes alone into a new one: a 7-byte header, then
+    // the batch (sequence u64, count u32, one put).
+    expect(tool("ldb", [`--db=${dir}`, "put", "count-key", "count-value"]).code).toBe(0);
+    const db = await sf.openDatabase(dir);
+    const [wal] = await db.writeAheadLogs();
+    expect(wal?.batches).toHaveLength(1);
+    const file = path.join(dir, wal!.name);
+    const bytes = readFileSync(file);
+    bytes.writeUInt32LE(2, 7 + 8);
+    bytes.writeUInt32LE(sf.hash.crc32cMask(sf.hash.crc32c(bytes.subarray(6))), 0);
+    writeFileSync(file, bytes);
+    expect(tool("ldb", ["dump_wal", `--walfile=${file}`]).out).toMatch(/WriteBatch has wrong count/);
+    const report = await sf.verifyDatabase(dir);
+    const bad = fileOf(report, wal!.name);
+    expect([bad.error?.code, bad.error?.offset]).toEqual(["CORRUPT", 7 + 8]);
+    expect(bad.error?.message).toMatch(/count 2 in the header, 1 records/);
+    othersGood(report, wal!.name);
+  });
+
+  test("a blob file whose header names another column family, or TTL: CORRUPT, as BlobFileReader refuses it", async () => {
+    for (const [what, offset, value, message] of [
+      ["cf", 8, 7, /header names column family 7, the MANIFEST lists it under 0/],
+      ["ttl flag", 12, 1, /TTL blob file/],
+      ["expiration range", 20, 1, /TTL blob file/],
+    ] as const) {
+      const dir = copyOf(BLOBS, `blob-${what}`);
+      const name = readdirSync(dir).find((n) => n.endsWith(".blob"))!;
+      const file = path.join(dir, name);
+      // The header (docs/FORMATS.md 6.7): magic, version, column family id u32 at 8, flags at 12
+      // (bit 0: has TTL), compression at 13, the expiration range (two u64) from 14; no checksum
+      // covers it.
+      const bytes = readFileSync(file);
+      bytes[offset] = value;
+      writeFileSync(file, bytes);
+      const report = await sf.verifyDatabase(dir);
+      const bad = fileOf(report, name);
+      expect([what, bad.error?.code, bad.error?.offset]).toEqual([what, "CORRUPT", 0]);
+      expect(bad.error?.message).toMatch(message);
+      othersGood(report, name);
+    }
+  });
+
+  test("a log named past 2^64 is no file of the database, as ParseFileName has it", async () => {
+    const dir = copyOf(ROCKS, "wal-huge-name");
+    const live = (await (await sf.openDatabase(dir)).writeAheadLogs()).map((w) => w.name);
+    cpSync(path.join(dir, live[0]!), path.join(dir, "99999999999999999999999.log"));
+    const db = await sf.openDatabase(dir);
+    expect((await db.writeAheadLogs()).map((w) => w.name)).toEqual(live);
+    const report = await db.verify();
+    expect(report.files.map((f) => f.name)).not.toContain("99999999999999999999999.log");
+    expect(report.ok).toBe(true);
+  });
+
+  test("a live table missing from the folder: TRUNCATED for get as for verify", async () => {
+    const dir = copyOf(ROCKS, "table-missing");
+    const deepest = (await sf.openDatabase(dir)).levels.filter((l) => l.files.length > 0).pop()!;
+    const file = deepest.files[0]!;
+    rmSync(path.join(dir, file.name));
+    const db = await sf.openDatabase(dir);
+    await expect(db.openTable(file)).rejects.toMatchObject({ code: "TRUNCATED", file: file.name });
+    await expect(db.openTable("nope.sst")).rejects.toMatchObject({ code: "BAD_OPTIONS" });
+    expect(fileOf(await db.verify(), file.name).error?.code).toBe("TRUNCATED");
+  });
+
   test("a torn WAL tail is reported, not an error", async () => {
     const dir = copyOf(ROCKS, "wal-torn");
     const db = await sf.openDatabase(dir);

@@ -2,8 +2,10 @@
 // each table as `sstfilter verify` checks one (ts/tools/verify.ts: every block's checksum, every
 // key against the filter), the MANIFEST and each live WAL record by record through the core's log
 // reader (docs/FORMATS.md 6.1; a torn tail is what a crash leaves and RocksDB's recovery reads up
-// to, so it is reported, not an error), each blob file's header, records and footer (6.6). Tables are verified several at a time where the source
-// (Node's directories: worker_threads) or the caller (the viewer: Web Workers) offers threads.
+// to, so it is reported, not an error), each WAL's write batches as recovery decodes them (6.4),
+// each blob file's header, records and footer (6.7). Tables are verified several at a time where
+// the source (Node's directories: worker_threads) or the caller (the viewer: Web Workers) offers
+// threads.
 import type { WasmHeap } from "../core/heap.js";
 import { verifyTable, type VerifyProgress, type VerifyReport } from "../tools/verify.js";
 import {
@@ -16,6 +18,7 @@ import {
   type OpenDatabaseOptions,
 } from "./db.js";
 import { inFile, messageWithoutOffset, SstFilterError, type SstFilterErrorCode } from "./errors.js";
+import { liveWalNames, readWriteAheadLog, walNumber } from "./wal.js";
 
 /** Further threads that can verify whole tables of the database, each opening the files itself. */
 export interface TableVerifyThreads {
@@ -119,6 +122,8 @@ interface PlannedFile {
   recordedSize: number | null;
   /** The blobs and bytes the MANIFEST records (blob files), checked against the file's. */
   recordedBlobs: { count: bigint; bytes: bigint } | null;
+  /** The column family the MANIFEST lists a blob file under (its header must name it); else null. */
+  columnFamilyId: number | null;
 }
 
 /** A verify report's error (whose message has the offset) as an SstFilterError naming the file. */
@@ -134,24 +139,6 @@ function fileError(
   );
 }
 
-/** The live WALs: numbered at least a column family's log number, or the previous log. */
-function liveLogs(db: Database): { name: string; number: bigint }[] {
-  const oldest = db.columnFamilies.reduce(
-    (min, cf) => (cf.logNumber < min ? cf.logNumber : min),
-    db.columnFamilies[0]?.logNumber ?? 0n,
-  );
-  const logs: { name: string; number: bigint }[] = [];
-  for (const name of db.fileNames) {
-    const match = /^(\d+)\.log$/.exec(name);
-    if (match === null) continue;
-    const number = BigInt(match[1]!);
-    if (number >= oldest || (db.prevLogNumber !== 0n && number === db.prevLogNumber)) {
-      logs.push({ name, number });
-    }
-  }
-  return logs.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
-}
-
 function planned(
   name: string,
   kind: DatabaseFileKind,
@@ -163,13 +150,19 @@ function planned(
     number,
     recordedSize,
     recordedBlobs: null,
+    columnFamilyId: null,
   };
 }
 
 /** The files db.verify checks, in report order. */
 function plan(db: Database): PlannedFile[] {
   const files = [planned(db.manifest, "manifest", BigInt(db.manifest.slice("MANIFEST-".length)))];
-  for (const log of liveLogs(db)) files.push(planned(log.name, "wal", log.number));
+  const logs = liveWalNames(
+    db.fileNames,
+    db.columnFamilies.map((cf) => cf.logNumber),
+    db.prevLogNumber,
+  );
+  for (const name of logs) files.push(planned(name, "wal", walNumber(name)!));
   for (const cf of db.columnFamilies) {
     for (const level of cf.levels) {
       for (const f of level.files) files.push(planned(f.name, "table", 0n, f.size));
@@ -179,6 +172,7 @@ function plan(db: Database): PlannedFile[] {
     for (const blob of cf.blobFiles) {
       const file = planned(`${blob.number.toString().padStart(6, "0")}.blob`, "blob");
       file.recordedBlobs = { count: blob.totalBlobCount, bytes: blob.totalBlobBytes };
+      file.columnFamilyId = cf.id;
       files.push(file);
     }
   }
@@ -198,7 +192,10 @@ function planFromNames(names: readonly string[], unreadable: SstFilterError): Pl
       .filter((n) => n.match !== null)
       .map((n) => ({ name: n.name, number: BigInt(n.match![1]!) }))
       .sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
-  for (const log of numbered(/^(\d+)\.log$/)) files.push(planned(log.name, "wal", log.number));
+  for (const log of numbered(/^(\d+)\.log$/)) {
+    const number = walNumber(log.name);
+    if (number !== null) files.push(planned(log.name, "wal", number));
+  }
   for (const table of numbered(/^(\d+)\.(?:sst|ldb)$/)) files.push(planned(table.name, "table"));
   for (const blob of numbered(/^(\d+)\.blob$/)) files.push(planned(blob.name, "blob"));
   return files;
@@ -320,7 +317,15 @@ async function verifyFiles(
   };
   const verifyLog = async (f: PlannedFile): Promise<void> => {
     const bytes = await source.read(f.report.name);
-    const result = heap.module.checkLog(heap.put(bytes), bytes.length, format, Number(f.number));
+    if (f.report.kind === "wal") {
+      // Recovery decodes every batch: a count that disagrees with the records is "WriteBatch has
+      // wrong count" there (rocksdb db/write_batch.cc), not only a bad fragment.
+      const wal = readWriteAheadLog(heap, bytes, { format, name: f.report.name });
+      if (wal.error !== null) f.report.error = wal.error;
+      else f.report.log = { records: wal.batches.length, end: wal.end as LogEndReport };
+      return;
+    }
+    const result = heap.module.checkLog(heap.put(bytes), bytes.length, format, f.number.toString());
     if (result === null) f.report.error = heap.lastError(f.report.name);
     else f.report.log = { records: result.records, end: result.end };
   };
@@ -333,6 +338,17 @@ async function verifyFiles(
       return;
     }
     f.report.blob = { count: BigInt(result.blobCount), bytes: BigInt(result.blobBytes) };
+    // BlobFileReader::ReadHeader refuses a file of another column family and a TTL file (stacked
+    // BlobDB's), which integrated BlobDB never writes (rocksdb db/blob/blob_file_reader.cc).
+    const misfit = result.hasTtl
+      ? "it is a TTL blob file, which RocksDB's integrated blob files never are"
+      : f.columnFamilyId !== null && result.columnFamilyId !== f.columnFamilyId
+        ? `its header names column family ${result.columnFamilyId}, the MANIFEST lists it under ${f.columnFamilyId}`
+        : null;
+    if (misfit !== null) {
+      f.report.error = new SstFilterError("CORRUPT", misfit, 0, f.report.name);
+      return;
+    }
     const recorded = f.recordedBlobs;
     if (
       recorded !== null &&

@@ -227,6 +227,16 @@ export class Database {
   async openTable(file: DatabaseFile | string): Promise<AsyncTable> {
     const name = typeof file === "string" ? file : file.name;
     if (!this.fileNames.includes(name)) {
+      // A live file the MANIFEST lists but the folder lacks is the database's fault, as db.verify
+      // reports it; a name the caller made up is the caller's.
+      if (typeof file !== "string") {
+        throw new SstFilterError(
+          "TRUNCATED",
+          "the MANIFEST lists this table, but the file is missing",
+          undefined,
+          name,
+        );
+      }
       throw new SstFilterError("BAD_OPTIONS", `the database has no file named ${name}`, undefined, name);
     }
     return openSourceTable(this.#heap, this.#source, name);

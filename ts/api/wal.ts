@@ -94,10 +94,17 @@ export interface ReadWriteAheadLogOptions {
   name?: string;
 }
 
-/** The number of a "000012.log" name; null for other names. */
+const MAX_FILE_NUMBER = (1n << 64n) - 1n;
+
+/**
+ * The number of a "000012.log" name; null for other names, and for numbers past 2^64 - 1, which
+ * RocksDB's and LevelDB's ParseFileName do not take for a file of theirs (util/filename.cc).
+ */
 export function walNumber(name: string): bigint | null {
   const m = /^(\d+)\.log$/.exec(name);
-  return m?.[1] === undefined ? null : BigInt(m[1]);
+  if (m?.[1] === undefined) return null;
+  const number = BigInt(m[1]);
+  return number > MAX_FILE_NUMBER ? null : number;
 }
 
 /** @internal Reads a WAL's bytes; see SstFilter.readWriteAheadLog. */

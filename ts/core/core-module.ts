@@ -271,7 +271,7 @@ export interface CoreModule {
    * Reads the log (a WAL or a MANIFEST) at [data, data + size) record by record, checking every
    * fragment (wasm/db_check_bindings.cc); null at the first bad one (last error, with its offset).
    */
-  checkLog(data: number, size: number, format: "leveldb" | "rocksdb", logNumber: number): LogCheckRaw | null;
+  checkLog(data: number, size: number, format: "leveldb" | "rocksdb", logNumber: string): LogCheckRaw | null;
   /** Checks the blob file at [data, data + size) (wasm/db_check_bindings.cc); null when it is bad. */
   checkBlobFile(data: number, size: number): BlobFileCheckRaw | null;
 }

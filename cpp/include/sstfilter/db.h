@@ -354,6 +354,8 @@ inline constexpr size_t kBlobFileFooterSize = 32;
 struct BlobFileCheck {
   uint32_t column_family_id = 0;
   uint8_t compression = 0;  // the blobs' CompressionType; the CRCs cover the stored bytes
+  // A TTL file (stacked BlobDB's): the header's TTL flag, or a non-zero expiration range.
+  // BlobFileReader refuses one in a database (rocksdb db/blob/blob_file_reader.cc ReadHeader).
   bool has_ttl = false;
   uint64_t blob_count = 0;  // records read; the footer's count agrees
   uint64_t blob_bytes = 0;  // the records with their headers and keys: what the MANIFEST records
