@@ -89,7 +89,9 @@ describe.each(CASES)("$name", (c) => {
     const wrong = c.answers.flatMap((a, i) => {
       const r = explained[i]!.result;
       const ours = r.outcome === "found" ? hex(r.value!) : null;
-      return ours === (a.value?.toLowerCase() ?? null) ? [] : [`probe ${i} ${hex(c.probes[i]!)}: ours ${ours}, RocksDB ${a.value}`];
+      return ours === (a.value?.toLowerCase() ?? null)
+        ? []
+        : [`probe ${i} ${hex(c.probes[i]!)}: ours ${ours}, RocksDB ${a.value}`];
     });
     expect(wrong).toEqual([]);
   });
@@ -100,7 +102,9 @@ describe.each(CASES)("$name", (c) => {
       const theirs = { [USEFUL]: a.tickers[USEFUL], [POSITIVE]: a.tickers[POSITIVE] };
       return JSON.stringify(ours) === JSON.stringify(theirs)
         ? []
-        : [`probe ${i} ${hex(c.probes[i]!)}: ours ${JSON.stringify(ours)}, RocksDB ${JSON.stringify(theirs)}`];
+        : [
+            `probe ${i} ${hex(c.probes[i]!)}: ours ${JSON.stringify(ours)}, RocksDB ${JSON.stringify(theirs)}`,
+          ];
     });
     expect(wrong).toEqual([]);
   });
@@ -112,7 +116,9 @@ describe.each(CASES)("$name", (c) => {
       case "no_filter":
         // No filter block is read: nothing is counted at all.
         expect(consulted).toBe(0);
-        expect(explained.every((e) => e.steps.every((s) => s.filter !== "no" && s.filter !== "maybe"))).toBe(true);
+        expect(explained.every((e) => e.steps.every((s) => s.filter !== "no" && s.filter !== "maybe"))).toBe(
+          true,
+        );
         break;
       case "other_prefix_no_whole_key":
       case "no_prefix_no_whole_key":
@@ -142,9 +148,18 @@ test("the same tables read as they describe themselves rule out keys a database 
       expect(own.some((e) => !e.mayContain && e.filterInUse)).toBe(true);
       expect(opened.every((e) => e.mayContain && !e.filterInUse && e.route === "no-filter")).toBe(true);
       // Whole-key filtering off under another extractor: the table's prefixes are not probed.
-      const changed = await table.explain(c!.probes[0]!, { wholeKeyFiltering: false, prefixExtractor: "rocksdb.FixedPrefix.3" });
-      expect([changed.route, changed.mayContain, changed.filterInUse]).toEqual(["prefix-extractor-changed", true, true]);
-      await expect(table.explain(c!.probes[0]!, { useFilter: "no" } as never)).rejects.toThrow(SstFilterError);
+      const changed = await table.explain(c!.probes[0]!, {
+        wholeKeyFiltering: false,
+        prefixExtractor: "rocksdb.FixedPrefix.3",
+      });
+      expect([changed.route, changed.mayContain, changed.filterInUse]).toEqual([
+        "prefix-extractor-changed",
+        true,
+        true,
+      ]);
+      await expect(table.explain(c!.probes[0]!, { useFilter: "no" } as never)).rejects.toThrow(
+        SstFilterError,
+      );
     } finally {
       table.dispose();
     }
@@ -162,17 +177,29 @@ describe("tableOptionsOf: values it does not understand leave the tables' own vi
   });
 
   test("built-in policies, short extractor names, defaults for absent values", () => {
-    expect(tableOptionsOf(options({ filter_policy: "ribbonfilter:10:-1" }, { prefix_extractor: "capped:6" }), "default").read).toEqual({
+    expect(
+      tableOptionsOf(
+        options({ filter_policy: "ribbonfilter:10:-1" }, { prefix_extractor: "capped:6" }),
+        "default",
+      ).read,
+    ).toEqual({
       useFilter: true,
       wholeKeyFiltering: true,
       prefixExtractor: "rocksdb.CappedPrefix.6",
     });
-    expect(tableOptionsOf(options({}), "default").read).toEqual({ useFilter: false, wholeKeyFiltering: true, prefixExtractor: null });
+    expect(tableOptionsOf(options({}), "default").read).toEqual({
+      useFilter: false,
+      wholeKeyFiltering: true,
+      prefixExtractor: null,
+    });
   });
 
   test("a custom policy, an odd boolean, a nested extractor: notes, and the tables' view for each", () => {
     const got = tableOptionsOf(
-      options({ filter_policy: "my.Policy", whole_key_filtering: "maybe" }, { prefix_extractor: "{id=x;length=3}" }),
+      options(
+        { filter_policy: "my.Policy", whole_key_filtering: "maybe" },
+        { prefix_extractor: "{id=x;length=3}" },
+      ),
       "default",
     );
     expect(got.read).toEqual({});
@@ -184,7 +211,11 @@ describe("tableOptionsOf: values it does not understand leave the tables' own vi
     expect(tableOptionsOf(null, "default")).toEqual({ source: "tables", file: null, read: {}, notes: [] });
     const plain = options({});
     plain.columnFamilies[0]!.tableFactory = "PlainTable";
-    expect(tableOptionsOf(plain, "default")).toMatchObject({ source: "tables", read: {}, notes: [expect.stringMatching(/PlainTable/)] });
+    expect(tableOptionsOf(plain, "default")).toMatchObject({
+      source: "tables",
+      read: {},
+      notes: [expect.stringMatching(/PlainTable/)],
+    });
     expect(tableOptionsOf(options({}), "other")).toMatchObject({ source: "tables", read: {} });
   });
 });

@@ -49,7 +49,8 @@ export function tableOptionsOf(options: DatabaseOptions | null, columnFamily: st
   });
   if (options === null) return tables([]);
   const section = options.columnFamilies.find((cf) => cf.name === columnFamily);
-  if (section === undefined) return tables([`${options.file} has no options for column family ${columnFamily}`]);
+  if (section === undefined)
+    return tables([`${options.file} has no options for column family ${columnFamily}`]);
   if (section.tableFactory !== "BlockBasedTable") {
     return tables([`the table factory is ${section.tableFactory ?? "not named"}, not BlockBasedTable`]);
   }
@@ -59,7 +60,10 @@ export function tableOptionsOf(options: DatabaseOptions | null, columnFamily: st
   const filterPolicy = section.tableOptions["filter_policy"] ?? "nullptr";
   if (filterPolicy === "nullptr" || filterPolicy === "") read.useFilter = false;
   else if (BUILTIN_FILTER_POLICY.test(filterPolicy)) read.useFilter = true;
-  else notes.push(`filter_policy=${filterPolicy} is not a built-in policy: each table's filter is read as it describes itself`);
+  else
+    notes.push(
+      `filter_policy=${filterPolicy} is not a built-in policy: each table's filter is read as it describes itself`,
+    );
   const wholeKey = section.tableOptions["whole_key_filtering"] ?? "true";
   if (wholeKey === "true" || wholeKey === "false") read.wholeKeyFiltering = wholeKey === "true";
   else notes.push(`whole_key_filtering=${wholeKey} is not true or false: each table's own setting stands`);

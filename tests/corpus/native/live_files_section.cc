@@ -21,8 +21,9 @@ nlohmann::json DbLiveFilesSection(const CorpusRoot& root) {
     fs::create_directories(work);
     fs::copy(root.Abs(c["dir"]), work / "db", fs::copy_options::recursive);
     const fs::path out = work / "ldb.out";
-    const std::string command = "cd " + work.string() + " && ldb --db=db list_live_files_metadata >" +
-                                out.string() + " 2>&1";
+    const std::string command = "cd " + work.string() +
+                                " && ldb --db=db list_live_files_metadata >" + out.string() +
+                                " 2>&1";
     if (std::system(command.c_str()) != 0) Fail("failed: " + command);
     const std::string text = "db-live-files/" + id + ".txt";
     root.CopyFile(text, out);

@@ -69,10 +69,9 @@ std::unique_ptr<rocksdb::DB> Open(const rocksdb::Options& options, const fs::pat
 // The database every variant starts from: level 1 from a compaction, then two level-0 files with
 // overwrites and deletions; every odd prefix is left out, and some keys of the others too.
 void WriteBase(const fs::path& dir) {
-  const TableSetup setup{std::shared_ptr<const rocksdb::FilterPolicy>(
-                             rocksdb::NewBloomFilterPolicy(10)),
-                         true, std::shared_ptr<const rocksdb::SliceTransform>(
-                                   rocksdb::NewFixedPrefixTransform(4))};
+  const TableSetup setup{
+      std::shared_ptr<const rocksdb::FilterPolicy>(rocksdb::NewBloomFilterPolicy(10)), true,
+      std::shared_ptr<const rocksdb::SliceTransform>(rocksdb::NewFixedPrefixTransform(4))};
   std::unique_ptr<rocksdb::DB> db = Open(OptionsFor(setup), dir);
   for (int p = 0; p < kPrefixes; p += 2)
     for (int n = 0; n < kKeysPerPrefix; n += 2)
@@ -92,9 +91,12 @@ void WriteBase(const fs::path& dir) {
 }
 
 const rocksdb::Tickers kTickers[] = {
-    rocksdb::BLOOM_FILTER_USEFUL,         rocksdb::BLOOM_FILTER_FULL_POSITIVE,
-    rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE, rocksdb::BLOOM_FILTER_PREFIX_CHECKED,
-    rocksdb::BLOOM_FILTER_PREFIX_USEFUL,  rocksdb::GET_HIT_L0,
+    rocksdb::BLOOM_FILTER_USEFUL,
+    rocksdb::BLOOM_FILTER_FULL_POSITIVE,
+    rocksdb::BLOOM_FILTER_FULL_TRUE_POSITIVE,
+    rocksdb::BLOOM_FILTER_PREFIX_CHECKED,
+    rocksdb::BLOOM_FILTER_PREFIX_USEFUL,
+    rocksdb::GET_HIT_L0,
     rocksdb::GET_HIT_L1,
 };
 
@@ -168,18 +170,18 @@ nlohmann::json DbTableOptionsSection(const CorpusRoot& root) {
       files.push_back(name);
     }
     std::sort(files.begin(), files.end());
-    cases.push_back({{"id", id},
-                     {"dir", dir + "/db"},
-                     {"files", files},
-                     {"options",
-                      {{"filter_policy", setup.filter ? setup.filter->Name() : "nullptr"},
-                       {"whole_key_filtering", setup.whole_key_filtering},
-                       {"prefix_extractor",
-                        setup.prefix_extractor ? setup.prefix_extractor->AsString() : "nullptr"}}},
-                     {"probes",
-                      {{"path", root.WriteKeys(dir + "/probes.keys", probes)},
-                       {"count", probes.size()}}},
-                     {"answers", answers}});
+    cases.push_back(
+        {{"id", id},
+         {"dir", dir + "/db"},
+         {"files", files},
+         {"options",
+          {{"filter_policy", setup.filter ? setup.filter->Name() : "nullptr"},
+           {"whole_key_filtering", setup.whole_key_filtering},
+           {"prefix_extractor",
+            setup.prefix_extractor ? setup.prefix_extractor->AsString() : "nullptr"}}},
+         {"probes",
+          {{"path", root.WriteKeys(dir + "/probes.keys", probes)}, {"count", probes.size()}}},
+         {"answers", answers}});
   }
   return root.FinishSection("db-table-options", "db_table_options", cases);
 }
