@@ -17,7 +17,7 @@ interface OptionsCase {
   dir: string;
   options: { filter_policy: string; whole_key_filtering: boolean; prefix_extractor: string };
   probes: { path: string; count: number };
-  answers: { value: string | null; tickers: Record<string, number> }[];
+  answers: { value: string | null; tickers: Record<string, number>; block_read_count: number }[];
 }
 
 const CASES = sectionCases<OptionsCase>("db_table_options").map((c) => ({
@@ -105,6 +105,16 @@ describe.each(CASES)("$name", (c) => {
         : [
             `probe ${i} ${hex(c.probes[i]!)}: ours ${JSON.stringify(ours)}, RocksDB ${JSON.stringify(theirs)}`,
           ];
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  test("every probe: the blocks the route reads are those RocksDB's PerfContext counts", () => {
+    const wrong = c.answers.flatMap((a, i) => {
+      const ours = explained[i]!.steps.reduce((n, s) => n + s.blocksRead, 0);
+      return ours === a.block_read_count
+        ? []
+        : [`probe ${i} ${hex(c.probes[i]!)}: ours ${ours}, RocksDB ${a.block_read_count}`];
     });
     expect(wrong).toEqual([]);
   });

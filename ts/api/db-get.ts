@@ -316,9 +316,11 @@ const BLOCK_TRAILER = 5;
 
 /**
  * The data blocks BlockBasedTable::Get reads from the one the index names: it goes on to the next
- * block while every entry left in the block is a version of the key and none of them decided
- * (merge operands), so a chain that runs past a block's end costs a block more. LevelDB's
- * Table::InternalGet reads one block and takes one entry.
+ * block until an entry after the key or one that decides is seen, so a chain of merge operands
+ * that runs past a block's end costs a block more, and so does a key that sorts after every entry
+ * of the block the index names (between its last key and the index separator above it: the next
+ * block's first entry ends the search). LevelDB's Table::InternalGet reads one block and takes one
+ * entry.
  */
 async function dataBlocksRead(
   table: AsyncTable,
@@ -334,7 +336,7 @@ async function dataBlocksRead(
     versionsSeen += block.keys.filter((k) => compare(k, key) === 0).length;
     const last = block.keys[block.keys.length - 1];
     const runsOn =
-      last !== undefined && compare(last, key) === 0 && (decidedAt === null || decidedAt >= versionsSeen);
+      last !== undefined && compare(last, key) <= 0 && (decidedAt === null || decidedAt >= versionsSeen);
     if (!runsOn) return blocks;
     at += block.size + BLOCK_TRAILER;
   }

@@ -100,19 +100,24 @@ const rocksdb::Tickers kTickers[] = {
     rocksdb::GET_HIT_L1,
 };
 
-// Get for every probe in an open of `dir` with `setup`, and the tickers each Get moved.
+// Get for every probe in an open of `dir` with `setup`, the tickers each Get moved and the blocks
+// it read (PerfContext block_read_count: with no block cache and every table opened at open, the
+// data blocks).
 nlohmann::json ReadAll(const fs::path& dir, const TableSetup& setup, const KeyList& probes) {
   rocksdb::Options options = OptionsFor(setup);
   options.create_if_missing = false;
   options.statistics = rocksdb::CreateDBStatistics();
   std::unique_ptr<rocksdb::DB> db = Open(options, dir);
   rocksdb::Statistics& st = *options.statistics;
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
   nlohmann::json out = nlohmann::json::array();
   for (const Key& k : probes) {
     std::vector<uint64_t> before;
     for (auto t : kTickers) before.push_back(st.getTickerCount(t));
+    rocksdb::get_perf_context()->Reset();
     std::string value;
     const rocksdb::Status s = db->Get({}, k, &value);
+    const uint64_t blocks_read = rocksdb::get_perf_context()->block_read_count;
     if (!s.ok() && !s.IsNotFound()) Fail("Get " + Hex(k) + ": " + s.ToString());
     nlohmann::json tickers;
     for (size_t i = 0; i < std::size(kTickers); ++i) {
@@ -120,8 +125,10 @@ nlohmann::json ReadAll(const fs::path& dir, const TableSetup& setup, const KeyLi
           st.getTickerCount(kTickers[i]) - before[i];
     }
     out.push_back({{"value", s.ok() ? nlohmann::json(Hex(value)) : nlohmann::json(nullptr)},
-                   {"tickers", tickers}});
+                   {"tickers", tickers},
+                   {"block_read_count", blocks_read}});
   }
+  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kDisable);
   Check(db->Close(), "close");
   return out;
 }
