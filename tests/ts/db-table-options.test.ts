@@ -3,7 +3,10 @@
 // database written with a Bloom filter, whole-key filtering and a 4-byte prefix extractor, reopened
 // by RocksDB 7.8.3 under other options (no filter policy, no whole-key filtering, other prefix
 // extractors, a Ribbon policy), with Get's value and the filter tickers each Get moved.
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 
 import { SstFilterError, type Database, type GetExplanation, type NodeSstFilter } from "sstfilter";
 
@@ -27,6 +30,7 @@ const CASES = sectionCases<OptionsCase>("db_table_options").map((c) => ({
   probes: parseKeys(readFileSync(c.corpus.path(c.probes.path))),
 }));
 
+const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 const USEFUL = "rocksdb.bloom.filter.useful";
 const POSITIVE = "rocksdb.bloom.filter.full.positive";
@@ -228,4 +232,46 @@ describe("tableOptionsOf: values it does not understand leave the tables' own vi
     });
     expect(tableOptionsOf(options({}), "other")).toMatchObject({ source: "tables", read: {} });
   });
+});
+
+test("an OPTIONS value not understood: the tables' own view, and db get --explain says so", async () => {
+  const c = CASES.find((x) => x.id === "as_written");
+  expect(c).toBeDefined();
+  const dir = mkdtempSync(path.join(os.tmpdir(), "sstfilter-table-options-"));
+  try {
+    cpSync(c!.dirPath, dir, { recursive: true });
+    const db0 = await sf.openDatabase(dir);
+    const file = (await db0.options())!.file;
+    db0.dispose();
+    const text = readFileSync(path.join(dir, file), "utf8");
+    expect(text).toContain("filter_policy=bloomfilter:10:false");
+    writeFileSync(
+      path.join(dir, file),
+      text.replace("filter_policy=bloomfilter:10:false", "filter_policy=my.Policy"),
+    );
+    const db = await sf.openDatabase(dir);
+    try {
+      const options = await db.tableOptions();
+      expect(options.read.useFilter).toBeUndefined();
+      expect(options.notes).toEqual([expect.stringContaining("filter_policy=my.Policy")]);
+      // Each table's filter is read as the table describes itself: as in the as_written case.
+      const wrong: string[] = [];
+      for (const [i, key] of c!.probes.entries()) {
+        const ours = routeCounters(await db.explain(key));
+        const { tickers } = c!.answers[i]!;
+        if (ours[USEFUL] !== tickers[USEFUL] || ours[POSITIVE] !== tickers[POSITIVE])
+          wrong.push(`probe ${i} ${hex(key)}`);
+      }
+      expect(wrong).toEqual([]);
+    } finally {
+      db.dispose();
+    }
+    const r = spawnSync(process.execPath, [CLI, "db", "get", dir, "p010-k9999", "--explain"], {
+      encoding: "utf8",
+    });
+    expect([r.status, r.stderr]).toEqual([0, ""]);
+    expect(r.stdout).toMatch(/^note: filter_policy=my\.Policy is not a built-in policy/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
