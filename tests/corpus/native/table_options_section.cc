@@ -66,12 +66,10 @@ std::unique_ptr<rocksdb::DB> Open(const rocksdb::Options& options, const fs::pat
   return std::unique_ptr<rocksdb::DB>(raw);
 }
 
-// The database every variant starts from: level 1 from a compaction, then two level-0 files with
-// overwrites and deletions; every odd prefix is left out, and some keys of the others too.
-void WriteBase(const fs::path& dir) {
-  const TableSetup setup{
-      std::shared_ptr<const rocksdb::FilterPolicy>(rocksdb::NewBloomFilterPolicy(10)), true,
-      std::shared_ptr<const rocksdb::SliceTransform>(rocksdb::NewFixedPrefixTransform(4))};
+// A database variants start from, written with `setup`: level 1 from a compaction, then two
+// level-0 files with overwrites and deletions; every odd prefix is left out, and some keys of the
+// others too.
+void WriteBase(const fs::path& dir, const TableSetup& setup) {
   std::unique_ptr<rocksdb::DB> db = Open(OptionsFor(setup), dir);
   for (int p = 0; p < kPrefixes; p += 2)
     for (int n = 0; n < kKeysPerPrefix; n += 2)
@@ -137,9 +135,7 @@ nlohmann::json ReadAll(const fs::path& dir, const TableSetup& setup, const KeyLi
 
 nlohmann::json DbTableOptionsSection(const CorpusRoot& root) {
   const fs::path scratch = root.Scratch("db_table_options");
-  const fs::path base = scratch / "base";
   fs::create_directories(scratch);
-  WriteBase(base);
 
   // Probes: written keys, absent keys under written prefixes, keys under prefixes never written,
   // keys shorter than the prefix (outside the extractor's domain), keys outside every file.
@@ -152,19 +148,36 @@ nlohmann::json DbTableOptionsSection(const CorpusRoot& root) {
   using Filter = std::shared_ptr<const rocksdb::FilterPolicy>;
   using Extractor = std::shared_ptr<const rocksdb::SliceTransform>;
   const Filter bloom(rocksdb::NewBloomFilterPolicy(10));
+  const Filter ribbon(rocksdb::NewRibbonFilterPolicy(10));
   const Extractor fixed4(rocksdb::NewFixedPrefixTransform(4));
   const Extractor fixed3(rocksdb::NewFixedPrefixTransform(3));
-  const std::vector<std::pair<std::string, TableSetup>> variants = {
-      {"as_written", {bloom, true, fixed4}},
-      {"no_filter", {nullptr, true, fixed4}},
-      {"no_whole_key", {bloom, false, fixed4}},
-      {"other_prefix", {bloom, true, fixed3}},
-      {"other_prefix_no_whole_key", {bloom, false, fixed3}},
-      {"no_prefix_no_whole_key", {bloom, false, nullptr}},
-      {"ribbon", {Filter(rocksdb::NewRibbonFilterPolicy(10)), true, fixed4}},
+  // Two databases: Bloom with whole keys and prefixes, and Ribbon with prefixes only.
+  const TableSetup whole_keys{bloom, true, fixed4};
+  const TableSetup prefixes_only{ribbon, false, fixed4};
+  const fs::path whole_keys_base = scratch / "base_whole_keys";
+  const fs::path prefixes_only_base = scratch / "base_prefixes_only";
+  WriteBase(whole_keys_base, whole_keys);
+  WriteBase(prefixes_only_base, prefixes_only);
+  struct Variant {
+    std::string id;
+    const fs::path& base;
+    TableSetup setup;
+  };
+  const std::vector<Variant> variants = {
+      {"as_written", whole_keys_base, whole_keys},
+      {"no_filter", whole_keys_base, {nullptr, true, fixed4}},
+      {"no_whole_key", whole_keys_base, {bloom, false, fixed4}},
+      {"other_prefix", whole_keys_base, {bloom, true, fixed3}},
+      {"other_prefix_no_whole_key", whole_keys_base, {bloom, false, fixed3}},
+      {"no_prefix_no_whole_key", whole_keys_base, {bloom, false, nullptr}},
+      {"ribbon", whole_keys_base, {ribbon, true, fixed4}},
+      // The table's whole_key_filtering=false stands under true; a Bloom policy reads Ribbon.
+      {"prefixes_only_as_written", prefixes_only_base, prefixes_only},
+      {"prefixes_only_bloom_whole_key", prefixes_only_base, {bloom, true, fixed4}},
+      {"prefixes_only_other_prefix", prefixes_only_base, {bloom, true, fixed3}},
   };
   nlohmann::json cases = nlohmann::json::array();
-  for (const auto& [id, setup] : variants) {
+  for (const auto& [id, base, setup] : variants) {
     const fs::path path = scratch / id;
     fs::copy(base, path, fs::copy_options::recursive);
     const nlohmann::json answers = ReadAll(path, setup, probes);
