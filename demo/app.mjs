@@ -563,6 +563,8 @@ const ROUTES = {
   "no-filter": () => "no filter: the file has none that can check this key",
   "outside-prefix-domain": () => "no filter: the key is outside the prefix extractor's domain",
   "after-last-key": () => "the index: the key sorts after the file's last key",
+  // Only a read with another prefix extractor than the table's (the database's OPTIONS) gets it.
+  "prefix-extractor-changed": () => "no probe: the database's prefix extractor is not the table's",
 };
 
 $("probe-form").addEventListener("submit", async (event) => {

@@ -323,18 +323,27 @@ class TableHandle : public IoHandle {
     }
     return may_match ? 1 : 0;
   }
-  // { mayContain, route, partition, dataBlock, probedSize } (ts/api/table.ts LookupExplanation
-  // before the key bytes are attached), or null on error (last-error slot).
-  val Explain(uintptr_t key, size_t size) const {
+  // { mayContain, route, filterInUse, partition, dataBlock, probedSize } (ts/api/table.ts
+  // LookupExplanation before the key bytes are attached), or null on error (last-error slot).
+  // `read`: { useFilter, wholeKeyFiltering, prefixExtractor? } (TableReadOptions; a missing
+  // prefixExtractor is the table's own, "" none).
+  val Explain(uintptr_t key, size_t size, val read) const {
+    TableReadOptions options;
+    options.use_filter = read["useFilter"].as<bool>();
+    options.whole_key_filtering = read["wholeKeyFiltering"].as<bool>();
+    if (val prefix = read["prefixExtractor"]; prefix.isString()) {
+      options.prefix_extractor = prefix.as<std::string>();
+    }
     bool may_match = true;
     LookupTrace trace;
-    if (Status s = reader_->MayContain(View(key, size), &may_match, &trace); !s.ok()) {
+    if (Status s = reader_->MayContain(View(key, size), &may_match, &trace, options); !s.ok()) {
       Fail(std::move(s));
       return val::null();
     }
     val out = val::object();
     out.set("mayContain", may_match);
     out.set("route", std::string(LookupRouteName(trace.route)));
+    out.set("filterInUse", trace.filter_in_use);
     out.set("partition", trace.route == LookupRoute::kPartition
                              ? val(static_cast<double>(trace.partition))
                              : val::null());

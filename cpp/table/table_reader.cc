@@ -84,10 +84,10 @@ int64_t OpenedTable::PropertyOffset(std::string_view name) const {
 
 const char* LookupRouteName(LookupRoute route) {
   // In LookupRoute's order.
-  static constexpr const char* kNames[] = {"no-filter",      "outside-prefix-domain",
-                                           "after-last-key", "full-filter",
-                                           "partition",      "block-filter"};
-  return EnumName<LookupRoute::kBlockFilter>(route, kNames, "no-filter");
+  static constexpr const char* kNames[] = {
+      "no-filter", "outside-prefix-domain", "after-last-key",          "full-filter",
+      "partition", "block-filter",          "prefix-extractor-changed"};
+  return EnumName<LookupRoute::kPrefixExtractorChanged>(route, kNames, "no-filter");
 }
 
 struct TableReader::State {
@@ -452,7 +452,8 @@ Status TableReader::CheckProbeable() const {
   return Status::Ok();
 }
 
-Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* trace) const {
+Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* trace,
+                               const TableReadOptions& read) const {
   *may_match = true;
   LookupTrace local;
   LookupTrace& route = trace != nullptr ? *trace : local;
@@ -472,6 +473,7 @@ Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* 
     route.data_block = block->handle;
     if (layout == TableFilterLayout::kNone) return Status::Ok();
     route.route = LookupRoute::kBlockFilter;
+    route.filter_in_use = true;
     route.probed_size = user_key.size();
     return AtFilter(t.filter.LevelDbMayMatch(block->handle.offset, user_key, may_match),
                     state_->filter_entry);
@@ -483,12 +485,19 @@ Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* 
     if (Status s = t.index.Seek(lookup, &block); !s.ok()) return s;
     if (block) route.data_block = block->handle;
   }
-  if (layout == TableFilterLayout::kNone ||
-      (layout == TableFilterLayout::kPartitioned && t.filter.partitions_count() == 0)) {
+  // A database without a filter policy reads no filter block (PrefetchIndexAndFilterBlocks).
+  if (layout == TableFilterLayout::kNone || !read.use_filter) return Status::Ok();
+  route.filter_in_use = true;
+  if (layout == TableFilterLayout::kPartitioned && t.filter.partitions_count() == 0) {
     return Status::Ok();
   }
   ByteView probe = user_key;
-  if (!t.whole_key_filtering) {
+  if (!t.whole_key_filtering || !read.whole_key_filtering) {
+    // FullFilterKeyMayMatch probes the prefix only under the table's own extractor, by name.
+    if (read.prefix_extractor && *read.prefix_extractor != t.prefix_extractor_name.value_or("")) {
+      route.route = LookupRoute::kPrefixExtractorChanged;
+      return Status::Ok();
+    }
     if (!t.prefix_extractor_name) return Status::Ok();
     if (!t.prefix_extractor) {
       return Status::Error(ErrorCode::kUnsupported,

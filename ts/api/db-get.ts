@@ -3,11 +3,13 @@
 // deeper level the one file whose key range can hold the key; in each file the filter first, then
 // the index and a data block. Sources: rocksdb db/db_impl/db_impl.cc (DBImpl::GetImpl),
 // db/memtable.cc (MemTable::Get), db/version_set.cc (Version::Get, FilePicker), db/table_cache.cc
-// (TableCache::Get: a file's range tombstones are consulted before its filter),
+// (TableCache::Get: a file's range tombstones are consulted before its filter), and every table is
+// read with the column family's table options (db-table-options.ts, docs/FORMATS.md 6.6.1),
 // table/get_context.cc (GetContext::SaveValue); leveldb db/version_set.cc (Version::Get).
 import { compareBytes, type Entry } from "./entries.js";
 import { SstFilterError } from "./errors.js";
-import type { AsyncTable } from "./table.js";
+import type { AsyncTable, TableReadOptions } from "./table.js";
+import type { DatabaseTableOptions } from "./db-table-options.js";
 import type { WalFile, WalRecord } from "./wal.js";
 import type { ColumnFamily, DatabaseFile, DatabaseFormat } from "./db.js";
 import { keyBytes, type Key } from "../core/keys.js";
@@ -40,7 +42,12 @@ export interface RouteStep {
   level: number | null;
   /** table: smallest <= key <= largest; memtable: true. */
   inRange: boolean;
-  /** null: not consulted (out of range, or the memtable). */
+  /**
+   * What RocksDB's filter statistics count for the step: "no" (BLOOM_FILTER_USEFUL), "maybe"
+   * (BLOOM_FILTER_FULL_POSITIVE: the filter said may match, or is in use but the key could not be
+   * probed, e.g. no prefix), "none" (no filter in use). null: not consulted (out of range, or the
+   * memtable).
+   */
   filter: "no" | "maybe" | "none" | null;
   /**
    * What the step found for the key: the entry that ended the step (a merge operand when the chain
@@ -60,6 +67,8 @@ export interface GetExplanation {
   result: GetResult;
   /** In the order consulted. */
   steps: RouteStep[];
+  /** The table options every table was read with (the newest OPTIONS file's, or the tables' own). */
+  tableOptions: DatabaseTableOptions;
 }
 
 /** What a lookup needs of a database: its column families, and its tables opened once. */
@@ -67,6 +76,8 @@ export interface GetSource {
   format: DatabaseFormat;
   columnFamilies: readonly ColumnFamily[];
   table(file: DatabaseFile): Promise<AsyncTable>;
+  /** The table options the column family's tables are read with. */
+  tableOptions(columnFamily: string): Promise<DatabaseTableOptions>;
 }
 
 type Compare = (a: Uint8Array, b: Uint8Array) => number;
@@ -286,6 +297,7 @@ async function tableStep(
   key: Uint8Array,
   compare: Compare,
   resolution: Resolution,
+  read: TableReadOptions,
 ): Promise<RouteStep> {
   const step: RouteStep = {
     where: "table",
@@ -299,13 +311,14 @@ async function tableStep(
   };
   if (!step.inRange) return step;
   const table = await source.table(file);
-  const explained = await table.explain(key);
-  const filtered = explained.route !== "no-filter" && explained.route !== "outside-prefix-domain";
+  const explained = await table.explain(key, read);
+  // LevelDB's index, not a filter, rules out a key after the file's last key.
+  const filtered = explained.filterInUse || explained.route === "after-last-key";
   step.filter = !filtered ? "none" : explained.mayContain ? "maybe" : "no";
   const partitionRead = explained.partition === null ? 0 : 1;
   // table.get reads the data block only where the filter allows, and adds the file's range
   // tombstones covering the key either way (TableCache::Get consults them before the filter).
-  const answer = tableAnswer(await table.get(key), file.name);
+  const answer = tableAnswer(await table.get(key, read), file.name);
   step.blocksRead = partitionRead;
   if (!explained.mayContain && answer.coveringTombstone === 0n) return step;
   const found = resolution.take(answer);
@@ -326,9 +339,11 @@ const BLOCK_TRAILER = 5;
 
 /**
  * The data blocks BlockBasedTable::Get reads from the one the index names: it goes on to the next
- * block while every entry left in the block is a version of the key and none of them decided
- * (merge operands), so a chain that runs past a block's end costs a block more. LevelDB's
- * Table::InternalGet reads one block and takes one entry.
+ * block until an entry after the key or one that decides is seen, so a chain of merge operands
+ * that runs past a block's end costs a block more, and so does a key that sorts after every entry
+ * of the block the index names (between its last key and the index separator above it: the next
+ * block's first entry ends the search). LevelDB's Table::InternalGet reads one block and takes one
+ * entry.
  */
 async function dataBlocksRead(
   table: AsyncTable,
@@ -344,7 +359,7 @@ async function dataBlocksRead(
     versionsSeen += block.keys.filter((k) => compare(k, key) === 0).length;
     const last = block.keys[block.keys.length - 1];
     const runsOn =
-      last !== undefined && compare(last, key) === 0 && (decidedAt === null || decidedAt >= versionsSeen);
+      last !== undefined && compare(last, key) <= 0 && (decidedAt === null || decidedAt >= versionsSeen);
     if (!runsOn) return blocks;
     at += block.size + BLOCK_TRAILER;
   }
@@ -383,6 +398,7 @@ export async function explainGet(
     throw new SstFilterError("BAD_OPTIONS", `the database has no column family named ${String(name)}`);
   }
   const compare = comparatorOf(family.comparator);
+  const tableOptions = await source.tableOptions(name);
   const resolution = new Resolution();
   const steps: RouteStep[] = [];
   // The memtable: logs numbered below the family's log number were flushed for it.
@@ -406,10 +422,10 @@ export async function explainGet(
   for (const { level, files } of family.levels) {
     for (const file of candidates(files, level, key, compare, source.format)) {
       if (resolution.result !== null) break;
-      steps.push(await tableStep(source, file, level, key, compare, resolution));
+      steps.push(await tableStep(source, file, level, key, compare, resolution, tableOptions.read));
     }
   }
-  return { key, columnFamily: name, result: resolution.end(), steps };
+  return { key, columnFamily: name, result: resolution.end(), steps, tableOptions };
 }
 
 /**

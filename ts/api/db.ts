@@ -13,6 +13,7 @@ import {
 } from "./db-verify.js";
 import { inFile, SstFilterError } from "./errors.js";
 import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./options-file.js";
+import { tableOptionsOf, type DatabaseTableOptions } from "./db-table-options.js";
 import type { Key } from "../core/keys.js";
 import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSource } from "./table.js";
 import { liveWalNames, readWals, type WalFile } from "./wal.js";
@@ -261,8 +262,27 @@ export class Database {
       format: this.format,
       columnFamilies: this.columnFamilies,
       table: (f: DatabaseFile) => this.#table(f),
+      tableOptions: (columnFamily: string) => this.tableOptions(columnFamily),
     };
     return explainGet(tables, await this.writeAheadLogs(), key, opts);
+  }
+
+  /**
+   * The table options get and explain read the column family's tables with (docs/FORMATS.md
+   * 6.6.1): the newest OPTIONS file's (filter_policy, whole_key_filtering, prefix_extractor), as
+   * RocksDB reads every table with the options it is opened with; without an OPTIONS file (LevelDB)
+   * or one that cannot be read, each table as it describes itself. `notes` names what was not
+   * understood (the tables' own view stands for it).
+   */
+  async tableOptions(columnFamily = "default"): Promise<DatabaseTableOptions> {
+    let options: DatabaseOptions | null;
+    try {
+      options = await this.options();
+    } catch (error) {
+      const what = error instanceof Error ? error.message : String(error);
+      return { source: "tables", file: null, read: {}, notes: [`the OPTIONS file cannot be read: ${what}`] };
+    }
+    return tableOptionsOf(options, columnFamily);
   }
 
   /** Closes the tables get and explain keep open. */

@@ -42,6 +42,7 @@ export type {
   TableFooter,
   TableFormat,
   TablePropertyValue,
+  TableReadOptions,
 } from "./table.js";
 export type { BlobIndex, WideColumn } from "./values.js";
 export { Database, detectDatabaseFormat } from "./db.js";
@@ -67,6 +68,7 @@ export type {
   WalRecordKind,
 } from "./wal.js";
 export type { ColumnFamilyOptionsSection, DatabaseOptions } from "./options-file.js";
+export type { DatabaseTableOptions } from "./db-table-options.js";
 export type {
   DatabaseFileKind,
   DatabaseFileReport,

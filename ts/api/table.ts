@@ -89,15 +89,49 @@ export interface TableFooter {
  *   RocksDB filter partition, the LevelDB filter of one data block);
  * - "no-filter": the table has no filter, or none that can check this key (may match);
  * - "outside-prefix-domain": whole-key filtering is off and the key has no prefix (may match);
- * - "after-last-key": LevelDB, the key sorts after the file's last key (definitely not).
+ * - "after-last-key": LevelDB, the key sorts after the file's last key (definitely not);
+ * - "prefix-extractor-changed": whole-key filtering is off and the reading database's prefix
+ *   extractor (TableReadOptions.prefixExtractor) is not the table's: its prefixes are not probed
+ *   (may match).
  */
 export type LookupRoute =
-  "full-filter" | "partition" | "block-filter" | "no-filter" | "outside-prefix-domain" | "after-last-key";
+  | "full-filter"
+  | "partition"
+  | "block-filter"
+  | "no-filter"
+  | "outside-prefix-domain"
+  | "after-last-key"
+  | "prefix-extractor-changed";
+
+/**
+ * How the database reading a RocksDB table is configured, where that decides what a point lookup
+ * gets from the filter: RocksDB reads every table with the options it is opened with (its newest
+ * OPTIONS file), not those the table was written with (docs/FORMATS.md 6.6.1). Leave a field out
+ * to read the table as it describes itself. LevelDB tables ignore these.
+ */
+export interface TableReadOptions {
+  /** false: the database has no filter policy (filter_policy=nullptr): the filter is not read. */
+  useFilter?: boolean;
+  /** false: no whole-key probe, as with whole_key_filtering=false (true keeps the table's own). */
+  wholeKeyFiltering?: boolean;
+  /**
+   * The database's prefix extractor as OPTIONS names it ("rocksdb.FixedPrefix.3"), null for none.
+   * Without whole-key filtering the table's prefixes are probed only under an extractor of the
+   * same name.
+   */
+  prefixExtractor?: string | null;
+}
 
 /** What `t.explain(key)` reports: mayContain's answer and which filter gave it. */
 export interface LookupExplanation {
   mayContain: boolean;
   route: LookupRoute;
+  /**
+   * A filter is in use for the lookup: RocksDB counts it in its filter statistics
+   * (BLOOM_FILTER_USEFUL when it said no, else BLOOM_FILTER_FULL_POSITIVE), even where no key or
+   * prefix was probed. LevelDB: a data block's filter answered.
+   */
+  filterInUse: boolean;
   /** The filter partition consulted ("partition" route), else null. */
   partition: number | null;
   /**
@@ -583,10 +617,24 @@ class TableBase extends WasmObject<TableHandle> {
     return answer === 1;
   }
 
-  protected explainProbe(key: Key): LookupExplanation {
+  protected explainProbe(key: Key, read: TableReadOptions = {}): LookupExplanation {
+    if (read === null || typeof read !== "object") {
+      throw new SstFilterError("BAD_OPTIONS", "table read options must be an object");
+    }
+    const { useFilter = true, wholeKeyFiltering = true, prefixExtractor } = read;
+    if (typeof useFilter !== "boolean" || typeof wholeKeyFiltering !== "boolean") {
+      throw new SstFilterError("BAD_OPTIONS", "useFilter and wholeKeyFiltering must be booleans");
+    }
+    if (prefixExtractor !== undefined && prefixExtractor !== null && typeof prefixExtractor !== "string") {
+      throw new SstFilterError("BAD_OPTIONS", "prefixExtractor must be a string or null");
+    }
     const handle = this.live();
     const [ptr, size] = this.heap.putKey(key);
-    const raw = handle.explain(ptr, size);
+    const raw = handle.explain(ptr, size, {
+      useFilter,
+      wholeKeyFiltering,
+      ...(prefixExtractor !== undefined ? { prefixExtractor: prefixExtractor ?? "" } : {}),
+    });
     if (raw === null) throw this.heap.lastError();
     const { probedSize, ...rest } = raw;
     // The probed bytes are a prefix of the key as placed.
@@ -703,9 +751,12 @@ export class Table extends TableBase {
     return this.probe("prefixMayMatch", seekKey);
   }
 
-  /** mayContain's answer and the filter (partition, data block) that gave it. */
-  explain(userKey: Key): LookupExplanation {
-    return this.explainProbe(userKey);
+  /**
+   * mayContain's answer and the filter (partition, data block) that gave it; `read`: as a
+   * database configured so reads the table (by default, as the table describes itself).
+   */
+  explain(userKey: Key, read?: TableReadOptions): LookupExplanation {
+    return this.explainProbe(userKey, read);
   }
 
   /** Raw filter contents as stored: one per partition, the full filter, or LevelDB's filter block. */
@@ -781,10 +832,12 @@ export class Table extends TableBase {
    * user key (newest first), and the range deletions covering it, as "range-delete" entries. With
    * user-defined timestamps `userKey` is without one: every version comes back, the newest
    * timestamp first (each with its `timestamp`), as a read at the largest timestamp sees them.
+   * `read`: the filter is consulted as a database configured so does (see explain).
    */
-  get(userKey: Key): Entry[] {
+  get(userKey: Key, read?: TableReadOptions): Entry[] {
     const key = keyBytes(userKey);
-    const found = this.mayContain(key) ? [...this.entryWalk({ from: key, exact: true })] : [];
+    const allowed = read === undefined ? this.mayContain(key) : this.explainProbe(key, read).mayContain;
+    const found = allowed ? [...this.entryWalk({ from: key, exact: true })] : [];
     return this.lookup(found, this.storedRangeDeletions(), key);
   }
 
@@ -840,8 +893,8 @@ export class AsyncTable extends TableBase {
     return this.probe("prefixMayMatch", seekKey);
   }
 
-  async explain(userKey: Key): Promise<LookupExplanation> {
-    return this.explainProbe(userKey);
+  async explain(userKey: Key, read?: TableReadOptions): Promise<LookupExplanation> {
+    return this.explainProbe(userKey, read);
   }
 
   async filterBytes(): Promise<Uint8Array[]> {
@@ -911,10 +964,11 @@ export class AsyncTable extends TableBase {
   }
 
   /** See Table.get. */
-  async get(userKey: Key): Promise<Entry[]> {
+  async get(userKey: Key, read?: TableReadOptions): Promise<Entry[]> {
     const key = keyBytes(userKey);
     const found: Entry[] = [];
-    if (await this.mayContain(key)) {
+    const allowed = read === undefined ? await this.mayContain(key) : this.explainProbe(key, read).mayContain;
+    if (allowed) {
       for await (const entry of this.entryWalk({ from: key, exact: true })) found.push(entry);
     }
     return this.lookup(found, await this.storedRangeDeletions(), key);

@@ -104,6 +104,7 @@ export interface LayoutHandle extends IoHandle {
 export interface LookupExplanationRaw {
   mayContain: boolean;
   route: string;
+  filterInUse: boolean;
   partition: number | null;
   dataBlock: [number, number] | null;
   probedSize: number;
@@ -120,7 +121,11 @@ export interface TableHandle extends IoHandle {
   mayContain(key: number, size: number): number;
   prefixMayMatch(key: number, size: number): number;
   /** null on failure (last error). */
-  explain(key: number, size: number): LookupExplanationRaw | null;
+  explain(
+    key: number,
+    size: number,
+    read: { useFilter: boolean; wholeKeyFiltering: boolean; prefixExtractor?: string },
+  ): LookupExplanationRaw | null;
   mayContainBatch(data: number, dataSize: number, offsets: number, count: number, out: number): boolean;
   /** A walk over the data blocks at offsets [begin, end); end -1: to the last. */
   keys(begin: number, end: number): TableCursorHandle;

@@ -117,6 +117,8 @@ function describeRoute(e: LookupExplanation, partitions: number): string {
       return `not filtered: the key has no prefix for the prefix filter${then}`;
     case "after-last-key":
       return "after the file's last key";
+    case "prefix-extractor-changed":
+      return `not filtered: the database's prefix extractor is not the table's${then}`;
   }
 }
 

@@ -93,7 +93,10 @@ export async function dbGet(db: Database, key: Uint8Array, opts: DbGetOptions): 
     result.outcome === "found" ? 0 : result.outcome === "merge-operands" ? EXIT_UNANSWERED : EXIT_NOT_FOUND;
   if (opts.json) return { stdout: utf8.encode(explanationJson(explanation) + "\n"), stderr: "", exitCode };
   if (opts.explain) {
-    const lines = [...explanation.steps.map(routeLine), resultLine(explanation)];
+    // Table options the OPTIONS file names but that are not understood are read as the tables
+    // describe themselves: say so.
+    const notes = explanation.tableOptions.notes.map((n) => `note: ${n}`);
+    const lines = [...explanation.steps.map(routeLine), resultLine(explanation), ...notes];
     return { stdout: utf8.encode(lines.join("\n") + "\n"), stderr: "", exitCode };
   }
   switch (result.outcome) {

@@ -153,14 +153,37 @@ enum class LookupRoute : uint8_t {
   kFullFilter,           // RocksDB: the full filter answered
   kPartition,            // RocksDB: the filter partition `partition` answered
   kBlockFilter,          // LevelDB: the filter of the data block `data_block` answered
+  // RocksDB, whole-key filtering off: the table's prefixes are of another extractor than the
+  // database's (or the database has none), so they are not probed
+  kPrefixExtractorChanged,
 };
 
 // "no-filter", "outside-prefix-domain", "after-last-key", "full-filter", "partition",
-// "block-filter".
+// "block-filter", "prefix-extractor-changed".
 const char* LookupRouteName(LookupRoute route);
+
+// How the database reading a RocksDB table is configured, where that decides what a point lookup
+// gets from the filter: RocksDB reads every table with the options the database is opened with,
+// not those it was written with (docs/FORMATS.md 6.6.1; rocksdb 7.8.3 table/block_based/
+// block_based_table_reader.cc PrefetchIndexAndFilterBlocks, FullFilterKeyMayMatch,
+// PrefixExtractorChanged). The defaults read the table as it describes itself. LevelDB tables
+// ignore them.
+struct TableReadOptions {
+  // false: the database has no filter policy, and no filter block is read.
+  bool use_filter = true;
+  // Whole keys are probed only where this and the table's property are both true.
+  bool whole_key_filtering = true;
+  // The database's prefix extractor by name ("rocksdb.FixedPrefix.3"; "" for none); unset: the
+  // table's own. The table's prefixes are probed only under an extractor of the same name.
+  std::optional<std::string> prefix_extractor;
+};
 
 struct LookupTrace {
   LookupRoute route = LookupRoute::kNoFilter;
+  // RocksDB: a filter block is in use, so the lookup counts in the filter statistics
+  // (BLOOM_FILTER_USEFUL when it said no, else BLOOM_FILTER_FULL_POSITIVE) even where no probe
+  // was made. LevelDB: a filter answered.
+  bool filter_in_use = false;
   size_t partition = 0;
   // LevelDB: the data block whose filter answered. RocksDB with a single-level index: the data
   // block the lookup reads when the filter says "may match". Unset otherwise.
@@ -209,8 +232,10 @@ class TableReader final : public ResumableRead {
   // filtering. LevelDB (Table::InternalGet) seeks the index first: a key after the last index
   // entry is not in the file (false), otherwise the filter of the data block found answers.
   // Without a filter, true. kUnsupported when the filter or the key order cannot be reproduced.
-  // `trace`, when given, records how the answer came about.
-  Status MayContain(ByteView user_key, bool* may_match, LookupTrace* trace = nullptr) const;
+  // `trace`, when given, records how the answer came about; `read`: how the database reading the
+  // table is configured (RocksDB tables).
+  Status MayContain(ByteView user_key, bool* may_match, LookupTrace* trace = nullptr,
+                    const TableReadOptions& read = {}) const;
   // results[i] = 1 where MayContain(keys[i]) answers true, else 0. RocksDB tables with whole-key
   // filtering go through the filters' batch kernels (filter.h MayMatchBatch), partition by
   // partition; the others key by key.

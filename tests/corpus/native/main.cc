@@ -68,6 +68,8 @@ int main(int argc, char** argv) {
   run("db_manifest", corpus::DbManifestSection);
   run("db_wal", corpus::DbWalSection);
   run("db_get", corpus::DbGetSection);
+  run("db_table_options", corpus::DbTableOptionsSection);
+  run("db_live_files", corpus::DbLiveFilesSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",
