@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   run("db_manifest", corpus::DbManifestSection);
   run("db_wal", corpus::DbWalSection);
   run("db_get", corpus::DbGetSection);
+  run("db_twopc", corpus::DbTwoPcSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",

@@ -10,6 +10,7 @@ namespace corpus {
 
 nlohmann::json DbGetSection(const CorpusRoot& root);
 nlohmann::json DbManifestSection(const CorpusRoot& root);
+nlohmann::json DbTwoPcSection(const CorpusRoot& root);
 nlohmann::json DbWalSection(const CorpusRoot& root);
 nlohmann::json HashSection(const CorpusRoot& root);
 nlohmann::json LevelDbFilterSection(const CorpusRoot& root);
