@@ -5,10 +5,11 @@
 // memtable's versions of each key with their sequence numbers (a read-only open with allow_2pc).
 import { readFileSync } from "node:fs";
 
-import { SstFilterError, type Database, type NodeSstFilter } from "sstfilter";
+import { SstFilterError, type Database, type NodeSstFilter, type WalFile } from "sstfilter";
 
 // The CommonJS package holds only what the Node entry imports; the command's module is taken from source.
 import { walAndOptions } from "../../ts/tools/db-wal";
+import { recoverWals } from "../../ts/api/wal-recovery";
 import { loadBackend } from "./backends";
 import { parseKeys, sectionCases } from "./golden";
 
@@ -137,6 +138,18 @@ describe.each(COMMITTED)("$name", (c) => {
     expect(decidedByMemtable).toBeGreaterThanOrEqual(12);
   });
 
+  test("a transaction prepared in a log its column family had flushed counts where it committed", async () => {
+    // xid-span: prepared, a flush (the family's log number moves past that log), committed after.
+    const live = (await db.writeAheadLogs()).map((l) => l.name);
+    const read = (await db.recoverMemtable()).logs.map((l) => l.name);
+    const older = read.filter((name) => !live.includes(name));
+    expect(older.length).toBeGreaterThanOrEqual(1);
+    expect(db.minLogNumberToKeep).toBeLessThan(db.columnFamilies[0]!.logNumber);
+    const span = c.probes.findIndex((k) => text(k) === "k050");
+    expect(c.transaction_db.answers![span]!.value?.toLowerCase()).toBe(hex(Buffer.from("span")));
+    expect(await db.get("k050")).toEqual(new Uint8Array(Buffer.from("span")));
+  });
+
   test("the transactions left prepared are those TransactionDB::Open recovers, with their records", async () => {
     const { preparedUncommitted } = await db.recoverMemtable();
     const ours = preparedUncommitted
@@ -187,5 +200,117 @@ describe.each(WRITE_PREPARED)("$name", (c) => {
     } finally {
       db.dispose();
     }
+  });
+});
+
+// Markers the corpus cannot make (RocksDB writes them well-formed): the replay's own rules.
+describe("recoverWals on hand-made logs", () => {
+  const bytes = (t: string): Uint8Array => new Uint8Array(Buffer.from(t, "latin1"));
+  const put = (key: string, value: string, sequence: bigint) => ({
+    sequence,
+    columnFamily: 0,
+    kind: "put" as const,
+    key: bytes(key),
+    value: bytes(value),
+  });
+  type Marker = WalFile["batches"][number]["markers"][number];
+  const marker = (kind: Marker["kind"], position: number, data = "", timestamp = ""): Marker => ({
+    kind,
+    position,
+    data: bytes(data),
+    timestamp: bytes(timestamp),
+  });
+  /** One log of batches, each [header sequence, records, markers]. */
+  const log = (number: bigint, batches: [bigint, ReturnType<typeof put>[], Marker[]][]): WalFile => {
+    const records: WalFile["records"] = [];
+    return {
+      name: `${String(number).padStart(6, "0")}.log`,
+      number,
+      records,
+      end: { kind: "clean", offset: 0, what: "" },
+      batches: batches.map(([sequence, rs, markers], i) => {
+        const firstRecord = records.length;
+        records.push(...rs);
+        return { sequence, count: rs.length, offset: 100 * i, firstRecord, markers };
+      }),
+      error: null,
+    };
+  };
+  const seen = (logs: WalFile[], ts = 0) =>
+    recoverWals(logs, () => ts).logs.map((l) =>
+      l.records.map((r) => `${r.sequence} ${text(r.key)}=${text(r.value)}`),
+    );
+
+  test("a batch mixing plain records and a prepared section numbers only the plain ones; the commit numbers the rest", () => {
+    const logs = [
+      log(7n, [
+        [
+          10n,
+          [put("a", "1", 10n), put("b", "2", 11n), put("c", "3", 12n)],
+          [marker("begin-prepare", 1), marker("end-prepare", 2, "x")],
+        ],
+        [11n, [put("d", "4", 11n)], []],
+      ]),
+      log(8n, [[12n, [], [marker("commit", 0, "x")]]]),
+    ];
+    expect(seen(logs)).toEqual([["10 a=1", "11 c=3", "11 d=4"], ["12 b=2"]]);
+  });
+
+  test("a section its batch does not close is dropped; a commit of an unknown id does nothing", () => {
+    const logs = [
+      log(7n, [
+        [5n, [put("a", "1", 5n)], [marker("begin-prepare", 0)]],
+        [5n, [], [marker("commit", 0, "nobody")]],
+      ]),
+    ];
+    const r = recoverWals(logs);
+    expect(r.logs[0]!.records).toEqual([]);
+    expect(r.preparedUncommitted).toEqual([]);
+  });
+
+  test("commit with timestamp writes the timestamp over the keys' own", () => {
+    const logs = [
+      log(7n, [
+        [5n, [put("k\0\0", "v", 5n)], [marker("begin-prepare", 0), marker("end-prepare", 1, "x")]],
+        [5n, [], [marker("commit-with-timestamp", 0, "x", "TS")]],
+      ]),
+    ];
+    expect(seen(logs, 2)).toEqual([["5 kTS=v"]]);
+    expect(() => seen(logs, 3)).toThrow(/2-byte timestamp/);
+  });
+
+  test("malformed sections and other policies' markers are typed errors naming the log and offset", () => {
+    // recoverWals comes from source here: its errors are the source's SstFilterError class.
+    const refusal = (batches: [bigint, ReturnType<typeof put>[], Marker[]][]): unknown[] | null => {
+      try {
+        recoverWals([log(9n, batches)]);
+      } catch (e) {
+        const error = e as SstFilterError;
+        return [error.code, error.file, error.offset, error.message];
+      }
+      return null;
+    };
+    expect(refusal([[1n, [], [marker("end-prepare", 0, "x")]]])).toEqual([
+      "CORRUPT",
+      "000009.log",
+      0,
+      expect.stringContaining("end-prepare without begin-prepare"),
+    ]);
+    expect(refusal([[1n, [], [marker("begin-prepare", 0), marker("begin-prepare", 0)]]])?.[0]).toBe(
+      "CORRUPT",
+    );
+    const twice: Marker[] = [marker("begin-prepare", 0), marker("end-prepare", 0, "x")];
+    expect(
+      refusal([
+        [1n, [], twice],
+        [1n, [], twice],
+      ]),
+    ).toEqual(["UNSUPPORTED", "000009.log", 100, expect.stringContaining("x prepared twice")]);
+    expect(refusal([[1n, [], [marker("begin-unprepare", 0)]]])).toEqual([
+      "UNSUPPORTED",
+      "000009.log",
+      0,
+      expect.stringContaining("WRITE_UNPREPARED"),
+    ]);
   });
 });
