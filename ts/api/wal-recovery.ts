@@ -111,8 +111,8 @@ class Replay {
     if (policy !== undefined) {
       refuse(
         "UNSUPPORTED",
-        `a ${marker.kind} marker: a ${policy} TransactionDB wrote this WAL; get models the default ` +
-          "WRITE_COMMITTED recovery, which refuses it (RocksDB: NotSupported)",
+        `a ${marker.kind} marker: a ${policy} TransactionDB wrote this WAL; sstfilter replays WALs ` +
+          "as the default WRITE_COMMITTED recovery does, which refuses it (RocksDB: NotSupported)",
       );
     }
     switch (marker.kind) {
