@@ -338,12 +338,19 @@ describe.each(CASES)("$name", (c) => {
       key,
       value: Buffer.from(value),
     });
+    // Each record a batch of its own, at its sequence number.
     const log = (number: bigint, records: WalFile["records"]): WalFile => ({
       name: `${String(number).padStart(6, "0")}.log`,
       number,
       records,
       end: { kind: "clean", offset: 0, what: "" },
-      batches: [],
+      batches: records.map((r, i) => ({
+        sequence: r.sequence,
+        count: 1,
+        offset: 0,
+        firstRecord: i,
+        markers: [],
+      })),
       error: null,
     });
     // The logs the Database reads, replaced by these.

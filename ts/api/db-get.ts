@@ -1,5 +1,5 @@
 // A point lookup through a whole database (docs/FORMATS.md 6.6), as DB::Get takes it: the
-// memtable (the live write-ahead logs' records), then level 0's files newest first, then on each
+// memtable (what recovery replays from the write-ahead logs: ts/api/wal-recovery.ts), then level 0's files newest first, then on each
 // deeper level the one file whose key range can hold the key; in each file the filter first, then
 // the index and a data block. Sources: rocksdb db/db_impl/db_impl.cc (DBImpl::GetImpl),
 // db/memtable.cc (MemTable::Get), db/version_set.cc (Version::Get, FilePicker), db/table_cache.cc
@@ -10,7 +10,8 @@ import { compareBytes, type Entry } from "./entries.js";
 import { SstFilterError } from "./errors.js";
 import type { AsyncTable, TableReadOptions } from "./table.js";
 import type { DatabaseTableOptions } from "./db-table-options.js";
-import type { WalFile, WalRecord } from "./wal.js";
+import type { WalRecord } from "./wal.js";
+import type { RecoveredLog } from "./wal-recovery.js";
 import type { ColumnFamily, DatabaseFile, DatabaseFormat } from "./db.js";
 import { keyBytes, type Key } from "../core/keys.js";
 
@@ -381,10 +382,13 @@ async function blockKeys(
   return null;
 }
 
-/** The route of a Get for `key` and its answer; `logs` are the live write-ahead logs. */
+/**
+ * The route of a Get for `key` and its answer; `logs` are the memtable recovery builds from the
+ * write-ahead logs, per log (wal-recovery.ts).
+ */
 export async function explainGet(
   source: GetSource,
-  logs: readonly WalFile[],
+  logs: readonly RecoveredLog[],
   userKey: Key,
   opts: DatabaseGetOptions = {},
 ): Promise<GetExplanation> {

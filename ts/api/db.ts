@@ -16,7 +16,8 @@ import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./opt
 import { tableOptionsOf, type DatabaseTableOptions } from "./db-table-options.js";
 import type { Key } from "../core/keys.js";
 import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSource } from "./table.js";
-import { liveWalNames, readWals, type WalFile } from "./wal.js";
+import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
+import { recoverWals, type WalRecovery } from "./wal-recovery.js";
 
 /** A database's files by name (no directories): what openDatabase reads. */
 export interface DatabaseSource {
@@ -137,6 +138,7 @@ export class Database {
   readonly #heap: WasmHeap;
   readonly #source: DatabaseSource;
   #wals: Promise<WalFile[]> | undefined;
+  #olderWals: Promise<WalFile[]> | undefined;
   #options: Promise<DatabaseOptions | null> | undefined;
   /** The live tables get and explain opened, kept open until dispose(). */
   readonly #tables = new Map<string, Promise<AsyncTable>>();
@@ -179,6 +181,47 @@ export class Database {
       throw error;
     });
     return this.#wals;
+  }
+
+  /**
+   * The memtable a TransactionDB (default WRITE_COMMITTED policy) recovers (docs/FORMATS.md 6.4,
+   * ts/api/wal-recovery.ts): per log the records it inserts with the sequence numbers recovery
+   * gives them, committed transactions at their commit, and the transactions left prepared. It
+   * reads the live logs and the older ones a two-phase-commit recovery still reads for their
+   * prepared sections (numbered at least the MANIFEST's min log number to keep). Throws
+   * UNSUPPORTED for logs a WRITE_PREPARED or WRITE_UNPREPARED TransactionDB wrote.
+   */
+  async recoverMemtable(): Promise<WalRecovery> {
+    const logs = [...(await this.#readOlderWals()), ...(await this.writeAheadLogs())];
+    logs.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+    return recoverWals(logs, (id) => {
+      // RocksDB's built-in timestamp comparators end in ".u64ts" (8-byte timestamps).
+      const family = this.columnFamilies.find((cf) => cf.id === id);
+      return family?.comparator.endsWith(".u64ts") === true ? 8 : 0;
+    });
+  }
+
+  /** Logs below the live ones that a two-phase-commit recovery reads (RecoverLogFiles). */
+  #readOlderWals(): Promise<WalFile[]> {
+    if (this.format === "leveldb") return Promise.resolve([]);
+    const live = new Set(
+      liveWalNames(
+        this.fileNames,
+        this.columnFamilies.map((cf) => cf.logNumber),
+        this.prevLogNumber,
+      ),
+    );
+    const older = this.fileNames.filter((name) => {
+      const number = walNumber(name);
+      return number !== null && number >= this.minLogNumberToKeep && !live.has(name);
+    });
+    this.#olderWals ??= readWals(this.#heap, this.format, older, (name) => this.#read(name)).catch(
+      (error) => {
+        this.#olderWals = undefined;
+        throw error;
+      },
+    );
+    return this.#olderWals;
   }
 
   /**
@@ -264,7 +307,7 @@ export class Database {
       table: (f: DatabaseFile) => this.#table(f),
       tableOptions: (columnFamily: string) => this.tableOptions(columnFamily),
     };
-    return explainGet(tables, await this.writeAheadLogs(), key, opts);
+    return explainGet(tables, (await this.recoverMemtable()).logs, key, opts);
   }
 
   /**

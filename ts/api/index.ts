@@ -81,3 +81,4 @@ export type {
 } from "./db-verify.js";
 export type { InitOptions } from "../core/init.js";
 export type { DatabaseGetOptions, GetExplanation, GetOutcome, GetResult, RouteStep } from "./db-get.js";
+export type { PreparedTransaction, RecoveredLog, WalRecovery } from "./wal-recovery.js";

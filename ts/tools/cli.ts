@@ -1051,7 +1051,8 @@ on open, and prints the live table files of each column family level by level: n
 range, sequence numbers (RocksDB), and RocksDB's blob files. A MANIFEST whose last record a crash
 cut short is read up to it, as RocksDB and LevelDB read it, and the torn tail is reported. Then
 the live write-ahead logs (records, batches, sequence range, records per kind, how each ended:
-clean, torn by a crash, or corrupt at a byte) and, for RocksDB, the newest OPTIONS file with the
+clean, torn by a crash, or corrupt at a byte), the two-phase-commit transactions the logs leave
+prepared (neither committed nor rolled back) and, for RocksDB, the newest OPTIONS file with the
 comparator, merge operator, prefix extractor, compression, filter policy and format version of
 each column family.
 
@@ -1070,9 +1071,11 @@ log and blob file present is verified.
 
 Exit code 0 when the database was read (verify: every file is good), 1 when db get found no value
 or verify found a bad file, 2 for a usage error, 3 when CURRENT or the MANIFEST is missing or
-(inspect, get) corrupt, or db get met a merge chain: the message names the file and the byte offset.
+(inspect, get) corrupt, or db get met a merge chain or a WAL of a WRITE_PREPARED or WRITE_UNPREPARED
+TransactionDB: the message names the file and the byte offset.
 
-db get looks the key up as RocksDB's DB::Get does: the memtable (the live write-ahead logs), then
+db get looks the key up as RocksDB's DB::Get does: the memtable (the write-ahead logs replayed as a
+TransactionDB recovers them: a prepared transaction counts where it was committed), then
 level 0's files newest first, then the one file on each deeper level whose range holds the key;
 in each file the filter, then the index and a data block; range deletions count. It prints what
 "ldb get" prints: the value and a newline (--hex: 0x and upper-case hex digits), or

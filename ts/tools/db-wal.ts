@@ -4,6 +4,7 @@
 import type { Database } from "../api/db.js";
 import type { DatabaseOptions } from "../api/options-file.js";
 import type { WalFile } from "../api/wal.js";
+import { xidText, type WalRecovery } from "../api/wal-recovery.js";
 import { count, plural } from "./format.js";
 
 interface WalSummary {
@@ -88,9 +89,34 @@ function walText(w: WalSummary): string {
   );
 }
 
+/** The transactions recovery leaves prepared (docs/FORMATS.md 6.4), or why it cannot tell. */
+async function preparedPart(db: Database): Promise<OptionsPart> {
+  let recovery: WalRecovery;
+  try {
+    recovery = await db.recoverMemtable();
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    return { json: { error: message }, text: [`prepared transactions: ${message}`] };
+  }
+  const list = recovery.preparedUncommitted.map((t) => ({
+    xid: xidText(t.xid),
+    log: t.log,
+    offset: t.offset,
+    records: t.records.length,
+  }));
+  return {
+    json: list,
+    text: list.map(
+      (t) =>
+        `  prepared, not committed: ${t.xid} (${plural(t.records, "record")}) in ${t.log} at byte ${count(t.offset)}`,
+    ),
+  };
+}
+
 /** The WAL and OPTIONS parts of `db inspect`, as JSON fields and text lines. */
 export async function walAndOptions(db: Database): Promise<{ json: Record<string, unknown>; text: string }> {
   const wals = (await db.writeAheadLogs()).map(summarize);
+  const prepared = await preparedPart(db);
   let options: DatabaseOptions | null = null;
   let error: unknown;
   try {
@@ -104,7 +130,11 @@ export async function walAndOptions(db: Database): Promise<{ json: Record<string
       ? "write-ahead logs: none live"
       : `write-ahead logs: ${plural(wals.length, "live log")}`,
     ...wals.map(walText),
+    ...prepared.text,
     ...part.text,
   ];
-  return { json: { wal: wals, options: part.json }, text: lines.join("\n") + "\n" };
+  return {
+    json: { wal: wals, preparedUncommitted: prepared.json, options: part.json },
+    text: lines.join("\n") + "\n",
+  };
 }

@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
   run("db_get", corpus::DbGetSection);
   run("db_table_options", corpus::DbTableOptionsSection);
   run("db_live_files", corpus::DbLiveFilesSection);
+  run("db_twopc", corpus::DbTwoPcSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",

@@ -12,6 +12,7 @@ nlohmann::json DbGetSection(const CorpusRoot& root);
 nlohmann::json DbLiveFilesSection(const CorpusRoot& root);  // after DbGetSection
 nlohmann::json DbManifestSection(const CorpusRoot& root);
 nlohmann::json DbTableOptionsSection(const CorpusRoot& root);
+nlohmann::json DbTwoPcSection(const CorpusRoot& root);
 nlohmann::json DbWalSection(const CorpusRoot& root);
 nlohmann::json HashSection(const CorpusRoot& root);
 nlohmann::json LevelDbFilterSection(const CorpusRoot& root);
