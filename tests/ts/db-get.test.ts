@@ -20,7 +20,8 @@ import {
 import { dbGet, routeLine } from "../../ts/tools/db-get";
 import { loadBackend } from "./backends";
 import { Corpus, parseKeys, sectionCases } from "./golden";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 
 const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 
@@ -289,6 +290,30 @@ describe.each(CASES)("$name", (c) => {
     expect(m.stderr).toContain("merge operand");
     expect(run("0xzz", "--hex").status).toBe(2);
     expect(run("k", "--column-family", "nope").status).toBe(3);
+  });
+
+  test("a live WAL this reader cannot decode (a compressed one): UNSUPPORTED naming it, not an empty memtable", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "sstfilter-compressed-wal-"));
+    try {
+      cpSync(c.dirPath, dir, { recursive: true });
+      const [wal] = await db.writeAheadLogs();
+      expect(wal).toBeDefined();
+      // A kSetCompressionType record (type 9; payload: the compression type, zstd = 7, padded to
+      // 4 bytes) opens a compressed WAL (docs/FORMATS.md 6.1).
+      const payload = Buffer.from([7, 0, 0, 0]);
+      const record = Buffer.alloc(7 + payload.length);
+      record.writeUInt16LE(payload.length, 4);
+      record[6] = 9;
+      payload.copy(record, 7);
+      record.writeUInt32LE(sf.hash.crc32cMask(sf.hash.crc32c(record.subarray(6))), 0);
+      const file = path.join(dir, wal!.name);
+      writeFileSync(file, Buffer.concat([record, readFileSync(file)]));
+      const damaged = await sf.openDatabase(dir);
+      await expect(damaged.get(c.probes[0]!)).rejects.toMatchObject({ code: "UNSUPPORTED", file: wal!.name });
+      damaged.dispose();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("--explain's lines: no entry, no filter, out of range", () => {

@@ -173,10 +173,16 @@ class Replay {
  * per log the records it inserts, with their sequence numbers, and the transactions left prepared.
  * Logs a column family had flushed still count here: their prepared sections can be committed in
  * a later log (the caller skips the records of logs below a family's log number, as recovery does).
- * Throws UNSUPPORTED for WALs of the WRITE_PREPARED and WRITE_UNPREPARED policies.
+ * Throws UNSUPPORTED for WALs of the WRITE_PREPARED and WRITE_UNPREPARED policies, and for a log
+ * this reader cannot decode (a compressed WAL).
  */
 export function recoverWals(logs: readonly WalFile[], timestampSize: TimestampSize = () => 0): WalRecovery {
   const replay = new Replay(timestampSize);
-  for (const log of logs) replay.log(log);
+  for (const log of logs) {
+    // A log this reader cannot decode (a compressed WAL) would read as empty: RocksDB reads it,
+    // so the memtable cannot be told.
+    if (log.error?.code === "UNSUPPORTED") throw log.error;
+    replay.log(log);
+  }
   return { logs: replay.logs, preparedUncommitted: [...replay.prepared.values()] };
 }
