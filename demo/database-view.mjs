@@ -7,7 +7,8 @@
 import { compareBytes } from "../dist/esm/api/entries.js";
 import { byteSize, count, printableText, toHex } from "../dist/esm/tools/format.js";
 import { el, keyText } from "./dom.mjs";
-/** @import { GetExplanation, OpResult, RouteStep, WalSummary } from "./worker.mjs" */
+/** @import { GetExplanation, RouteStep } from "../dist/esm/platform/browser.js" */
+/** @import { OpResult, WalSummary } from "./worker.mjs" */
 
 /** @typedef {OpResult<"openDatabase">} DatabaseInfo */
 /** @typedef {DatabaseInfo["columnFamilies"][number]} FamilyInfo */
@@ -261,10 +262,6 @@ export async function openDatabaseFiles(files, folder) {
     ...d.columnFamilies.map((cf, i) => el("option", { value: String(i), textContent: cf.name })),
   );
   /** @type {HTMLElement} */ (byId("cf-label")).hidden = d.columnFamilies.length < 2;
-  byId("get-note").hidden = d.canExplain;
-  // A Get through a Database that reads no logs sees only the tables.
-  byId("get-wal-note").hidden = !d.canExplain || d.readsLogs;
-  /** @type {HTMLButtonElement} */ (byId("get-submit")).disabled = !d.canExplain;
   clearRoute();
   return true;
 }
@@ -474,11 +471,9 @@ function showTip(target) {
     if (wal === undefined) return;
     lines = [
       `${name} · write-ahead log · ${byteSize(wal.size)}`,
-      wal.error !== null
+      wal.records === null
         ? `the logs could not be read: ${wal.error}`
-        : wal.records === null
-          ? "records: counted once the Database reads logs (db.writeAheadLogs)"
-          : `${plural(wal.records, "record")} · ${wal.end} end`,
+        : `${plural(wal.records, "record")} · ${wal.end} end${wal.error === null ? "" : `: ${wal.error}`}`,
     ];
   } else {
     const level = Number(box.dataset.level);

@@ -12,7 +12,7 @@ import {
 } from "../dist/esm/platform/browser.js";
 import { parseHex } from "../dist/esm/tools/format.js";
 import { defaultVerifyJobs, verifyTable, verifyTableSplit } from "../dist/esm/tools/verify.js";
-/** @import { AsyncTable, Backend, BlobIndex, Database, Entry, Filter, FilterFormat, TableRegion, VerifyProgress, VerifyReport, WideColumn, WriteOptions } from "../dist/esm/platform/browser.js" */
+/** @import { AsyncTable, Backend, BlobIndex, Database, Entry, Filter, FilterFormat, GetExplanation, RouteStep, TableRegion, VerifyProgress, VerifyReport, WideColumn, WriteOptions } from "../dist/esm/platform/browser.js" */
 /** @import { BlockRange } from "../dist/esm/api/table.js" */
 
 /**
@@ -99,43 +99,8 @@ import { defaultVerifyJobs, verifyTable, verifyTableSplit } from "../dist/esm/to
  */
 
 /**
- * db.explain's answer (ts/api/db-get.ts, which the `get` work adds; until then the Database has
- * no explain and the page says so). The names are the fixed interface of issue 17.
- * @typedef {object} GetExplanation
- * @property {Uint8Array} key
- * @property {string} columnFamily
- * @property {{ outcome: "found" | "deleted" | "not-found" | "merge-operands", value: Uint8Array | null,
- *   operands: Uint8Array[], sequence: bigint | null }} result
- * @property {RouteStep[]} steps in the order consulted
- */
-
-/**
- * One file a Get consulted: the memtable (a WAL) or a table.
- * @typedef {object} RouteStep
- * @property {"memtable" | "table"} where
- * @property {string} file
- * @property {number | null} level null for the memtable
- * @property {boolean} inRange
- * @property {"no" | "maybe" | "none" | null} filter null: not consulted
- * @property {"value" | "deletion" | "single-deletion" | "merge" | "range-deletion" | "none" | null} entry
- *   null: not read
- * @property {bigint | null} sequence
- * @property {number} blocksRead
- */
-
-/**
- * What the worker reads of a Database beyond ts/api/db.ts on main: the methods other work of
- * issue 17 adds (db.explain, db.writeAheadLogs, db.dispose), feature-detected.
- * @typedef {Database & {
- *   explain?: (key: Uint8Array, opts: { columnFamily: string }) => Promise<GetExplanation>,
- *   dispose?: () => void,
- *   writeAheadLogs?: () => Promise<{ name: string, records: { sequence: bigint }[], end: { kind: string } }[]>,
- * }} OpenDatabase
- */
-
-/**
- * A write-ahead log as the LSM picture draws it: its records and how it ended where the Database
- * reads logs (writeAheadLogs), else null; `error` when reading the logs failed.
+ * A write-ahead log as the LSM picture draws it: its records and how it ended; null, and `error`,
+ * when the log could not be read (its records up to the bad one are still counted).
  * @typedef {object} WalSummary
  * @property {string} name
  * @property {number} size
@@ -167,7 +132,7 @@ let layout = null; // the table's layout, read once
 let verifying = null; // AbortController of the running verification
 /** @type {Filter | null} */
 let built = null; // the playground's filter
-/** @type {OpenDatabase | null} */
+/** @type {Database | null} */
 let database = null; // the dropped database folder
 
 /**
@@ -371,33 +336,33 @@ async function blockAnchor(t, regions, offset) {
 }
 
 /**
- * The database's write-ahead logs: the live ones with their record counts where the Database
- * reads logs, else (or when reading them fails: the picture still shows the tables) every *.log
- * file of the folder.
- * @param {OpenDatabase} db
+ * The database's live write-ahead logs with their record counts; when reading them fails (the
+ * picture still shows the tables), every *.log file of the folder with the error.
+ * @param {Database} db
  * @param {Map<string, number>} sizes file sizes by name
  * @returns {Promise<WalSummary[]>}
  */
 async function walSummaries(db, sizes) {
-  /** @type {string | null} */
-  let error = null;
-  if (typeof db.writeAheadLogs === "function") {
-    try {
-      return (await db.writeAheadLogs()).map((log) => ({
-        name: log.name,
-        size: sizes.get(log.name) ?? 0,
-        records: log.records.length,
-        end: log.end.kind,
-        error: null,
+  try {
+    return (await db.writeAheadLogs()).map((log) => ({
+      name: log.name,
+      size: sizes.get(log.name) ?? 0,
+      records: log.records.length,
+      end: log.end.kind,
+      error: log.error === null ? null : `${log.error.code}: ${log.error.message}`,
+    }));
+  } catch (thrown) {
+    const { code, message } = plainError(thrown);
+    return db.fileNames
+      .filter((name) => name.endsWith(".log"))
+      .map((name) => ({
+        name,
+        size: sizes.get(name) ?? 0,
+        records: null,
+        end: null,
+        error: `${code}: ${message}`,
       }));
-    } catch (thrown) {
-      const { code, message } = plainError(thrown);
-      error = `${code}: ${message}`;
-    }
   }
-  return db.fileNames
-    .filter((name) => name.endsWith(".log"))
-    .map((name) => ({ name, size: sizes.get(name) ?? 0, records: null, end: null, error }));
 }
 
 /** @returns {Promise<TableRegion[]>} */
@@ -604,9 +569,8 @@ const ops = {
    * @param {OpArgs["openDatabase"]} args
    */
   async openDatabase({ files }) {
-    database?.dispose?.(); // the tables its Gets opened
+    database?.dispose(); // the tables its Gets opened
     database = null;
-    /** @type {OpenDatabase} */
     const db = await sf.openDatabase(files);
     const sizes = new Map(files.map((f) => [f.name, f.size]));
     const wals = await walSummaries(db, sizes);
@@ -636,8 +600,6 @@ const ops = {
         })),
       })),
       wals,
-      readsLogs: typeof db.writeAheadLogs === "function",
-      canExplain: typeof db.explain === "function",
     };
   },
 
@@ -647,9 +609,6 @@ const ops = {
    */
   async explain({ key, hex, columnFamily }) {
     if (database === null) throw new Error("no database is open");
-    if (typeof database.explain !== "function") {
-      throw Object.assign(new Error("Get needs sstfilter's db.explain"), { code: "UNSUPPORTED" });
-    }
     const explanation = await database.explain(keyBytes(key, hex), { columnFamily });
     const value = explanation.result.value;
     return {

@@ -63,7 +63,7 @@ beforeAll(async () => {
   expect([r.status, r.error]).toEqual([0, undefined]);
   sf = (await loadBackend(true)) as NodeSstFilter;
   db = await sf.openDatabase(dir);
-  logs = await logsOf(db, dir);
+  logs = await logsOf(db);
   viewer = await openViewer();
   page = viewer.page;
 }, 120_000);
@@ -79,18 +79,9 @@ function shown(levels: DatabaseLevel[]): DatabaseLevel[] {
   return levels.filter((l) => l.level <= deepest);
 }
 
-type ReadLogs = () => Promise<{ name: string; records: unknown[]; end: { kind: string } }[]>;
-/** db.writeAheadLogs where the package has it (other work of issue 17 adds it). */
-const logReader = (database: Database): ReadLogs | undefined =>
-  (database as { writeAheadLogs?: ReadLogs }).writeAheadLogs?.bind(database);
-
-/** The logs the picture shows: the live ones where the Database reads logs, else every *.log. */
-async function logsOf(database: Database, folder: string): Promise<string[]> {
-  const read = logReader(database);
-  if (read !== undefined) return (await read()).map((l) => l.name);
-  return readdirSync(folder)
-    .filter((n) => n.endsWith(".log"))
-    .sort();
+/** The logs the picture shows: the live ones. */
+async function logsOf(database: Database): Promise<string[]> {
+  return (await database.writeAheadLogs()).map((l) => l.name);
 }
 
 /** The picture's rows: the row's name and its boxes' files, in order. */
@@ -182,15 +173,11 @@ test("the tooltip gives a table's keys (printable and hex) and sequence numbers"
   );
   const logTip = await page.textContent("#lsm-tip");
   expect(logTip).toContain(`${log} · write-ahead log · `);
-  const readLogs = logReader(db);
-  if (readLogs === undefined) expect(logTip).toContain("records: counted once the Database reads logs");
-  else {
-    const read = (await readLogs()).find((l) => l.name === log)!;
-    const records = read.records.length;
-    expect(logTip).toContain(
-      `${records.toLocaleString("en-US")} record${records === 1 ? "" : "s"} · ${read.end.kind} end`,
-    );
-  }
+  const read = (await db.writeAheadLogs()).find((l) => l.name === log)!;
+  const records = read.records.length;
+  expect(logTip).toContain(
+    `${records.toLocaleString("en-US")} record${records === 1 ? "" : "s"} · ${read.end.kind} end`,
+  );
   await page.mouse.move(0, 0);
 });
 
@@ -271,16 +258,6 @@ test("a click on a table opens the table view; the way back shows the database a
   expect(await page.isVisible("#database")).toBe(true);
   expect(await page.isHidden("#table")).toBe(true);
   expect(await shownRows()).toEqual(expectedRows(0));
-});
-
-const hasExplain = (): boolean => typeof (db as { explain?: unknown }).explain === "function";
-
-test("without db.explain the Get box says what it needs", async () => {
-  if (hasExplain()) return; // the real route is checked below
-  expect(await page.isVisible("#get-note")).toBe(true);
-  expect(await page.textContent("#get-note")).toContain("db.explain");
-  expect(await page.isDisabled("#get-submit")).toBe(true);
-  expect(await page.isHidden("#get-wal-note")).toBe(true);
 });
 
 /** A route as db.explain reports it, in plain values the page turns into a GetExplanation. */
@@ -465,12 +442,7 @@ test("animated: the boxes light up in turn and end in the same picture; a false 
 });
 
 test("a real Get: the route the page draws is db.explain's", async () => {
-  if (!hasExplain()) return; // the Get box says what it needs (above)
-  type Explain = (key: Uint8Array) => Promise<{ result: { outcome: string }; steps: { file: string }[] }>;
-  const explain = (db as unknown as { explain: Explain }).explain.bind(db);
-  // Until the Database reads the logs, the page says that the Get sees the tables only.
-  const readsLogs = logReader(db) !== undefined;
-  expect(await page.isVisible("#get-wal-note")).toBe(!readsLogs);
+  const explain = (key: Uint8Array) => db.explain(key);
   const deepest = [...db.levels].reverse().find((l) => l.files.length > 0)!;
   for (const key of [deepest.files[0]!.smallestKey, new Uint8Array([0xff, 0xff])]) {
     const expected = await explain(key);
@@ -603,7 +575,7 @@ describe("a LevelDB database (classic-level)", () => {
     await page.waitForSelector("#db-status.ok");
     expect(await page.textContent("#db-facts")).toContain(`LevelDB · ${leveldb.manifest} (`);
     expect(await page.isHidden("#cf-label")).toBe(true); // one column family
-    expect(await shownRows()).toEqual(expectedRows(0, leveldb, await logsOf(leveldb, folder)));
+    expect(await shownRows()).toEqual(expectedRows(0, leveldb, await logsOf(leveldb)));
     const f = leveldb.levels.flatMap((l) => l.files)[0]!;
     expect(f.name).toMatch(/\.ldb$/);
     await page.hover(`#lsm .lsm-file[data-file="${f.name}"]`);
