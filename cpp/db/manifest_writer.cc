@@ -72,7 +72,9 @@ Status PutNewFile(const VersionEdit::NewFile& file, DbFormat format, Bytes* out)
   PutLengthPrefixed(out, m.largest);
   PutVarint64(out, m.smallest_seqno);
   PutVarint64(out, m.largest_seqno);
-  // The custom fields that differ from their defaults, then the terminator.
+  // The custom fields that differ from their defaults, then the terminator. RocksDB's EncodeTo
+  // writes some of them at their defaults too, in its own order; a decoder takes custom fields in
+  // any order, so the edit read back is the same (see db.h).
   if (m.path_id != 0) {
     if (m.path_id > 3) return Status::Error(ErrorCode::kBadOptions, "VersionEdit: path id above 3");
     PutVarint32(out, kPathId);

@@ -390,8 +390,11 @@ class LogWriter {
   size_t block_offset_ = 0;
 };
 
-// Encodes `edit` as VersionEdit::EncodeTo does (RocksDB: new files as kNewFile4 with the custom
-// fields that differ from their defaults; LevelDB: kNewFile). kUnsupported for fields this
+// Encodes `edit` in VersionEdit's format, fields in EncodeTo's order (RocksDB: new files as
+// kNewFile4; LevelDB: kNewFile). Not always EncodeTo's bytes: RocksDB writes some of a new file's
+// custom fields (such as its oldest ancester time and creation time) even at their defaults and in
+// its own order, this encoder only those that differ from their defaults; both decode to the same
+// edit (rocksdb db/version_edit.cc). kUnsupported for fields this
 // encoder does not write (blob files, WAL edits, timestamps, atomic groups, unique ids...);
 // kBadOptions for what the format cannot hold (a LevelDB column family, a level out of range,
 // keys without their 8-byte trailer).
