@@ -205,6 +205,24 @@ std::string CorpusRoot::CopyFile(const std::string& relative,
   return WriteBytes(relative, ReadFile(from));
 }
 
+std::vector<std::string> DatabaseFiles(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name == "LOCK" || name.rfind("LOG", 0) == 0) continue;
+    names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> CorpusRoot::CopyDatabase(const std::string& relative,
+                                                  const std::filesystem::path& from) const {
+  std::vector<std::string> names = DatabaseFiles(from);
+  for (const std::string& name : names) CopyFile(relative + "/" + name, from / name);
+  return names;
+}
+
 nlohmann::json FilterCaseFiles(const CorpusRoot& root, const std::string& dir,
                                const std::string& id, const KeyList& keys, const std::string& shape,
                                uint64_t seed, std::string_view filter, const KeyList& probes,

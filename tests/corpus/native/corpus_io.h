@@ -74,6 +74,9 @@ class CorpusRoot {
   std::string WriteU32(const std::string& relative, const std::vector<uint32_t>& values) const;
   void WriteJson(const std::string& relative, const nlohmann::json& value) const;
   std::string CopyFile(const std::string& relative, const std::filesystem::path& from) const;
+  // Copies a closed database's files (DatabaseFiles) into `relative`/; returns their names.
+  std::vector<std::string> CopyDatabase(const std::string& relative,
+                                        const std::filesystem::path& from) const;
 
   // Ends a section of cases: removes the scratch folder (.scratch) the section's databases used,
   // writes `folder`/manifest.json, and returns the section's entry for the root manifest.
@@ -85,6 +88,9 @@ class CorpusRoot {
 };
 
 std::string ReadFile(const std::filesystem::path& path);
+
+// The files of the database in `dir` a reader needs, sorted: all but LOCK and the info logs (LOG*).
+std::vector<std::string> DatabaseFiles(const std::filesystem::path& dir);
 
 // {"path", "count", "shape", "seed"} record of a key file.
 nlohmann::json KeysRecord(const std::string& path, const KeyList& keys, const std::string& shape,

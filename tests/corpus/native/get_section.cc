@@ -194,14 +194,7 @@ nlohmann::json ColumnFamiliesCase(const CorpusRoot& root, const fs::path& scratc
   Check(db->Close(), "close");
   db.reset();
   const std::string dir = "db-get/rocksdb_column_families";
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(path)) {
-    const std::string name = e.path().filename().string();
-    if (name == "LOCK" || name.rfind("LOG", 0) == 0) continue;
-    root.CopyFile(dir + "/db/" + name, e.path());
-    files.push_back(name);
-  }
-  std::sort(files.begin(), files.end());
+  const std::vector<std::string> files = root.CopyDatabase(dir + "/db", path);
   return {{"id", "rocksdb_column_families"},
           {"dir", dir + "/db"},
           {"files", files},
@@ -241,14 +234,7 @@ nlohmann::json DbGetSection(const CorpusRoot& root) {
       quiet);
 
   const std::string dir = "db-get/rocksdb_bench";
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(bench)) {
-    const std::string name = e.path().filename().string();
-    if (name == "LOCK" || name.rfind("LOG", 0) == 0) continue;
-    root.CopyFile(dir + "/db/" + name, e.path());
-    files.push_back(name);
-  }
-  std::sort(files.begin(), files.end());
+  const std::vector<std::string> files = root.CopyDatabase(dir + "/db", bench);
 
   // Probes: merged keys, a sample of the rest of the key space, keys db_bench never writes, and
   // keys outside every file's range.

@@ -182,14 +182,7 @@ nlohmann::json DbTableOptionsSection(const CorpusRoot& root) {
     fs::copy(base, path, fs::copy_options::recursive);
     const nlohmann::json answers = ReadAll(path, setup, probes);
     const std::string dir = "db-table-options/" + id;
-    std::vector<std::string> files;
-    for (const auto& e : fs::directory_iterator(path)) {
-      const std::string name = e.path().filename().string();
-      if (name == "LOCK" || name.rfind("LOG", 0) == 0) continue;
-      root.CopyFile(dir + "/db/" + name, e.path());
-      files.push_back(name);
-    }
-    std::sort(files.begin(), files.end());
+    const std::vector<std::string> files = root.CopyDatabase(dir + "/db", path);
     cases.push_back(
         {{"id", id},
          {"dir", dir + "/db"},

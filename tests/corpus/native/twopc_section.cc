@@ -101,14 +101,11 @@ class RecordList : public rocksdb::WriteBatch::Handler {
 std::vector<std::string> CopyFiles(const fs::path& from, const fs::path& to, bool with_logs) {
   fs::create_directories(to);
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(from)) {
-    const std::string name = e.path().filename().string();
-    if (name == "LOCK" || name.rfind("LOG", 0) == 0) continue;
+  for (const std::string& name : DatabaseFiles(from)) {
     if (!with_logs && name.size() > 4 && name.substr(name.size() - 4) == ".log") continue;
-    fs::copy_file(e.path(), to / name, fs::copy_options::overwrite_existing);
+    fs::copy_file(from / name, to / name, fs::copy_options::overwrite_existing);
     names.push_back(name);
   }
-  std::sort(names.begin(), names.end());
   return names;
 }
 
