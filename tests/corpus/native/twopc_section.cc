@@ -31,6 +31,7 @@
 #include <memory>
 #include <set>
 
+#include "batch_recorder.h"
 #include "library_status.h"
 #include "sections.h"
 
@@ -64,38 +65,6 @@ void CloseTransactionDb(rocksdb::TransactionDB* db) {
   const rocksdb::Status s = db->Close();
   if (!s.ok() && !s.IsAborted()) Fail("Close: " + s.ToString());
 }
-
-std::string HexOf(const rocksdb::Slice& s) { return Hex(std::string_view(s.data(), s.size())); }
-
-// The records of a transaction's write batch.
-class RecordList : public rocksdb::WriteBatch::Handler {
- public:
-  nlohmann::json records = nlohmann::json::array();
-  rocksdb::Status PutCF(uint32_t cf, const rocksdb::Slice& k, const rocksdb::Slice& v) override {
-    return Add("put", cf, k, v);
-  }
-  rocksdb::Status DeleteCF(uint32_t cf, const rocksdb::Slice& k) override {
-    return Add("delete", cf, k, rocksdb::Slice());
-  }
-  rocksdb::Status SingleDeleteCF(uint32_t cf, const rocksdb::Slice& k) override {
-    return Add("single-delete", cf, k, rocksdb::Slice());
-  }
-  rocksdb::Status MergeCF(uint32_t cf, const rocksdb::Slice& k, const rocksdb::Slice& v) override {
-    return Add("merge", cf, k, v);
-  }
-  // A transaction's batch starts with the noop its Prepare turns into begin-prepare; the
-  // Handler's defaults refuse markers.
-  rocksdb::Status MarkNoop(bool) override { return rocksdb::Status::OK(); }
-  rocksdb::Status MarkBeginPrepare(bool) override { return rocksdb::Status::OK(); }
-  rocksdb::Status MarkEndPrepare(const rocksdb::Slice&) override { return rocksdb::Status::OK(); }
-
- private:
-  rocksdb::Status Add(const char* kind, uint32_t cf, const rocksdb::Slice& k,
-                      const rocksdb::Slice& v) {
-    records.push_back({{"kind", kind}, {"cf", cf}, {"key", HexOf(k)}, {"value", HexOf(v)}});
-    return rocksdb::Status::OK();
-  }
-};
 
 // Copies the database's files but LOCK and LOG*; without the WALs when `with_logs` is false.
 std::vector<std::string> CopyFiles(const fs::path& from, const fs::path& to, bool with_logs) {
@@ -354,7 +323,7 @@ nlohmann::json TransactionDbAnswers(const fs::path& written, const fs::path& cop
   db->GetAllPreparedTransactions(&prepared);
   nlohmann::json list = nlohmann::json::array();
   for (rocksdb::Transaction* t : prepared) {
-    RecordList records;
+    BatchRecorder records;  // its markers (the noop Prepare turns into begin-prepare...) unused
     Check(t->GetWriteBatch()->GetWriteBatch()->Iterate(&records), "Iterate");
     list.push_back({{"name", t->GetName()}, {"records", records.records}});
     delete t;  // still prepared: closing the handle writes nothing
