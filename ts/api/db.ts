@@ -16,6 +16,7 @@ import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./opt
 import type { Key } from "../core/keys.js";
 import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSource } from "./table.js";
 import { liveWalNames, readWals, type WalFile } from "./wal.js";
+import { decodeWideColumns } from "./values.js";
 
 /** A database's files by name (no directories): what openDatabase reads. */
 export interface DatabaseSource {
@@ -251,6 +252,7 @@ export class Database {
       format: this.format,
       columnFamilies: this.columnFamilies,
       table: (f: DatabaseFile) => this.#table(f),
+      decodeEntity: (value: Uint8Array) => decodeWideColumns(this.#heap, value),
     };
     return explainGet(tables, await this.writeAheadLogs(), key, opts);
   }
