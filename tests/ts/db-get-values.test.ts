@@ -3,7 +3,8 @@
 // MANIFEST naming it (the test build's singleTableManifest, FORMATS 6.8). DB::Get answers an entity
 // with its default column's value, empty when it has none (rocksdb GetContext::SaveValue,
 // WideColumnSerialization::GetValueOfDefaultColumn), so the expected value is the column with the
-// empty name among the columns GetEntity recorded.
+// empty name among the columns GetEntity recorded. And the same from the memtable: the db_wal
+// section's rocksdb_wal_kinds database, whose column family cf1 holds two entities in its WAL only.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -26,6 +27,26 @@ const CASES = sectionCases<EntitiesCase>("rocksdb_values")
 // rocksdb db/dbformat.h ValueType of the entries the case's table holds.
 const TYPE_BYTES: Record<string, number> = { put: 0x01, "wide-column-entity": 0x16 };
 
+interface WalCase {
+  id: string;
+  copied: Record<string, string>;
+}
+
+// The entities tests/corpus/native/wal_section.cc writes to cf1 (EveryKind, the batch), by their
+// default columns: what DB::Get answers for them.
+const WAL_ENTITIES: [string, string][] = [
+  ["c-entity", "default-column"],
+  ["b-entity", "v"],
+];
+
+const WAL_CASES = sectionCases<WalCase>("db_wal")
+  .filter((c) => c.id === "rocksdb_wal_kinds")
+  .map((c) => ({
+    ...c,
+    name: `${c.corpus.name}:${c.id}`,
+    dir: path.dirname(c.corpus.path(Object.values(c.copied)[0]!)),
+  }));
+
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 
 let sf: NodeSstFilter;
@@ -41,7 +62,7 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** A database directory holding `table` as 000005.sst on level 6, its MANIFEST and CURRENT. */
+/** A database directory holding `table` as 000005.sst on level 6, its MANIFEST, CURRENT and IDENTITY. */
 function databaseOf(name: string, table: Uint8Array): string {
   using t = sf.openTable(table);
   const entries = [...t.entries()];
@@ -66,11 +87,13 @@ function databaseOf(name: string, table: Uint8Array): string {
   writeFileSync(path.join(dir, "000005.sst"), table);
   writeFileSync(path.join(dir, "MANIFEST-000001"), manifest);
   writeFileSync(path.join(dir, "CURRENT"), "MANIFEST-000001\n");
+  writeFileSync(path.join(dir, "IDENTITY"), `${name}\n`); // marks the directory RocksDB's
   return dir;
 }
 
-test("the corpus has an entities case", () => {
+test("the corpus has an entities case and a WAL with entities", () => {
   expect(CASES.length).toBeGreaterThan(0);
+  expect(WAL_CASES.length).toBeGreaterThan(0);
   for (const c of CASES) expect([c.name, c.get_entity!.length > 5]).toEqual([c.name, true]);
 });
 
@@ -95,6 +118,27 @@ describe.each(CASES)("$name", (c) => {
     }
     // Entities without a default column answer the empty value, not "not found".
     expect([c.name, withoutDefault > 0]).toEqual([c.name, true]);
+    db.dispose();
+  });
+});
+
+describe.each(WAL_CASES)("$name", (c) => {
+  test("db.get answers the memtable's entities with their default column", async () => {
+    const db = await sf.openDatabase(c.dir);
+    for (const [key, expected] of WAL_ENTITIES) {
+      const explained = await db.explain(key, { columnFamily: "cf1" });
+      const step = explained.steps.find((s) => s.entry !== "none");
+      expect([key, explained.result.outcome, step?.where, step?.entry]).toEqual([
+        key,
+        "found",
+        "memtable",
+        "value",
+      ]);
+      expect([key, Buffer.from((await db.get(key, { columnFamily: "cf1" }))!).toString()]).toEqual([
+        key,
+        expected,
+      ]);
+    }
     db.dispose();
   });
 });
