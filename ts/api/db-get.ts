@@ -7,9 +7,10 @@
 // read with the column family's table options (db-table-options.ts, docs/FORMATS.md 6.6.1),
 // table/get_context.cc (GetContext::SaveValue); leveldb db/version_set.cc (Version::Get).
 import { compareBytes, type Entry } from "./entries.js";
-import { SstFilterError } from "./errors.js";
+import { inFile, SstFilterError } from "./errors.js";
 import type { AsyncTable, TableReadOptions } from "./table.js";
 import type { DatabaseTableOptions } from "./db-table-options.js";
+import type { WideColumn } from "./values.js";
 import type { WalRecord } from "./wal.js";
 import type { RecoveredLog } from "./wal-recovery.js";
 import type { ColumnFamily, DatabaseFile, DatabaseFormat } from "./db.js";
@@ -72,14 +73,20 @@ export interface GetExplanation {
   tableOptions: DatabaseTableOptions;
 }
 
-/** What a lookup needs of a database: its column families, and its tables opened once. */
+/**
+ * What a lookup needs of a database: its column families, its tables opened once, and the core's
+ * wide-column entity decoder (docs/FORMATS.md 3.10.2).
+ */
 export interface GetSource {
   format: DatabaseFormat;
   columnFamilies: readonly ColumnFamily[];
   table(file: DatabaseFile): Promise<AsyncTable>;
   /** The table options the column family's tables are read with. */
   tableOptions(columnFamily: string): Promise<DatabaseTableOptions>;
+  decodeEntity(value: Uint8Array): WideColumn[];
 }
+
+type DecodeEntity = GetSource["decodeEntity"];
 
 type Compare = (a: Uint8Array, b: Uint8Array) => number;
 type StepEntry = NonNullable<RouteStep["entry"]>;
@@ -113,20 +120,34 @@ function comparatorOf(name: string): Compare {
   throw new SstFilterError("UNSUPPORTED", `get: comparator ${name} is not supported`);
 }
 
-/** Deciding kinds a WAL record or table entry can have; the others cannot be answered here. */
-function versionEntry(kind: string, sequence: bigint, file: string): Version["entry"] {
+/**
+ * The version a WAL record or table entry of `kind` stands for; the kinds get cannot answer throw.
+ * A wide-column entity answers a Get with its default (anonymous) column's value, the empty value
+ * when it has none (rocksdb db/wide/wide_column_serialization.cc GetValueOfDefaultColumn, taken by
+ * GetContext::SaveValue for kTypeWideColumnEntity).
+ */
+function versionOf(
+  kind: string,
+  sequence: bigint,
+  value: Uint8Array,
+  file: string,
+  decodeEntity: DecodeEntity,
+): Version {
   switch (kind) {
     case "put":
     case "timed-put": // the WAL reader hands over the value without its write time
     case "value-preferred-seqno": // tableAnswer strips the preferred sequence number
-      return "value";
+      return { entry: "value", sequence, value };
+    case "wide-column-entity":
+    case "wide-columns":
+      return { entry: "value", sequence, value: defaultColumn(value, sequence, file, decodeEntity) };
     case "delete":
     case "delete-with-timestamp":
-      return "deletion";
+      return { entry: "deletion", sequence, value };
     case "single-delete":
-      return "single-deletion";
+      return { entry: "single-deletion", sequence, value };
     case "merge":
-      return "merge";
+      return { entry: "merge", sequence, value };
     default:
       throw new SstFilterError(
         "UNSUPPORTED",
@@ -135,6 +156,32 @@ function versionEntry(kind: string, sequence: bigint, file: string): Version["en
         file,
       );
   }
+}
+
+/** The default column's value of the entity `value` (empty when it has none). */
+function defaultColumn(
+  value: Uint8Array,
+  sequence: bigint,
+  file: string,
+  decodeEntity: DecodeEntity,
+): Uint8Array {
+  let columns: WideColumn[];
+  try {
+    columns = decodeEntity(value);
+  } catch (error) {
+    throw inFile(error, file);
+  }
+  const anonymous = columns.find((c) => c.name.length === 0);
+  if (anonymous === undefined) return new Uint8Array(0);
+  if (anonymous.blobIndex !== undefined) {
+    throw new SstFilterError(
+      "UNSUPPORTED",
+      `get: the entity at sequence ${sequence} keeps its default column in a blob file, which get does not read`,
+      undefined,
+      file,
+    );
+  }
+  return anonymous.value;
 }
 
 /**
@@ -147,6 +194,7 @@ export function lookupMemtable(
   key: Uint8Array,
   compare: Compare,
   file: string,
+  decodeEntity: DecodeEntity,
 ): SourceAnswer {
   const versions: Version[] = [];
   let coveringTombstone = 0n;
@@ -156,7 +204,7 @@ export function lookupMemtable(
       const covers = compare(r.key, key) <= 0 && compare(key, r.value) < 0;
       if (covers && r.sequence > coveringTombstone) coveringTombstone = r.sequence;
     } else if (compare(r.key, key) === 0) {
-      versions.push({ entry: versionEntry(r.kind, r.sequence, file), sequence: r.sequence, value: r.value });
+      versions.push(versionOf(r.kind, r.sequence, r.value, file, decodeEntity));
     }
   }
   versions.sort((a, b) => (a.sequence > b.sequence ? -1 : a.sequence < b.sequence ? 1 : 0));
@@ -182,7 +230,7 @@ function tableValue(e: Entry, file: string): Uint8Array {
 }
 
 /** A table's answer from table.get's entries: the key's versions and the covering tombstones. */
-function tableAnswer(entries: Entry[], file: string): SourceAnswer {
+function tableAnswer(entries: Entry[], file: string, decodeEntity: DecodeEntity): SourceAnswer {
   const versions: Version[] = [];
   let coveringTombstone = 0n;
   for (const e of entries) {
@@ -190,11 +238,7 @@ function tableAnswer(entries: Entry[], file: string): SourceAnswer {
     if (e.type === "range-delete") {
       if (sequence > coveringTombstone) coveringTombstone = sequence;
     } else {
-      versions.push({
-        entry: versionEntry(e.type ?? "put", sequence, file),
-        sequence,
-        value: tableValue(e, file),
-      });
+      versions.push(versionOf(e.type ?? "put", sequence, tableValue(e, file), file, decodeEntity));
     }
   }
   return { versions, coveringTombstone };
@@ -319,7 +363,7 @@ async function tableStep(
   const partitionRead = explained.partition === null ? 0 : 1;
   // table.get reads the data block only where the filter allows, and adds the file's range
   // tombstones covering the key either way (TableCache::Get consults them before the filter).
-  const answer = tableAnswer(await table.get(key, read), file.name);
+  const answer = tableAnswer(await table.get(key, read), file.name, source.decodeEntity);
   step.blocksRead = partitionRead;
   if (!explained.mayContain && answer.coveringTombstone === 0n) return step;
   const found = resolution.take(answer);
@@ -411,7 +455,9 @@ export async function explainGet(
     .sort((a, b) => (a.number > b.number ? -1 : 1));
   for (const log of live) {
     if (resolution.result !== null) break;
-    const found = resolution.take(lookupMemtable(log.records, family.id, key, compare, log.name));
+    const found = resolution.take(
+      lookupMemtable(log.records, family.id, key, compare, log.name, source.decodeEntity),
+    );
     steps.push({
       where: "memtable",
       file: log.name,

@@ -18,6 +18,7 @@ import type { Key } from "../core/keys.js";
 import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSource } from "./table.js";
 import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
 import { recoverWals, type WalRecovery } from "./wal-recovery.js";
+import { decodeWideColumns } from "./values.js";
 
 /** A database's files by name (no directories): what openDatabase reads. */
 export interface DatabaseSource {
@@ -306,6 +307,7 @@ export class Database {
       columnFamilies: this.columnFamilies,
       table: (f: DatabaseFile) => this.#table(f),
       tableOptions: (columnFamily: string) => this.tableOptions(columnFamily),
+      decodeEntity: (value: Uint8Array) => decodeWideColumns(this.#heap, value),
     };
     return explainGet(tables, (await this.recoverMemtable()).logs, key, opts);
   }
