@@ -49,10 +49,10 @@ emscripten::val ToTypedArray(std::span<const T> values) {
 
 inline emscripten::val ToUint8Array(ByteView bytes) { return ToTypedArray(bytes); }
 
-// A file number the TypeScript side passes as a decimal string (uint64 does not fit a double). The
-// callers pass only numbers below 2^64 (ts/api/wal.ts walNumber); anything else reads as 0, since
-// std::stoull would throw, and a throw aborts these modules.
-inline uint64_t DecimalFileNumber(const std::string& decimal) {
+// A uint64 the TypeScript side passes as a decimal string (it does not fit a double): file numbers,
+// offsets, sizes. The callers pass only numbers below 2^64 (file numbers: ts/api/wal.ts walNumber);
+// anything else reads as 0, since std::stoull would throw, and a throw aborts these modules.
+inline uint64_t DecimalNumber(const std::string& decimal) {
   uint64_t number = 0;
   const auto [end, error] =
       std::from_chars(decimal.data(), decimal.data() + decimal.size(), number);

@@ -157,7 +157,7 @@ val WriteBatchObject(const WriteBatch& batch) {
 val ReadWriteAheadLogAt(uintptr_t data, size_t size, const std::string& format,
                         const std::string& log_number) {
   const DbFormat f = format == "leveldb" ? DbFormat::kLevelDb : DbFormat::kRocksDb;
-  const WalContents wal = ReadWriteAheadLog(View(data, size), f, DecimalFileNumber(log_number));
+  const WalContents wal = ReadWriteAheadLog(View(data, size), f, DecimalNumber(log_number));
   val out = val::object();
   val batches = val::array();
   for (const WriteBatch& b : wal.batches) batches.call<void>("push", WriteBatchObject(b));

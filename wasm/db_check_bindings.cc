@@ -21,7 +21,7 @@ using emscripten::val;
 val CheckLogAt(uintptr_t data, size_t size, const std::string& format,
                const std::string& log_number) {
   const DbFormat f = format == "leveldb" ? DbFormat::kLevelDb : DbFormat::kRocksDb;
-  LogReader reader(View(data, size), f, DecimalFileNumber(log_number));
+  LogReader reader(View(data, size), f, DecimalNumber(log_number));
   LogRecord record;
   size_t records = 0;
   while (reader.Next(&record)) records++;
@@ -56,6 +56,28 @@ val CheckBlobFileAt(uintptr_t data, size_t size) {
   return out;
 }
 
+// The value a blob index names (ReadBlobValue): [data, data + header_size) is the file's header,
+// then the record's bytes, then the user key; the file's size and the index's offset and size are
+// decimal strings. A Uint8Array, or null (last error).
+val ReadBlobValueAt(uintptr_t data, size_t header_size, size_t record_size, size_t key_size,
+                    const std::string& file_size, const std::string& value_offset,
+                    const std::string& value_size, int compression) {
+  const ByteView bytes = View(data, header_size + record_size + key_size);
+  BlobPointer pointer;
+  pointer.value_offset = DecimalNumber(value_offset);
+  pointer.value_size = DecimalNumber(value_size);
+  pointer.compression = static_cast<uint8_t>(compression);
+  Bytes value;
+  if (Status s = ReadBlobValue(bytes.first(header_size), DecimalNumber(file_size),
+                               bytes.subspan(header_size, record_size),
+                               bytes.subspan(header_size + record_size), pointer, &value);
+      !s.ok()) {
+    Fail(std::move(s));
+    return val::null();
+  }
+  return ToUint8Array(value);
+}
+
 }  // namespace
 }  // namespace sstfilter::wasm
 
@@ -63,4 +85,5 @@ EMSCRIPTEN_BINDINGS(sstfilter_db_check) {
   using namespace sstfilter::wasm;
   emscripten::function("checkLog", &CheckLogAt);
   emscripten::function("checkBlobFile", &CheckBlobFileAt);
+  emscripten::function("readBlobValue", &ReadBlobValueAt);
 }

@@ -1,10 +1,13 @@
 // Blob files (docs/FORMATS.md 6.7), where RocksDB's integrated BlobDB keeps values apart from the
 // tables: a 30-byte header, records of a 32-byte header, key and blob, and a 32-byte footer. Facts
 // from rocksdb db/blob/blob_log_format.h and .cc, db/blob/blob_file_reader.cc (7.8.3 and main).
+#include <algorithm>
 #include <string>
 
 #include "sstfilter/db.h"
 #include "sstfilter/hash.h"
+#include "table/codecs/codecs.h"
+#include "table/compression.h"
 
 namespace sstfilter {
 namespace {
@@ -24,6 +27,11 @@ Status BlobError(ErrorCode code, const std::string& what, uint64_t offset) {
 std::string Mismatch(const char* what, uint32_t stored, uint32_t computed) {
   return std::string(what) + " mismatch (stored " + std::to_string(stored) + ", computed " +
          std::to_string(computed) + ")";
+}
+
+bool HasTtl(const uint8_t* header) {
+  return (header[12] & 1) != 0 || DecodeFixed64(header + 14) != 0 ||
+         DecodeFixed64(header + 22) != 0;
 }
 
 }  // namespace
@@ -104,6 +112,91 @@ Status CheckBlobFile(ByteView file, BlobFileCheck* out) {
                      "the footer counts " + std::to_string(DecodeFixed64(footer + 4)) +
                          " blobs, the file holds " + std::to_string(out->blob_count),
                      footer_offset);
+  }
+  return Status::Ok();
+}
+
+Status ReadBlobValue(ByteView header, uint64_t file_size, ByteView record, ByteView user_key,
+                     const BlobPointer& pointer, Bytes* value) {
+  value->clear();
+  if (header.size() < kBlobFileHeaderSize) {
+    return BlobError(ErrorCode::kTruncated, "the header is cut short", header.size());
+  }
+  if (DecodeFixed32(header.data()) != kBlobMagicNumber) {
+    return BlobError(ErrorCode::kCorrupt, "not a blob file (header magic number)", 0);
+  }
+  // BlobFileReader::ReadHeader refuses TTL files; GetBlob a codec other than the file's.
+  if (HasTtl(header.data())) return BlobError(ErrorCode::kCorrupt, "a TTL blob file", 12);
+  if (header[13] != pointer.compression) {
+    return BlobError(ErrorCode::kCorrupt,
+                     "the blob index names compression type " +
+                         std::to_string(pointer.compression) + ", the file " +
+                         std::to_string(header[13]),
+                     13);
+  }
+  // IsValidBlobOffset: the record header and key before the blob, the footer after it.
+  const uint64_t before = kBlobRecordHeaderSize + user_key.size();
+  const bool fits = file_size >= kBlobFileFooterSize &&
+                    pointer.value_size <= file_size - kBlobFileFooterSize &&
+                    pointer.value_offset <= file_size - kBlobFileFooterSize - pointer.value_size;
+  if (pointer.value_offset < kBlobFileHeaderSize + before || !fits) {
+    return BlobError(ErrorCode::kCorrupt,
+                     "invalid blob offset " + std::to_string(pointer.value_offset) + " (" +
+                         std::to_string(pointer.value_size) + " bytes)",
+                     pointer.value_offset);
+  }
+  const uint64_t record_offset = pointer.value_offset - before;
+  if (record.size() != before + pointer.value_size) {
+    return BlobError(ErrorCode::kTruncated,
+                     std::to_string(record.size()) + " bytes read of a " +
+                         std::to_string(before + pointer.value_size) + "-byte record",
+                     record_offset);
+  }
+  // VerifyBlob: the header's CRC, its sizes and key against the index's, then the blob CRC.
+  const uint32_t header_crc = Crc32cMask(Crc32c(record.first(kBlobRecordFixedSize)));
+  if (DecodeFixed32(record.data() + 24) != header_crc) {
+    return BlobError(ErrorCode::kChecksumMismatch,
+                     Mismatch("record header CRC", DecodeFixed32(record.data() + 24), header_crc),
+                     record_offset);
+  }
+  if (DecodeFixed64(record.data()) != user_key.size() ||
+      DecodeFixed64(record.data() + 8) != pointer.value_size) {
+    return BlobError(ErrorCode::kCorrupt, "the record's key or value size is not the index's",
+                     record_offset);
+  }
+  const ByteView key = record.subspan(kBlobRecordHeaderSize, user_key.size());
+  if (!std::equal(key.begin(), key.end(), user_key.begin())) {
+    return BlobError(ErrorCode::kCorrupt, "the record holds another key", record_offset);
+  }
+  const ByteView body = record.subspan(kBlobRecordHeaderSize);
+  const uint32_t blob_crc = Crc32cMask(Crc32c(body));
+  if (DecodeFixed32(record.data() + 28) != blob_crc) {
+    return BlobError(ErrorCode::kChecksumMismatch,
+                     Mismatch("blob CRC", DecodeFixed32(record.data() + 28), blob_crc),
+                     record_offset);
+  }
+  const ByteView blob = body.subspan(user_key.size());
+  if (pointer.compression == 0) {
+    value->assign(blob.begin(), blob.end());
+    return Status::Ok();
+  }
+  // Blobs are compressed as blocks of format_version 2 are framed (BlobFileBuilder::
+  // CompressBlobIfNeeded: compress_format_version 2).
+  FramingContext context;
+  context.format_version = 2;
+  context.block_offset = pointer.value_offset;
+  CompressedFrame frame;
+  if (Status s = UnframeCompressedBlock(context, pointer.compression, blob, &frame); !s.ok()) {
+    return BlobError(s.code(), s.message(), pointer.value_offset);
+  }
+  CodecInput input;
+  input.payload = blob.subspan(frame.payload_offset, frame.payload_size);
+  input.size = frame.uncompressed_size;
+  Decompressor decompressor;
+  if (Status s = decompressor.Decompress(frame.codec, input, value); !s.ok()) {
+    value->clear();
+    return BlobError(s.code(), "the blob does not decompress: " + s.message(),
+                     pointer.value_offset);
   }
   return Status::Ok();
 }

@@ -2,7 +2,8 @@
 // tests/fuzz/blob_builder.h after rocksdb db/blob/blob_log_format.cc: a sound file reads back with
 // its counts; a flipped bit in any record or in the footer, every truncation, a record that
 // overruns the footer and a footer that miscounts are typed errors at the right offset. The real
-// files RocksDB 7.8.3 writes are checked in tests/ts/db-verify.test.ts.
+// files RocksDB 7.8.3 writes are checked in tests/ts/db-verify.test.ts. ReadBlobValue reads one
+// blob back as a Get does (the values of RocksDB's own blob files: tests/ts/db-get-values.test.ts).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "../fuzz/blob_builder.h"
 #include "sstfilter/db.h"
+#include "table/codecs/codecs.h"
 
 namespace sstfilter {
 namespace {
@@ -123,6 +125,77 @@ TEST(BlobFileTest, RecordOverrunningTheFooterAndMiscountingFooter) {
   s = CheckBlobFile(BlobFile(kBlobs, 4), &check);
   EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
   EXPECT_EQ(s.offset(), static_cast<int64_t>(kFooter));
+}
+
+// ReadBlobValue's arguments for blob `i` of kBlobs in BlobFile(kBlobs) (column family 3, Snappy).
+struct BlobRead {
+  ByteView header;
+  ByteView record;
+  BlobPointer pointer;
+};
+BlobRead ReadOf(const Bytes& file, size_t record_offset, const Blob& blob, uint8_t compression) {
+  const size_t record_size = 32 + blob.key.size() + blob.value.size();
+  BlobPointer pointer{record_offset + 32 + blob.key.size(), blob.value.size(), compression};
+  return {ByteView(file).first(30), ByteView(file).subspan(record_offset, record_size), pointer};
+}
+
+TEST(BlobFileTest, ReadBlobValueReadsEachBlobAndRefusesWhatGetBlobRefuses) {
+  BlobFileBuilder plain(0, 0);
+  for (const Blob& blob : kBlobs) plain.Add(View(blob.key), View(blob.value));
+  const Bytes file = plain.Finish();
+  const size_t offsets[] = {kRecord0, kRecord1, kRecord2};
+  for (size_t i = 0; i < kBlobs.size(); ++i) {
+    const BlobRead r = ReadOf(file, offsets[i], kBlobs[i], 0);
+    Bytes value;
+    ASSERT_TRUE(
+        ReadBlobValue(r.header, file.size(), r.record, View(kBlobs[i].key), r.pointer, &value).ok())
+        << i;
+    EXPECT_EQ(std::string(value.begin(), value.end()), kBlobs[i].value) << i;
+  }
+  const BlobRead r = ReadOf(file, kRecord1, kBlobs[1], 0);
+  Bytes value;
+  // Another key of the same size, another codec than the file's, an offset inside the header or
+  // past the footer, a record read short.
+  Status s = ReadBlobValue(r.header, file.size(), r.record, View("key23"), r.pointer, &value);
+  EXPECT_EQ(std::make_pair(s.code(), s.offset()),
+            std::make_pair(ErrorCode::kCorrupt, int64_t{kRecord1}));
+  BlobPointer other = r.pointer;
+  other.compression = 1;
+  s = ReadBlobValue(r.header, file.size(), r.record, View(kBlobs[1].key), other, &value);
+  EXPECT_EQ(std::make_pair(s.code(), s.offset()), std::make_pair(ErrorCode::kCorrupt, int64_t{13}));
+  for (const uint64_t at : {uint64_t{40}, uint64_t{file.size()}, uint64_t{1} << 63}) {
+    BlobPointer bad = r.pointer;
+    bad.value_offset = at;
+    s = ReadBlobValue(r.header, file.size(), r.record, View(kBlobs[1].key), bad, &value);
+    EXPECT_EQ(s.code(), ErrorCode::kCorrupt) << at << ": " << s.message();
+  }
+  s = ReadBlobValue(r.header, file.size(), r.record.first(40), View(kBlobs[1].key), r.pointer,
+                    &value);
+  EXPECT_EQ(s.code(), ErrorCode::kTruncated);
+  // A flipped bit in the blob, then in the record header: the CRCs.
+  for (const size_t at : {kRecord1 + 32 + 5 + 10, kRecord1 + 3}) {
+    Bytes flipped = file;
+    flipped[at] ^= 0x10;
+    const BlobRead f = ReadOf(flipped, kRecord1, kBlobs[1], 0);
+    s = ReadBlobValue(f.header, file.size(), f.record, View(kBlobs[1].key), f.pointer, &value);
+    EXPECT_EQ(std::make_pair(s.code(), s.offset()),
+              std::make_pair(ErrorCode::kChecksumMismatch, int64_t{kRecord1}))
+        << at;
+  }
+}
+
+TEST(BlobFileTest, ReadBlobValueDecompressesSnappyBlobs) {
+  const std::string text(1000, 'x');
+  Bytes compressed;
+  SnappyCompress(View(text), &compressed);  // Snappy blobs carry no size prefix
+  BlobFileBuilder b(0, 1);
+  b.Add(View("k"), compressed);
+  const Bytes file = b.Finish();
+  const std::string stored(compressed.begin(), compressed.end());
+  const BlobRead r = ReadOf(file, kRecord0, Blob{"k", stored}, 1);
+  Bytes value;
+  ASSERT_TRUE(ReadBlobValue(r.header, file.size(), r.record, View("k"), r.pointer, &value).ok());
+  EXPECT_EQ(std::string(value.begin(), value.end()), text);
 }
 
 }  // namespace

@@ -560,6 +560,31 @@ inline void FuzzBlobFile(const uint8_t* data, size_t size) {
                s.code() == ErrorCode::kChecksumMismatch);
     FUZZ_CHECK(s.offset() >= 0 && static_cast<uint64_t>(s.offset()) <= file.size());
   }
+  // The first blob read back as Get reads it, at the offset its record's header announces: a
+  // sound uncompressed file gives the blob itself; any file a value or a typed error inside it.
+  if (file.size() < kBlobFileHeaderSize + kBlobRecordHeaderSize) return;
+  const uint64_t key_size = DecodeFixed64(file.data() + kBlobFileHeaderSize);
+  const uint64_t value_size = DecodeFixed64(file.data() + kBlobFileHeaderSize + 8);
+  const size_t room = file.size() - kBlobFileHeaderSize - kBlobRecordHeaderSize;
+  if (key_size > room || value_size > room - key_size) return;
+  const ByteView record =
+      file.subspan(kBlobFileHeaderSize, kBlobRecordHeaderSize + key_size + value_size);
+  const ByteView key = record.subspan(kBlobRecordHeaderSize, key_size);
+  const BlobPointer pointer{kBlobFileHeaderSize + kBlobRecordHeaderSize + key_size, value_size,
+                            file[13]};
+  Bytes value;
+  const Status read =
+      ReadBlobValue(file.first(kBlobFileHeaderSize), file.size(), record, key, pointer, &value);
+  if (s.ok() && check.blob_count > 0 && check.compression == 0 && !check.has_ttl) {
+    FUZZ_CHECK(read.ok());
+    FUZZ_CHECK(value.size() == value_size);
+  }
+  if (!read.ok()) {
+    FUZZ_CHECK(read.code() == ErrorCode::kTruncated || read.code() == ErrorCode::kCorrupt ||
+               read.code() == ErrorCode::kChecksumMismatch ||
+               read.code() == ErrorCode::kUnsupported || read.code() == ErrorCode::kResourceLimit);
+    FUZZ_CHECK(read.offset() >= 0 && static_cast<uint64_t>(read.offset()) <= file.size());
+  }
 }
 
 // VersionEdit records. Byte 0: bit 0 decodes as RocksDB (else LevelDB); the rest is one record,

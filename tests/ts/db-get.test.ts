@@ -337,6 +337,7 @@ describe.each(CASES)("$name", (c) => {
         step({ inRange: false, filter: null, entry: null, sequence: null, blocksRead: 0 }),
         step({ ...memtable, file: "000075.log", entry: "none", sequence: null }),
         step({ ...memtable, file: "000075.log", entry: "deletion", sequence: 9n }),
+        step({ blobFile: "000016.blob" }),
       ].map(routeLine),
     ).toEqual([
       "L1 000012.sst: filter maybe, value @ 7, 1 block read",
@@ -345,6 +346,7 @@ describe.each(CASES)("$name", (c) => {
       "L1 000012.sst: key out of range",
       "memtable 000075.log: no entry for the key",
       "memtable 000075.log: deletion @ 9",
+      "L1 000012.sst: filter maybe, value @ 7, value read from 000016.blob, 1 block read",
     ]);
   });
 

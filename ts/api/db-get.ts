@@ -61,6 +61,8 @@ export interface RouteStep {
   sequence: bigint | null;
   /** Blocks this step read: the filter partition probed, the data block the index names. */
   blocksRead: number;
+  /** The blob file the deciding value was read from, when the entry was a blob index. */
+  blobFile?: string;
 }
 
 export interface GetExplanation {
@@ -84,6 +86,12 @@ export interface GetSource {
   /** The table options the column family's tables are read with. */
   tableOptions(columnFamily: string): Promise<DatabaseTableOptions>;
   decodeEntity(value: Uint8Array): WideColumn[];
+  /** The value the blob index `index` of `key` names, and the blob file it was read from. */
+  readBlob(
+    family: ColumnFamily,
+    key: Uint8Array,
+    index: Uint8Array,
+  ): Promise<{ value: Uint8Array; file: string }>;
 }
 
 type DecodeEntity = GetSource["decodeEntity"];
@@ -96,6 +104,8 @@ interface Version {
   entry: "value" | "deletion" | "single-deletion" | "merge";
   sequence: bigint;
   value: Uint8Array;
+  /** The value is a blob index: the value itself lies in a blob file. */
+  inBlobFile?: true;
 }
 
 /** What a step found: its entry, and the index of the version that decided (null: none did). */
@@ -138,6 +148,8 @@ function versionOf(
     case "timed-put": // the WAL reader hands over the value without its write time
     case "value-preferred-seqno": // tableAnswer strips the preferred sequence number
       return { entry: "value", sequence, value };
+    case "blob-index": // read from its blob file once it decides (explainGet)
+      return { entry: "value", sequence, value, inBlobFile: true };
     case "wide-column-entity":
     case "wide-columns":
       return { entry: "value", sequence, value: defaultColumn(value, sequence, file, decodeEntity) };
@@ -254,6 +266,8 @@ class Resolution {
   private newestOperand: bigint | null = null;
   private coveringTombstone = 0n;
   result: GetResult | null = null;
+  /** The deciding value is a blob index (result.value holds it until it is read). */
+  valueInBlobFile = false;
 
   /**
    * Takes one source's answer; returns what the step found, and how many of its versions were
@@ -274,6 +288,7 @@ class Resolution {
         continue;
       }
       this.decide(v.entry === "value" ? v.value : null, v.sequence);
+      this.valueInBlobFile = v.inBlobFile === true;
       return { entry: v.entry, sequence: v.sequence, decidedAt: i };
     }
     // Version::Get stops at the first file after a covering tombstone: all older entries are covered.
@@ -475,7 +490,14 @@ export async function explainGet(
       steps.push(await tableStep(source, file, level, key, compare, resolution, tableOptions.read));
     }
   }
-  return { key, columnFamily: name, result: resolution.end(), steps, tableOptions };
+  const result = resolution.end();
+  if (resolution.valueInBlobFile && result.value !== null) {
+    // Version::GetBlob: the value the index names, read when the index decides.
+    const blob = await source.readBlob(family, key, result.value);
+    result.value = blob.value;
+    steps[steps.length - 1]!.blobFile = blob.file;
+  }
+  return { key, columnFamily: name, result, steps, tableOptions };
 }
 
 /**

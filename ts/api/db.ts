@@ -19,6 +19,7 @@ import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSour
 import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
 import { recoverWals, type WalRecovery } from "./wal-recovery.js";
 import { decodeWideColumns } from "./values.js";
+import { readBlobValue } from "./db-blob.js";
 
 /** A database's files by name (no directories): what openDatabase reads. */
 export interface DatabaseSource {
@@ -308,6 +309,8 @@ export class Database {
       table: (f: DatabaseFile) => this.#table(f),
       tableOptions: (columnFamily: string) => this.tableOptions(columnFamily),
       decodeEntity: (value: Uint8Array) => decodeWideColumns(this.#heap, value),
+      readBlob: (family: ColumnFamily, key: Uint8Array, index: Uint8Array) =>
+        readBlobValue(this.#heap, this.#source, family, key, index),
     };
     return explainGet(tables, (await this.recoverMemtable()).logs, key, opts);
   }

@@ -279,6 +279,20 @@ export interface CoreModule {
   checkLog(data: number, size: number, format: "leveldb" | "rocksdb", logNumber: string): LogCheckRaw | null;
   /** Checks the blob file at [data, data + size) (wasm/db_check_bindings.cc); null when it is bad. */
   checkBlobFile(data: number, size: number): BlobFileCheckRaw | null;
+  /**
+   * The value a blob index names (wasm/db_check_bindings.cc): at `data` the file's header, the
+   * record's bytes and the user key; sizes of the file, offset and value in decimal. Null when bad.
+   */
+  readBlobValue(
+    data: number,
+    headerSize: number,
+    recordSize: number,
+    keySize: number,
+    fileSize: string,
+    valueOffset: string,
+    valueSize: string,
+    compression: number,
+  ): Uint8Array | null;
 }
 
 /** What checkBlobFile read: the counts as decimal strings. */

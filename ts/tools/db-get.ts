@@ -53,6 +53,7 @@ export function routeLine(step: RouteStep): string {
   if (step.entry === "none") parts.push("no entry for the key");
   else if (step.entry !== null)
     parts.push(step.sequence === null ? step.entry : `${step.entry} @ ${step.sequence}`);
+  if (step.blobFile !== undefined) parts.push(`value read from ${step.blobFile}`);
   if (step.where === "table") parts.push(`${step.blocksRead} block${step.blocksRead === 1 ? "" : "s"} read`);
   return `${where}: ${parts.join(", ")}`;
 }

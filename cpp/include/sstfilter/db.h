@@ -368,6 +368,23 @@ struct BlobFileCheck {
 // disagrees, kCorrupt for anything else; the offset is the header's, the record's or the footer's.
 Status CheckBlobFile(ByteView file, BlobFileCheck* out);
 
+// Where a blob index (kBlob) points: its blob's offset and size in the file, and the codec.
+struct BlobPointer {
+  uint64_t value_offset = 0;
+  uint64_t value_size = 0;
+  uint8_t compression = 0;  // CompressionType
+};
+
+// The value `pointer` names for `user_key`, as BlobFileReader::GetBlob reads it with
+// verify_checksums (rocksdb db/blob/blob_file_reader.cc): `header` is the file's first
+// kBlobFileHeaderSize bytes, `file_size` its size, and `record` the kBlobRecordHeaderSize + key +
+// value bytes ending at value_offset + value_size. kCorrupt for a TTL file, a codec other than the
+// file's, an offset no record can have ("invalid blob offset"), a key or size that disagrees with
+// the record's, or a blob that does not decompress; kChecksumMismatch for either CRC; kTruncated
+// when `record` or `header` is short. Offsets are the file's.
+Status ReadBlobValue(ByteView header, uint64_t file_size, ByteView record, ByteView user_key,
+                     const BlobPointer& pointer, Bytes* value);
+
 // ---- Writing logs and MANIFESTs (docs/FORMATS.md 6.8) ----
 
 // Frames records as a log file holds them (leveldb db/log_writer.cc, rocksdb db/log_writer.cc

@@ -1,0 +1,105 @@
+// Values in blob files (docs/FORMATS.md 6.7): a Get whose deciding entry is a blob index reads the
+// value from the blob file the index names, as Version::GetBlob and BlobFileReader::GetBlob do with
+// verify_checksums (rocksdb db/version_set.cc, db/blob/blob_file_reader.cc): the file must be live
+// in the column family, the index a plain one (TTL and inlined indexes belong to stacked BlobDB),
+// and the record's CRCs, key and sizes agree before the blob is decompressed (in the core:
+// cpp/db/blob_file.cc ReadBlobValue). Only the file's header and the one record are read.
+import type { WasmHeap } from "../core/heap.js";
+import type { ColumnFamily, DatabaseSource } from "./db.js";
+import { inFile, SstFilterError } from "./errors.js";
+import { decodeBlobIndex } from "./values.js";
+
+const HEADER_SIZE = 30;
+const RECORD_HEADER_SIZE = 32;
+
+/** The blob file's name for its number: "000012.blob". */
+const blobFileName = (number: bigint): string => `${number.toString().padStart(6, "0")}.blob`;
+
+/** The header and the record's bytes of a file, by ranged reads where the source has them. */
+async function readParts(
+  source: DatabaseSource,
+  name: string,
+  recordOffset: number,
+  recordSize: number,
+): Promise<{ size: number; header: Uint8Array; record: Uint8Array }> {
+  if (source.open === undefined) {
+    const whole = await source.read(name);
+    return {
+      size: whole.length,
+      header: whole.subarray(0, HEADER_SIZE),
+      record: whole.subarray(recordOffset, recordOffset + recordSize),
+    };
+  }
+  const opened = await source.open(name);
+  try {
+    const size = opened.source.size;
+    const header = await opened.source.read(0, Math.min(HEADER_SIZE, size));
+    // An index pointing past the end is the core's to report ("invalid blob offset"): read nothing.
+    const inFileRange = recordOffset >= 0 && recordOffset + recordSize <= size;
+    const record = inFileRange ? await opened.source.read(recordOffset, recordSize) : new Uint8Array(0);
+    return { size, header, record };
+  } finally {
+    opened.close();
+  }
+}
+
+/** @internal The value `index` (a blob index, the entry of `key`) names, and its blob file's name. */
+export async function readBlobValue(
+  heap: WasmHeap,
+  source: DatabaseSource,
+  family: ColumnFamily,
+  key: Uint8Array,
+  index: Uint8Array,
+): Promise<{ value: Uint8Array; file: string }> {
+  const blob = decodeBlobIndex(heap, index);
+  if (blob.type !== "blob") {
+    throw new SstFilterError(
+      "CORRUPT",
+      `get: the key's blob index is of type ${blob.type}, which only stacked BlobDB writes (Version::GetBlob refuses it)`,
+    );
+  }
+  const number = blob.fileNumber!;
+  const name = blobFileName(number);
+  if (!family.blobFiles.some((b) => b.number === number)) {
+    throw new SstFilterError(
+      "CORRUPT",
+      `get: the key's blob index names blob file ${number}, which column family ${family.name} does not hold`,
+    );
+  }
+  if (!source.names.includes(name)) {
+    throw new SstFilterError(
+      "TRUNCATED",
+      "the MANIFEST lists this blob file, but the file is missing",
+      0,
+      name,
+    );
+  }
+  const offset = blob.offset!;
+  const size = blob.size!;
+  const before = BigInt(RECORD_HEADER_SIZE + key.length);
+  // Offsets past 2^53 cannot be read; the core refuses them as invalid before any read matters.
+  const recordOffset = offset >= before && offset < 1n << 52n ? Number(offset - before) : -1;
+  const recordSize = size < 1n << 32n ? RECORD_HEADER_SIZE + key.length + Number(size) : 0;
+  let parts: { size: number; header: Uint8Array; record: Uint8Array };
+  try {
+    parts = await readParts(source, name, recordOffset, recordSize);
+  } catch (error) {
+    throw inFile(error, name);
+  }
+  const input = new Uint8Array(parts.header.length + parts.record.length + key.length);
+  input.set(parts.header, 0);
+  input.set(parts.record, parts.header.length);
+  input.set(key, parts.header.length + parts.record.length);
+  const value = heap.module.readBlobValue(
+    heap.put(input),
+    parts.header.length,
+    parts.record.length,
+    key.length,
+    String(parts.size),
+    offset.toString(),
+    size.toString(),
+    blob.compressionType ?? 0,
+  );
+  if (value === null) throw heap.lastError(name);
+  return { value, file: name };
+}
