@@ -2,7 +2,8 @@
 // docs/FORMATS.md 6.7) on databases RocksDB 7.8.3's db_bench writes here with integrated BlobDB:
 // blobs uncompressed, Snappy and LZ4, values above and below min_blob_size (inline in the tables),
 // a WAL left unflushed. Ground truth from RocksDB itself: `ldb scan --hex` on a copy lists every
-// key with the value DB::Get returns (its iterator reads the same blobs); a flipped byte in a blob
+// key with the value DB::Get returns (its iterator reads the same blobs), `ldb get --hex` prints
+// what `sstfilter db get --hex` prints for a sample and an absent key; a flipped byte in a blob
 // is "Blob CRC mismatch" for `ldb get`, and for us CHECKSUM_MISMATCH naming the blob file.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import * as path from "node:path";
 
 import { init, type NodeSstFilter } from "sstfilter";
 
+const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 const work = mkdtempSync(path.join(tmpdir(), "sstfilter-db-blob-"));
 let sf: NodeSstFilter;
 
@@ -91,6 +93,21 @@ describe.each(DATABASES)("$id", (d) => {
     expect(fromBlobs).toBeGreaterThan(expected.size / 4);
     expect(fromBlobs).toBeLessThan(expected.size);
     db.dispose();
+  });
+
+  test("sstfilter db get --hex prints what ldb get --hex prints, for blob values too", () => {
+    const copy = path.join(work, `${d.id}-get`);
+    cpSync(dir(), copy, { recursive: true });
+    rmSync(path.join(copy, "LOCK"), { force: true });
+    const keys = [...ldbScan(dir(), `${d.id}-keys`).keys()].filter((_, i) => i % 300 === 0);
+    expect(keys.length).toBeGreaterThanOrEqual(5);
+    for (const key of [...keys, "00"]) {
+      const ldb = spawnSync("ldb", [`--db=${copy}`, "get", `0x${key}`, "--hex"], { encoding: "utf8" });
+      const ours = spawnSync(process.execPath, [CLI, "db", "get", dir(), `0x${key}`, "--hex"], {
+        encoding: "utf8",
+      });
+      expect([key, ours.stdout, ours.stderr, ours.status]).toEqual([key, ldb.stdout, ldb.stderr, ldb.status]);
+    }
   });
 
   test("a flipped byte in a blob: CHECKSUM_MISMATCH naming the blob file, as ldb get finds", async () => {
