@@ -2,7 +2,7 @@
 // section: a database db_bench (RocksDB 7.8.3) left with files on levels 0 to 2, range deletions,
 // merge chains (uint64add) and an unflushed WAL, with RocksDB's Get answer, Statistics and
 // PerfContext counters for every probe, and `ldb get --hex`'s output for every fourth.
-// Every probe is checked twice: with the WAL replayed (our memtable from db.writeAheadLogs()),
+// Every probe is checked twice: with the WAL replayed (our memtable from db.recoverMemtable()),
 // and over the tables alone (no logs read) against RocksDB's answer on a copy without the WAL.
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
@@ -14,10 +14,12 @@ import {
   type NodeSstFilter,
   type RouteStep,
   type WalFile,
+  type WalRecovery,
 } from "sstfilter";
 
 // The CommonJS package holds only what the Node entry imports; the command's module is taken from source.
 import { dbGet, routeLine } from "../../ts/tools/db-get";
+import { recoverWals } from "../../ts/api/wal-recovery";
 import { loadBackend } from "./backends";
 import { Corpus, parseKeys, sectionCases } from "./golden";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -62,11 +64,12 @@ const CASES = sectionCases<GetCase>("db_get")
 
 /** A Get on `db` as if it had no logs: the tables alone. */
 async function explainTablesOnly(db: Database, key: Uint8Array): Promise<GetExplanation> {
-  Object.defineProperty(db, "writeAheadLogs", { value: async () => [], configurable: true });
+  const empty: WalRecovery = { logs: [], preparedUncommitted: [] };
+  Object.defineProperty(db, "recoverMemtable", { value: async () => empty, configurable: true });
   try {
     return await db.explain(key);
   } finally {
-    Reflect.deleteProperty(db, "writeAheadLogs");
+    Reflect.deleteProperty(db, "recoverMemtable");
   }
 }
 
@@ -380,13 +383,14 @@ describe.each(CASES)("$name", (c) => {
       })),
       error: null,
     });
-    // The logs the Database reads, replaced by these.
+    // The logs the Database reads, replaced by these (and replayed as it replays its own).
     const withLogs = async (logs: WalFile[]): Promise<GetExplanation> => {
-      Object.defineProperty(db, "writeAheadLogs", { value: async () => logs, configurable: true });
+      const recovered = recoverWals(logs);
+      Object.defineProperty(db, "recoverMemtable", { value: async () => recovered, configurable: true });
       try {
         return await db.explain(key);
       } finally {
-        Reflect.deleteProperty(db, "writeAheadLogs");
+        Reflect.deleteProperty(db, "recoverMemtable");
       }
     };
     const next = db.columnFamilies[0]!.logNumber;

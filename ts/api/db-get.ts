@@ -1,11 +1,12 @@
 // A point lookup through a whole database (docs/FORMATS.md 6.6), as DB::Get takes it: the
-// memtable (what recovery replays from the write-ahead logs: ts/api/wal-recovery.ts), then level 0's files newest first, then on each
-// deeper level the one file whose key range can hold the key; in each file the filter first, then
-// the index and a data block. Sources: rocksdb db/db_impl/db_impl.cc (DBImpl::GetImpl),
-// db/memtable.cc (MemTable::Get), db/version_set.cc (Version::Get, FilePicker), db/table_cache.cc
-// (TableCache::Get: a file's range tombstones are consulted before its filter), and every table is
-// read with the column family's table options (db-table-options.ts, docs/FORMATS.md 6.6.1),
-// table/get_context.cc (GetContext::SaveValue); leveldb db/version_set.cc (Version::Get).
+// memtable (what recovery replays from the write-ahead logs: ts/api/wal-recovery.ts), then level
+// 0's files newest first, then on each deeper level the one file whose key range can hold the key;
+// in each file the filter first, then the index and a data block. Every table is read with the
+// column family's table options (db-table-options.ts, docs/FORMATS.md 6.6.1). Sources: rocksdb
+// db/db_impl/db_impl.cc (DBImpl::GetImpl), db/memtable.cc (MemTable::Get), db/version_set.cc
+// (Version::Get, FilePicker), db/table_cache.cc (TableCache::Get: a file's range tombstones are
+// consulted before its filter), table/get_context.cc (GetContext::SaveValue); leveldb
+// db/version_set.cc (Version::Get).
 import { compareBytes, type Entry } from "./entries.js";
 import { inFile, SstFilterError } from "./errors.js";
 import type { AsyncTable, TableReadOptions } from "./table.js";

@@ -21,6 +21,17 @@ import { recoverWals, type WalRecovery } from "./wal-recovery.js";
 import { decodeWideColumns } from "./values.js";
 import { readBlobValue } from "./db-blob.js";
 
+/**
+ * `promise`, calling `forget` when it fails: what the Database keeps of a file it read, so that a
+ * failed read is tried again on the next call rather than kept.
+ */
+function forgetOnFailure<T>(promise: Promise<T>, forget: () => void): Promise<T> {
+  return promise.catch((error: unknown) => {
+    forget();
+    throw error;
+  });
+}
+
 /** A database's files by name (no directories): what openDatabase reads. */
 export interface DatabaseSource {
   /** The file names in the database directory. */
@@ -141,6 +152,7 @@ export class Database {
   readonly #source: DatabaseSource;
   #wals: Promise<WalFile[]> | undefined;
   #olderWals: Promise<WalFile[]> | undefined;
+  #recovery: Promise<WalRecovery> | undefined;
   #options: Promise<DatabaseOptions | null> | undefined;
   /** The live tables get and explain opened, kept open until dispose(). */
   readonly #tables = new Map<string, Promise<AsyncTable>>();
@@ -173,16 +185,19 @@ export class Database {
    * first call and kept.
    */
   writeAheadLogs(): Promise<WalFile[]> {
-    const names = liveWalNames(
+    this.#wals ??= forgetOnFailure(
+      readWals(this.#heap, this.format, this.#liveWalNames(), (name) => this.#read(name)),
+      () => (this.#wals = undefined),
+    );
+    return this.#wals;
+  }
+
+  #liveWalNames(): string[] {
+    return liveWalNames(
       this.fileNames,
       this.columnFamilies.map((cf) => cf.logNumber),
       this.prevLogNumber,
     );
-    this.#wals ??= readWals(this.#heap, this.format, names, (name) => this.#read(name)).catch((error) => {
-      this.#wals = undefined;
-      throw error;
-    });
-    return this.#wals;
   }
 
   /**
@@ -191,9 +206,15 @@ export class Database {
    * gives them, committed transactions at their commit, and the transactions left prepared. It
    * reads the live logs and the older ones a two-phase-commit recovery still reads for their
    * prepared sections (numbered at least the MANIFEST's min log number to keep). Throws
-   * UNSUPPORTED for logs a WRITE_PREPARED or WRITE_UNPREPARED TransactionDB wrote.
+   * UNSUPPORTED for logs a WRITE_PREPARED or WRITE_UNPREPARED TransactionDB wrote. Replayed on the
+   * first call (each get and explain asks) and kept.
    */
-  async recoverMemtable(): Promise<WalRecovery> {
+  recoverMemtable(): Promise<WalRecovery> {
+    this.#recovery ??= forgetOnFailure(this.#recover(), () => (this.#recovery = undefined));
+    return this.#recovery;
+  }
+
+  async #recover(): Promise<WalRecovery> {
     const logs = [...(await this.#readOlderWals()), ...(await this.writeAheadLogs())];
     logs.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
     return recoverWals(logs, (id) => {
@@ -206,22 +227,14 @@ export class Database {
   /** Logs below the live ones that a two-phase-commit recovery reads (RecoverLogFiles). */
   #readOlderWals(): Promise<WalFile[]> {
     if (this.format === "leveldb") return Promise.resolve([]);
-    const live = new Set(
-      liveWalNames(
-        this.fileNames,
-        this.columnFamilies.map((cf) => cf.logNumber),
-        this.prevLogNumber,
-      ),
-    );
+    const live = new Set(this.#liveWalNames());
     const older = this.fileNames.filter((name) => {
       const number = walNumber(name);
       return number !== null && number >= this.minLogNumberToKeep && !live.has(name);
     });
-    this.#olderWals ??= readWals(this.#heap, this.format, older, (name) => this.#read(name)).catch(
-      (error) => {
-        this.#olderWals = undefined;
-        throw error;
-      },
+    this.#olderWals ??= forgetOnFailure(
+      readWals(this.#heap, this.format, older, (name) => this.#read(name)),
+      () => (this.#olderWals = undefined),
     );
     return this.#olderWals;
   }
@@ -233,18 +246,16 @@ export class Database {
   options(): Promise<DatabaseOptions | null> {
     const file = newestOptionsFile(this.fileNames);
     if (file === null) return Promise.resolve(null);
-    this.#options ??= this.#read(file)
-      .then((bytes) => {
+    this.#options ??= forgetOnFailure(
+      this.#read(file).then((bytes) => {
         try {
           return parseOptionsFile(bytes, file);
         } catch (error) {
           throw inFile(error, file);
         }
-      })
-      .catch((error) => {
-        this.#options = undefined;
-        throw error;
-      });
+      }),
+      () => (this.#options = undefined),
+    );
     return this.#options;
   }
 
