@@ -152,8 +152,18 @@ val WriteBatchObject(const WriteBatch& batch) {
   return out;
 }
 
+// A status as {code, message, offset}.
+val ErrorObject(const Status& status) {
+  val error = val::object();
+  error.set("code", std::string(ErrorCodeName(status.code())));
+  error.set("message", status.message());
+  error.set("offset", Number(static_cast<uint64_t>(status.offset())));
+  return error;
+}
+
 // The write batches of the WAL at [data, data + size) numbered `log_number` (decimal); never
-// null: a bad record ends the batches and is returned as "error" ({code, message, offset}).
+// null: a bad record ends the batches and is returned as "error" ({code, message, offset}); what a
+// LevelDB recovery reads past is "dropped" ({offset, size, error}).
 val ReadWriteAheadLogAt(uintptr_t data, size_t size, const std::string& format,
                         const std::string& log_number) {
   const DbFormat f = format == "leveldb" ? DbFormat::kLevelDb : DbFormat::kRocksDb;
@@ -163,13 +173,17 @@ val ReadWriteAheadLogAt(uintptr_t data, size_t size, const std::string& format,
   for (const WriteBatch& b : wal.batches) batches.call<void>("push", WriteBatchObject(b));
   out.set("batches", batches);
   out.set("end", LogEndObject(wal.end));
-  if (!wal.status.ok()) {
-    val error = val::object();
-    error.set("code", std::string(ErrorCodeName(wal.status.code())));
-    error.set("message", wal.status.message());
-    error.set("offset", Number(static_cast<uint64_t>(wal.status.offset())));
-    out.set("error", error);
+  if (!wal.status.ok()) out.set("error", ErrorObject(wal.status));
+  out.set("malformedBatch", wal.malformed_batch);
+  val drops = val::array();
+  for (const LogDrop& d : wal.drops) {
+    val drop = val::object();
+    drop.set("offset", Number(d.offset));
+    drop.set("size", Number(d.size));
+    drop.set("error", ErrorObject(d.status));
+    drops.call<void>("push", drop);
   }
+  out.set("dropped", drops);
   return out;
 }
 

@@ -78,14 +78,23 @@ const char* LogEndKindName(LogEnd::Kind kind) {
   return "clean";
 }
 
-LogReader::LogReader(ByteView file, DbFormat format, uint64_t log_number)
-    : file_(file), format_(format), log_number_(log_number) {}
+LogReader::LogReader(ByteView file, DbFormat format, uint64_t log_number, LogDamage damage)
+    : file_(file), format_(format), log_number_(log_number), damage_(damage) {}
 
 bool LogReader::Fail(ErrorCode code, const std::string& what, uint64_t offset) {
   status_ = Status::Error(code, "log record at offset " + std::to_string(offset) + ": " + what,
                           static_cast<int64_t>(offset));
   pos_ = file_.size();
   return false;
+}
+
+bool LogReader::Damage(ErrorCode code, const std::string& what, uint64_t offset, uint64_t size) {
+  if (damage_ == LogDamage::kStop) return Fail(code, what, offset);
+  drops_.push_back(
+      LogDrop{offset, size,
+              Status::Error(code, "log record at offset " + std::to_string(offset) + ": " + what,
+                            static_cast<int64_t>(offset))});
+  return true;
 }
 
 // In a file whose first record is recyclable, the bytes after the last record written are
@@ -142,11 +151,15 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
                 "record of " + std::to_string(length) + " bytes cut off by the end of the file");
         return Step::kEnd;
       }
-      Fail(ErrorCode::kCorrupt,
-           "length " + std::to_string(length) + " overruns its block (" + std::to_string(left) +
-               " bytes left)",
-           pos_);
-      return Step::kError;
+      if (!Damage(ErrorCode::kCorrupt,
+                  "length " + std::to_string(length) + " overruns its block (" +
+                      std::to_string(left) + " bytes left)",
+                  pos_, left)) {
+        return Step::kError;
+      }
+      // The length itself may be the damage: nothing more of this block is trusted.
+      pos_ = block_end;
+      return Step::kDropped;
     }
     if (type == kZeroType && length == 0) {
       // Space a writer preallocated (mmap writes): both readers drop the rest of the block.
@@ -159,11 +172,14 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
     const uint32_t actual = Crc32c(file_.subspan(pos_ + 6, header_size - 6 + length));
     if (actual != expected) {
       if (recycled_) return EndInLeftovers("a checksum mismatch");
-      Fail(ErrorCode::kChecksumMismatch,
-           "checksum mismatch (stored " + std::to_string(expected) + ", computed " +
-               std::to_string(actual) + ")",
-           pos_);
-      return Step::kError;
+      if (!Damage(ErrorCode::kChecksumMismatch,
+                  "checksum mismatch (stored " + std::to_string(expected) + ", computed " +
+                      std::to_string(actual) + ")",
+                  pos_, left)) {
+        return Step::kError;
+      }
+      pos_ = block_end;
+      return Step::kDropped;
     }
     const bool recyclable = header_size == kRecyclableHeaderSize;
     const uint8_t normalized =
@@ -186,10 +202,22 @@ bool LogReader::Next(LogRecord* record) {
     record->payload.assign(payload.begin(), payload.end());
     record->fragments.assign(1, LogFragment{f.payload_offset, f.size});
   };
+  // Drops the record being assembled: false when that ends the log (kStop).
+  const auto drop_assembled = [&](uint64_t at, const char* why) {
+    assembling = false;
+    return Damage(
+        ErrorCode::kCorrupt,
+        "fragmented record starting at offset " + std::to_string(record->offset) + " " + why, at,
+        record->payload.size());
+  };
   while (true) {
     Fragment f;
     const Step step = NextFragment(&f);
     if (step == Step::kError) return false;
+    if (step == Step::kDropped) {
+      if (assembling) drop_assembled(record->offset, "lost a fragment to damage");
+      continue;
+    }
     if (step == Step::kEnd) {
       if (assembling && end_.kind == LogEnd::Kind::kClean) {
         EndTorn(record->offset, "fragmented record without its last fragment");
@@ -200,14 +228,22 @@ bool LogReader::Next(LogRecord* record) {
     }
     const bool is_fragment = f.type >= kMiddleType && f.type <= kLastType;
     if (assembling && !is_fragment) {
-      return Fail(ErrorCode::kCorrupt,
-                  "fragmented record starting at offset " + std::to_string(record->offset) +
-                      " has no last fragment",
-                  f.header_offset);
+      // A FULL or FIRST fragment after an empty FIRST one: both readers read on silently (an
+      // older writer left empty FIRST fragments at the end of a block).
+      const bool empty_first =
+          record->payload.empty() && (f.type == kFullType || f.type == kFirstType);
+      if (empty_first) {
+        assembling = false;
+      } else if (!drop_assembled(f.header_offset, "has no last fragment")) {
+        return false;
+      }
     }
     if (!assembling && is_fragment) {
-      return Fail(ErrorCode::kCorrupt, "fragment without the first fragment of its record",
-                  f.header_offset);
+      if (!Damage(ErrorCode::kCorrupt, "fragment without the first fragment of its record",
+                  f.header_offset, f.size)) {
+        return false;
+      }
+      continue;
     }
     switch (f.type) {
       case kZeroType:
@@ -233,8 +269,11 @@ bool LogReader::Next(LogRecord* record) {
         break;
     }
     if (format_ == DbFormat::kLevelDb) {
-      return Fail(ErrorCode::kCorrupt, "unknown record type " + std::to_string(f.type),
-                  f.header_offset);
+      if (!Damage(ErrorCode::kCorrupt, "unknown record type " + std::to_string(f.type),
+                  f.header_offset, f.size)) {
+        return false;
+      }
+      continue;
     }
     switch (f.type) {
       case kSetCompressionType: {

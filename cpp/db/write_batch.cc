@@ -238,9 +238,20 @@ Status DecodeWriteBatch(ByteView batch, DbFormat format, WriteBatch* out) {
 
 WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number) {
   WalContents out;
-  LogReader reader(file, format, log_number);
+  // LevelDB's recovery reads past damage (paranoid_checks=false, its default: leveldb
+  // db/db_impl.cc RecoverLogFile); RocksDB's kPointInTimeRecovery stops at it.
+  const bool skip = format == DbFormat::kLevelDb;
+  LogReader reader(file, format, log_number, skip ? LogDamage::kSkip : LogDamage::kStop);
   LogRecord record;
+  size_t drops_seen = 0;
+  // The reader's drops before `record`, then the record's own: file order.
+  const auto take_reader_drops = [&] {
+    for (; drops_seen < reader.drops().size(); ++drops_seen) {
+      out.drops.push_back(reader.drops()[drops_seen]);
+    }
+  };
   while (reader.Next(&record)) {
+    take_reader_drops();
     if (record.kind != LogRecordKind::kData) continue;
     WriteBatch batch;
     const Status s = DecodeWriteBatch(record.payload, format, &batch);
@@ -248,16 +259,26 @@ WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_numbe
     for (WalRecord& r : batch.records) r.offset = record.FileOffset(static_cast<size_t>(r.offset));
     for (WalMarker& m : batch.markers) m.offset = record.FileOffset(static_cast<size_t>(m.offset));
     batch.offset = record.offset;
-    if (!s.ok()) {
-      const uint64_t at = record.FileOffset(static_cast<size_t>(s.offset()));
-      // The status's offset is the file's; the message keeps the record's and the batch's own.
-      out.status = Status::Error(
-          s.code(), "log record at offset " + std::to_string(record.offset) + ": " + s.message(),
-          static_cast<int64_t>(at));
+    if (s.ok()) {
+      out.batches.push_back(std::move(batch));
+      continue;
+    }
+    const uint64_t at = record.FileOffset(static_cast<size_t>(s.offset()));
+    // The status's offset is the file's; the message keeps the record's and the batch's own.
+    Status error = Status::Error(
+        s.code(), "log record at offset " + std::to_string(record.offset) + ": " + s.message(),
+        static_cast<int64_t>(at));
+    if (!skip) {
+      out.status = std::move(error);
+      out.malformed_batch = record.payload.size() >= kBatchHeaderSize;
       return out;
     }
-    out.batches.push_back(std::move(batch));
+    // LevelDB skips a record too short for a batch header ("log record too small") and inserts
+    // a malformed batch's records up to the bad one (WriteBatch::Iterate stops there).
+    if (record.payload.size() >= kBatchHeaderSize) out.batches.push_back(std::move(batch));
+    out.drops.push_back(LogDrop{record.offset, record.payload.size(), std::move(error)});
   }
+  take_reader_drops();
   out.status = reader.status();
   out.end = reader.end();
   return out;

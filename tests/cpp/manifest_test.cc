@@ -417,6 +417,70 @@ TEST(LogReader, FragmentsOutOfOrderAndUnknownTypesAreCorrupt) {
   ReadAll(w.bytes(), DbFormat::kLevelDb, 0, &s, &end);
   EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
   EXPECT_EQ(s.offset(), 12);
+  // An empty FIRST fragment then a FULL one: both readers read on silently (an old writer's bug).
+  LogBuilder empty_first;
+  empty_first.Physical(2, Bytes{});
+  empty_first.Physical(1, BytesOf("full"));
+  EXPECT_EQ(ReadAll(empty_first.bytes(), DbFormat::kRocksDb, 0, &s, &end),
+            std::vector<std::string>{"full"});
+  EXPECT_TRUE(s.ok()) << s.message();
+}
+
+// LevelDB's WAL recovery (paranoid_checks=false) reads past damage: each drop is recorded and the
+// records after it are read (leveldb db/log_reader.cc ReadRecord, ReadPhysicalRecord).
+TEST(LogReader, SkipModeDropsWhatLevelDbDropsAndReadsOn) {
+  const auto read = [](ByteView log, std::vector<std::string>* drops) {
+    LogReader reader(log, DbFormat::kLevelDb, 0, LogDamage::kSkip);
+    std::vector<std::string> out;
+    LogRecord r;
+    while (reader.Next(&r)) out.emplace_back(r.payload.begin(), r.payload.end());
+    EXPECT_TRUE(reader.status().ok()) << reader.status().message();
+    drops->clear();
+    for (const LogDrop& d : reader.drops()) {
+      drops->push_back(std::string(ErrorCodeName(d.status.code())) + "@" +
+                       std::to_string(d.offset) + "+" + std::to_string(d.size));
+    }
+    return out;
+  };
+  std::vector<std::string> drops;
+  // A record without its last fragment, a stray fragment, an unknown type: each dropped alone.
+  LogBuilder w;
+  w.Add(BytesOf("one"));            // 0..10
+  w.Physical(2, BytesOf("start"));  // 10..22
+  w.Physical(1, BytesOf("full"));   // 22..33
+  w.Physical(3, BytesOf("stray"));  // 33..45
+  w.Physical(99, BytesOf("what"));  // 45..56
+  w.Add(BytesOf("two"));
+  EXPECT_EQ(read(w.bytes(), &drops), (std::vector<std::string>{"one", "full", "two"}));
+  EXPECT_EQ(drops, (std::vector<std::string>{"CORRUPT@22+5", "CORRUPT@33+5", "CORRUPT@45+4"}));
+
+  // A checksum mismatch drops the rest of its block, and with it the first fragment of a record
+  // spanning into the next block, whose later fragments are then strays; the next record is read.
+  LogBuilder b;
+  b.Add(BytesOf("a"));               // 0..8
+  b.Add(BytesOf("bad"));             // 8..18, flipped below
+  b.Add(Bytes(kLogBlockSize, 'x'));  // FIRST in block 0, LAST in block 1
+  b.Add(BytesOf("c"));
+  b.bytes()[8 + 7] ^= 1;
+  const uint64_t rest = kLogBlockSize - 8;
+  const uint64_t last = kLogBlockSize;  // the LAST fragment's header
+  const uint64_t last_size = kLogBlockSize - (kLogBlockSize - 18 - 7);
+  EXPECT_EQ(read(b.bytes(), &drops), (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(drops, (std::vector<std::string>{
+                       "CHECKSUM_MISMATCH@8+" + std::to_string(rest),
+                       "CORRUPT@" + std::to_string(last) + "+" + std::to_string(last_size)}));
+
+  // A length that overruns its block (not the last) drops the block's rest too.
+  LogBuilder len;
+  len.Add(BytesOf("a"));
+  len.Add(BytesOf("long"));
+  len.Add(Bytes(kLogBlockSize, 'y'));
+  len.Add(BytesOf("d"));
+  len.bytes()[8 + 4] = 0xff;
+  len.bytes()[8 + 5] = 0xff;
+  EXPECT_EQ(read(len.bytes(), &drops), (std::vector<std::string>{"a", "d"}));
+  ASSERT_EQ(drops.size(), 2u);
+  EXPECT_EQ(drops[0], "CORRUPT@8+" + std::to_string(rest));
 }
 
 TEST(LogReader, RocksDbMetadataRecordsAreReturnedOrRefused) {

@@ -127,8 +127,11 @@ TEST(WriteAheadLog, TruncatedLogsEndTornAfterTheBatchesBeforeTheCut) {
   }
 }
 
-// A flipped payload byte fails its record's checksum: the batches before it, and the error.
+// A flipped payload byte fails its record's checksum. RocksDB: the batches before it, and the
+// error. LevelDB: the rest of that 32 KiB block is dropped (one drop, the checksum mismatch) and
+// every batch starting in a later block is read.
 TEST(WriteAheadLog, BitFlipsStopAtTheRecordWithTheChecksumError) {
+  size_t leveldb_flips = 0;
   for (const WalCase& c : Cases()) {
     const WalContents whole = ReadWriteAheadLog(c.file, c.format, c.number);
     for (size_t b = 0; b < whole.batches.size(); b += 17) {
@@ -138,12 +141,33 @@ TEST(WriteAheadLog, BitFlipsStopAtTheRecordWithTheChecksumError) {
       flipped[batch.records[0].offset] ^= 0x40;
       const WalContents wal = ReadWriteAheadLog(flipped, c.format, c.number);
       const std::string at = c.id + " batch " + std::to_string(b);
-      ASSERT_FALSE(wal.status.ok()) << at;
-      EXPECT_EQ(wal.status.code(), ErrorCode::kChecksumMismatch) << at;
-      EXPECT_EQ(wal.batches.size(), b) << at;
-      EXPECT_LE(static_cast<uint64_t>(wal.status.offset()), batch.records[0].offset) << at;
+      if (c.format == DbFormat::kRocksDb) {
+        ASSERT_FALSE(wal.status.ok()) << at;
+        EXPECT_EQ(wal.status.code(), ErrorCode::kChecksumMismatch) << at;
+        EXPECT_FALSE(wal.malformed_batch) << at;
+        EXPECT_EQ(wal.batches.size(), b) << at;
+        EXPECT_LE(static_cast<uint64_t>(wal.status.offset()), batch.records[0].offset) << at;
+        EXPECT_TRUE(wal.drops.empty()) << at;
+        continue;
+      }
+      ++leveldb_flips;
+      ASSERT_TRUE(wal.status.ok()) << at << ": " << wal.status.message();
+      ASSERT_FALSE(wal.drops.empty()) << at;
+      EXPECT_EQ(wal.drops[0].status.code(), ErrorCode::kChecksumMismatch) << at;
+      EXPECT_LE(wal.drops[0].offset, batch.records[0].offset) << at;
+      // The block holding the damaged fragment is dropped from it on; later blocks are read.
+      const uint64_t block_end = (wal.drops[0].offset / kLogBlockSize + 1) * kLogBlockSize;
+      std::vector<uint64_t> expected;
+      for (size_t i = 0; i < whole.batches.size(); ++i) {
+        if (i < b || whole.batches[i].offset >= block_end)
+          expected.push_back(whole.batches[i].offset);
+      }
+      std::vector<uint64_t> read;
+      for (const WriteBatch& w : wal.batches) read.push_back(w.offset);
+      EXPECT_EQ(read, expected) << at;
     }
   }
+  EXPECT_GT(leveldb_flips, 0u);
 }
 
 // ---- Batches built here ----
@@ -256,6 +280,47 @@ TEST(WriteAheadLog, BadBatchInALogStopsWithItsFileOffset) {
   EXPECT_EQ(wal.status.offset(), static_cast<int64_t>(second + 7 + 12)) << wal.status.message();
   ASSERT_EQ(wal.batches.size(), 1u);
   EXPECT_EQ(wal.batches[0].records[0].offset, 7u + 12u);
+  // Its checksum holds, so RocksDB's recovery refuses the batch outright (DB::Open fails).
+  EXPECT_TRUE(wal.malformed_batch);
+}
+
+// LevelDB's recovery inserts a malformed batch's records up to the bad one, skips a record too
+// short for a batch header, and reads on (leveldb db/db_impl.cc RecoverLogFile, MaybeIgnoreError).
+TEST(WriteAheadLog, LevelDbReadsPastMalformedBatchesAndShortRecords) {
+  fuzz::LogBuilder log;
+  Bytes partial = Header(5, 3);
+  for (const char* k : {"a", "b"}) {
+    partial.push_back(0x01);
+    Field(&partial, k);
+    Field(&partial, "v");
+  }
+  partial.push_back(0x07);  // not a LevelDB tag
+  Field(&partial, "c");
+  log.Add(partial);
+  const size_t short_record = log.bytes().size();
+  log.Add(Bytes(11, 0));
+  Bytes good = Header(8, 1);
+  good.push_back(0x00);  // a delete
+  Field(&good, "d");
+  log.Add(good);
+  const WalContents wal = ReadWriteAheadLog(log.bytes(), DbFormat::kLevelDb, 0);
+  EXPECT_TRUE(wal.status.ok()) << wal.status.message();
+  ASSERT_EQ(wal.batches.size(), 2u);
+  EXPECT_EQ(wal.batches[0].count, 3u);
+  ASSERT_EQ(wal.batches[0].records.size(), 2u);
+  EXPECT_EQ(wal.batches[0].records[1].sequence, 6u);
+  EXPECT_EQ(wal.batches[1].sequence, 8u);
+  ASSERT_EQ(wal.drops.size(), 2u);
+  EXPECT_EQ(wal.drops[0].offset, 0u);
+  EXPECT_EQ(wal.drops[0].status.code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(wal.drops[1].offset, short_record);
+  EXPECT_EQ(wal.drops[1].size, 11u);
+  // RocksDB (where 0x07 is a single delete) stops at the short record: damage, not a refused batch.
+  const WalContents rocks = ReadWriteAheadLog(log.bytes(), DbFormat::kRocksDb, 0);
+  EXPECT_EQ(rocks.batches.size(), 1u);
+  EXPECT_EQ(rocks.status.code(), ErrorCode::kCorrupt);
+  EXPECT_EQ(rocks.status.offset(), static_cast<int64_t>(short_record + 7));
+  EXPECT_FALSE(rocks.malformed_batch);
 }
 
 }  // namespace

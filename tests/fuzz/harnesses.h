@@ -500,7 +500,10 @@ inline void FuzzLogReader(const uint8_t* data, size_t size) {
   } else {
     log = in.Rest();
   }
-  LogReader reader(log, format, log_number);
+  // Bit 3: LevelDB's skip mode, which reads past damage.
+  const LogDamage damage =
+      (mode & 8) != 0 && format == DbFormat::kLevelDb ? LogDamage::kSkip : LogDamage::kStop;
+  LogReader reader(log, format, log_number, damage);
   LogRecord r;
   uint64_t previous = 0;
   bool first = true;
@@ -525,6 +528,14 @@ inline void FuzzLogReader(const uint8_t* data, size_t size) {
     FUZZ_CHECK(s.offset() >= 0 && static_cast<uint64_t>(s.offset()) < log.size());
   } else {
     FUZZ_CHECK(reader.end().offset <= log.size());
+  }
+  // Skip mode never fails (LevelDB has no compressed records); its drops lie in the file.
+  FUZZ_CHECK(damage == LogDamage::kStop ? reader.drops().empty() : s.ok());
+  for (const LogDrop& d : reader.drops()) {
+    FUZZ_CHECK(d.offset < log.size() && d.size <= log.size());
+    FUZZ_CHECK(d.status.code() == ErrorCode::kCorrupt ||
+               d.status.code() == ErrorCode::kChecksumMismatch);
+    FUZZ_CHECK(d.status.offset() == static_cast<int64_t>(d.offset));
   }
 }
 
@@ -666,11 +677,19 @@ inline void FuzzWriteBatch(const uint8_t* data, size_t size) {
   LogBuilder log;
   log.Add(record);
   const WalContents wal = ReadWriteAheadLog(log.bytes(), format, 0);
-  FUZZ_CHECK(wal.status.ok() == s.ok() && wal.end.kind == LogEnd::Kind::kClean);
+  FUZZ_CHECK(wal.end.kind == LogEnd::Kind::kClean);
+  const bool has_header = record.size() >= 12;
   if (s.ok()) {
+    FUZZ_CHECK(wal.status.ok() && wal.drops.empty());
     FUZZ_CHECK(wal.batches.size() == 1 && wal.batches[0].records.size() == batch.records.size());
+  } else if (format == DbFormat::kLevelDb) {
+    // LevelDB's recovery keeps the records before the bad one and reads on.
+    FUZZ_CHECK(wal.status.ok() && wal.drops.size() == 1 && wal.drops[0].status.code() == s.code());
+    FUZZ_CHECK(wal.batches.size() == (has_header ? 1u : 0u));
+    FUZZ_CHECK(!has_header || wal.batches[0].records.size() == batch.records.size());
   } else {
     FUZZ_CHECK(wal.batches.empty() && wal.status.code() == s.code());
+    FUZZ_CHECK(wal.malformed_batch == has_header);
     FUZZ_CHECK(static_cast<uint64_t>(wal.status.offset()) < log.bytes().size());
   }
 }

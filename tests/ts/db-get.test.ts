@@ -64,7 +64,7 @@ const CASES = sectionCases<GetCase>("db_get")
 
 /** A Get on `db` as if it had no logs: the tables alone. */
 async function explainTablesOnly(db: Database, key: Uint8Array): Promise<GetExplanation> {
-  const empty: WalRecovery = { logs: [], preparedUncommitted: [] };
+  const empty: WalRecovery = { logs: [], preparedUncommitted: [], unresumedDamage: null };
   Object.defineProperty(db, "recoverMemtable", { value: async () => empty, configurable: true });
   try {
     return await db.explain(key);
@@ -379,9 +379,11 @@ describe.each(CASES)("$name", (c) => {
         count: 1,
         offset: 0,
         firstRecord: i,
+        recordCount: 1,
         markers: [],
       })),
       error: null,
+      dropped: [],
     });
     // The logs the Database reads, replaced by these (and replayed as it replays its own).
     const withLogs = async (logs: WalFile[]): Promise<GetExplanation> => {

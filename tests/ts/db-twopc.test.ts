@@ -231,13 +231,14 @@ describe("recoverWals on hand-made logs", () => {
       batches: batches.map(([sequence, rs, markers], i) => {
         const firstRecord = records.length;
         records.push(...rs);
-        return { sequence, count: rs.length, offset: 100 * i, firstRecord, markers };
+        return { sequence, count: rs.length, offset: 100 * i, firstRecord, recordCount: rs.length, markers };
       }),
       error: null,
+      dropped: [],
     };
   };
   const seen = (logs: WalFile[], ts = 0) =>
-    recoverWals(logs, () => ts).logs.map((l) =>
+    recoverWals(logs, { timestampSize: () => ts }).logs.map((l) =>
       l.records.map((r) => `${r.sequence} ${text(r.key)}=${text(r.value)}`),
     );
 

@@ -154,23 +154,32 @@ describe.each(CASES)("$name", (c) => {
     expect(torn).toBeGreaterThan(0);
   });
 
-  test("a flipped byte stops the WAL at its record with CHECKSUM_MISMATCH", () => {
+  test("a flipped byte: RocksDB's WAL stops at its record with CHECKSUM_MISMATCH; LevelDB's drops the rest of its block and reads on", () => {
     const w = c.wal[0]!;
     const bytes = new Uint8Array(readFileSync(path.join(c.dir, w.name)));
     const whole = sf.readWriteAheadLog(bytes, { format: c.format, name: w.name });
     const victim = Math.floor(whole.batches.length / 2);
     const flipped = bytes.slice();
-    const at = whole.batches[victim]!.offset + 7 + 3; // a payload byte (the header's sequence)
+    const offset = whole.batches[victim]!.offset;
+    const at = offset + 7 + 3; // a payload byte (the header's sequence)
     flipped[at] = flipped[at]! ^ 0x01;
     const wal = sf.readWriteAheadLog(flipped, { format: c.format, name: w.name });
+    if (c.format === "leveldb") {
+      expect([wal.end.kind, wal.error]).toEqual(["clean", null]);
+      const [drop] = wal.dropped;
+      expect([drop?.error.code, drop?.error.file, drop?.offset]).toEqual(["CHECKSUM_MISMATCH", w.name, offset]);
+      const blockEnd = (Math.floor(offset / 32768) + 1) * 32768;
+      expect(drop?.size).toBe(blockEnd - offset);
+      // Every batch before the damage, then those starting in a later block.
+      const kept = whole.batches.filter((b, i) => i < victim || b.offset >= blockEnd).map((b) => b.offset);
+      expect(wal.batches.map((b) => b.offset)).toEqual(kept);
+      return;
+    }
     expect(wal.end.kind).toBe("corrupt");
     expect(wal.error).toBeInstanceOf(SstFilterError);
-    expect([wal.error!.code, wal.error!.file, wal.error!.offset]).toEqual([
-      "CHECKSUM_MISMATCH",
-      w.name,
-      whole.batches[victim]!.offset,
-    ]);
+    expect([wal.error!.code, wal.error!.file, wal.error!.offset]).toEqual(["CHECKSUM_MISMATCH", w.name, offset]);
     expect(wal.batches.length).toBe(victim);
+    expect(wal.dropped).toEqual([]);
   });
 
   test("db.options() reads the newest OPTIONS file as LoadLatestOptions does", async () => {

@@ -197,9 +197,54 @@ function defaultColumn(
   return anonymous.value;
 }
 
+/** One log's records of one column family, by key: built on a log's first Get, then kept. */
+interface MemtableIndex {
+  /** By the key's bytes as a string (both comparators get takes are equal only on equal bytes). */
+  byKey: Map<string, WalRecord[]>;
+  rangeDeletes: WalRecord[];
+}
+
+/** The bytes as a string of char codes 0..255: a Map key for them. */
+function byteString(bytes: Uint8Array): string {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 4096) {
+    out += String.fromCharCode(...bytes.subarray(i, i + 4096));
+  }
+  return out;
+}
+
+const memtableIndexes = new WeakMap<readonly WalRecord[], Map<number, MemtableIndex>>();
+
+function memtableIndex(records: readonly WalRecord[], columnFamily: number): MemtableIndex {
+  let families = memtableIndexes.get(records);
+  if (families === undefined) {
+    families = new Map();
+    memtableIndexes.set(records, families);
+  }
+  let index = families.get(columnFamily);
+  if (index === undefined) {
+    index = { byKey: new Map(), rangeDeletes: [] };
+    for (const r of records) {
+      if (r.columnFamily !== columnFamily) continue;
+      if (r.kind === "range-delete") {
+        index.rangeDeletes.push(r);
+        continue;
+      }
+      const k = byteString(r.key);
+      const list = index.byKey.get(k);
+      if (list === undefined) index.byKey.set(k, [r]);
+      else list.push(r);
+    }
+    families.set(columnFamily, index);
+  }
+  return index;
+}
+
 /**
  * The memtable's answer from one log's records of a column family: the records of `key`, newest
- * first, and the range deletions [begin, end) covering it (MemTable::Get).
+ * first, and the range deletions [begin, end) covering it (MemTable::Get). The records are indexed
+ * by key on the first lookup, so a Get costs the key's versions and the range deletions, not the
+ * whole log.
  */
 export function lookupMemtable(
   records: readonly WalRecord[],
@@ -209,17 +254,15 @@ export function lookupMemtable(
   file: string,
   decodeEntity: DecodeEntity,
 ): SourceAnswer {
-  const versions: Version[] = [];
+  const index = memtableIndex(records, columnFamily);
   let coveringTombstone = 0n;
-  for (const r of records) {
-    if (r.columnFamily !== columnFamily) continue;
-    if (r.kind === "range-delete") {
-      const covers = compare(r.key, key) <= 0 && compare(key, r.value) < 0;
-      if (covers && r.sequence > coveringTombstone) coveringTombstone = r.sequence;
-    } else if (compare(r.key, key) === 0) {
-      versions.push(versionOf(r.kind, r.sequence, r.value, file, decodeEntity));
-    }
+  for (const r of index.rangeDeletes) {
+    const covers = compare(r.key, key) <= 0 && compare(key, r.value) < 0;
+    if (covers && r.sequence > coveringTombstone) coveringTombstone = r.sequence;
   }
+  const versions = (index.byKey.get(byteString(key)) ?? []).map((r) =>
+    versionOf(r.kind, r.sequence, r.value, file, decodeEntity),
+  );
   versions.sort((a, b) => (a.sequence > b.sequence ? -1 : a.sequence < b.sequence ? 1 : 0));
   return { versions, coveringTombstone };
 }

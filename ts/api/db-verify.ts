@@ -321,7 +321,9 @@ async function verifyFiles(
       // Recovery decodes every batch: a count that disagrees with the records is "WriteBatch has
       // wrong count" there (rocksdb db/write_batch.cc), not only a bad fragment.
       const wal = readWriteAheadLog(heap, bytes, { format, name: f.report.name });
-      if (wal.error !== null) f.report.error = wal.error;
+      // LevelDB's recovery reads past damage; the file is damaged all the same.
+      const damage = wal.error ?? wal.dropped[0]?.error ?? null;
+      if (damage !== null) f.report.error = damage;
       else f.report.log = { records: wal.batches.length, end: wal.end as LogEndReport };
       return;
     }

@@ -217,11 +217,31 @@ export class Database {
   async #recover(): Promise<WalRecovery> {
     const logs = [...(await this.#readOlderWals()), ...(await this.writeAheadLogs())];
     logs.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
-    return recoverWals(logs, (id) => {
-      // RocksDB's built-in timestamp comparators end in ".u64ts" (8-byte timestamps).
-      const family = this.columnFamilies.find((cf) => cf.id === id);
-      return family?.comparator.endsWith(".u64ts") === true ? 8 : 0;
+    const recovery = recoverWals(logs, {
+      format: this.format,
+      timestampSize: (id) => {
+        // RocksDB's built-in timestamp comparators end in ".u64ts" (8-byte timestamps).
+        const family = this.columnFamilies.find((cf) => cf.id === id);
+        return family?.comparator.endsWith(".u64ts") === true ? 8 : 0;
+      },
     });
+    const damage = recovery.unresumedDamage;
+    // RecoverLogFiles after a point-in-time stop that never resumed: a family flushed past the
+    // damaged log holds writes the lost records came before, and DB::Open refuses the database.
+    const ahead = this.columnFamilies.find(
+      (cf) => damage !== null && cf.logNumber > damage.number && cf.levels.some((l) => l.bytes > 0),
+    );
+    if (damage !== null && ahead !== undefined) {
+      throw new SstFilterError(
+        "CORRUPT",
+        `the database does not open: RocksDB's recovery stops at the damage in ${damage.log}, and ` +
+          `column family ${ahead.name} has tables of later writes (log number ${ahead.logNumber}): ` +
+          `"SST file is ahead of WALs in CF ${ahead.name}"`,
+        undefined,
+        damage.log,
+      );
+    }
+    return recovery;
   }
 
   /** Logs below the live ones that a two-phase-commit recovery reads (RecoverLogFiles). */

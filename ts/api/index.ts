@@ -60,6 +60,7 @@ export type {
 export type {
   ReadWriteAheadLogOptions,
   WalBatch,
+  WalDrop,
   WalEnd,
   WalFile,
   WalMarker,
@@ -81,4 +82,4 @@ export type {
 } from "./db-verify.js";
 export type { InitOptions } from "../core/init.js";
 export type { DatabaseGetOptions, GetExplanation, GetOutcome, GetResult, RouteStep } from "./db-get.js";
-export type { PreparedTransaction, RecoveredLog, WalRecovery } from "./wal-recovery.js";
+export type { PreparedTransaction, RecoveredLog, ReplayStop, WalRecovery } from "./wal-recovery.js";

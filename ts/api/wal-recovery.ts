@@ -9,6 +9,14 @@
 // batch starts at its header's sequence, WALs below the MANIFEST's min log number to keep are
 // skipped), db/db_impl/db_impl.h (InsertRecoveredTransaction) (7.8.3). Ground truth: the corpus
 // section db_twopc.
+//
+// Damage (docs/FORMATS.md 6.4.2): RocksDB's point-in-time recovery replays a log up to its first
+// corruption (a torn tail counts), then drops every later batch until one starts at the sequence
+// number the replay reached (a database reopened and written after such a recovery); the read
+// ends only in a later log, one log at a time (RecoverLogFiles: stop_replay_for_corruption). A
+// batch whose checksum holds but which WriteBatch::Iterate refuses fails the open. LevelDB's
+// recovery reads past damage (WalFile.dropped) and replays every log whole. Ground truth: the
+// corpus section db_wal_damage.
 import { SstFilterError } from "./errors.js";
 import type { WalFile, WalMarker, WalRecord } from "./wal.js";
 
@@ -22,6 +30,20 @@ export interface RecoveredLog {
    * numbers recovery gives them: a committed transaction's records where its commit marker is.
    */
   records: WalRecord[];
+  /** Where RocksDB's point-in-time recovery left this log before its end; null when it read all of it. */
+  stopped: ReplayStop | null;
+}
+
+/**
+ * "damage": at the log's corruption or torn tail (the records after it are lost). "sequence-gap":
+ * at the batch whose sequence number does not follow the last one replayed, after an earlier
+ * log's damage (the rest of this log is dropped).
+ */
+export interface ReplayStop {
+  reason: "damage" | "sequence-gap";
+  /** The file offset of the damage, or of the batch. */
+  offset: number;
+  what: string;
 }
 
 /** A transaction prepared in the logs and neither committed nor rolled back in them. */
@@ -40,6 +62,18 @@ export interface WalRecovery {
   logs: RecoveredLog[];
   /** In the order they were prepared. */
   preparedUncommitted: PreparedTransaction[];
+  /**
+   * RocksDB: the damaged log after which the replay never resumed (null if none). DB::Open then
+   * fails when a column family with tables has a log number above it: its tables hold writes the
+   * lost records preceded ("SST file is ahead of WALs").
+   */
+  unresumedDamage: { log: string; number: bigint } | null;
+}
+
+export interface RecoverWalsOptions {
+  /** Whose recovery to follow (default "rocksdb"). */
+  format?: "leveldb" | "rocksdb";
+  timestampSize?: TimestampSize;
 }
 
 /**
@@ -66,32 +100,72 @@ class Replay {
   readonly logs: RecoveredLog[] = [];
   /** Prepared and not yet committed or rolled back, by the hex of their id. */
   readonly prepared = new Map<string, PreparedTransaction>();
+  /** RocksDB: the damaged log the replay stopped at and has not resumed since. */
+  unresumedDamage: { log: string; number: bigint } | null = null;
   #sequence = 0n;
+  /** The sequence number after the last batch replayed (none yet: RocksDB's kMaxSequenceNumber). */
+  #next: bigint | null = null;
   #section: PreparedTransaction | null = null;
   #out: WalRecord[] = [];
 
-  constructor(private readonly timestampSize: TimestampSize) {}
+  constructor(
+    private readonly format: "leveldb" | "rocksdb",
+    private readonly timestampSize: TimestampSize,
+  ) {}
 
   log(log: WalFile): void {
     this.#out = [];
+    const pointInTime = this.format === "rocksdb";
+    let stopped: ReplayStop | null = null;
     for (const batch of log.batches) {
+      if (pointInTime && this.unresumedDamage !== null) {
+        if (batch.sequence === this.#next) {
+          this.unresumedDamage = null;
+        } else {
+          const after = this.#next === null ? "no batch replayed" : `the replay reached ${this.#next}`;
+          stopped = {
+            reason: "sequence-gap",
+            offset: batch.offset,
+            what: `dropped from the batch of sequence ${batch.sequence} on: ${after} before the damage in ${this.unresumedDamage.log}`,
+          };
+          break;
+        }
+      }
       // RecoverLogFiles: every batch starts at its header's sequence number.
       this.#sequence = batch.sequence;
       let next = 0;
-      for (let i = 0; i <= batch.count; i++) {
+      for (let i = 0; i <= batch.recordCount; i++) {
         // Markers at position i come before the batch's record i.
         while (next < batch.markers.length && batch.markers[next]!.position === i) {
           this.#marker(batch.markers[next]!, log, batch.offset);
           next++;
         }
-        const record = log.records[batch.firstRecord + i];
-        if (i < batch.count && record !== undefined) this.#record(record);
+        if (i < batch.recordCount) this.#record(log.records[batch.firstRecord + i]!);
       }
       // A prepared section the batch does not end belongs to no transaction: the batch's
       // MemTableInserter drops it.
       this.#section = null;
+      this.#next = this.#sequence;
     }
-    this.logs.push({ name: log.name, number: log.number, records: this.#out });
+    if (pointInTime && stopped === null) stopped = this.#damage(log);
+    this.logs.push({ name: log.name, number: log.number, records: this.#out, stopped });
+  }
+
+  /** A log read to its damage: where the replay stops (RocksDB's point-in-time recovery). */
+  #damage(log: WalFile): ReplayStop | null {
+    if (log.end.kind === "malformed-batch") {
+      // UpdateProtectionInfo's WriteBatch::Iterate refuses it, and RecoverLogFiles returns that.
+      throw new SstFilterError(
+        "CORRUPT",
+        `RocksDB's recovery refuses this log, so the database does not open: ${log.end.what}`,
+        log.end.offset,
+        log.name,
+      );
+    }
+    // A torn tail is damage too: the log reader reports it under kPointInTimeRecovery.
+    if (log.end.kind !== "corrupt" && log.end.kind !== "torn") return null;
+    this.unresumedDamage = { log: log.name, number: log.number };
+    return { reason: "damage", offset: log.end.offset, what: log.end.what };
   }
 
   #record(record: WalRecord): void {
@@ -176,13 +250,17 @@ class Replay {
  * Throws UNSUPPORTED for WALs of the WRITE_PREPARED and WRITE_UNPREPARED policies, and for a log
  * this reader cannot decode (a compressed WAL).
  */
-export function recoverWals(logs: readonly WalFile[], timestampSize: TimestampSize = () => 0): WalRecovery {
-  const replay = new Replay(timestampSize);
+export function recoverWals(logs: readonly WalFile[], opts: RecoverWalsOptions = {}): WalRecovery {
+  const replay = new Replay(opts.format ?? "rocksdb", opts.timestampSize ?? (() => 0));
   for (const log of logs) {
     // A log this reader cannot decode (a compressed WAL) would read as empty: RocksDB reads it,
     // so the memtable cannot be told.
     if (log.error?.code === "UNSUPPORTED") throw log.error;
     replay.log(log);
   }
-  return { logs: replay.logs, preparedUncommitted: [...replay.prepared.values()] };
+  return {
+    logs: replay.logs,
+    preparedUncommitted: [...replay.prepared.values()],
+    unresumedDamage: replay.unresumedDamage,
+  };
 }

@@ -1,6 +1,7 @@
 // Write-ahead logs (docs/FORMATS.md 6.4): the write batches a WAL (.log) file holds, read by the
-// core (cpp/db/write_batch.cc) as RocksDB's default recovery mode (kPointInTimeRecovery) replays
-// them: every batch up to a torn tail or a bad record, which ends the log.
+// core (cpp/db/write_batch.cc) as each library's default recovery reads them: RocksDB's
+// (kPointInTimeRecovery) every batch up to a torn tail or a bad record, which ends the log;
+// LevelDB's (paranoid_checks=false) every batch it can, reading past damage (6.4.2).
 import type { WalRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
 import { SstFilterError, type SstFilterErrorCode } from "./errors.js";
@@ -59,18 +60,25 @@ export interface WalBatch {
   count: number;
   /** The file offset of the log record holding it. */
   offset: number;
-  /** Its records are WalFile.records[firstRecord, firstRecord + count). */
+  /**
+   * Its records are WalFile.records[firstRecord, firstRecord + recordCount): `count` of them, or
+   * fewer in a malformed batch that LevelDB's recovery inserts up to its bad record.
+   */
   firstRecord: number;
+  recordCount: number;
   markers: WalMarker[];
 }
 
 /**
  * How a WAL ended. "clean": at the end of its data; "torn": a record cut short by a crash (the
  * records before it were read); "old-record": a recycled file's leftovers of an earlier log;
- * "corrupt": a bad record (a checksum mismatch, a malformed batch), `error` says which.
+ * "corrupt": a bad record (a checksum mismatch, a bad length, a record too short for a batch);
+ * "malformed-batch": a record whose checksum holds but whose write batch is malformed, which
+ * RocksDB's recovery refuses outright. For the last two `error` says which. A LevelDB WAL reads
+ * past damage instead (WalFile.dropped).
  */
 export interface WalEnd {
-  kind: "clean" | "torn" | "corrupt" | "old-record";
+  kind: "clean" | "torn" | "corrupt" | "malformed-batch" | "old-record";
   offset: number;
   what: string;
 }
@@ -83,8 +91,24 @@ export interface WalFile {
   records: WalRecord[];
   end: WalEnd;
   batches: WalBatch[];
-  /** end.kind "corrupt": the typed error (CORRUPT, CHECKSUM_MISMATCH, UNSUPPORTED) naming the file. */
+  /** end.kind "corrupt" or "malformed-batch": the typed error (CORRUPT, CHECKSUM_MISMATCH, UNSUPPORTED) naming the file. */
   error: SstFilterError | null;
+  /**
+   * LevelDB: the damage its recovery reads past (paranoid_checks=false, its default), in file
+   * order; the batches read on after it. Empty for RocksDB, whose recovery stops at damage
+   * (`error`). docs/FORMATS.md 6.4.2.
+   */
+  dropped: WalDrop[];
+}
+
+/** A stretch of a LevelDB WAL its recovery drops: a damaged block's rest, a record, a bad batch's tail. */
+export interface WalDrop {
+  /** The file offset of the damaged record or fragment. */
+  offset: number;
+  /** The bytes dropped. */
+  size: number;
+  /** What was wrong there (CORRUPT or CHECKSUM_MISMATCH), naming the file. */
+  error: SstFilterError;
 }
 
 export interface ReadWriteAheadLogOptions {
@@ -147,6 +171,7 @@ function walFileOf(raw: WalRaw, name: string, number: bigint): WalFile {
       count: b.count,
       offset: Number(b.offset),
       firstRecord,
+      recordCount: b.records.length,
       markers: b.markers.map((m) => ({
         kind: m.kind as WalMarkerKind,
         position: m.position,
@@ -155,25 +180,26 @@ function walFileOf(raw: WalRaw, name: string, number: bigint): WalFile {
       })),
     };
   });
-  if (raw.error !== undefined) {
-    const offset = Number(raw.error.offset);
-    const error = new SstFilterError(
-      raw.error.code as SstFilterErrorCode,
-      raw.error.message,
-      offset,
+  const errorOf = (e: { code: string; message: string; offset: string }): SstFilterError =>
+    new SstFilterError(
+      e.code as SstFilterErrorCode,
+      e.message,
+      Number(e.offset),
       name === "" ? undefined : name,
     );
-    return {
-      name,
-      number,
-      records,
-      batches,
-      end: { kind: "corrupt", offset, what: raw.error.message },
-      error,
-    };
+  const dropped = raw.dropped.map((d) => ({
+    offset: Number(d.offset),
+    size: Number(d.size),
+    error: errorOf(d.error),
+  }));
+  if (raw.error !== undefined) {
+    const error = errorOf(raw.error);
+    const kind = raw.malformedBatch ? "malformed-batch" : "corrupt";
+    const end: WalEnd = { kind, offset: Number(raw.error.offset), what: raw.error.message };
+    return { name, number, records, batches, end, error, dropped };
   }
   const end: WalEnd = { kind: raw.end.kind, offset: Number(raw.end.offset), what: raw.end.what };
-  return { name, number, records, batches, end, error: null };
+  return { name, number, records, batches, end, error: null, dropped };
 }
 
 /**

@@ -381,6 +381,8 @@ export interface WalRaw {
   }[];
   end: { kind: "clean" | "torn" | "old-record"; offset: string; what: string };
   error?: { code: string; message: string; offset: string };
+  malformedBatch: boolean;
+  dropped: { offset: string; size: string; error: { code: string; message: string; offset: string } }[];
 }
 
 /** A blob index as wasm/value_bindings.cc returns it: 64-bit numbers as decimal strings. */

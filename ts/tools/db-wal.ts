@@ -4,7 +4,7 @@
 import type { Database } from "../api/db.js";
 import type { DatabaseOptions } from "../api/options-file.js";
 import type { WalFile } from "../api/wal.js";
-import { xidText, type WalRecovery } from "../api/wal-recovery.js";
+import { xidText, type ReplayStop, type WalRecovery } from "../api/wal-recovery.js";
 import { count, plural } from "./format.js";
 
 interface WalSummary {
@@ -19,9 +19,13 @@ interface WalSummary {
   markers: Record<string, number>;
   end: WalFile["end"];
   error: { code: string; message: string; offset: number | undefined } | null;
+  /** LevelDB: the damage its recovery reads past. */
+  dropped: { offset: number; size: number; code: string; message: string }[];
+  /** Where recovery's replay leaves this log before its end (RocksDB); null: read whole or unknown. */
+  replayStopped: ReplayStop | null;
 }
 
-function summarize(wal: WalFile): WalSummary {
+function summarize(wal: WalFile, recovery: WalRecovery | null): WalSummary {
   const tally = (names: string[]): Record<string, number> => {
     const out: Record<string, number> = {};
     for (const n of names) out[n] = (out[n] ?? 0) + 1;
@@ -43,6 +47,13 @@ function summarize(wal: WalFile): WalSummary {
       wal.error === null
         ? null
         : { code: wal.error.code, message: wal.error.message, offset: wal.error.offset },
+    dropped: wal.dropped.map((d) => ({
+      offset: d.offset,
+      size: d.size,
+      code: d.error.code,
+      message: d.error.message,
+    })),
+    replayStopped: recovery?.logs.find((l) => l.name === wal.name)?.stopped ?? null,
   };
 }
 
@@ -83,20 +94,27 @@ function walText(w: WalSummary): string {
     .join(", ");
   const end =
     w.end.kind === "clean" ? "clean end" : `${w.end.kind} at byte ${count(w.end.offset)}: ${w.end.what}`;
+  const first = w.dropped[0];
+  const dropped =
+    first === undefined
+      ? ""
+      : `; recovery reads past ${plural(w.dropped.length, "damaged region")} ` +
+        `(${count(w.dropped.reduce((n, d) => n + d.size, 0))} bytes; the first: ${first.message})`;
+  const stop = w.replayStopped;
+  const replay =
+    stop === null || stop.reason === "damage"
+      ? ""
+      : `; recovery replays nothing from byte ${count(stop.offset)} on: ${stop.what}`;
   return (
     `  ${w.name}: ${plural(w.records, "record")} in ${count(w.batches)} ${w.batches === 1 ? "batch" : "batches"}${seqs}` +
-    `${kinds === "" ? "" : ` (${kinds})`}${markers === "" ? "" : `, markers: ${markers}`}; ${end}`
+    `${kinds === "" ? "" : ` (${kinds})`}${markers === "" ? "" : `, markers: ${markers}`}; ${end}${dropped}${replay}`
   );
 }
 
 /** The transactions recovery leaves prepared (docs/FORMATS.md 6.4), or why it cannot tell. */
-async function preparedPart(db: Database): Promise<OptionsPart> {
-  let recovery: WalRecovery;
-  try {
-    recovery = await db.recoverMemtable();
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    return { json: { error: message }, text: [`prepared transactions: ${message}`] };
+function preparedPart(recovery: WalRecovery | Error): OptionsPart {
+  if (recovery instanceof Error) {
+    return { json: { error: recovery.message }, text: [`prepared transactions: ${recovery.message}`] };
   }
   const list = recovery.preparedUncommitted.map((t) => ({
     xid: xidText(t.xid),
@@ -115,8 +133,13 @@ async function preparedPart(db: Database): Promise<OptionsPart> {
 
 /** The WAL and OPTIONS parts of `db inspect`, as JSON fields and text lines. */
 export async function walAndOptions(db: Database): Promise<{ json: Record<string, unknown>; text: string }> {
-  const wals = (await db.writeAheadLogs()).map(summarize);
-  const prepared = await preparedPart(db);
+  const recovery = await db
+    .recoverMemtable()
+    .catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
+  const wals = (await db.writeAheadLogs()).map((w) =>
+    summarize(w, recovery instanceof Error ? null : recovery),
+  );
+  const prepared = preparedPart(recovery);
   let options: DatabaseOptions | null = null;
   let error: unknown;
   try {

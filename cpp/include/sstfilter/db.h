@@ -72,6 +72,20 @@ struct LogEnd {
 // "clean", "torn" or "old-record": the names the TypeScript API gives LogEnd kinds.
 const char* LogEndKindName(LogEnd::Kind kind);
 
+// What a reader does at damage (docs/FORMATS.md 6.4.2). kStop: the log ends there with an error
+// (MANIFESTs; RocksDB's recovery, which stops at its first corruption). kSkip: LevelDB's WAL
+// recovery with paranoid_checks=false (leveldb db/log_reader.cc ReadPhysicalRecord, ReadRecord):
+// a bad checksum or length drops the rest of its 32 KiB block, a record that lost a fragment is
+// dropped, a stray fragment or unknown type is dropped, and reading goes on.
+enum class LogDamage : uint8_t { kStop, kSkip };
+
+// A stretch of a log that a kSkip reader dropped, and why.
+struct LogDrop {
+  uint64_t offset = 0;  // of the damaged fragment, or of the dropped record's first fragment
+  uint64_t size = 0;    // bytes dropped
+  Status status;        // the damage, with `offset`
+};
+
 // Reads the logical records of a log file in order. `log_number` is the file's number (from its
 // name): recyclable records carry its low 32 bits, and one with other bits is a recycled file's
 // old record, which ends the log, as does a bad length or checksum in a file whose first record is
@@ -79,27 +93,35 @@ const char* LogEndKindName(LogEnd::Kind kind);
 // ok): kChecksumMismatch for a fragment whose masked CRC32C over type (and log number) and payload
 // disagrees, kCorrupt for a fragment that overruns its block before the last block, fragments out
 // of order and unknown record types, kUnsupported for compressed WAL records. Each names the file
-// offset of the fragment's header.
+// offset of the fragment's header. With LogDamage::kSkip (LevelDB only) those damages but
+// kUnsupported are dropped instead (drops()) and reading goes on.
 class LogReader {
  public:
-  LogReader(ByteView file, DbFormat format, uint64_t log_number = 0);
+  LogReader(ByteView file, DbFormat format, uint64_t log_number = 0,
+            LogDamage damage = LogDamage::kStop);
 
   // The next record; false at the end of the log (end() says how it ended) or on an error.
   bool Next(LogRecord* record);
   const Status& status() const { return status_; }
   const LogEnd& end() const { return end_; }
+  const std::vector<LogDrop>& drops() const { return drops_; }
 
  private:
   struct Fragment;
-  enum class Step : uint8_t { kFragment, kEnd, kError };
+  // kDropped: a kSkip reader dropped the rest of a block.
+  enum class Step : uint8_t { kFragment, kDropped, kEnd, kError };
   Step NextFragment(Fragment* fragment);
   Step EndInLeftovers(const char* what);
   bool Fail(ErrorCode code, const std::string& what, uint64_t offset);
+  // Damage at `offset`: Fail (false) under kStop, else a drop of `size` bytes (true).
+  bool Damage(ErrorCode code, const std::string& what, uint64_t offset, uint64_t size);
   void EndTorn(uint64_t offset, const std::string& what);
 
   ByteView file_;
   DbFormat format_;
   uint64_t log_number_;
+  LogDamage damage_;
+  std::vector<LogDrop> drops_;
   size_t pos_ = 0;
   bool recycled_ = false;  // the first record is recyclable
   bool data_record_seen_ = false;
@@ -338,11 +360,19 @@ struct WalContents {
   // Not ok: the log stops at a bad record (LogReader's errors, DecodeWriteBatch's with file
   // offsets); `batches` holds the ones before it, as kPointInTimeRecovery replays them.
   Status status;
+  // `status` is a write batch whose record's checksum holds but which WriteBatch::Iterate refuses
+  // (not one too short for its header): RocksDB's recovery then fails DB::Open.
+  bool malformed_batch = false;
+  // LevelDB: what its recovery read past (LogDamage::kSkip), in file order: the reader's drops,
+  // records too short for a batch header and malformed batches (whose records before the bad one
+  // are in `batches`, as WriteBatchInternal::InsertInto inserts them). Empty for RocksDB.
+  std::vector<LogDrop> drops;
 };
 
-// Reads every write batch of a WAL (`log_number` from its name, for recyclable records).
-// Metadata records (compression, timestamp sizes, predecessor WAL) are skipped. Never fails as a
-// whole: a bad record ends the batches with `status` set.
+// Reads every write batch of a WAL (`log_number` from its name, for recyclable records) as the
+// format's default recovery does: RocksDB's stops at a bad record (`status` set), LevelDB's
+// (paranoid_checks=false) reads past damage (`drops`). Metadata records (compression, timestamp
+// sizes, predecessor WAL) are skipped. Never fails as a whole.
 WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number);
 // ---- Blob files (docs/FORMATS.md 6.7) ----
 

@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
   run("db_table_options", corpus::DbTableOptionsSection);
   run("db_live_files", corpus::DbLiveFilesSection);
   run("db_twopc", corpus::DbTwoPcSection);
+  run("db_wal_damage", corpus::DbWalDamageSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",

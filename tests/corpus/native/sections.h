@@ -14,6 +14,7 @@ nlohmann::json DbManifestSection(const CorpusRoot& root);
 nlohmann::json DbTableOptionsSection(const CorpusRoot& root);
 nlohmann::json DbTwoPcSection(const CorpusRoot& root);
 nlohmann::json DbWalSection(const CorpusRoot& root);
+nlohmann::json DbWalDamageSection(const CorpusRoot& root);
 nlohmann::json HashSection(const CorpusRoot& root);
 nlohmann::json LevelDbFilterSection(const CorpusRoot& root);
 nlohmann::json LevelDbTableSection(const CorpusRoot& root);

@@ -1,0 +1,151 @@
+// Databases whose WALs are damaged in the middle (docs/FORMATS.md 6.4.2), on the db_wal_damage
+// section: RocksDB 7.8.3 databases with two and three live WALs, one of them damaged (a flipped
+// byte, a cut), reopened by DB::Open (point-in-time recovery), and a LevelDB 1.23 WAL with four
+// kinds of damage reopened by leveldb::DB::Open (paranoid_checks false). db.get must answer every
+// probe as the reopened database's Get does, or refuse to open where DB::Open refuses.
+import { readFileSync } from "node:fs";
+
+import { SstFilterError, type Database, type NodeSstFilter } from "sstfilter";
+
+import { loadBackend } from "./backends";
+import { parseKeys, sectionCases } from "./golden";
+
+interface Answer {
+  status: "ok" | "not-found";
+  value?: string;
+}
+interface LibraryReading {
+  /** Status::ToString() of DB::Open. */
+  open: string;
+  answers?: Answer[];
+}
+interface DamageCase {
+  id: string;
+  format: "leveldb" | "rocksdb";
+  dir: string;
+  logs: string[];
+  damage: { file: string; offset: number; what: string }[];
+  probes: { path: string; count: number };
+  library: LibraryReading;
+  library_paranoid?: LibraryReading;
+}
+
+const CASES = sectionCases<DamageCase>("db_wal_damage").map((c) => ({
+  ...c,
+  name: `${c.corpus.name}:${c.id}`,
+  probes: parseKeys(readFileSync(c.corpus.path(c.probes.path))),
+}));
+const OPENED = CASES.filter((c) => c.library.open === "OK");
+const REFUSED = CASES.filter((c) => c.library.open !== "OK");
+const byId = (id: string) => CASES.find((c) => c.id === id);
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
+const text = (b: Uint8Array): string => Buffer.from(b).toString("latin1");
+
+let sf: NodeSstFilter;
+beforeAll(async () => {
+  sf = (await loadBackend(true)) as NodeSstFilter;
+});
+
+test("the corpus has damaged RocksDB logs that drop later logs, resume, and refuse to open, and a damaged LevelDB log", () => {
+  for (const id of [
+    "rocksdb_damaged_older_wal",
+    "rocksdb_torn_older_wal",
+    "rocksdb_resumed_wal",
+    "leveldb_damaged_wal",
+  ]) {
+    expect(byId(id)?.library.open).toBe("OK");
+  }
+  expect(byId("rocksdb_resumed_wal")!.logs.length).toBe(3);
+  expect(byId("rocksdb_sst_ahead")!.library.open).toMatch(/SST file is ahead of WALs/);
+  // With paranoid_checks, LevelDB refuses the same log its default open reads past.
+  expect(byId("leveldb_damaged_wal")!.library_paranoid!.open).toMatch(/Corruption/);
+  for (const c of OPENED) expect(c.library.answers).toHaveLength(c.probes.length);
+});
+
+describe.each(OPENED)("$name", (c) => {
+  let db: Database;
+  beforeAll(async () => {
+    db = await sf.openDatabase(c.corpus.path(c.dir));
+  });
+  afterAll(() => db.dispose());
+
+  test("db.get answers every probe as the reopened database's Get", async () => {
+    const wrong: string[] = [];
+    for (const [i, key] of c.probes.entries()) {
+      const ours = await db.get(key);
+      const theirs = c.library.answers![i]!;
+      const expected = theirs.status === "ok" ? theirs.value!.toLowerCase() : null;
+      const got = ours === null ? null : hex(ours);
+      if (got !== expected)
+        wrong.push(`probe ${i} ${text(key)}: ours ${got?.slice(0, 40)}, library ${expected?.slice(0, 40)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test("the replay says where it stopped and why", async () => {
+    const recovery = await db.recoverMemtable();
+    const stops = recovery.logs.map((l) => `${l.name} ${l.stopped?.reason ?? "whole"}`);
+    const [first, second, third] = c.logs;
+    switch (c.id) {
+      case "rocksdb_damaged_older_wal":
+      case "rocksdb_torn_older_wal":
+        expect(stops).toEqual([`${first} damage`, `${second} sequence-gap`]);
+        expect(recovery.logs[1]!.records).toEqual([]);
+        break;
+      case "rocksdb_damaged_newer_wal":
+        expect(stops).toEqual([`${first} whole`, `${second} damage`]);
+        break;
+      case "rocksdb_resumed_wal":
+        // The second log starts past the lost records; the third where the replay stopped.
+        expect(stops).toEqual([`${first} damage`, `${second} sequence-gap`, `${third} whole`]);
+        expect(recovery.logs[2]!.records.length).toBeGreaterThan(0);
+        break;
+      default: {
+        // LevelDB reads past each damage: every log whole, the damage in WalFile.dropped.
+        expect(stops).toEqual(c.logs.map((name) => `${name} whole`));
+        const [wal] = await db.writeAheadLogs();
+        expect(wal!.error).toBeNull();
+        const codes = wal!.dropped.map((d) => `${d.error.code}@${d.offset}`);
+        // Each damage is dropped at or before the damaged byte, in the damaged record's block.
+        for (const d of c.damage) {
+          const drop = wal!.dropped.find((x) => x.offset <= d.offset && d.offset - x.offset < 32768);
+          expect([d.what, drop === undefined ? "no drop" : "dropped"]).toEqual([d.what, "dropped"]);
+        }
+        expect(codes.some((x) => x.startsWith("CHECKSUM_MISMATCH"))).toBe(true);
+        expect(wal!.dropped.every((d) => d.error.file === wal!.name)).toBe(true);
+      }
+    }
+  });
+});
+
+describe.each(REFUSED)("$name", (c) => {
+  test("db.get refuses as DB::Open does, naming the damaged log", async () => {
+    const db = await sf.openDatabase(c.corpus.path(c.dir));
+    try {
+      const error = await db.get(c.probes[0]!).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(SstFilterError);
+      const e = error as SstFilterError;
+      expect([e.code, e.file]).toEqual(["CORRUPT", c.damage[0]!.file]);
+      // RocksDB's words, after its "Corruption: ".
+      expect(e.message).toContain(c.library.open.replace(/^Corruption: /, ""));
+    } finally {
+      db.dispose();
+    }
+  });
+});
+
+test("db verify reports the damaged LevelDB log that recovery reads past", async () => {
+  const c = byId("leveldb_damaged_wal")!;
+  const db = await sf.openDatabase(c.corpus.path(c.dir));
+  try {
+    const report = await db.verify();
+    const log = report.files.find((f) => f.name === c.logs[0]);
+    expect([log?.status, log?.error?.code]).toEqual(["error", "CHECKSUM_MISMATCH"]);
+  } finally {
+    db.dispose();
+  }
+});
