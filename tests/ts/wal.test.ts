@@ -167,7 +167,11 @@ describe.each(CASES)("$name", (c) => {
     if (c.format === "leveldb") {
       expect([wal.end.kind, wal.error]).toEqual(["clean", null]);
       const [drop] = wal.dropped;
-      expect([drop?.error.code, drop?.error.file, drop?.offset]).toEqual(["CHECKSUM_MISMATCH", w.name, offset]);
+      expect([drop?.error.code, drop?.error.file, drop?.offset]).toEqual([
+        "CHECKSUM_MISMATCH",
+        w.name,
+        offset,
+      ]);
       const blockEnd = (Math.floor(offset / 32768) + 1) * 32768;
       expect(drop?.size).toBe(blockEnd - offset);
       // Every batch before the damage, then those starting in a later block.
@@ -177,7 +181,11 @@ describe.each(CASES)("$name", (c) => {
     }
     expect(wal.end.kind).toBe("corrupt");
     expect(wal.error).toBeInstanceOf(SstFilterError);
-    expect([wal.error!.code, wal.error!.file, wal.error!.offset]).toEqual(["CHECKSUM_MISMATCH", w.name, offset]);
+    expect([wal.error!.code, wal.error!.file, wal.error!.offset]).toEqual([
+      "CHECKSUM_MISMATCH",
+      w.name,
+      offset,
+    ]);
     expect(wal.batches.length).toBe(victim);
     expect(wal.dropped).toEqual([]);
   });
