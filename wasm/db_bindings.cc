@@ -161,13 +161,15 @@ val ErrorObject(const Status& status) {
   return error;
 }
 
-// The write batches of the WAL at [data, data + size) numbered `log_number` (decimal); never
+// The write batches of the WAL at [data, data + size) numbered `log_number` (decimal), read past
+// damage or stopping at it (LogDamage); never
 // null: a bad record ends the batches and is returned as "error" ({code, message, offset}); what a
 // LevelDB recovery reads past is "dropped" ({offset, size, error}).
 val ReadWriteAheadLogAt(uintptr_t data, size_t size, const std::string& format,
-                        const std::string& log_number) {
+                        const std::string& log_number, bool read_past_damage) {
   const DbFormat f = format == "leveldb" ? DbFormat::kLevelDb : DbFormat::kRocksDb;
-  const WalContents wal = ReadWriteAheadLog(View(data, size), f, DecimalNumber(log_number));
+  const WalContents wal = ReadWriteAheadLog(View(data, size), f, DecimalNumber(log_number),
+                                            read_past_damage ? LogDamage::kSkip : LogDamage::kStop);
   val out = val::object();
   val batches = val::array();
   for (const WriteBatch& b : wal.batches) batches.call<void>("push", WriteBatchObject(b));

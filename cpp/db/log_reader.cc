@@ -108,6 +108,8 @@ LogReader::Step LogReader::EndInLeftovers(const char* what) {
   return Step::kEnd;
 }
 
+// `what` begins with the words RocksDB's reader reports for the same tail under
+// kPointInTimeRecovery and kAbsoluteConsistency, which count it as damage (6.4.2).
 void LogReader::EndTorn(uint64_t offset, const std::string& what) {
   end_ = LogEnd{LogEnd::Kind::kTorn, offset, what};
   pos_ = file_.size();
@@ -128,7 +130,7 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
       // Too few bytes for a header: the block's zero padding, or at the end of the file a header
       // cut short (both readers skip the rest of a block here, checking nothing).
       if (last_block && !AllZero(file_.subspan(pos_, left))) {
-        EndTorn(pos_, "truncated record header");
+        EndTorn(pos_, "truncated header (a record header cut off by the end of the file)");
         return Step::kEnd;
       }
       pos_ = block_end;
@@ -147,8 +149,8 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
     if (header_size + length > left) {
       if (recycled_ && !last_block) return EndInLeftovers("a length that overruns its block");
       if (last_block) {
-        EndTorn(pos_,
-                "record of " + std::to_string(length) + " bytes cut off by the end of the file");
+        EndTorn(pos_, "truncated record body (a record of " + std::to_string(length) +
+                          " bytes cut off by the end of the file)");
         return Step::kEnd;
       }
       if (!Damage(ErrorCode::kCorrupt,
@@ -220,7 +222,8 @@ bool LogReader::Next(LogRecord* record) {
     }
     if (step == Step::kEnd) {
       if (assembling && end_.kind == LogEnd::Kind::kClean) {
-        EndTorn(record->offset, "fragmented record without its last fragment");
+        EndTorn(record->offset,
+                "error reading trailing data (a fragmented record without its last fragment)");
       } else if (assembling && end_.kind == LogEnd::Kind::kTorn) {
         end_.offset = record->offset;  // the torn record starts at its first fragment
       }
@@ -279,17 +282,22 @@ bool LogReader::Next(LogRecord* record) {
       case kSetCompressionType: {
         // rocksdb util/compression.h CompressionTypeRecord: a fixed32 compression type, once,
         // before any data record.
-        if (compression_seen_ || data_record_seen_) {
-          return Fail(ErrorCode::kCorrupt,
-                      compression_seen_ ? "a second SetCompressionType record"
-                                        : "SetCompressionType after data records",
-                      f.header_offset);
+        // A skipping reader reports a misplaced one and still takes it (rocksdb ReadRecord).
+        if ((compression_seen_ || data_record_seen_) &&
+            !Damage(ErrorCode::kCorrupt,
+                    compression_seen_ ? "a second SetCompressionType record"
+                                      : "SetCompressionType after data records",
+                    f.header_offset, f.size)) {
+          return false;
         }
         compression_seen_ = true;
         if (f.size != 4) {
-          return Fail(ErrorCode::kCorrupt,
+          if (!Damage(ErrorCode::kCorrupt,
                       "SetCompressionType record of " + std::to_string(f.size) + " bytes, not 4",
-                      f.header_offset);
+                      f.header_offset, f.size)) {
+            return false;
+          }
+          continue;
         }
         const uint32_t compression = DecodeFixed32(file_.data() + f.payload_offset);
         if (compression != 0) {
@@ -314,8 +322,11 @@ bool LogReader::Next(LogRecord* record) {
           start(f, LogRecordKind::kIgnorable);
           return true;
         }
-        return Fail(ErrorCode::kCorrupt, "unknown record type " + std::to_string(f.type),
-                    f.header_offset);
+        if (!Damage(ErrorCode::kCorrupt, "unknown record type " + std::to_string(f.type),
+                    f.header_offset, f.size)) {
+          return false;
+        }
+        continue;
     }
   }
 }

@@ -237,11 +237,17 @@ Status DecodeWriteBatch(ByteView batch, DbFormat format, WriteBatch* out) {
 }
 
 WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number) {
-  WalContents out;
   // LevelDB's recovery reads past damage (paranoid_checks=false, its default: leveldb
   // db/db_impl.cc RecoverLogFile); RocksDB's kPointInTimeRecovery stops at it.
-  const bool skip = format == DbFormat::kLevelDb;
-  LogReader reader(file, format, log_number, skip ? LogDamage::kSkip : LogDamage::kStop);
+  return ReadWriteAheadLog(file, format, log_number,
+                           format == DbFormat::kLevelDb ? LogDamage::kSkip : LogDamage::kStop);
+}
+
+WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number,
+                              LogDamage damage) {
+  WalContents out;
+  const bool skip = damage == LogDamage::kSkip;
+  LogReader reader(file, format, log_number, damage);
   LogRecord record;
   size_t drops_seen = 0;
   // The reader's drops before `record`, then the record's own: file order.
@@ -268,14 +274,18 @@ WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_numbe
     Status error = Status::Error(
         s.code(), "log record at offset " + std::to_string(record.offset) + ": " + s.message(),
         static_cast<int64_t>(at));
-    if (!skip) {
+    const bool has_header = record.payload.size() >= kBatchHeaderSize;
+    // RocksDB iterates a batch before replaying it (UpdateProtectionInfo) and fails the open on a
+    // malformed one, whatever the mode.
+    if (!skip || (has_header && format == DbFormat::kRocksDb)) {
       out.status = std::move(error);
-      out.malformed_batch = record.payload.size() >= kBatchHeaderSize;
+      out.malformed_batch = has_header;
       return out;
     }
-    // LevelDB skips a record too short for a batch header ("log record too small") and inserts
-    // a malformed batch's records up to the bad one (WriteBatch::Iterate stops there).
-    if (record.payload.size() >= kBatchHeaderSize) out.batches.push_back(std::move(batch));
+    // A skipping recovery passes over a record too short for a batch header ("log record too
+    // small"); LevelDB's inserts a malformed batch's records up to the bad one
+    // (WriteBatch::Iterate stops there).
+    if (has_header) out.batches.push_back(std::move(batch));
     out.drops.push_back(LogDrop{record.offset, record.payload.size(), std::move(error)});
   }
   take_reader_drops();

@@ -1,8 +1,10 @@
 // Databases whose WALs are damaged in the middle (docs/FORMATS.md 6.4.2), on the db_wal_damage
 // section: RocksDB 7.8.3 databases with two and three live WALs, one of them damaged (a flipped
-// byte, a cut), reopened by DB::Open (point-in-time recovery), and a LevelDB 1.23 WAL with four
-// kinds of damage reopened by leveldb::DB::Open (paranoid_checks false). db.get must answer every
-// probe as the reopened database's Get does, or refuse to open where DB::Open refuses.
+// byte, a cut), reopened by DB::Open under the recovery mode their OPTIONS file records (point-in-
+// time, tolerate corrupted tail, absolute consistency, skip any, paranoid_checks=false), and a
+// LevelDB 1.23 WAL with four kinds of damage reopened by leveldb::DB::Open (paranoid_checks
+// false). db.get must answer every probe as the reopened database's Get does, or refuse to open
+// where DB::Open refuses.
 import { readFileSync } from "node:fs";
 
 import { SstFilterError, type Database, type NodeSstFilter } from "sstfilter";
@@ -58,6 +60,16 @@ test("the corpus has damaged RocksDB logs that drop later logs, resume, and refu
   }
   expect(byId("rocksdb_resumed_wal")!.logs.length).toBe(3);
   expect(byId("rocksdb_sst_ahead")!.library.open).toMatch(/SST file is ahead of WALs/);
+  // The other modes: a torn older log read past its tear, damage read past, and refusals.
+  for (const id of [
+    "rocksdb_tolerate_torn_older_wal",
+    "rocksdb_skip_any_damaged_older_wal",
+    "rocksdb_unparanoid_damaged_older_wal",
+  ]) {
+    expect(byId(id)?.library.open).toBe("OK");
+  }
+  expect(byId("rocksdb_tolerate_damaged_older_wal")!.library.open).toMatch(/checksum mismatch/);
+  expect(byId("rocksdb_absolute_torn_newer_wal")!.library.open).toMatch(/truncated record body/);
   // With paranoid_checks, LevelDB refuses the same log its default open reads past.
   expect(byId("leveldb_damaged_wal")!.library_paranoid!.open).toMatch(/Corruption/);
   for (const c of OPENED) expect(c.library.answers).toHaveLength(c.probes.length);
@@ -101,7 +113,20 @@ describe.each(OPENED)("$name", (c) => {
         expect(stops).toEqual([`${first} damage`, `${second} sequence-gap`, `${third} whole`]);
         expect(recovery.logs[2]!.records.length).toBeGreaterThan(0);
         break;
-      default: {
+      case "rocksdb_tolerate_torn_older_wal":
+        // A torn tail is no damage in this mode: the newer log is replayed.
+        expect(stops).toEqual([`${first} whole`, `${second} whole`]);
+        expect((await db.writeAheadLogs())[0]!.end.kind).toBe("torn");
+        break;
+      case "rocksdb_skip_any_damaged_older_wal":
+      case "rocksdb_unparanoid_damaged_older_wal": {
+        // The reader reads past the damage; nothing stops the replay.
+        expect(stops).toEqual([`${first} whole`, `${second} whole`]);
+        const [older] = await db.writeAheadLogs();
+        expect([older!.error, older!.dropped[0]?.error.code]).toEqual([null, "CHECKSUM_MISMATCH"]);
+        break;
+      }
+      case "leveldb_damaged_wal": {
         // LevelDB reads past each damage: every log whole, the damage in WalFile.dropped.
         expect(stops).toEqual(c.logs.map((name) => `${name} whole`));
         const [wal] = await db.writeAheadLogs();
@@ -114,7 +139,10 @@ describe.each(OPENED)("$name", (c) => {
         }
         expect(codes.some((x) => x.startsWith("CHECKSUM_MISMATCH"))).toBe(true);
         expect(wal!.dropped.every((d) => d.error.file === wal!.name)).toBe(true);
+        break;
       }
+      default:
+        throw new Error(`no expectation for ${c.id}`);
     }
   });
 });

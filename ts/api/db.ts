@@ -17,7 +17,7 @@ import { tableOptionsOf, type DatabaseTableOptions } from "./db-table-options.js
 import type { Key } from "../core/keys.js";
 import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSource } from "./table.js";
 import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
-import { recoverWals, type WalRecovery } from "./wal-recovery.js";
+import { recoverWals, type WalRecovery, type WalRecoveryMode } from "./wal-recovery.js";
 import { decodeWideColumns } from "./values.js";
 import { readBlobValue } from "./db-blob.js";
 
@@ -121,6 +121,15 @@ export interface ColumnFamily {
   blobFiles: DatabaseBlobFile[];
 }
 
+/** How a database's recovery treats damaged WALs (docs/FORMATS.md 6.4.2). */
+export interface WalRecoverySettings {
+  /** RocksDB's wal_recovery_mode (null for LevelDB). */
+  mode: WalRecoveryMode | null;
+  paranoidChecks: boolean;
+  /** The logs are read past damage (WalFile.dropped) rather than stopping at it. */
+  readPastDamage: boolean;
+}
+
 /** How the MANIFEST's log ended: "torn" is a record cut short by a crash (the rest was read). */
 export interface ManifestEnd {
   kind: "clean" | "torn" | "old-record";
@@ -186,10 +195,29 @@ export class Database {
    */
   writeAheadLogs(): Promise<WalFile[]> {
     this.#wals ??= forgetOnFailure(
-      readWals(this.#heap, this.format, this.#liveWalNames(), (name) => this.#read(name)),
+      this.recoverySettings().then((settings) =>
+        readWals(this.#heap, this.format, settings.readPastDamage, this.#liveWalNames(), (name) =>
+          this.#read(name),
+        ),
+      ),
       () => (this.#wals = undefined),
     );
     return this.#wals;
+  }
+
+  /**
+   * How recovery treats damaged WALs (docs/FORMATS.md 6.4.2): RocksDB's wal_recovery_mode and
+   * paranoid_checks from the newest OPTIONS file (its defaults without one, or when it cannot be
+   * read, as tableOptions falls back); LevelDB's defaults (paranoid_checks false: read past damage).
+   */
+  async recoverySettings(): Promise<WalRecoverySettings> {
+    if (this.format === "leveldb") {
+      return { mode: null, paranoidChecks: false, readPastDamage: true };
+    }
+    const db = (await this.options().catch(() => null))?.dbOptions ?? {};
+    const mode = (db["wal_recovery_mode"] ?? "kPointInTimeRecovery") as WalRecoveryMode;
+    const paranoidChecks = db["paranoid_checks"] !== "false";
+    return { mode, paranoidChecks, readPastDamage: mode === "kSkipAnyCorruptedRecords" || !paranoidChecks };
   }
 
   #liveWalNames(): string[] {
@@ -205,7 +233,9 @@ export class Database {
    * ts/api/wal-recovery.ts): per log the records it inserts with the sequence numbers recovery
    * gives them, committed transactions at their commit, and the transactions left prepared. It
    * reads the live logs and the older ones a two-phase-commit recovery still reads for their
-   * prepared sections (numbered at least the MANIFEST's min log number to keep). Throws
+   * prepared sections (numbered at least the MANIFEST's min log number to keep). Damaged logs
+   * are replayed as recoverySettings() says RocksDB or LevelDB would (6.4.2: where the replay
+   * stopped is each log's `stopped`). Throws CORRUPT where DB::Open would refuse the database,
    * UNSUPPORTED for logs a WRITE_PREPARED or WRITE_UNPREPARED TransactionDB wrote. Replayed on the
    * first call (each get and explain asks) and kept.
    */
@@ -217,8 +247,11 @@ export class Database {
   async #recover(): Promise<WalRecovery> {
     const logs = [...(await this.#readOlderWals()), ...(await this.writeAheadLogs())];
     logs.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+    const settings = await this.recoverySettings();
     const recovery = recoverWals(logs, {
       format: this.format,
+      mode: settings.mode ?? "kPointInTimeRecovery",
+      paranoidChecks: settings.paranoidChecks,
       timestampSize: (id) => {
         // RocksDB's built-in timestamp comparators end in ".u64ts" (8-byte timestamps).
         const family = this.columnFamilies.find((cf) => cf.id === id);
@@ -253,7 +286,9 @@ export class Database {
       return number !== null && number >= this.minLogNumberToKeep && !live.has(name);
     });
     this.#olderWals ??= forgetOnFailure(
-      readWals(this.#heap, this.format, older, (name) => this.#read(name)),
+      this.recoverySettings().then((settings) =>
+        readWals(this.#heap, this.format, settings.readPastDamage, older, (name) => this.#read(name)),
+      ),
       () => (this.#olderWals = undefined),
     );
     return this.#olderWals;

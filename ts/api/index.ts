@@ -54,6 +54,7 @@ export type {
   DatabaseLevel,
   DatabaseSource,
   ManifestEnd,
+  WalRecoverySettings,
   OpenedFile,
   OpenDatabaseOptions,
 } from "./db.js";
@@ -82,4 +83,10 @@ export type {
 } from "./db-verify.js";
 export type { InitOptions } from "../core/init.js";
 export type { DatabaseGetOptions, GetExplanation, GetOutcome, GetResult, RouteStep } from "./db-get.js";
-export type { PreparedTransaction, RecoveredLog, ReplayStop, WalRecovery } from "./wal-recovery.js";
+export type {
+  PreparedTransaction,
+  RecoveredLog,
+  ReplayStop,
+  WalRecovery,
+  WalRecoveryMode,
+} from "./wal-recovery.js";

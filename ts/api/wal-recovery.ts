@@ -10,13 +10,15 @@
 // skipped), db/db_impl/db_impl.h (InsertRecoveredTransaction) (7.8.3). Ground truth: the corpus
 // section db_twopc.
 //
-// Damage (docs/FORMATS.md 6.4.2): RocksDB's point-in-time recovery replays a log up to its first
-// corruption (a torn tail counts), then drops every later batch until one starts at the sequence
-// number the replay reached (a database reopened and written after such a recovery); the read
-// ends only in a later log, one log at a time (RecoverLogFiles: stop_replay_for_corruption). A
-// batch whose checksum holds but which WriteBatch::Iterate refuses fails the open. LevelDB's
-// recovery reads past damage (WalFile.dropped) and replays every log whole. Ground truth: the
-// corpus section db_wal_damage.
+// Damage (docs/FORMATS.md 6.4.2), by RocksDB's wal_recovery_mode: point-in-time recovery (the
+// default) replays a log up to its damage (a torn tail counts) and then drops each later log from
+// its first batch whose sequence number does not continue the replay; one that does (a database
+// reopened and written after such a recovery) resumes it (RecoverLogFiles:
+// stop_replay_for_corruption). kTolerateCorruptedTailRecords reads to a torn tail and refuses other
+// damage, kAbsoluteConsistency refuses both, kSkipAnyCorruptedRecords and paranoid_checks=false
+// read past damage (the logs are read so). A batch whose checksum holds but which
+// WriteBatch::Iterate refuses fails the open in every mode. LevelDB's recovery reads past damage
+// and replays every log whole. Ground truth: the corpus section db_wal_damage.
 import { SstFilterError } from "./errors.js";
 import type { WalFile, WalMarker, WalRecord } from "./wal.js";
 
@@ -70,9 +72,30 @@ export interface WalRecovery {
   unresumedDamage: { log: string; number: bigint } | null;
 }
 
+/** RocksDB's WALRecoveryMode, as an OPTIONS file names it (wal_recovery_mode). */
+export type WalRecoveryMode =
+  | "kPointInTimeRecovery"
+  | "kTolerateCorruptedTailRecords"
+  | "kAbsoluteConsistency"
+  | "kSkipAnyCorruptedRecords";
+
+export const WAL_RECOVERY_MODES: readonly WalRecoveryMode[] = [
+  "kPointInTimeRecovery",
+  "kTolerateCorruptedTailRecords",
+  "kAbsoluteConsistency",
+  "kSkipAnyCorruptedRecords",
+];
+
 export interface RecoverWalsOptions {
   /** Whose recovery to follow (default "rocksdb"). */
   format?: "leveldb" | "rocksdb";
+  /** RocksDB: the recovery mode (default kPointInTimeRecovery). */
+  mode?: WalRecoveryMode;
+  /**
+   * RocksDB: paranoid_checks (default true). False ignores what the log reader reports, as
+   * kSkipAnyCorruptedRecords does; the logs should then have been read with readPastDamage.
+   */
+  paranoidChecks?: boolean;
   timestampSize?: TimestampSize;
 }
 
@@ -108,25 +131,39 @@ class Replay {
   #section: PreparedTransaction | null = null;
   #out: WalRecord[] = [];
 
+  /** RocksDB's mode as it acts on damage: paranoid_checks=false ignores reports as kSkipAny does. */
+  readonly #mode: WalRecoveryMode | null;
+
   constructor(
-    private readonly format: "leveldb" | "rocksdb",
+    opts: RecoverWalsOptions,
     private readonly timestampSize: TimestampSize,
-  ) {}
+  ) {
+    const mode = opts.mode ?? "kPointInTimeRecovery";
+    if (!WAL_RECOVERY_MODES.includes(mode)) {
+      throw new SstFilterError("UNSUPPORTED", `wal_recovery_mode ${String(mode)} is not one RocksDB has`);
+    }
+    this.#mode =
+      (opts.format ?? "rocksdb") === "leveldb"
+        ? null
+        : opts.paranoidChecks === false
+          ? "kSkipAnyCorruptedRecords"
+          : mode;
+  }
 
   log(log: WalFile): void {
     this.#out = [];
-    const pointInTime = this.format === "rocksdb";
+    const pointInTime = this.#mode === "kPointInTimeRecovery";
     let stopped: ReplayStop | null = null;
     for (const batch of log.batches) {
       if (pointInTime && this.unresumedDamage !== null) {
         if (batch.sequence === this.#next) {
           this.unresumedDamage = null;
         } else {
-          const after = this.#next === null ? "no batch replayed" : `the replay reached ${this.#next}`;
+          const reached = this.#next === null ? "no batch was replayed" : `the replay reached ${this.#next}`;
           stopped = {
             reason: "sequence-gap",
             offset: batch.offset,
-            what: `dropped from the batch of sequence ${batch.sequence} on: ${after} before the damage in ${this.unresumedDamage.log}`,
+            what: `its batch of sequence ${batch.sequence} does not continue the replay (${reached} and stopped at the damage in ${this.unresumedDamage.log})`,
           };
           break;
         }
@@ -147,25 +184,38 @@ class Replay {
       this.#section = null;
       this.#next = this.#sequence;
     }
-    if (pointInTime && stopped === null) stopped = this.#damage(log);
+    if (this.#mode !== null && stopped === null) stopped = this.#damage(log, this.#mode);
     this.logs.push({ name: log.name, number: log.number, records: this.#out, stopped });
   }
 
-  /** A log read to its damage: where the replay stops (RocksDB's point-in-time recovery). */
-  #damage(log: WalFile): ReplayStop | null {
-    if (log.end.kind === "malformed-batch") {
-      // UpdateProtectionInfo's WriteBatch::Iterate refuses it, and RecoverLogFiles returns that.
+  /** A RocksDB log read to its end or damage: where the replay stops, or the open's refusal. */
+  #damage(log: WalFile, mode: WalRecoveryMode): ReplayStop | null {
+    const refuse = (why: string): never => {
       throw new SstFilterError(
         "CORRUPT",
-        `RocksDB's recovery refuses this log, so the database does not open: ${log.end.what}`,
+        `the database does not open: RocksDB's recovery ${why}: ${log.end.what}`,
         log.end.offset,
         log.name,
       );
+    };
+    // UpdateProtectionInfo's WriteBatch::Iterate refuses it, and RecoverLogFiles returns that.
+    if (log.end.kind === "malformed-batch") refuse("refuses a malformed write batch");
+    const torn = log.end.kind === "torn";
+    if (log.end.kind !== "corrupt" && !torn) return null;
+    switch (mode) {
+      case "kPointInTimeRecovery":
+        // A torn tail is damage too: the log reader reports it in this mode.
+        this.unresumedDamage = { log: log.name, number: log.number };
+        return { reason: "damage", offset: log.end.offset, what: log.end.what };
+      case "kTolerateCorruptedTailRecords":
+        // The reader reports no torn tail in this mode; other damage fails the open.
+        if (torn) return null;
+        return refuse("(kTolerateCorruptedTailRecords) stops at damage other than a torn tail");
+      case "kAbsoluteConsistency":
+        return refuse("(kAbsoluteConsistency) stops at any damage, a torn tail included");
+      case "kSkipAnyCorruptedRecords":
+        return null; // read past by the reader; a torn tail ends the log
     }
-    // A torn tail is damage too: the log reader reports it under kPointInTimeRecovery.
-    if (log.end.kind !== "corrupt" && log.end.kind !== "torn") return null;
-    this.unresumedDamage = { log: log.name, number: log.number };
-    return { reason: "damage", offset: log.end.offset, what: log.end.what };
   }
 
   #record(record: WalRecord): void {
@@ -251,7 +301,7 @@ class Replay {
  * this reader cannot decode (a compressed WAL).
  */
 export function recoverWals(logs: readonly WalFile[], opts: RecoverWalsOptions = {}): WalRecovery {
-  const replay = new Replay(opts.format ?? "rocksdb", opts.timestampSize ?? (() => 0));
+  const replay = new Replay(opts, opts.timestampSize ?? (() => 0));
   for (const log of logs) {
     // A log this reader cannot decode (a compressed WAL) would read as empty: RocksDB reads it,
     // so the memtable cannot be told.

@@ -94,9 +94,9 @@ export interface WalFile {
   /** end.kind "corrupt" or "malformed-batch": the typed error (CORRUPT, CHECKSUM_MISMATCH, UNSUPPORTED) naming the file. */
   error: SstFilterError | null;
   /**
-   * LevelDB: the damage its recovery reads past (paranoid_checks=false, its default), in file
-   * order; the batches read on after it. Empty for RocksDB, whose recovery stops at damage
-   * (`error`). docs/FORMATS.md 6.4.2.
+   * Read past damage (readPastDamage: LevelDB's default): what was dropped, in file order; the
+   * batches read on after it. Otherwise empty: the log stops at damage (`error`). docs/FORMATS.md
+   * 6.4.2.
    */
   dropped: WalDrop[];
 }
@@ -116,6 +116,13 @@ export interface ReadWriteAheadLogOptions {
   format?: "leveldb" | "rocksdb";
   /** The file's name, "000012.log": its number checks RocksDB's recyclable records. */
   name?: string;
+  /**
+   * Read past damage, into WalFile.dropped, as a recovery that ignores its reader's reports does:
+   * LevelDB's default (paranoid_checks false), RocksDB's kSkipAnyCorruptedRecords or
+   * paranoid_checks=false. Default: true for LevelDB, false for RocksDB (its point-in-time
+   * recovery stops at damage).
+   */
+  readPastDamage?: boolean;
 }
 
 const MAX_FILE_NUMBER = (1n << 64n) - 1n;
@@ -149,7 +156,20 @@ export function readWriteAheadLog(
   }
   const name = opts.name ?? "";
   const number = walNumber(name) ?? 0n;
-  const raw = heap.module.readWriteAheadLog(heap.put(bytes), bytes.length, format, number.toString());
+  const readPastDamage = opts.readPastDamage ?? format === "leveldb";
+  if (typeof readPastDamage !== "boolean") {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      `readPastDamage must be a boolean, got ${String(readPastDamage)}`,
+    );
+  }
+  const raw = heap.module.readWriteAheadLog(
+    heap.put(bytes),
+    bytes.length,
+    format,
+    number.toString(),
+    readPastDamage,
+  );
   return walFileOf(raw, name, number);
 }
 
@@ -229,10 +249,12 @@ export function liveWalNames(
 export async function readWals(
   heap: WasmHeap,
   format: "leveldb" | "rocksdb",
+  readPastDamage: boolean,
   names: readonly string[],
   read: (name: string) => Promise<Uint8Array>,
 ): Promise<WalFile[]> {
   const out: WalFile[] = [];
-  for (const name of names) out.push(readWriteAheadLog(heap, await read(name), { format, name }));
+  for (const name of names)
+    out.push(readWriteAheadLog(heap, await read(name), { format, name, readPastDamage }));
   return out;
 }

@@ -271,7 +271,13 @@ export interface CoreModule {
   /** The MANIFEST file name CURRENT at [data, data + size) names; null on error. */
   parseCurrentFile(data: number, size: number): string | null;
   /** The write batches of the WAL at [data, data + size) (wasm/db_bindings.cc); never null. */
-  readWriteAheadLog(data: number, size: number, format: "leveldb" | "rocksdb", logNumber: string): WalRaw;
+  readWriteAheadLog(
+    data: number,
+    size: number,
+    format: "leveldb" | "rocksdb",
+    logNumber: string,
+    readPastDamage: boolean,
+  ): WalRaw;
   /**
    * Reads the log (a WAL or a MANIFEST) at [data, data + size) record by record, checking every
    * fragment (wasm/db_check_bindings.cc); null at the first bad one (last error, with its offset).

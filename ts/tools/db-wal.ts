@@ -99,12 +99,12 @@ function walText(w: WalSummary): string {
     first === undefined
       ? ""
       : `; recovery reads past ${plural(w.dropped.length, "damaged region")} ` +
-        `(${count(w.dropped.reduce((n, d) => n + d.size, 0))} bytes; the first: ${first.message})`;
+        `(${count(w.dropped.reduce((n, d) => n + d.size, 0))} bytes, the first at byte ${count(first.offset)}: ${first.code})`;
   const stop = w.replayStopped;
   const replay =
     stop === null || stop.reason === "damage"
       ? ""
-      : `; recovery replays nothing from byte ${count(stop.offset)} on: ${stop.what}`;
+      : `; recovery drops it from byte ${count(stop.offset)} on: ${stop.what}`;
   return (
     `  ${w.name}: ${plural(w.records, "record")} in ${count(w.batches)} ${w.batches === 1 ? "batch" : "batches"}${seqs}` +
     `${kinds === "" ? "" : ` (${kinds})`}${markers === "" ? "" : `, markers: ${markers}`}; ${end}${dropped}${replay}`
@@ -148,16 +148,21 @@ export async function walAndOptions(db: Database): Promise<{ json: Record<string
     error = e;
   }
   const part = optionsPart(options, error);
+  const settings = await db.recoverySettings();
+  const how =
+    settings.mode === null
+      ? "read past damage, as LevelDB recovers"
+      : `recovered as ${settings.mode}${settings.paranoidChecks ? "" : " with paranoid_checks=false"} would`;
   const lines = [
     wals.length === 0
       ? "write-ahead logs: none live"
-      : `write-ahead logs: ${plural(wals.length, "live log")}`,
+      : `write-ahead logs: ${plural(wals.length, "live log")} (${how})`,
     ...wals.map(walText),
     ...prepared.text,
     ...part.text,
   ];
   return {
-    json: { wal: wals, preparedUncommitted: prepared.json, options: part.json },
+    json: { wal: wals, walRecovery: settings, preparedUncommitted: prepared.json, options: part.json },
     text: lines.join("\n") + "\n",
   };
 }

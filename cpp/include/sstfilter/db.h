@@ -73,9 +73,10 @@ struct LogEnd {
 const char* LogEndKindName(LogEnd::Kind kind);
 
 // What a reader does at damage (docs/FORMATS.md 6.4.2). kStop: the log ends there with an error
-// (MANIFESTs; RocksDB's recovery, which stops at its first corruption). kSkip: LevelDB's WAL
-// recovery with paranoid_checks=false (leveldb db/log_reader.cc ReadPhysicalRecord, ReadRecord):
-// a bad checksum or length drops the rest of its 32 KiB block, a record that lost a fragment is
+// (MANIFESTs; RocksDB's recovery in its default modes). kSkip: a recovery that ignores what its
+// reader reports: LevelDB's with paranoid_checks=false, RocksDB's with kSkipAnyCorruptedRecords or
+// paranoid_checks=false (leveldb and rocksdb db/log_reader.cc ReadPhysicalRecord, ReadRecord): a
+// bad checksum or length drops the rest of its 32 KiB block, a record that lost a fragment is
 // dropped, a stray fragment or unknown type is dropped, and reading goes on.
 enum class LogDamage : uint8_t { kStop, kSkip };
 
@@ -363,16 +364,19 @@ struct WalContents {
   // `status` is a write batch whose record's checksum holds but which WriteBatch::Iterate refuses
   // (not one too short for its header): RocksDB's recovery then fails DB::Open.
   bool malformed_batch = false;
-  // LevelDB: what its recovery read past (LogDamage::kSkip), in file order: the reader's drops,
-  // records too short for a batch header and malformed batches (whose records before the bad one
-  // are in `batches`, as WriteBatchInternal::InsertInto inserts them). Empty for RocksDB.
+  // What a kSkip read passed over, in file order: the reader's drops, records too short for a
+  // batch header and (LevelDB) malformed batches, whose records before the bad one are in
+  // `batches`, as WriteBatchInternal::InsertInto inserts them. Empty for kStop.
   std::vector<LogDrop> drops;
 };
 
-// Reads every write batch of a WAL (`log_number` from its name, for recyclable records) as the
-// format's default recovery does: RocksDB's stops at a bad record (`status` set), LevelDB's
-// (paranoid_checks=false) reads past damage (`drops`). Metadata records (compression, timestamp
-// sizes, predecessor WAL) are skipped. Never fails as a whole.
+// Reads every write batch of a WAL (`log_number` from its name, for recyclable records) as a
+// recovery does: kStop ends at a bad record (`status` set); kSkip reads past damage (`drops`) but,
+// for RocksDB, ends at a malformed batch, which its recovery refuses. Metadata records
+// (compression, timestamp sizes, predecessor WAL) are skipped. Never fails as a whole.
+WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number,
+                              LogDamage damage);
+// The format's default recovery: RocksDB's stops at damage, LevelDB's reads past it.
 WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number);
 // ---- Blob files (docs/FORMATS.md 6.7) ----
 

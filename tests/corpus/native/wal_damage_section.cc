@@ -6,8 +6,9 @@
 //   avoid_flush_during_recovery, so the first log stays live), damaged in the older log (a
 //   flipped byte, or cut short in a record) or in the newer one; the damaged database reopened
 //   with avoid_flush_during_recovery and written to again, so a third log continues the sequence
-//   numbers recovery reached; and two column families where the damaged log is older than the
-//   default family's log number.
+//   numbers recovery reached; two column families where the damaged log is older than the
+//   default family's log number; and the two-log database written and reopened under the other
+//   recovery modes and paranoid_checks=false (the OPTIONS file records them).
 // - LevelDB 1.23 (paranoid_checks false, the default): one WAL of twelve blocks (eleven whole) with
 // a flipped byte,
 //   a damaged fragment of a record spanning blocks, a bad record length and a write batch with an
@@ -132,8 +133,16 @@ nlohmann::json Answer(const Status& s, const std::string& value, const Key& k) {
 
 // ---- RocksDB ----
 
-rocksdb::Options WriterOptions() {
+// What decides how recovery reads damage; the OPTIONS file records both.
+struct Recovery {
+  rocksdb::WALRecoveryMode mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  bool paranoid_checks = true;
+};
+
+rocksdb::Options WriterOptions(const Recovery& recovery) {
   rocksdb::Options o;
+  o.wal_recovery_mode = recovery.mode;
+  o.paranoid_checks = recovery.paranoid_checks;
   o.create_if_missing = true;
   o.create_missing_column_families = true;
   o.avoid_flush_during_shutdown = true;  // the WALs stay as written
@@ -167,16 +176,17 @@ void WriteRound(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, char round, in
 // closes it.
 void WithRocksDb(
     const fs::path& dir, const std::vector<std::string>& families,
-    const std::function<void(rocksdb::DB*, std::vector<rocksdb::ColumnFamilyHandle*>&)>& write) {
+    const std::function<void(rocksdb::DB*, std::vector<rocksdb::ColumnFamilyHandle*>&)>& write,
+    const Recovery& recovery = {}) {
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   for (const std::string& name : families) {
-    descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions(WriterOptions()));
+    descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions(WriterOptions(recovery)));
   }
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
   rocksdb::DB* raw = nullptr;
   fs::create_directories(dir.parent_path());
-  Check(rocksdb::DB::Open(rocksdb::DBOptions(WriterOptions()), dir.string(), descriptors, &handles,
-                          &raw),
+  Check(rocksdb::DB::Open(rocksdb::DBOptions(WriterOptions(recovery)), dir.string(), descriptors,
+                          &handles, &raw),
         "DB::Open " + dir.string());
   write(raw, handles);
   for (auto* h : handles) Check(raw->DestroyColumnFamilyHandle(h), "DestroyColumnFamilyHandle");
@@ -184,12 +194,15 @@ void WithRocksDb(
   delete raw;
 }
 
-// DB::Open with the default options (kPointInTimeRecovery) on a copy of `dir`: its status, and
-// where it opens, Get in the default column family for every probe.
+// DB::Open on a copy of `dir` with the recovery options its OPTIONS file records (the writer's):
+// its status, and where it opens, Get in the default column family for every probe.
 nlohmann::json RocksDbReading(const fs::path& dir, const fs::path& copy,
-                              const std::vector<std::string>& families, const KeyList& probes) {
+                              const std::vector<std::string>& families, const KeyList& probes,
+                              const Recovery& recovery) {
   CopyDir(dir, copy);
   rocksdb::Options o;
+  o.wal_recovery_mode = recovery.mode;
+  o.paranoid_checks = recovery.paranoid_checks;
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   for (const std::string& name : families) descriptors.emplace_back(name, o);
   std::vector<rocksdb::ColumnFamilyHandle*> handles;
@@ -212,6 +225,7 @@ struct RocksCase {
   fs::path db;  // the damaged database
   std::vector<std::string> families;
   nlohmann::json damage;
+  Recovery recovery = {};
 };
 
 nlohmann::json RocksCaseFiles(const CorpusRoot& root, const RocksCase& c) {
@@ -228,21 +242,51 @@ nlohmann::json RocksCaseFiles(const CorpusRoot& root, const RocksCase& c) {
       {"probes",
        {{"path", root.WriteKeys("db-wal-damage/" + c.id + "/probes.keys", probes)},
         {"count", probes.size()}}}};
-  out["library"] = RocksDbReading(c.db, c.db.parent_path() / "reopened", c.families, probes);
+  out["recovery"] = {{"wal_recovery_mode", static_cast<int>(c.recovery.mode)},
+                     {"paranoid_checks", c.recovery.paranoid_checks}};
+  out["library"] =
+      RocksDbReading(c.db, c.db.parent_path() / "reopened", c.families, probes, c.recovery);
   return out;
 }
 
 // Two live WALs: the first holds round b over a flushed table of round a, the second (written
 // after a reopen that kept the first live) round c.
-void WriteTwoLogs(const fs::path& dir) {
-  WithRocksDb(dir, {"default"}, [](rocksdb::DB* db, auto& cf) {
-    WriteRound(db, cf[0], 'a', 0, 400, 0);
-    Check(db->Flush(rocksdb::FlushOptions()), "Flush");
-    WriteRound(db, cf[0], 'b', 0, 300, 17);
-  });
-  WithRocksDb(dir, {"default"},
-              [](rocksdb::DB* db, auto& cf) { WriteRound(db, cf[0], 'c', 100, 400, 13); });
+void WriteTwoLogs(const fs::path& dir, const Recovery& recovery = {}) {
+  WithRocksDb(
+      dir, {"default"},
+      [](rocksdb::DB* db, auto& cf) {
+        WriteRound(db, cf[0], 'a', 0, 400, 0);
+        Check(db->Flush(rocksdb::FlushOptions()), "Flush");
+        WriteRound(db, cf[0], 'b', 0, 300, 17);
+      },
+      recovery);
+  WithRocksDb(
+      dir, {"default"}, [](rocksdb::DB* db, auto& cf) { WriteRound(db, cf[0], 'c', 100, 400, 13); },
+      recovery);
   if (LogNames(dir).size() != 2) Fail("db_wal_damage: expected two live WALs");
+}
+
+// The two-WAL database written under `recovery`, one of its logs damaged (a flipped byte, or cut
+// inside its middle record), reopened under the same options.
+nlohmann::json ModeCase(const CorpusRoot& root, const std::string& id, const std::string& what,
+                        const Recovery& recovery, bool newer, bool cut) {
+  const fs::path db = root.Scratch("db_wal_damage") / id / "db";
+  WriteTwoLogs(db, recovery);
+  const std::string log = LogNames(db)[newer ? 1 : 0];
+  std::string bytes = ReadFile(db / log);
+  const std::vector<Physical> records = PhysicalRecords(bytes);
+  const Physical& record = records[records.size() / 2];
+  nlohmann::json damage;
+  if (cut) {
+    const size_t at = record.offset + kLogHeader + record.length / 2;
+    bytes.resize(at);
+    damage = Damage(log, at, "the file cut short in a record");
+  } else {
+    damage = FlipPayloadByte(&bytes, record, log);
+  }
+  WriteFile(db / log, bytes);
+  return RocksCaseFiles(root,
+                        {id, what, db, {"default"}, nlohmann::json::array({damage}), recovery});
 }
 
 std::vector<nlohmann::json> RocksDbCases(const CorpusRoot& root) {
@@ -340,6 +384,26 @@ std::vector<nlohmann::json> RocksDbCases(const CorpusRoot& root) {
                {"default", "side"},
                nlohmann::json::array({damage})}));
   }
+  // The other recovery modes, and paranoid_checks=false, as the OPTIONS file records them.
+  using Mode = rocksdb::WALRecoveryMode;
+  const std::string two_logs = "the two-WAL history, written and reopened with ";
+  cases.push_back(
+      ModeCase(root, "rocksdb_tolerate_damaged_older_wal",
+               two_logs + "kTolerateCorruptedTailRecords; a byte flipped in the older WAL",
+               {Mode::kTolerateCorruptedTailRecords, true}, false, false));
+  cases.push_back(
+      ModeCase(root, "rocksdb_tolerate_torn_older_wal",
+               two_logs + "kTolerateCorruptedTailRecords; the older WAL cut in a record",
+               {Mode::kTolerateCorruptedTailRecords, true}, false, true));
+  cases.push_back(ModeCase(root, "rocksdb_absolute_torn_newer_wal",
+                           two_logs + "kAbsoluteConsistency; the newer WAL cut in a record",
+                           {Mode::kAbsoluteConsistency, true}, true, true));
+  cases.push_back(ModeCase(root, "rocksdb_skip_any_damaged_older_wal",
+                           two_logs + "kSkipAnyCorruptedRecords; a byte flipped in the older WAL",
+                           {Mode::kSkipAnyCorruptedRecords, true}, false, false));
+  cases.push_back(ModeCase(root, "rocksdb_unparanoid_damaged_older_wal",
+                           two_logs + "paranoid_checks=false; a byte flipped in the older WAL",
+                           {Mode::kPointInTimeRecovery, false}, false, false));
   return cases;
 }
 
