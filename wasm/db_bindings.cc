@@ -162,9 +162,9 @@ val ErrorObject(const Status& status) {
 }
 
 // The write batches of the WAL at [data, data + size) numbered `log_number` (decimal), read past
-// damage or stopping at it (LogDamage); never
-// null: a bad record ends the batches and is returned as "error" ({code, message, offset}); what a
-// LevelDB recovery reads past is "dropped" ({offset, size, error}).
+// damage or stopping at it (LogDamage); never null. A bad record that ends the batches is "error"
+// ({code, message, offset}); what a read past damage dropped is "dropped" ({offset, size,
+// error}), at most kMaxLogDrops of them, and "unlistedDrops" counts the rest.
 val ReadWriteAheadLogAt(uintptr_t data, size_t size, const std::string& format,
                         const std::string& log_number, bool read_past_damage) {
   const DbFormat f = format == "leveldb" ? DbFormat::kLevelDb : DbFormat::kRocksDb;
@@ -186,6 +186,7 @@ val ReadWriteAheadLogAt(uintptr_t data, size_t size, const std::string& format,
     drops.call<void>("push", drop);
   }
   out.set("dropped", drops);
+  out.set("unlistedDrops", Number(wal.unlisted_drops));
   return out;
 }
 

@@ -90,6 +90,11 @@ bool LogReader::Fail(ErrorCode code, const std::string& what, uint64_t offset) {
 
 bool LogReader::Damage(ErrorCode code, const std::string& what, uint64_t offset, uint64_t size) {
   if (damage_ == LogDamage::kStop) return Fail(code, what, offset);
+  // A hostile file can hold a drop every few bytes: past the list's limit they are only counted.
+  if (drops_.size() >= kMaxLogDrops) {
+    ++unlisted_drops_;
+    return true;
+  }
   drops_.push_back(
       LogDrop{offset, size,
               Status::Error(code, "log record at offset " + std::to_string(offset) + ": " + what,
@@ -117,19 +122,22 @@ void LogReader::EndTorn(uint64_t offset, const std::string& what) {
 
 LogReader::Step LogReader::NextFragment(Fragment* fragment) {
   while (pos_ < file_.size()) {
-    const size_t block_end = std::min(pos_ - pos_ % kLogBlockSize + kLogBlockSize, file_.size());
-    // The file ends inside this block: a record that does not fit was cut off by the end of the
-    // file (a torn write), not by a bad length.
-    const bool last_block = block_end == file_.size();
+    const size_t full_block_end = pos_ - pos_ % kLogBlockSize + kLogBlockSize;
+    const size_t block_end = std::min(full_block_end, file_.size());
+    // The file ends inside this block (both readers' eof_: a read returned less than a block): a
+    // record that does not fit was cut off by the end of the file (a torn write), not by a bad
+    // length. A file that ends with a whole block has no such block.
+    const bool partial_block = full_block_end > file_.size();
     const size_t left = block_end - pos_;
     const uint8_t* header = file_.data() + pos_;
     const uint8_t type = left >= kLegacyHeaderSize ? header[6] : 0;
     const size_t header_size =
         IsRecyclable(format_, type) ? kRecyclableHeaderSize : kLegacyHeaderSize;
     if (left < header_size) {
-      // Too few bytes for a header: the block's zero padding, or at the end of the file a header
-      // cut short (both readers skip the rest of a block here, checking nothing).
-      if (last_block && !AllZero(file_.subspan(pos_, left))) {
+      // Too few bytes for a header: a whole block's padding, skipped unchecked; or, in a block the
+      // file ends inside, a header cut short (RocksDB's kBadHeader whatever the bytes; LevelDB
+      // reads either as the end, and zeros there as preallocated space).
+      if (partial_block && (format_ == DbFormat::kRocksDb || !AllZero(file_.subspan(pos_, left)))) {
         EndTorn(pos_, "truncated header (a record header cut off by the end of the file)");
         return Step::kEnd;
       }
@@ -147,8 +155,8 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
     }
     if (pos_ == 0) recycled_ = header_size == kRecyclableHeaderSize;
     if (header_size + length > left) {
-      if (recycled_ && !last_block) return EndInLeftovers("a length that overruns its block");
-      if (last_block) {
+      if (recycled_ && !partial_block) return EndInLeftovers("a length that overruns its block");
+      if (partial_block) {
         EndTorn(pos_, "truncated record body (a record of " + std::to_string(length) +
                           " bytes cut off by the end of the file)");
         return Step::kEnd;
@@ -204,14 +212,19 @@ bool LogReader::Next(LogRecord* record) {
     record->payload.assign(payload.begin(), payload.end());
     record->fragments.assign(1, LogFragment{f.payload_offset, f.size});
   };
-  // Drops the record being assembled: false when that ends the log (kStop).
+  // Drops the record being assembled, its fragments' extent; under kStop, fails at `at`, where
+  // the loss shows.
   const auto drop_assembled = [&](uint64_t at, const char* why) {
     assembling = false;
-    return Damage(
-        ErrorCode::kCorrupt,
-        "fragmented record starting at offset " + std::to_string(record->offset) + " " + why, at,
-        record->payload.size());
+    const std::string what =
+        "fragmented record starting at offset " + std::to_string(record->offset) + " " + why;
+    if (damage_ == LogDamage::kStop) return Fail(ErrorCode::kCorrupt, what, at);
+    const LogFragment& last = record->fragments.back();
+    return Damage(ErrorCode::kCorrupt, what, record->offset,
+                  last.payload_offset + last.size - record->offset);
   };
+  // A fragment's extent, header included.
+  const auto extent = [](const Fragment& f) { return f.payload_offset + f.size - f.header_offset; };
   while (true) {
     Fragment f;
     const Step step = NextFragment(&f);
@@ -243,14 +256,17 @@ bool LogReader::Next(LogRecord* record) {
     }
     if (!assembling && is_fragment) {
       if (!Damage(ErrorCode::kCorrupt, "fragment without the first fragment of its record",
-                  f.header_offset, f.size)) {
+                  f.header_offset, extent(f))) {
         return false;
       }
       continue;
     }
     switch (f.type) {
       case kZeroType:
-        continue;
+        // Preallocated space (length 0, the rest of its block skipped); a type 0 record with a
+        // payload is an unknown type to both readers.
+        if (f.size == 0) continue;
+        break;
       case kFullType:
         start(f, LogRecordKind::kData);
         data_record_seen_ = true;
@@ -273,7 +289,7 @@ bool LogReader::Next(LogRecord* record) {
     }
     if (format_ == DbFormat::kLevelDb) {
       if (!Damage(ErrorCode::kCorrupt, "unknown record type " + std::to_string(f.type),
-                  f.header_offset, f.size)) {
+                  f.header_offset, extent(f))) {
         return false;
       }
       continue;
@@ -287,14 +303,14 @@ bool LogReader::Next(LogRecord* record) {
             !Damage(ErrorCode::kCorrupt,
                     compression_seen_ ? "a second SetCompressionType record"
                                       : "SetCompressionType after data records",
-                    f.header_offset, f.size)) {
+                    f.header_offset, extent(f))) {
           return false;
         }
         compression_seen_ = true;
         if (f.size != 4) {
           if (!Damage(ErrorCode::kCorrupt,
                       "SetCompressionType record of " + std::to_string(f.size) + " bytes, not 4",
-                      f.header_offset, f.size)) {
+                      f.header_offset, extent(f))) {
             return false;
           }
           continue;
@@ -323,7 +339,7 @@ bool LogReader::Next(LogRecord* record) {
           return true;
         }
         if (!Damage(ErrorCode::kCorrupt, "unknown record type " + std::to_string(f.type),
-                    f.header_offset, f.size)) {
+                    f.header_offset, extent(f))) {
           return false;
         }
         continue;

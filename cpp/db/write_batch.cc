@@ -3,6 +3,8 @@
 // the column-family tags, and length-prefixed fields. Tags from rocksdb db/dbformat.h ValueType
 // and db/write_batch.cc ReadRecordFromWriteBatch (7.8.3 and main), leveldb db/write_batch.cc
 // (1.23: put and delete only).
+#include <algorithm>
+
 #include "sstfilter/db.h"
 
 namespace sstfilter {
@@ -249,15 +251,14 @@ WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_numbe
   const bool skip = damage == LogDamage::kSkip;
   LogReader reader(file, format, log_number, damage);
   LogRecord record;
-  size_t drops_seen = 0;
-  // The reader's drops before `record`, then the record's own: file order.
-  const auto take_reader_drops = [&] {
-    for (; drops_seen < reader.drops().size(); ++drops_seen) {
-      out.drops.push_back(reader.drops()[drops_seen]);
+  const auto add_drop = [&](LogDrop drop) {
+    if (out.drops.size() < kMaxLogDrops) {
+      out.drops.push_back(std::move(drop));
+    } else {
+      ++out.unlisted_drops;
     }
   };
   while (reader.Next(&record)) {
-    take_reader_drops();
     if (record.kind != LogRecordKind::kData) continue;
     WriteBatch batch;
     const Status s = DecodeWriteBatch(record.payload, format, &batch);
@@ -285,10 +286,18 @@ WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_numbe
     // A skipping recovery passes over a record too short for a batch header ("log record too
     // small"); LevelDB's inserts a malformed batch's records up to the bad one
     // (WriteBatch::Iterate stops there).
-    if (has_header) out.batches.push_back(std::move(batch));
-    out.drops.push_back(LogDrop{record.offset, record.payload.size(), std::move(error)});
+    const uint64_t record_end = record.FileOffset(record.payload.size());
+    if (has_header) {
+      out.batches.push_back(std::move(batch));
+      add_drop(LogDrop{at, record_end - at, std::move(error)});
+    } else {
+      add_drop(LogDrop{record.offset, record_end - record.offset, std::move(error)});
+    }
   }
-  take_reader_drops();
+  for (const LogDrop& d : reader.drops()) add_drop(d);
+  out.unlisted_drops += reader.unlisted_drops();
+  std::stable_sort(out.drops.begin(), out.drops.end(),
+                   [](const LogDrop& a, const LogDrop& b) { return a.offset < b.offset; });
   out.status = reader.status();
   out.end = reader.end();
   return out;

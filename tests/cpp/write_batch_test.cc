@@ -310,11 +310,14 @@ TEST(WriteAheadLog, LevelDbReadsPastMalformedBatchesAndShortRecords) {
   ASSERT_EQ(wal.batches[0].records.size(), 2u);
   EXPECT_EQ(wal.batches[0].records[1].sequence, 6u);
   EXPECT_EQ(wal.batches[1].sequence, 8u);
+  // Drops are byte ranges: the malformed batch from its bad record on, the short record whole.
   ASSERT_EQ(wal.drops.size(), 2u);
-  EXPECT_EQ(wal.drops[0].offset, 0u);
+  const uint64_t bad_record = 7 + 12 + 2 * 5;  // after the log header, the batch header, two puts
+  EXPECT_EQ(wal.drops[0].offset, bad_record);
+  EXPECT_EQ(wal.drops[0].offset + wal.drops[0].size, short_record);
   EXPECT_EQ(wal.drops[0].status.code(), ErrorCode::kCorrupt);
   EXPECT_EQ(wal.drops[1].offset, short_record);
-  EXPECT_EQ(wal.drops[1].size, 11u);
+  EXPECT_EQ(wal.drops[1].size, 7u + 11u);
   // RocksDB (where 0x07 is a single delete) stops at the short record: damage, not a refused batch.
   const WalContents rocks = ReadWriteAheadLog(log.bytes(), DbFormat::kRocksDb, 0);
   EXPECT_EQ(rocks.batches.size(), 1u);

@@ -470,7 +470,8 @@ inline void FuzzBlock(const uint8_t* data, size_t size) {
 inline constexpr size_t kMaxRoundTripProbeKeys = 100;
 
 // Log files. Byte 0: bit 0 reads as RocksDB (else LevelDB); bit 1 builds the log from records
-// (else the rest is the raw file); bit 2 recyclable headers. Byte 1: the log number. Built logs:
+// (else the rest is the raw file); bit 2 recyclable headers; bit 3 reads past damage
+// (LogDamage::kSkip: never fails but on compressed records). Byte 1: the log number. Built logs:
 // a u16 cut (bytes dropped from the end), then records of a type byte and a u16 length with that
 // many payload bytes: type 0xff is a whole record LogBuilder fragments, any other one physical
 // record with that type and a valid checksum. Every record's fragments lie in the file and make

@@ -384,6 +384,7 @@ describe.each(CASES)("$name", (c) => {
       })),
       error: null,
       dropped: [],
+      unlistedDrops: 0,
     });
     // The logs the Database reads, replaced by these (and replayed as it replays its own).
     const withLogs = async (logs: WalFile[]): Promise<GetExplanation> => {

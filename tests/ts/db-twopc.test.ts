@@ -235,6 +235,7 @@ describe("recoverWals on hand-made logs", () => {
       }),
       error: null,
       dropped: [],
+      unlistedDrops: 0,
     };
   };
   const seen = (logs: WalFile[], ts = 0) =>

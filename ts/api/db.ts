@@ -128,6 +128,11 @@ export interface WalRecoverySettings {
   paranoidChecks: boolean;
   /** The logs are read past damage (WalFile.dropped) rather than stopping at it. */
   readPastDamage: boolean;
+  /**
+   * allow_2pc (a TransactionDB's): recovery also reads the logs below the live ones down to the
+   * MANIFEST's min log number to keep, for their prepared sections (6.4.1).
+   */
+  allow2pc: boolean;
 }
 
 /** How the MANIFEST's log ended: "torn" is a record cut short by a crash (the rest was read). */
@@ -212,12 +217,17 @@ export class Database {
    */
   async recoverySettings(): Promise<WalRecoverySettings> {
     if (this.format === "leveldb") {
-      return { mode: null, paranoidChecks: false, readPastDamage: true };
+      return { mode: null, paranoidChecks: false, readPastDamage: true, allow2pc: false };
     }
     const db = (await this.options().catch(() => null))?.dbOptions ?? {};
     const mode = (db["wal_recovery_mode"] ?? "kPointInTimeRecovery") as WalRecoveryMode;
     const paranoidChecks = db["paranoid_checks"] !== "false";
-    return { mode, paranoidChecks, readPastDamage: mode === "kSkipAnyCorruptedRecords" || !paranoidChecks };
+    return {
+      mode,
+      paranoidChecks,
+      readPastDamage: mode === "kSkipAnyCorruptedRecords" || !paranoidChecks,
+      allow2pc: db["allow_2pc"] === "true",
+    };
   }
 
   #liveWalNames(): string[] {
@@ -277,7 +287,10 @@ export class Database {
     return recovery;
   }
 
-  /** Logs below the live ones that a two-phase-commit recovery reads (RecoverLogFiles). */
+  /**
+   * Logs below the live ones that a two-phase-commit recovery reads (RecoverLogFiles: without
+   * allow_2pc it skips every log below the smallest one holding unflushed data).
+   */
   #readOlderWals(): Promise<WalFile[]> {
     if (this.format === "leveldb") return Promise.resolve([]);
     const live = new Set(this.#liveWalNames());
@@ -287,7 +300,9 @@ export class Database {
     });
     this.#olderWals ??= forgetOnFailure(
       this.recoverySettings().then((settings) =>
-        readWals(this.#heap, this.format, settings.readPastDamage, older, (name) => this.#read(name)),
+        settings.allow2pc
+          ? readWals(this.#heap, this.format, settings.readPastDamage, older, (name) => this.#read(name))
+          : [],
       ),
       () => (this.#olderWals = undefined),
     );

@@ -94,18 +94,22 @@ export interface WalFile {
   /** end.kind "corrupt" or "malformed-batch": the typed error (CORRUPT, CHECKSUM_MISMATCH, UNSUPPORTED) naming the file. */
   error: SstFilterError | null;
   /**
-   * Read past damage (readPastDamage: LevelDB's default): what was dropped, in file order; the
-   * batches read on after it. Otherwise empty: the log stops at damage (`error`). docs/FORMATS.md
-   * 6.4.2.
+   * Read past damage (readPastDamage: LevelDB's default): what was dropped, by offset; the
+   * batches read on after it. Otherwise empty: the log stops at damage (`error`). At most 1,000
+   * are listed (a hostile file can hold a drop every few bytes); `unlistedDrops` counts the rest.
+   * docs/FORMATS.md 6.4.2.
    */
   dropped: WalDrop[];
+  unlistedDrops: number;
 }
 
-/** A stretch of a LevelDB WAL its recovery drops: a damaged block's rest, a record, a bad batch's tail. */
+/**
+ * The bytes [offset, offset + size) of a WAL that a read past damage drops: a damaged block's
+ * rest, a record that lost a fragment, a stray fragment, a record too short for a batch, a
+ * malformed batch from its bad record on.
+ */
 export interface WalDrop {
-  /** The file offset of the damaged record or fragment. */
   offset: number;
-  /** The bytes dropped. */
   size: number;
   /** What was wrong there (CORRUPT or CHECKSUM_MISMATCH), naming the file. */
   error: SstFilterError;
@@ -216,10 +220,19 @@ function walFileOf(raw: WalRaw, name: string, number: bigint): WalFile {
     const error = errorOf(raw.error);
     const kind = raw.malformedBatch ? "malformed-batch" : "corrupt";
     const end: WalEnd = { kind, offset: Number(raw.error.offset), what: raw.error.message };
-    return { name, number, records, batches, end, error, dropped };
+    return { name, number, records, batches, end, error, dropped, unlistedDrops: Number(raw.unlistedDrops) };
   }
   const end: WalEnd = { kind: raw.end.kind, offset: Number(raw.end.offset), what: raw.end.what };
-  return { name, number, records, batches, end, error: null, dropped };
+  return {
+    name,
+    number,
+    records,
+    batches,
+    end,
+    error: null,
+    dropped,
+    unlistedDrops: Number(raw.unlistedDrops),
+  };
 }
 
 /**

@@ -389,6 +389,7 @@ export interface WalRaw {
   error?: { code: string; message: string; offset: string };
   malformedBatch: boolean;
   dropped: { offset: string; size: string; error: { code: string; message: string; offset: string } }[];
+  unlistedDrops: string;
 }
 
 /** A blob index as wasm/value_bindings.cc returns it: 64-bit numbers as decimal strings. */

@@ -19,8 +19,9 @@ interface WalSummary {
   markers: Record<string, number>;
   end: WalFile["end"];
   error: { code: string; message: string; offset: number | undefined } | null;
-  /** LevelDB: the damage its recovery reads past. */
+  /** What a read past damage (LevelDB's, RocksDB's skip-any) dropped; unlistedDrops beyond the list. */
   dropped: { offset: number; size: number; code: string; message: string }[];
+  unlistedDrops: number;
   /** Where recovery's replay leaves this log before its end (RocksDB); null: read whole or unknown. */
   replayStopped: ReplayStop | null;
 }
@@ -53,6 +54,7 @@ function summarize(wal: WalFile, recovery: WalRecovery | null): WalSummary {
       code: d.error.code,
       message: d.error.message,
     })),
+    unlistedDrops: wal.unlistedDrops,
     replayStopped: recovery?.logs.find((l) => l.name === wal.name)?.stopped ?? null,
   };
 }
@@ -98,8 +100,9 @@ function walText(w: WalSummary): string {
   const dropped =
     first === undefined
       ? ""
-      : `; recovery reads past ${plural(w.dropped.length, "damaged region")} ` +
-        `(${count(w.dropped.reduce((n, d) => n + d.size, 0))} bytes, the first at byte ${count(first.offset)}: ${first.code})`;
+      : `; recovery reads past ${plural(w.dropped.length + w.unlistedDrops, "damaged region")} ` +
+        `(${count(w.dropped.reduce((n, d) => n + d.size, 0))} bytes` +
+        `${w.unlistedDrops > 0 ? ` in the ${count(w.dropped.length)} listed` : ""}, the first at byte ${count(first.offset)}: ${first.code})`;
   const stop = w.replayStopped;
   const replay =
     stop === null || stop.reason === "damage"

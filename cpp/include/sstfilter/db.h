@@ -80,12 +80,16 @@ const char* LogEndKindName(LogEnd::Kind kind);
 // dropped, a stray fragment or unknown type is dropped, and reading goes on.
 enum class LogDamage : uint8_t { kStop, kSkip };
 
-// A stretch of a log that a kSkip reader dropped, and why.
+// A stretch of a log that a kSkip reader dropped, and why: the bytes [offset, offset + size).
 struct LogDrop {
-  uint64_t offset = 0;  // of the damaged fragment, or of the dropped record's first fragment
-  uint64_t size = 0;    // bytes dropped
+  uint64_t offset = 0;  // of the damaged fragment's header, or of the dropped record's first
+  uint64_t size = 0;    // bytes dropped from `offset` on, headers included
   Status status;        // the damage, with `offset`
 };
+
+// How many drops a reader lists; past that they are only counted (a hostile file can hold one
+// every few bytes).
+inline constexpr size_t kMaxLogDrops = 1000;
 
 // Reads the logical records of a log file in order. `log_number` is the file's number (from its
 // name): recyclable records carry its low 32 bits, and one with other bits is a recycled file's
@@ -94,8 +98,8 @@ struct LogDrop {
 // ok): kChecksumMismatch for a fragment whose masked CRC32C over type (and log number) and payload
 // disagrees, kCorrupt for a fragment that overruns its block before the last block, fragments out
 // of order and unknown record types, kUnsupported for compressed WAL records. Each names the file
-// offset of the fragment's header. With LogDamage::kSkip (LevelDB only) those damages but
-// kUnsupported are dropped instead (drops()) and reading goes on.
+// offset of the fragment's header. With LogDamage::kSkip those damages but kUnsupported are
+// dropped instead (drops(), in the order found) and reading goes on.
 class LogReader {
  public:
   LogReader(ByteView file, DbFormat format, uint64_t log_number = 0,
@@ -106,6 +110,7 @@ class LogReader {
   const Status& status() const { return status_; }
   const LogEnd& end() const { return end_; }
   const std::vector<LogDrop>& drops() const { return drops_; }
+  uint64_t unlisted_drops() const { return unlisted_drops_; }  // past kMaxLogDrops
 
  private:
   struct Fragment;
@@ -123,6 +128,7 @@ class LogReader {
   uint64_t log_number_;
   LogDamage damage_;
   std::vector<LogDrop> drops_;
+  uint64_t unlisted_drops_ = 0;
   size_t pos_ = 0;
   bool recycled_ = false;  // the first record is recyclable
   bool data_record_seen_ = false;
@@ -364,10 +370,12 @@ struct WalContents {
   // `status` is a write batch whose record's checksum holds but which WriteBatch::Iterate refuses
   // (not one too short for its header): RocksDB's recovery then fails DB::Open.
   bool malformed_batch = false;
-  // What a kSkip read passed over, in file order: the reader's drops, records too short for a
-  // batch header and (LevelDB) malformed batches, whose records before the bad one are in
-  // `batches`, as WriteBatchInternal::InsertInto inserts them. Empty for kStop.
+  // What a kSkip read passed over, by offset: the reader's drops, records too short for a batch
+  // header and (LevelDB) malformed batches from their bad record on, whose records before it are
+  // in `batches`, as WriteBatchInternal::InsertInto inserts them. Empty for kStop. At most
+  // kMaxLogDrops; `unlisted_drops` counts the rest.
   std::vector<LogDrop> drops;
+  uint64_t unlisted_drops = 0;
 };
 
 // Reads every write batch of a WAL (`log_number` from its name, for recyclable records) as a

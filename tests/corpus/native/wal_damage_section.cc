@@ -9,10 +9,10 @@
 //   numbers recovery reached; two column families where the damaged log is older than the
 //   default family's log number; and the two-log database written and reopened under the other
 //   recovery modes and paranoid_checks=false (the OPTIONS file records them).
-// - LevelDB 1.23 (paranoid_checks false, the default): one WAL of twelve blocks (eleven whole) with
-// a flipped byte,
-//   a damaged fragment of a record spanning blocks, a bad record length and a write batch with an
-//   unknown tag (its CRC rewritten to match); and what paranoid_checks=true makes of it.
+// - LevelDB 1.23 (paranoid_checks false, the default): one WAL of twelve blocks (eleven whole)
+//   with a flipped byte, a damaged fragment of a record spanning blocks, a bad record length and
+//   a write batch with an unknown tag (its CRC rewritten to match); and what paranoid_checks=true
+//   makes of it.
 #include <leveldb/db.h>
 #include <leveldb/write_batch.h>
 #include <rocksdb/db.h>
