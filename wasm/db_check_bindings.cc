@@ -61,12 +61,13 @@ val CheckBlobFileAt(uintptr_t data, size_t size) {
 // decimal strings. A Uint8Array, or null (last error).
 val ReadBlobValueAt(uintptr_t data, size_t header_size, size_t record_size, size_t key_size,
                     const std::string& file_size, const std::string& value_offset,
-                    const std::string& value_size, int compression) {
+                    const std::string& value_size, int compression, uint32_t column_family) {
   const ByteView bytes = View(data, header_size + record_size + key_size);
   BlobPointer pointer;
   pointer.value_offset = DecimalNumber(value_offset);
   pointer.value_size = DecimalNumber(value_size);
   pointer.compression = static_cast<uint8_t>(compression);
+  pointer.column_family = column_family;
   Bytes value;
   if (Status s = ReadBlobValue(bytes.first(header_size), DecimalNumber(file_size),
                                bytes.subspan(header_size, record_size),

@@ -125,7 +125,15 @@ Status ReadBlobValue(ByteView header, uint64_t file_size, ByteView record, ByteV
   if (DecodeFixed32(header.data()) != kBlobMagicNumber) {
     return BlobError(ErrorCode::kCorrupt, "not a blob file (header magic number)", 0);
   }
-  // BlobFileReader::ReadHeader refuses TTL files; GetBlob a codec other than the file's.
+  // BlobFileReader::ReadHeader refuses a file of another column family ("Column family ID
+  // mismatch") and TTL files; GetBlob a codec other than the file's.
+  if (DecodeFixed32(header.data() + 8) != pointer.column_family) {
+    return BlobError(ErrorCode::kCorrupt,
+                     "the file belongs to column family " +
+                         std::to_string(DecodeFixed32(header.data() + 8)) + ", the key to " +
+                         std::to_string(pointer.column_family),
+                     8);
+  }
   if (HasTtl(header.data())) return BlobError(ErrorCode::kCorrupt, "a TTL blob file", 12);
   if (header[13] != pointer.compression) {
     return BlobError(ErrorCode::kCorrupt,

@@ -163,6 +163,11 @@ TEST(BlobFileTest, ReadBlobValueReadsEachBlobAndRefusesWhatGetBlobRefuses) {
   other.compression = 1;
   s = ReadBlobValue(r.header, file.size(), r.record, View(kBlobs[1].key), other, &value);
   EXPECT_EQ(std::make_pair(s.code(), s.offset()), std::make_pair(ErrorCode::kCorrupt, int64_t{13}));
+  // A key of another column family than the file's (BlobFileReader: "Column family ID mismatch").
+  BlobPointer family = r.pointer;
+  family.column_family = 1;
+  s = ReadBlobValue(r.header, file.size(), r.record, View(kBlobs[1].key), family, &value);
+  EXPECT_EQ(std::make_pair(s.code(), s.offset()), std::make_pair(ErrorCode::kCorrupt, int64_t{8}));
   for (const uint64_t at : {uint64_t{40}, uint64_t{file.size()}, uint64_t{1} << 63}) {
     BlobPointer bad = r.pointer;
     bad.value_offset = at;

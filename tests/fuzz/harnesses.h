@@ -583,7 +583,7 @@ inline void FuzzBlobFile(const uint8_t* data, size_t size) {
       file.subspan(kBlobFileHeaderSize, kBlobRecordHeaderSize + key_size + value_size);
   const ByteView key = record.subspan(kBlobRecordHeaderSize, key_size);
   const BlobPointer pointer{kBlobFileHeaderSize + kBlobRecordHeaderSize + key_size, value_size,
-                            file[13]};
+                            file[13], DecodeFixed32(file.data() + 8)};
   Bytes value;
   const Status read =
       ReadBlobValue(file.first(kBlobFileHeaderSize), file.size(), record, key, pointer, &value);

@@ -11,6 +11,8 @@ import * as path from "node:path";
 
 import { SstFilterError, type Database, type NodeSstFilter } from "sstfilter";
 
+// The CommonJS package holds only what the Node entry imports; the command's module is taken from source.
+import { walAndOptions } from "../../ts/tools/db-wal";
 import { loadBackend } from "./backends";
 import { parseKeys, sectionCases } from "./golden";
 
@@ -108,10 +110,15 @@ describe.each(OPENED)("$name", (c) => {
     const [first, second, third] = c.logs;
     switch (c.id) {
       case "rocksdb_damaged_older_wal":
-      case "rocksdb_torn_older_wal":
+      case "rocksdb_torn_older_wal": {
         expect(stops).toEqual([`${first} damage`, `${second} sequence-gap`]);
         expect(recovery.logs[1]!.records).toEqual([]);
+        // db inspect says so.
+        const { text: inspected } = await walAndOptions(db);
+        expect(inspected).toContain("recovered as kPointInTimeRecovery would");
+        expect(inspected).toMatch(new RegExp(`${second}: .*; recovery drops it from byte 0 on: .*${first}`));
         break;
+      }
       case "rocksdb_damaged_newer_wal":
         expect(stops).toEqual([`${first} whole`, `${second} damage`]);
         break;
@@ -146,6 +153,13 @@ describe.each(OPENED)("$name", (c) => {
         }
         expect(codes.some((x) => x.startsWith("CHECKSUM_MISMATCH"))).toBe(true);
         expect(wal!.dropped.every((d) => d.error.file === wal!.name)).toBe(true);
+        // Byte ranges in file order, none overlapping.
+        wal!.dropped.forEach((d, i) => {
+          const next = wal!.dropped[i + 1];
+          if (next !== undefined) expect([i, d.offset + d.size <= next.offset]).toEqual([i, true]);
+        });
+        const { text: inspected } = await walAndOptions(db);
+        expect(inspected).toContain(`recovery reads past ${wal!.dropped.length} damaged regions`);
         break;
       }
       default:

@@ -99,6 +99,7 @@ export async function readBlobValue(
     offset.toString(),
     size.toString(),
     blob.compressionType ?? 0,
+    family.id,
   );
   if (value === null) throw heap.lastError(name);
   return { value, file: name };

@@ -287,7 +287,8 @@ export interface CoreModule {
   checkBlobFile(data: number, size: number): BlobFileCheckRaw | null;
   /**
    * The value a blob index names (wasm/db_check_bindings.cc): at `data` the file's header, the
-   * record's bytes and the user key; sizes of the file, offset and value in decimal. Null when bad.
+   * record's bytes and the user key; sizes of the file, offset and value in decimal; the key's
+   * column family id, which the file's header must name. Null when bad.
    */
   readBlobValue(
     data: number,
@@ -298,6 +299,7 @@ export interface CoreModule {
     valueOffset: string,
     valueSize: string,
     compression: number,
+    columnFamily: number,
   ): Uint8Array | null;
 }
 

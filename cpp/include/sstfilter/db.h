@@ -414,7 +414,8 @@ Status CheckBlobFile(ByteView file, BlobFileCheck* out);
 struct BlobPointer {
   uint64_t value_offset = 0;
   uint64_t value_size = 0;
-  uint8_t compression = 0;  // CompressionType
+  uint8_t compression = 0;     // CompressionType
+  uint32_t column_family = 0;  // of the key whose index this is: the file's header must name it
 };
 
 // The value `pointer` names for `user_key`, as BlobFileReader::GetBlob reads it with
