@@ -11,12 +11,8 @@ import { SstFilterError, type Database, type NodeSstFilter, type WalFile } from 
 import { walAndOptions } from "../../ts/tools/db-wal";
 import { recoverWals } from "../../ts/api/wal-recovery";
 import { loadBackend } from "./backends";
-import { parseKeys, sectionCases } from "./golden";
+import { getMismatches, parseKeys, sectionCases, type GetAnswer } from "./golden";
 
-interface Answer {
-  status: "ok" | "not-found";
-  value?: string;
-}
 interface LibraryRecord {
   kind: string;
   cf: number;
@@ -26,7 +22,7 @@ interface LibraryRecord {
 interface TransactionDbReading {
   /** Status::ToString() of the open. */
   open: string;
-  answers?: Answer[];
+  answers?: GetAnswer[];
   prepared?: { name: string; records: LibraryRecord[] }[];
 }
 interface MemtableVersion {
@@ -41,7 +37,7 @@ interface TwoPcCase {
   probes: { path: string; count: number };
   transaction_db: TransactionDbReading;
   read_only?: { open: string };
-  read_only_2pc?: { open: string; answers: Answer[]; memtable_versions: MemtableVersion[][] };
+  read_only_2pc?: { open: string; answers: GetAnswer[]; memtable_versions: MemtableVersion[][] };
   transaction_db_write_prepared?: TransactionDbReading;
 }
 
@@ -85,15 +81,9 @@ describe.each(COMMITTED)("$name", (c) => {
   afterAll(() => db.dispose());
 
   test("db.get equals TransactionDB::Open's Get for every probe (and a read-only open with allow_2pc agrees)", async () => {
-    const wrong: string[] = [];
-    for (const [i, key] of c.probes.entries()) {
-      const ours = await db.get(key);
-      const theirs = c.transaction_db.answers![i]!;
-      const expected = theirs.status === "ok" ? theirs.value!.toLowerCase() : null;
-      const got = ours === null ? null : hex(ours);
-      if (got !== expected) wrong.push(`probe ${i} ${text(key)}: ours ${got}, TransactionDB ${expected}`);
-    }
-    expect(wrong).toEqual([]);
+    expect(
+      await getMismatches((k) => db.get(k), c.probes, c.transaction_db.answers!, "TransactionDB"),
+    ).toEqual([]);
     expect(c.read_only_2pc!.answers).toEqual(c.transaction_db.answers);
   });
 

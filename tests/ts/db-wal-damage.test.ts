@@ -14,19 +14,15 @@ import { SstFilterError, type Database, type NodeSstFilter } from "sstfilter";
 // The CommonJS package holds only what the Node entry imports; the command's module is taken from source.
 import { walAndOptions } from "../../ts/tools/db-wal";
 import { loadBackend } from "./backends";
-import { parseKeys, sectionCases } from "./golden";
+import { getMismatches, parseKeys, sectionCases, type GetAnswer } from "./golden";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const RocksDB = require("rocksdb-native");
 
-interface Answer {
-  status: "ok" | "not-found";
-  value?: string;
-}
 interface LibraryReading {
   /** Status::ToString() of DB::Open. */
   open: string;
-  answers?: Answer[];
+  answers?: GetAnswer[];
 }
 interface DamageCase {
   id: string;
@@ -49,9 +45,6 @@ const CASES = sectionCases<DamageCase>("db_wal_damage").map((c) => ({
 const OPENED = CASES.filter((c) => c.library.open === "OK");
 const REFUSED = CASES.filter((c) => c.library.open !== "OK");
 const byId = (id: string) => CASES.find((c) => c.id === id);
-
-const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
-const text = (b: Uint8Array): string => Buffer.from(b).toString("latin1");
 
 let sf: NodeSstFilter;
 beforeAll(async () => {
@@ -92,16 +85,7 @@ describe.each(OPENED)("$name", (c) => {
   afterAll(() => db.dispose());
 
   test("db.get answers every probe as the reopened database's Get", async () => {
-    const wrong: string[] = [];
-    for (const [i, key] of c.probes.entries()) {
-      const ours = await db.get(key);
-      const theirs = c.library.answers![i]!;
-      const expected = theirs.status === "ok" ? theirs.value!.toLowerCase() : null;
-      const got = ours === null ? null : hex(ours);
-      if (got !== expected)
-        wrong.push(`probe ${i} ${text(key)}: ours ${got?.slice(0, 40)}, library ${expected?.slice(0, 40)}`);
-    }
-    expect(wrong).toEqual([]);
+    expect(await getMismatches((k) => db.get(k), c.probes, c.library.answers!, "library")).toEqual([]);
   });
 
   test("the replay says where it stopped and why", async () => {
@@ -222,15 +206,7 @@ test.each(POINT_IN_TIME)("RocksDB 10.x (rocksdb-native) answers $name as RocksDB
     );
     expect(opened).toBe(c.library.open);
     if (opened !== "OK") return;
-    const wrong: string[] = [];
-    for (const [i, key] of c.probes.entries()) {
-      const v: Uint8Array | null = await db.get(key);
-      const theirs = c.library.answers![i]!;
-      const expected = theirs.status === "ok" ? theirs.value!.toLowerCase() : null;
-      const got = v === null || v === undefined ? null : hex(v);
-      if (got !== expected)
-        wrong.push(`probe ${i} ${text(key)}: 10.x ${got?.slice(0, 40)}, 7.8.3 ${expected?.slice(0, 40)}`);
-    }
+    const wrong = await getMismatches((k) => db.get(k), c.probes, c.library.answers!, "7.8.3");
     await db.close();
     expect(wrong).toEqual([]);
   } finally {

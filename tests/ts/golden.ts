@@ -270,3 +270,33 @@ export function writerEntries(data: Uint8Array): WriterEntry[] {
   }
   return out;
 }
+
+/** A library's Get as the corpus records it (db_twopc, db_wal_damage): the value in hex, or not found. */
+export interface GetAnswer {
+  status: "ok" | "not-found";
+  value?: string;
+}
+
+/**
+ * The probes whose value from `get` differs from the library's `answers`, each as "probe i key:
+ * ours X, <library> Y" (values in hex, cut to 40 digits).
+ */
+export async function getMismatches(
+  get: (key: Uint8Array) => Promise<Uint8Array | null | undefined>,
+  probes: readonly Uint8Array[],
+  answers: readonly GetAnswer[],
+  library: string,
+): Promise<string[]> {
+  const wrong: string[] = [];
+  for (const [i, key] of probes.entries()) {
+    const value = await get(key);
+    const theirs = answers[i];
+    const expected = theirs?.status === "ok" ? theirs.value!.toLowerCase() : null;
+    const got = value === null || value === undefined ? null : Buffer.from(value).toString("hex");
+    if (got !== expected) {
+      const name = Buffer.from(key).toString("latin1");
+      wrong.push(`probe ${i} ${name}: ours ${got?.slice(0, 40)}, ${library} ${expected?.slice(0, 40)}`);
+    }
+  }
+  return wrong;
+}

@@ -266,13 +266,9 @@ void WriteTwoLogs(const fs::path& dir, const Recovery& recovery = {}) {
   if (LogNames(dir).size() != 2) Fail("db_wal_damage: expected two live WALs");
 }
 
-// The two-WAL database written under `recovery`, one of its logs damaged (a flipped byte, or cut
-// inside its middle record), reopened under the same options.
-nlohmann::json ModeCase(const CorpusRoot& root, const std::string& id, const std::string& what,
-                        const Recovery& recovery, bool newer, bool cut) {
-  const fs::path db = root.Scratch("db_wal_damage") / id / "db";
-  WriteTwoLogs(db, recovery);
-  const std::string log = LogNames(db)[newer ? 1 : 0];
+// Damages the middle record of `log` in the database at `db`: a flipped payload byte, or the file
+// cut inside the record. Returns what was done.
+nlohmann::json DamageMiddleRecord(const fs::path& db, const std::string& log, bool cut) {
   std::string bytes = ReadFile(db / log);
   const std::vector<Physical> records = PhysicalRecords(bytes);
   const Physical& record = records[records.size() / 2];
@@ -285,6 +281,16 @@ nlohmann::json ModeCase(const CorpusRoot& root, const std::string& id, const std
     damage = FlipPayloadByte(&bytes, record, log);
   }
   WriteFile(db / log, bytes);
+  return damage;
+}
+
+// The two-WAL database written under `recovery`, one of its logs damaged, reopened under the same
+// options.
+nlohmann::json ModeCase(const CorpusRoot& root, const std::string& id, const std::string& what,
+                        const Recovery& recovery, bool newer, bool cut) {
+  const fs::path db = root.Scratch("db_wal_damage") / id / "db";
+  WriteTwoLogs(db, recovery);
+  const nlohmann::json damage = DamageMiddleRecord(db, LogNames(db)[newer ? 1 : 0], cut);
   return RocksCaseFiles(root,
                         {id, what, db, {"default"}, nlohmann::json::array({damage}), recovery});
 }
@@ -297,55 +303,28 @@ std::vector<nlohmann::json> RocksDbCases(const CorpusRoot& root) {
   WriteTwoLogs(written);
   const std::vector<std::string> logs = LogNames(written);
   std::vector<nlohmann::json> cases;
-  const auto damaged = [&](const std::string& id, const std::string& log) {
+  // A copy of the two-log database with `log`'s middle record damaged.
+  const auto damaged = [&](const std::string& id, const std::string& log, bool cut) {
     const fs::path db = scratch / id / "db";
     CopyDir(written, db);
-    std::string bytes = ReadFile(db / log);
-    const std::vector<Physical> records = PhysicalRecords(bytes);
-    return std::tuple{db, bytes, records[records.size() / 2]};
+    return std::pair{db, nlohmann::json::array({DamageMiddleRecord(db, log, cut)})};
   };
   const std::string history =
       "round a (k0000..k0399) flushed, round b (k0000..k0299, every 17th deleted) in the first "
       "WAL, reopened with avoid_flush_during_recovery, round c (k0100..k0399, every 13th deleted) "
       "in the second; batches of four";
-  {
-    auto [db, bytes, record] = damaged("rocksdb_damaged_older_wal", logs[0]);
-    const nlohmann::json damage = FlipPayloadByte(&bytes, record, logs[0]);
-    WriteFile(db / logs[0], bytes);
-    cases.push_back(RocksCaseFiles(root, {"rocksdb_damaged_older_wal",
-                                          history + "; a byte flipped in the older WAL",
-                                          db,
-                                          {"default"},
-                                          nlohmann::json::array({damage})}));
-  }
-  {
-    auto [db, bytes, record] = damaged("rocksdb_torn_older_wal", logs[0]);
-    const size_t cut = record.offset + kLogHeader + record.length / 2;
-    bytes.resize(cut);
-    WriteFile(db / logs[0], bytes);
-    cases.push_back(RocksCaseFiles(
-        root, {"rocksdb_torn_older_wal",
-               history + "; the older WAL cut short inside a record",
-               db,
-               {"default"},
-               nlohmann::json::array({Damage(logs[0], cut, "the file cut short in a record")})}));
-  }
-  {
-    auto [db, bytes, record] = damaged("rocksdb_damaged_newer_wal", logs[1]);
-    const nlohmann::json damage = FlipPayloadByte(&bytes, record, logs[1]);
-    WriteFile(db / logs[1], bytes);
-    cases.push_back(RocksCaseFiles(root, {"rocksdb_damaged_newer_wal",
-                                          history + "; a byte flipped in the newer WAL",
-                                          db,
-                                          {"default"},
-                                          nlohmann::json::array({damage})}));
-  }
+  const auto two_log_case = [&](const std::string& id, const std::string& what,
+                                const std::string& log, bool cut) {
+    auto [db, damage] = damaged(id, log, cut);
+    cases.push_back(RocksCaseFiles(root, {id, history + "; " + what, db, {"default"}, damage}));
+  };
+  two_log_case("rocksdb_damaged_older_wal", "a byte flipped in the older WAL", logs[0], false);
+  two_log_case("rocksdb_torn_older_wal", "the older WAL cut short inside a record", logs[0], true);
+  two_log_case("rocksdb_damaged_newer_wal", "a byte flipped in the newer WAL", logs[1], false);
   {
     // The older log damaged, then reopened (recovery stops at the damage) and written to: the
     // third log's sequence numbers continue from where recovery stopped.
-    auto [db, bytes, record] = damaged("rocksdb_resumed_wal", logs[0]);
-    const nlohmann::json damage = FlipPayloadByte(&bytes, record, logs[0]);
-    WriteFile(db / logs[0], bytes);
+    auto [db, damage] = damaged("rocksdb_resumed_wal", logs[0], false);
     WithRocksDb(db, {"default"},
                 [](rocksdb::DB* d, auto& cf) { WriteRound(d, cf[0], 'd', 200, 500, 0); });
     if (LogNames(db).size() < 3) Fail("rocksdb_resumed_wal: expected three WALs");
@@ -355,7 +334,7 @@ std::vector<nlohmann::json> RocksDbCases(const CorpusRoot& root) {
                          "avoid_flush_during_recovery and round d (k0200..k0499) written",
                db,
                {"default"},
-               nlohmann::json::array({damage})}));
+               damage}));
   }
   {
     // Two families: "side" keeps the first log live after the default family's flush moved its
@@ -370,11 +349,7 @@ std::vector<nlohmann::json> RocksDbCases(const CorpusRoot& root) {
     });
     const std::vector<std::string> side_logs = LogNames(db);
     if (side_logs.size() != 2) Fail("rocksdb_sst_ahead: expected two live WALs");
-    std::string bytes = ReadFile(db / side_logs[0]);
-    const std::vector<Physical> records = PhysicalRecords(bytes);
-    const nlohmann::json damage =
-        FlipPayloadByte(&bytes, records[records.size() / 2], side_logs[0]);
-    WriteFile(db / side_logs[0], bytes);
+    const nlohmann::json damage = DamageMiddleRecord(db, side_logs[0], false);
     cases.push_back(RocksCaseFiles(
         root, {"rocksdb_sst_ahead",
                "families default and side: k0000..k0199 in default, k0000..k0099 in side; default "
