@@ -44,6 +44,12 @@ bool AllZero(ByteView bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](uint8_t b) { return b == 0; });
 }
 
+// The error of a record at `offset`, as Fail and Damage report it.
+Status RecordError(ErrorCode code, const std::string& what, uint64_t offset) {
+  return Status::Error(code, "log record at offset " + std::to_string(offset) + ": " + what,
+                       static_cast<int64_t>(offset));
+}
+
 }  // namespace
 
 const char* DbFormatName(DbFormat format) {
@@ -82,8 +88,7 @@ LogReader::LogReader(ByteView file, DbFormat format, uint64_t log_number, LogDam
     : file_(file), format_(format), log_number_(log_number), damage_(damage) {}
 
 bool LogReader::Fail(ErrorCode code, const std::string& what, uint64_t offset) {
-  status_ = Status::Error(code, "log record at offset " + std::to_string(offset) + ": " + what,
-                          static_cast<int64_t>(offset));
+  status_ = RecordError(code, what, offset);
   pos_ = file_.size();
   return false;
 }
@@ -95,11 +100,17 @@ bool LogReader::Damage(ErrorCode code, const std::string& what, uint64_t offset,
     ++unlisted_drops_;
     return true;
   }
-  drops_.push_back(
-      LogDrop{offset, size,
-              Status::Error(code, "log record at offset " + std::to_string(offset) + ": " + what,
-                            static_cast<int64_t>(offset))});
+  drops_.push_back(LogDrop{offset, size, RecordError(code, what, offset)});
   return true;
+}
+
+// Damage in a fragment's header or payload: nothing more of its block is trusted (the length
+// itself may be the damage), so a skipping reader goes on at the next block.
+LogReader::Step LogReader::DropRestOfBlock(ErrorCode code, const std::string& what,
+                                           size_t block_end) {
+  if (!Damage(code, what, pos_, block_end - pos_)) return Step::kError;
+  pos_ = block_end;
+  return Step::kDropped;
 }
 
 // In a file whose first record is recyclable, the bytes after the last record written are
@@ -161,15 +172,10 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
                           " bytes cut off by the end of the file)");
         return Step::kEnd;
       }
-      if (!Damage(ErrorCode::kCorrupt,
-                  "length " + std::to_string(length) + " overruns its block (" +
-                      std::to_string(left) + " bytes left)",
-                  pos_, left)) {
-        return Step::kError;
-      }
-      // The length itself may be the damage: nothing more of this block is trusted.
-      pos_ = block_end;
-      return Step::kDropped;
+      return DropRestOfBlock(ErrorCode::kCorrupt,
+                             "length " + std::to_string(length) + " overruns its block (" +
+                                 std::to_string(left) + " bytes left)",
+                             block_end);
     }
     if (type == kZeroType && length == 0) {
       // Space a writer preallocated (mmap writes): both readers drop the rest of the block.
@@ -182,14 +188,10 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
     const uint32_t actual = Crc32c(file_.subspan(pos_ + 6, header_size - 6 + length));
     if (actual != expected) {
       if (recycled_) return EndInLeftovers("a checksum mismatch");
-      if (!Damage(ErrorCode::kChecksumMismatch,
-                  "checksum mismatch (stored " + std::to_string(expected) + ", computed " +
-                      std::to_string(actual) + ")",
-                  pos_, left)) {
-        return Step::kError;
-      }
-      pos_ = block_end;
-      return Step::kDropped;
+      return DropRestOfBlock(ErrorCode::kChecksumMismatch,
+                             "checksum mismatch (stored " + std::to_string(expected) +
+                                 ", computed " + std::to_string(actual) + ")",
+                             block_end);
     }
     const bool recyclable = header_size == kRecyclableHeaderSize;
     const uint8_t normalized =

@@ -260,8 +260,8 @@ export class Database {
     const settings = await this.recoverySettings();
     const recovery = recoverWals(logs, {
       format: this.format,
-      mode: settings.mode ?? "kPointInTimeRecovery",
-      paranoidChecks: settings.paranoidChecks,
+      // paranoid_checks=false ignores what the reader reports, as kSkipAnyCorruptedRecords does.
+      mode: settings.readPastDamage ? "kSkipAnyCorruptedRecords" : (settings.mode ?? "kPointInTimeRecovery"),
       timestampSize: (id) => {
         // RocksDB's built-in timestamp comparators end in ".u64ts" (8-byte timestamps).
         const family = this.columnFamilies.find((cf) => cf.id === id);

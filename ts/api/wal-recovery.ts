@@ -79,7 +79,7 @@ export type WalRecoveryMode =
   | "kAbsoluteConsistency"
   | "kSkipAnyCorruptedRecords";
 
-export const WAL_RECOVERY_MODES: readonly WalRecoveryMode[] = [
+const WAL_RECOVERY_MODES: readonly WalRecoveryMode[] = [
   "kPointInTimeRecovery",
   "kTolerateCorruptedTailRecords",
   "kAbsoluteConsistency",
@@ -89,13 +89,12 @@ export const WAL_RECOVERY_MODES: readonly WalRecoveryMode[] = [
 export interface RecoverWalsOptions {
   /** Whose recovery to follow (default "rocksdb"). */
   format?: "leveldb" | "rocksdb";
-  /** RocksDB: the recovery mode (default kPointInTimeRecovery). */
-  mode?: WalRecoveryMode;
   /**
-   * RocksDB: paranoid_checks (default true). False ignores what the log reader reports, as
-   * kSkipAnyCorruptedRecords does; the logs should then have been read with readPastDamage.
+   * RocksDB: the recovery mode as it acts on damage (default kPointInTimeRecovery):
+   * kSkipAnyCorruptedRecords also for paranoid_checks=false (Database.recoverySettings), whose
+   * logs were read past damage.
    */
-  paranoidChecks?: boolean;
+  mode?: WalRecoveryMode;
   timestampSize?: TimestampSize;
 }
 
@@ -131,7 +130,7 @@ class Replay {
   #section: PreparedTransaction | null = null;
   #out: WalRecord[] = [];
 
-  /** RocksDB's mode as it acts on damage: paranoid_checks=false ignores reports as kSkipAny does. */
+  /** RocksDB's mode as it acts on damage; null for LevelDB. */
   readonly #mode: WalRecoveryMode | null;
 
   constructor(
@@ -142,12 +141,7 @@ class Replay {
     if (!WAL_RECOVERY_MODES.includes(mode)) {
       throw new SstFilterError("UNSUPPORTED", `wal_recovery_mode ${String(mode)} is not one RocksDB has`);
     }
-    this.#mode =
-      (opts.format ?? "rocksdb") === "leveldb"
-        ? null
-        : opts.paranoidChecks === false
-          ? "kSkipAnyCorruptedRecords"
-          : mode;
+    this.#mode = (opts.format ?? "rocksdb") === "leveldb" ? null : mode;
   }
 
   log(log: WalFile): void {

@@ -121,6 +121,8 @@ class LogReader {
   bool Fail(ErrorCode code, const std::string& what, uint64_t offset);
   // Damage at `offset`: Fail (false) under kStop, else a drop of `size` bytes (true).
   bool Damage(ErrorCode code, const std::string& what, uint64_t offset, uint64_t size);
+  // Damage from pos_ on: kError under kStop, else the block's rest dropped (kDropped).
+  Step DropRestOfBlock(ErrorCode code, const std::string& what, size_t block_end);
   void EndTorn(uint64_t offset, const std::string& what);
 
   ByteView file_;

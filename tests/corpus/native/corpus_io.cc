@@ -157,10 +157,14 @@ CorpusRoot::CorpusRoot(std::filesystem::path dir) : dir_(std::move(dir)) {
 std::string CorpusRoot::WriteBytes(const std::string& relative, std::string_view bytes) const {
   const std::filesystem::path path = Abs(relative);
   std::filesystem::create_directories(path.parent_path());
+  WriteFile(path, bytes);
+  return relative;
+}
+
+void WriteFile(const std::filesystem::path& path, std::string_view bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   if (!out) Fail("cannot write " + path.string());
-  return relative;
 }
 
 std::string CorpusRoot::WriteKeys(const std::string& relative, const KeyList& keys) const {
@@ -213,6 +217,19 @@ std::vector<std::string> DatabaseFiles(const std::filesystem::path& dir) {
     names.push_back(name);
   }
   std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> CopyDatabaseFiles(const std::filesystem::path& from,
+                                           const std::filesystem::path& to, bool with_logs) {
+  std::filesystem::create_directories(to);
+  std::vector<std::string> names;
+  for (const std::string& name : DatabaseFiles(from)) {
+    if (!with_logs && name.size() > 4 && name.substr(name.size() - 4) == ".log") continue;
+    std::filesystem::copy_file(from / name, to / name,
+                               std::filesystem::copy_options::overwrite_existing);
+    names.push_back(name);
+  }
   return names;
 }
 

@@ -88,9 +88,16 @@ class CorpusRoot {
 };
 
 std::string ReadFile(const std::filesystem::path& path);
+// Writes `bytes` to `path` (a path of its own, not one under a CorpusRoot), replacing the file.
+void WriteFile(const std::filesystem::path& path, std::string_view bytes);
 
 // The files of the database in `dir` a reader needs, sorted: all but LOCK and the info logs (LOG*).
 std::vector<std::string> DatabaseFiles(const std::filesystem::path& dir);
+
+// Copies those files of the database in `from` into `to` (created, files replaced), without the
+// WALs when `with_logs` is false; returns the names copied.
+std::vector<std::string> CopyDatabaseFiles(const std::filesystem::path& from,
+                                           const std::filesystem::path& to, bool with_logs = true);
 
 // {"path", "count", "shape", "seed"} record of a key file.
 nlohmann::json KeysRecord(const std::string& path, const KeyList& keys, const std::string& shape,

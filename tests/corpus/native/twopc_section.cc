@@ -66,18 +66,6 @@ void CloseTransactionDb(rocksdb::TransactionDB* db) {
   if (!s.ok() && !s.IsAborted()) Fail("Close: " + s.ToString());
 }
 
-// Copies the database's files but LOCK and LOG*; without the WALs when `with_logs` is false.
-std::vector<std::string> CopyFiles(const fs::path& from, const fs::path& to, bool with_logs) {
-  fs::create_directories(to);
-  std::vector<std::string> names;
-  for (const std::string& name : DatabaseFiles(from)) {
-    if (!with_logs && name.size() > 4 && name.substr(name.size() - 4) == ".log") continue;
-    fs::copy_file(from / name, to / name, fs::copy_options::overwrite_existing);
-    names.push_back(name);
-  }
-  return names;
-}
-
 nlohmann::json Answer(const rocksdb::Status& s, const std::string& value, const Key& k) {
   if (s.ok()) return {{"status", "ok"}, {"value", Hex(value)}};
   if (s.IsNotFound()) return {{"status", "not-found"}};
@@ -120,7 +108,7 @@ std::unique_ptr<rocksdb::DB> OpenReadOnly(const fs::path& dir, bool allow_2pc,
 nlohmann::json MemtableVersions(rocksdb::DB* with_wal, const fs::path& scratch,
                                 const KeyList& probes) {
   const fs::path tables_only = scratch / "tables-only";
-  CopyFiles(scratch / "db", tables_only, false);
+  CopyDatabaseFiles(scratch / "db", tables_only, false);
   rocksdb::Status s;
   auto tables = OpenReadOnly(tables_only, false, &s);
   Check(s, "OpenForReadOnly without WALs");
@@ -191,7 +179,7 @@ nlohmann::json WriteCase(const CorpusRoot& root, const std::string& id, const st
   }
   const std::string dir = "db-twopc/" + id + "/db";
   std::vector<std::string> files;
-  for (const std::string& name : CopyFiles(*scratch_db, scratch / "db", true)) {
+  for (const std::string& name : CopyDatabaseFiles(*scratch_db, scratch / "db")) {
     root.CopyFile(dir + "/" + name, scratch / "db" / name);
     files.push_back(name);
   }
@@ -309,7 +297,7 @@ void WritePreparedHistory(rocksdb::TransactionDB* db) {
 // error's text when it refuses to open.
 nlohmann::json TransactionDbAnswers(const fs::path& written, const fs::path& copy,
                                     rocksdb::TxnDBWritePolicy policy, const KeyList& probes) {
-  CopyFiles(written, copy, true);
+  CopyDatabaseFiles(written, copy);
   rocksdb::TransactionDBOptions txn_options;
   txn_options.write_policy = policy;
   rocksdb::TransactionDB* raw = nullptr;

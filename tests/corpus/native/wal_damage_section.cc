@@ -22,7 +22,6 @@
 #include <rocksdb/write_batch.h>
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
 
 #include "library_status.h"
@@ -47,12 +46,6 @@ std::string RoundValue(char round, int i) {
   std::string v = std::string(1, round) + "-" + std::to_string(i) + "-";
   v.resize(80, round);
   return v;
-}
-
-void WriteFile(const fs::path& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) Fail("cannot write " + path.string());
 }
 
 // The physical records of a log (legacy headers; neither writer here recycles logs).
@@ -110,12 +103,6 @@ std::vector<std::string> LogNames(const fs::path& dir) {
     if (name.size() > 4 && name.substr(name.size() - 4) == ".log") logs.push_back(name);
   }
   return logs;  // sorted by name: the same width, so by number
-}
-
-void CopyDir(const fs::path& from, const fs::path& to) {
-  fs::remove_all(to);
-  fs::create_directories(to);
-  for (const std::string& name : DatabaseFiles(from)) fs::copy_file(from / name, to / name);
 }
 
 KeyList Probes(int count) {
@@ -199,7 +186,7 @@ void WithRocksDb(
 nlohmann::json RocksDbReading(const fs::path& dir, const fs::path& copy,
                               const std::vector<std::string>& families, const KeyList& probes,
                               const Recovery& recovery) {
-  CopyDir(dir, copy);
+  CopyDatabaseFiles(dir, copy);
   rocksdb::Options o;
   o.wal_recovery_mode = recovery.mode;
   o.paranoid_checks = recovery.paranoid_checks;
@@ -306,7 +293,7 @@ std::vector<nlohmann::json> RocksDbCases(const CorpusRoot& root) {
   // A copy of the two-log database with `log`'s middle record damaged.
   const auto damaged = [&](const std::string& id, const std::string& log, bool cut) {
     const fs::path db = scratch / id / "db";
-    CopyDir(written, db);
+    CopyDatabaseFiles(written, db);
     return std::pair{db, nlohmann::json::array({DamageMiddleRecord(db, log, cut)})};
   };
   const std::string history =
@@ -438,7 +425,7 @@ nlohmann::json UnknownTag(std::string* bytes, const Physical& record, const std:
 
 nlohmann::json LevelDbReading(const fs::path& dir, const fs::path& copy, bool paranoid,
                               const KeyList& probes) {
-  CopyDir(dir, copy);
+  CopyDatabaseFiles(dir, copy);
   leveldb::Options o;
   o.paranoid_checks = paranoid;
   leveldb::DB* raw = nullptr;
