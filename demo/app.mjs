@@ -1,7 +1,15 @@
 // @ts-check
 // The SST viewer page. It only renders: opening, probing, walking keys, verifying and building all
 // run in worker.mjs, which reads the dropped File in slices (Blob.slice) as the wasm core asks.
-import { byteSize, count, percent, printableText, toHex, withoutOffset } from "../dist/esm/tools/format.js";
+import {
+  byteSize,
+  count,
+  keyOrderText,
+  percent,
+  printableText,
+  toHex,
+  withoutOffset,
+} from "../dist/esm/tools/format.js";
 import { initDatabaseView, openDatabaseFiles } from "./database-view.mjs";
 import { el, keyText } from "./dom.mjs";
 import { drawFileMap, hitTest as mapHitTest, REGION_COLORS, span } from "./filemap.mjs";
@@ -360,11 +368,8 @@ function renderTable(info) {
     ["checksum", footer.checksum],
     ["metaindex", handleText(footer.metaindexHandle)],
     ["index", handleText(footer.indexHandle)],
-    // Both are text properties.
-    [
-      "comparator",
-      /** @type {string} */ (info.properties["rocksdb.comparator"] ?? "leveldb.BytewiseComparator"),
-    ],
+    ["order", keyOrderText(info.order)],
+    // A text property.
     ["compression", /** @type {string} */ (info.properties["rocksdb.compression"] ?? "per block")],
   ]);
   renderFilter(info, info.summary);
@@ -565,6 +570,8 @@ const ROUTES = {
   "after-last-key": () => "the index: the key sorts after the file's last key",
   // Only a read with another prefix extractor than the table's (the database's OPTIONS) gets it.
   "prefix-extractor-changed": () => "no probe: the database's prefix extractor is not the table's",
+  "any-filter": () =>
+    "every filter that could hold the key: the key order is unknown, so answers are conservative",
 };
 
 $("probe-form").addEventListener("submit", async (event) => {

@@ -395,6 +395,7 @@ const ops = {
       metaindex: table.metaindex,
       properties: plainProperties(table.properties),
       filter: table.filter,
+      order: table.order,
       summary: await summarizeTableFilter(sf, table),
     };
   },

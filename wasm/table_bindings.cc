@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "binding_support.h"
+#include "comparator_bindings.h"
 #include "sstfilter/table.h"
 
 namespace sstfilter::wasm {
@@ -300,6 +301,20 @@ class TableHandle : public IoHandle {
     return out;
   }
 
+  // { comparator, source, firstUnorderedSeparator } (ts/api/table.ts TableKeyOrder).
+  val KeyOrder() const {
+    const TableKeyOrder order = reader_->key_order();
+    val out = val::object();
+    out.set("comparator", order.comparator);
+    out.set("source", std::string(KeyOrderSourceName(order.source)));
+    out.set("known", order.known());
+    out.set("firstUnorderedSeparator",
+            order.first_unordered_separator
+                ? val(static_cast<double>(*order.first_unordered_separator))
+                : val::null());
+    return out;
+  }
+
   val FilterBytes() const {
     val out = val::array();
     for (ByteView raw : reader_->filter_bytes()) out.call<void>("push", ToUint8Array(raw));
@@ -448,10 +463,15 @@ val FormatScanLine(val key, val timestamp, const std::string& seq, int type, val
   return ToUint8Array(line);
 }
 
-// file_size: a whole number below 2^53 (validated by ts/api/table.ts).
-TableHandle* CreateTable(double file_size, bool internal_keys) {
+// file_size: a whole number below 2^53 (validated by ts/api/table.ts). `comparator_name` and
+// `compare`: as ComparatorFrom takes them; `manifest_comparator`: TableOptions's, "" for none. Null
+// on bad options (last error).
+TableHandle* CreateTable(double file_size, bool internal_keys, const std::string& comparator_name,
+                         val compare, const std::string& manifest_comparator) {
   TableOptions options;
   options.internal_keys = internal_keys;
+  if (!manifest_comparator.empty()) options.manifest_comparator = manifest_comparator;
+  if (!ComparatorFrom(comparator_name, std::move(compare), &options.comparator)) return nullptr;
   return new TableHandle(std::make_unique<TableReader>(static_cast<uint64_t>(file_size), options));
 }
 
@@ -487,6 +507,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("properties", &TableHandle::Properties)
       .function("filter", &TableHandle::Filter)
       .function("filterBytes", &TableHandle::FilterBytes)
+      .function("keyOrder", &TableHandle::KeyOrder)
       .function("mayContain", &TableHandle::MayContain)
       .function("prefixMayMatch", &TableHandle::PrefixMayMatch)
       .function("explain", &TableHandle::Explain)

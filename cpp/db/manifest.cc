@@ -18,13 +18,13 @@ constexpr const char* kDefaultColumnFamilyName = "default";
 
 struct FileOrder {
   DbFormat format;
-  std::optional<KeyOrder> order;
+  const Comparator* order;  // nullptr: not built in, files stay in file-number order
 
   // Smallest internal key first: user keys by the comparator, then the trailer descending; ties by
   // file number (leveldb BySmallestKey, rocksdb BySmallestKey).
   bool BySmallestKey(const TableFileMeta& a, const TableFileMeta& b) const {
     if (order) {
-      const int c = CompareUserKeys(*order, a.smallest_user_key(), b.smallest_user_key());
+      const int c = order->Compare(a.smallest_user_key(), b.smallest_user_key());
       if (c != 0) return c < 0;
       const uint64_t ta = DecodeFixed64(a.smallest.data() + a.smallest.size() - 8);
       const uint64_t tb = DecodeFixed64(b.smallest.data() + b.smallest.size() - 8);
@@ -139,7 +139,7 @@ class ManifestBuilder {
       cf.name = building.name;
       cf.comparator = building.comparator.empty() ? d->second.comparator : building.comparator;
       cf.log_number = building.log_number;
-      const FileOrder order{format_, KeyOrderFromComparatorName(cf.comparator)};
+      const FileOrder order{format_, FindBuiltinComparator(cf.comparator)};
       cf.files.resize(std::max(kDefaultLevels, building.levels.size()));
       for (size_t level = 0; level < building.levels.size(); ++level) {
         for (auto& [number, meta] : building.levels[level]) cf.files[level].push_back(meta);

@@ -89,7 +89,7 @@ Status IndexBlock::Seek(const LookupKey& lookup, std::optional<IndexEntry>* entr
   IndexEntry current;
   bool end = false;
   auto before_lookup = [&](const IndexEntry& e) {
-    return CompareIndexKeyWithLookup(format_.order, e.user_key, format_.keys_have_tag, e.tag,
+    return CompareIndexKeyWithLookup(*format_.comparator, e.user_key, format_.keys_have_tag, e.tag,
                                      lookup) < 0;
   };
   // Restart points hold whole keys and whole handles: binary search for the last one whose key
@@ -141,6 +141,25 @@ Status IndexBlock::Last(std::optional<IndexEntry>* entry) const {
     if (end) return Status::Ok();
     *entry = current;
   }
+}
+
+int CompareSeparators(const Comparator& comparator, const IndexEntry& a, const IndexEntry& b,
+                      bool has_tag) {
+  ByteView ka = a.user_key;
+  ByteView kb = b.user_key;
+  uint64_t ta = UINT64_MAX;
+  uint64_t tb = UINT64_MAX;
+  const size_t ts_size = comparator.timestamp_size();
+  if (ts_size == 8 && ka.size() >= ts_size && kb.size() >= ts_size) {
+    ta = DecodeFixed64(ka.data() + ka.size() - ts_size);
+    tb = DecodeFixed64(kb.data() + kb.size() - ts_size);
+    ka = ka.first(ka.size() - ts_size);
+    kb = kb.first(kb.size() - ts_size);
+  }
+  if (const int c = comparator.Compare(ka, kb); c != 0) return c;
+  if (ta != tb) return ta > tb ? -1 : 1;
+  if (!has_tag || a.tag == b.tag) return 0;
+  return a.tag > b.tag ? -1 : 1;
 }
 
 }  // namespace sstfilter

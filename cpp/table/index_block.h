@@ -20,7 +20,8 @@ struct IndexFormat {
   bool keys_have_tag = true;           // separators are internal keys (else user keys)
   bool values_delta_encoded = false;   // rocksdb.index.value.is.delta.encoded
   bool values_have_first_key = false;  // index type 3, kBinarySearchWithFirstKey
-  KeyOrder order = KeyOrder::kBytewise;
+  // The order separators are compared in when seeking (never null).
+  const Comparator* comparator = &BytewiseComparator();
 };
 
 struct IndexEntry {
@@ -28,6 +29,11 @@ struct IndexEntry {
   uint64_t tag = 0;  // the separator's tag, when the index holds internal keys
   BlockHandle handle;
 };
+
+// <0, 0 or >0 as separator `a` sorts before, with or after `b` as internal keys do (docs/FORMATS.md
+// 3.4): user keys in `comparator`'s order, then timestamps and (`has_tag`) tags descending.
+int CompareSeparators(const Comparator& comparator, const IndexEntry& a, const IndexEntry& b,
+                      bool has_tag);
 
 class IndexBlock {
  public:
@@ -66,6 +72,9 @@ class IndexBlock {
   Status Last(std::optional<IndexEntry>* entry) const;
 
   bool empty() const { return layout_.entries_size == 0; }
+
+  // Seeks compare in this order from now on (once the reader knows the table's order).
+  void set_comparator(const Comparator* comparator) { format_.comparator = comparator; }
 
  private:
   Status Located(Status s) const;

@@ -5,8 +5,10 @@
 
 namespace sstfilter {
 
-IndexBuilder::IndexBuilder(TableFamily family, uint32_t format_version)
+IndexBuilder::IndexBuilder(TableFamily family, uint32_t format_version,
+                           const Comparator* comparator)
     : family_(family),
+      comparator_(comparator),
       internal_keys_(family == TableFamily::kRocksDb),
       strip_tag_(family == TableFamily::kRocksDb && format_version >= 3),
       values_have_length_(family == TableFamily::kLevelDb || format_version < 4),
@@ -14,7 +16,18 @@ IndexBuilder::IndexBuilder(TableFamily family, uint32_t format_version)
 
 Bytes IndexBuilder::AddEntry(ByteView last_key, const ByteView* next_key, BlockHandle handle) {
   Bytes separator(last_key.begin(), last_key.end());
-  if (family_ == TableFamily::kLevelDb) {
+  if (!comparator_->is_bytewise()) {
+    if (family_ == TableFamily::kLevelDb) {
+      if (next_key) {
+        comparator_->FindShortestSeparator(&separator, *next_key);
+      } else {
+        comparator_->FindShortSuccessor(&separator);
+      }
+    } else if (next_key) {
+      ShortenInternalKeySeparator(*comparator_, &separator, *next_key,
+                                  EntryType::kWideColumnEntity);
+    }
+  } else if (family_ == TableFamily::kLevelDb) {
     if (next_key) {
       ShortenSeparator(ShorteningRules::kLevelDb, &separator, *next_key);
     } else {

@@ -19,7 +19,9 @@ class IndexBuilder {
   // LevelDB: user keys, as a bare TableBuilder gets them. RocksDB: internal keys; from
   // format_version 3 on the index stores user keys only (every user key appears once, so no
   // separator needs its sequence number), from 4 on handle values without a length.
-  IndexBuilder(TableFamily family, uint32_t format_version);
+  // `comparator` (outliving the builder): the keys' order, whose rules shorten separators.
+  IndexBuilder(TableFamily family, uint32_t format_version,
+               const Comparator* comparator = &BytewiseComparator());
 
   // The data block at `handle` ends with `last_key`; `next_key` is the first key of the next
   // block, or null after the last block (LevelDB then stores FindShortSuccessor of the last key,
@@ -40,6 +42,7 @@ class IndexBuilder {
 
  private:
   TableFamily family_;
+  const Comparator* comparator_;
   bool internal_keys_;
   bool strip_tag_;
   bool values_have_length_;

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "sstfilter/bytes.h"
+#include "sstfilter/comparator.h"
 
 namespace sstfilter {
 
@@ -20,14 +21,6 @@ inline std::optional<ByteView> StripInternalKeyTag(ByteView internal_key) {
   if (internal_key.size() < kInternalKeyTagSize) return std::nullopt;
   return internal_key.first(internal_key.size() - kInternalKeyTagSize);
 }
-
-// The user-key orders a reader can compare in. kBytewiseU64Ts is leveldb.BytewiseComparator.u64ts
-// (RocksDB's BytewiseComparatorWithU64Ts): stored user keys end in an 8-byte little-endian
-// timestamp; keys sort bytewise without it, then by timestamp, the newest (largest) first.
-enum class KeyOrder : uint8_t { kBytewise, kReverseBytewise, kBytewiseU64Ts };
-
-// Bytes of user-defined timestamp at the end of each stored user key: 8 for kBytewiseU64Ts, else 0.
-inline size_t TimestampSize(KeyOrder order) { return order == KeyOrder::kBytewiseU64Ts ? 8 : 0; }
 
 // Sequence numbers are 56 bits (leveldb and rocksdb db/dbformat.h kMaxSequenceNumber). Index
 // separators that FindShortestSeparator / FindShortSuccessor shortened carry this one.
@@ -54,18 +47,10 @@ struct LookupKey {
   uint64_t timestamp = UINT64_MAX;
 };
 
-// <0 when the index key (stored user key `key`, with its timestamp in timestamp orders, and `tag`
-// when `has_tag`) sorts before `lookup`, else >=0 (0: the lookup stops at this key). Indexes of
-// user keys only compare user keys (and timestamps).
-int CompareIndexKeyWithLookup(KeyOrder order, ByteView key, bool has_tag, uint64_t tag,
-                              const LookupKey& lookup);
-
-// The order a RocksDB `rocksdb.comparator` property names; nullopt for comparators whose order
-// cannot be reproduced from the name (custom ones).
-std::optional<KeyOrder> KeyOrderFromComparatorName(std::string_view name);
-
-// <0, 0, >0 as memcmp-then-length (leveldb.BytewiseComparator), or its reverse, for user keys
-// without timestamps (kBytewiseU64Ts compares them bytewise).
-int CompareUserKeys(KeyOrder order, ByteView a, ByteView b);
+// <0 when the index key (stored user key `key`, with its timestamp when the comparator has them,
+// and `tag` when `has_tag`) sorts before `lookup`, else >=0 (0: the lookup stops at this key).
+// Indexes of user keys only compare user keys (and timestamps).
+int CompareIndexKeyWithLookup(const Comparator& comparator, ByteView key, bool has_tag,
+                              uint64_t tag, const LookupKey& lookup);
 
 }  // namespace sstfilter

@@ -48,17 +48,35 @@ void ShortSuccessor(Bytes* key) {
   }
 }
 
-void ShortenInternalKeySeparator(ShorteningRules rules, Bytes* start, ByteView limit,
-                                 EntryType type_for_seek) {
+namespace {
+
+// InternalKeyComparator::FindShortestSeparator around `shorten`, which shortens the user key part.
+template <typename Shorten>
+void ShortenUserKeyPart(const Comparator& order, Bytes* start, ByteView limit,
+                        EntryType type_for_seek, Shorten shorten) {
   const ByteView user_start = ByteView(*start).first(start->size() - kInternalKeyTagSize);
   const ByteView user_limit = limit.first(limit.size() - kInternalKeyTagSize);
   Bytes shortened(user_start.begin(), user_start.end());
-  ShortenSeparator(rules, &shortened, user_limit);
-  if (shortened.size() <= user_start.size() &&
-      CompareUserKeys(KeyOrder::kBytewise, user_start, shortened) < 0) {
+  shorten(&shortened, user_limit);
+  if (shortened.size() <= user_start.size() && order.Compare(user_start, shortened) < 0) {
     PutFixed64(&shortened, kMaxSequenceNumber << 8 | static_cast<uint8_t>(type_for_seek));
     start->swap(shortened);
   }
+}
+
+}  // namespace
+
+void ShortenInternalKeySeparator(ShorteningRules rules, Bytes* start, ByteView limit,
+                                 EntryType type_for_seek) {
+  ShortenUserKeyPart(BytewiseComparator(), start, limit, type_for_seek,
+                     [rules](Bytes* key, ByteView to) { ShortenSeparator(rules, key, to); });
+}
+
+void ShortenInternalKeySeparator(const Comparator& comparator, Bytes* start, ByteView limit,
+                                 EntryType type_for_seek) {
+  ShortenUserKeyPart(
+      comparator, start, limit, type_for_seek,
+      [&comparator](Bytes* key, ByteView to) { comparator.FindShortestSeparator(key, to); });
 }
 
 }  // namespace sstfilter

@@ -29,5 +29,9 @@ void ShortSuccessor(Bytes* key);
 // kTypeWideColumnEntity), which sorts before every real entry of that user key.
 void ShortenInternalKeySeparator(ShorteningRules rules, Bytes* start, ByteView limit,
                                  EntryType type_for_seek);
+// The same under a comparator that is not bytewise: its FindShortestSeparator shortens the user
+// key, and the tag is set where that made it shorter and larger in its order.
+void ShortenInternalKeySeparator(const Comparator& comparator, Bytes* start, ByteView limit,
+                                 EntryType type_for_seek);
 
 }  // namespace sstfilter

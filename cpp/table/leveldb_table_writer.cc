@@ -20,10 +20,11 @@ constexpr std::string_view kFilterBlockName = "filter.leveldb.BuiltinBloomFilter
 class LevelDbTableWriter final : public TableWriter {
  public:
   explicit LevelDbTableWriter(const TableWriteOptions& options)
-      : options_(options),
+      : TableWriter(options.comparator),
+        options_(options),
         compressor_(options.compression == "snappy" ? BlockCompressor::ForName("snappy") : nullptr),
         data_block_(options.restart_interval),
-        index_(TableFamily::kLevelDb, 0) {
+        index_(TableFamily::kLevelDb, 0, options.comparator.get()) {
     if (options.filter) filter_.emplace(static_cast<int>(options.bits_per_key));
   }
 

@@ -3,8 +3,10 @@
 namespace sstfilter {
 
 PartitionedIndexBuilder::PartitionedIndexBuilder(uint32_t format_version,
-                                                 uint64_t metadata_block_size)
+                                                 uint64_t metadata_block_size,
+                                                 const Comparator* comparator)
     : format_version_(format_version),
+      comparator_(comparator),
       policy_(metadata_block_size),
       top_level_(TableFamily::kRocksDb, format_version) {}
 
@@ -28,7 +30,7 @@ void PartitionedIndexBuilder::AddEntry(ByteView last_key, const ByteView* next_k
     }
   }
   if (!partition_) {
-    partition_.emplace(TableFamily::kRocksDb, format_version_);
+    partition_.emplace(TableFamily::kRocksDb, format_version_, comparator_);
     cut_requested_ = false;  // MakeNewSubIndexBuilder
   }
   last_separator_ = partition_->AddEntry(last_key, next_key, handle);

@@ -20,7 +20,9 @@ namespace sstfilter {
 
 class PartitionedIndexBuilder {
  public:
-  PartitionedIndexBuilder(uint32_t format_version, uint64_t metadata_block_size);
+  // `comparator` (outliving the builder): the keys' order (IndexBuilder).
+  PartitionedIndexBuilder(uint32_t format_version, uint64_t metadata_block_size,
+                          const Comparator* comparator = &BytewiseComparator());
 
   // As IndexBuilder::AddEntry for the data block at `handle`: first cuts the current partition
   // when it is full or a cut was requested (never before the last block's entry).
@@ -51,6 +53,7 @@ class PartitionedIndexBuilder {
   void CutPartition();
 
   uint32_t format_version_;
+  const Comparator* comparator_;
   FlushBySizePolicy policy_;
   std::optional<IndexBuilder> partition_;  // the partition being filled, if any
   // Finished partitions: the separator that keys each in the top level, its contents.

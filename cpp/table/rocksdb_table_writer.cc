@@ -67,7 +67,8 @@ class RocksDbTableWriter final : public TableWriter {
   RocksDbTableWriter(const TableWriteOptions& options, ChecksumType checksum,
                      std::optional<PrefixExtractor> prefix_extractor,
                      std::unique_ptr<BlockCompressor> compressor)
-      : options_(options),
+      : TableWriter(options.comparator),
+        options_(options),
         checksum_(checksum),
         prefix_extractor_(prefix_extractor),
         compressor_(std::move(compressor)),
@@ -77,9 +78,10 @@ class RocksDbTableWriter final : public TableWriter {
         data_block_(options.restart_interval),
         range_deletions_(1) {
     if (options.index_type == TableIndexType::kTwoLevel) {
-      two_level_index_.emplace(options.format_version, options.metadata_block_size);
+      two_level_index_.emplace(options.format_version, options.metadata_block_size,
+                               options.comparator.get());
     } else {
-      index_.emplace(TableFamily::kRocksDb, options.format_version);
+      index_.emplace(TableFamily::kRocksDb, options.format_version, options.comparator.get());
     }
     if (!options.filter) return;
     const BuildOptions filter{*options.filter, options.bits_per_key};
@@ -300,7 +302,7 @@ class RocksDbTableWriter final : public TableWriter {
       add_text("rocksdb.filter.policy",
                *options_.filter == FilterFormat::kRocksDbRibbon ? "ribbonfilter" : "bloomfilter");
     }
-    p.AddText("rocksdb.comparator", "leveldb.BytewiseComparator");
+    p.AddText("rocksdb.comparator", std::string(options_.comparator->Name()));
     p.AddText("rocksdb.merge.operator", "nullptr");
     p.AddText("rocksdb.prefix.extractor.name",
               prefix_extractor_ ? prefix_extractor_->Name() : "nullptr");

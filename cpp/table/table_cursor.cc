@@ -47,7 +47,7 @@ TableCursor::TableCursor(const TableReader& table, Content content, size_t batch
 TableCursor::~TableCursor() = default;
 
 size_t TableCursor::timestamp_size() const {
-  return TimestampSize(table_->order.value_or(KeyOrder::kBytewise));
+  return table_->comparator_ref ? table_->comparator_ref->timestamp_size() : 0;
 }
 
 BlockFetcher& TableCursor::fetcher() const {
@@ -70,18 +70,24 @@ bool TableCursor::BatchReady() const {
 }
 
 Status TableCursor::SetEntryRange(EntryRange range) {
-  const bool seeks = range.from.has_value() || range.prefix.has_value();
-  if ((seeks || range.to.has_value()) && !table_->order) {
-    return Status::Error(ErrorCode::kUnsupported,
-                         "entries by key range need the order of the table's comparator (" +
-                             table_->comparator + "), which this reader cannot reproduce");
-  }
   if (range.exact && !range.from) {
     return Status::Error(ErrorCode::kBadOptions, "an exact range needs the key");
   }
+  const Comparator* order = table_->comparator_ref.get();
+  if (order == nullptr && range.exact) {
+    // The order is unknown: the key's versions may lie in any block, so the walk reads them all.
+    unordered_exact_ = true;
+    entries_ = std::move(range);
+    return Status::Ok();
+  }
+  const bool seeks = range.from.has_value() || range.prefix.has_value();
+  if ((seeks || range.to.has_value()) && order == nullptr) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "entries by key range need the order of the table's keys (" +
+                             UnknownOrderText(*table_) + ")");
+  }
   // A prefix range starts at the prefix, or at `from` where that lies after it.
-  if (range.prefix &&
-      (!range.from || CompareUserKeys(*table_->order, *range.from, *range.prefix) < 0)) {
+  if (range.prefix && (!range.from || order->Compare(*range.from, *range.prefix) < 0)) {
     range.from = range.prefix;
   }
   from_reached_ = !range.from.has_value();
@@ -92,12 +98,12 @@ Status TableCursor::SetEntryRange(EntryRange range) {
 bool TableCursor::PastRange(ByteView user_key) const {
   const EntryRange& r = entries_;
   if (r.limit != 0 && entries_taken_ >= r.limit) return true;
-  if (r.exact) return CompareUserKeys(*table_->order, user_key, *r.from) != 0;
+  if (r.exact) return !unordered_exact_ && table_->comparator_ref->Compare(user_key, *r.from) != 0;
   if (r.prefix && (user_key.size() < r.prefix->size() ||
                    !std::equal(r.prefix->begin(), r.prefix->end(), user_key.begin()))) {
     return true;
   }
-  return r.to && CompareUserKeys(*table_->order, user_key, *r.to) >= 0;
+  return r.to && table_->comparator_ref->Compare(user_key, *r.to) >= 0;
 }
 
 Status TableCursor::OnDataBlock(const Bytes& contents) {
@@ -158,8 +164,12 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
       key = key.first(key.size() - ts_size);
     }
     if (ranged) {
-      if (!from_reached_) {
-        if (CompareUserKeys(*table_->order, key, *entries_.from) < 0) continue;
+      if (unordered_exact_) {
+        if (!std::equal(key.begin(), key.end(), entries_.from->begin(), entries_.from->end())) {
+          continue;
+        }
+      } else if (!from_reached_) {
+        if (table_->comparator_ref->Compare(key, *entries_.from) < 0) continue;
         from_reached_ = true;
       }
       if (PastRange(key)) {
@@ -187,8 +197,8 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
 bool TableCursor::BeforeFrom(const IndexEntry& entry) const {
   if (from_reached_) return false;
   const LookupKey start{*entries_.from, kMaxSequenceNumber};
-  return CompareIndexKeyWithLookup(*table_->order, entry.user_key, table_->index.keys_have_tag(),
-                                   entry.tag, start) < 0;
+  return CompareIndexKeyWithLookup(*table_->comparator_ref, entry.user_key,
+                                   table_->index.keys_have_tag(), entry.tag, start) < 0;
 }
 
 // Sets the walk's pending_block (or pending_partition) to the next handle to read, or at_end_.

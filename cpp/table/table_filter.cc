@@ -20,12 +20,12 @@ void TableFilter::SetFull(std::string policy, bool builtin, Bytes contents) {
 }
 
 void TableFilter::SetPartitioned(std::string policy, bool builtin, uint64_t index_size,
-                                 KeyOrder order, bool separators_have_tag) {
+                                 const Comparator* comparator, bool separators_have_tag) {
   layout_ = TableFilterLayout::kPartitioned;
   metaindex_policy_ = std::move(policy);
   builtin_ = builtin;
   partition_index_size_ = index_size;
-  order_ = order;
+  comparator_ = comparator;
   separators_have_tag_ = separators_have_tag;
 }
 
@@ -96,12 +96,12 @@ Status TableFilter::CheckProbeable(const FilterReader& reader) const {
 size_t TableFilter::PartitionFor(const LookupKey& lookup) const {
   // PartitionedFilterBlockReader::GetFilterPartitionHandle: Seek with the lookup's internal key,
   // else SeekToLast.
-  auto it =
-      std::lower_bound(partitions_.begin(), partitions_.end(), lookup,
-                       [this](const FilterPartition& p, const LookupKey& key) {
-                         return CompareIndexKeyWithLookup(order_, p.separator, separators_have_tag_,
-                                                          p.separator_tag, key) < 0;
-                       });
+  auto it = std::lower_bound(partitions_.begin(), partitions_.end(), lookup,
+                             [this](const FilterPartition& p, const LookupKey& key) {
+                               return CompareIndexKeyWithLookup(*comparator_, p.separator,
+                                                                separators_have_tag_,
+                                                                p.separator_tag, key) < 0;
+                             });
   if (it == partitions_.end()) --it;
   return static_cast<size_t>(it - partitions_.begin());
 }
@@ -112,6 +112,7 @@ Status TableFilter::RocksDbMayMatch(const LookupKey& lookup, ByteView probe, boo
   const FilterReader* reader = full_.get();
   if (layout_ == TableFilterLayout::kPartitioned) {
     if (partitions_.empty()) return Status::Ok();
+    if (comparator_ == nullptr) return AnyPartitionMayMatch(probe, may_match);
     const size_t chosen = PartitionFor(lookup);
     if (partition != nullptr) *partition = chosen;
     reader = partitions_[chosen].reader.get();
@@ -119,6 +120,36 @@ Status TableFilter::RocksDbMayMatch(const LookupKey& lookup, ByteView probe, boo
   if (reader == nullptr) return Status::Ok();
   if (Status s = CheckProbeable(*reader); !s.ok()) return s;
   *may_match = reader->MayMatch(probe);
+  return Status::Ok();
+}
+
+Status TableFilter::AnyPartitionMayMatch(ByteView probe, bool* may_match) const {
+  *may_match = false;
+  for (const FilterPartition& p : partitions_) {
+    if (p.reader == nullptr) {
+      *may_match = true;
+      return Status::Ok();
+    }
+    if (Status s = CheckProbeable(*p.reader); !s.ok()) return s;
+    if (p.reader->MayMatch(probe)) {
+      *may_match = true;
+      return Status::Ok();
+    }
+  }
+  return Status::Ok();
+}
+
+Status TableFilter::LevelDbAnyMayMatch(ByteView key, bool* may_match) const {
+  *may_match = true;
+  if (Status s = CheckBuiltin(); !s.ok()) return s;
+  // Each filter covers the data blocks that start in its 2^base_lg range of offsets; a block too
+  // malformed to parse has none, and then every key may match (FilterBlockReader).
+  const size_t filters = leveldb_->num_filters();
+  if (filters == 0 || leveldb_->base_lg() >= 64) return Status::Ok();
+  for (size_t i = 0; i < filters; ++i) {
+    if (leveldb_->KeyMayMatch(uint64_t{i} << leveldb_->base_lg(), key)) return Status::Ok();
+  }
+  *may_match = false;
   return Status::Ok();
 }
 
@@ -135,6 +166,14 @@ Status TableFilter::RocksDbMayMatchBatch(const KeyBatchView& keys, uint8_t* resu
   };
   if (layout_ != TableFilterLayout::kPartitioned || partitions_.empty()) {
     return probe(layout_ == TableFilterLayout::kFull ? full_.get() : nullptr, 0, keys.size());
+  }
+  if (comparator_ == nullptr) {
+    for (size_t i = 0; i < keys.size(); ++i) {
+      bool may_match = true;
+      if (Status s = AnyPartitionMayMatch(keys[i], &may_match); !s.ok()) return s;
+      results[i] = may_match ? 1 : 0;
+    }
+    return Status::Ok();
   }
   // Keys in file order (a table's own keys, as verify probes them) come in long runs per partition.
   size_t begin = 0;

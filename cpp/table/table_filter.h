@@ -44,8 +44,10 @@ class TableFilter {
   void SetLevelDbBlock(std::string policy, bool builtin, Bytes contents);
   void SetFull(std::string policy, bool builtin, Bytes contents);
   // Partitions are added in index order, then their contents as they are read.
-  void SetPartitioned(std::string policy, bool builtin, uint64_t index_size, KeyOrder order,
-                      bool separators_have_tag);
+  // `comparator`: the order of the partition index; nullptr when unknown, then a lookup probes
+  // every partition (RocksDbMayMatch answers "may match" when any does).
+  void SetPartitioned(std::string policy, bool builtin, uint64_t index_size,
+                      const Comparator* comparator, bool separators_have_tag);
   void AddPartition(Bytes separator, uint64_t separator_tag, BlockHandle handle);
   std::vector<FilterPartition>& partitions() { return partitions_; }
   const std::vector<FilterPartition>& partitions() const { return partitions_; }
@@ -61,9 +63,13 @@ class TableFilter {
 
   // LevelDB: the filter for the data block at `block_offset` (FilterBlockReader::KeyMayMatch).
   Status LevelDbMayMatch(uint64_t block_offset, ByteView key, bool* may_match) const;
+  // LevelDB, key order unknown: whether any filter of the block may hold `key` (every data block's
+  // filter is one of them), so that a key is ruled out only when no block's filter can hold it.
+  Status LevelDbAnyMayMatch(ByteView key, bool* may_match) const;
   // RocksDB: `probe` (a whole user key or a prefix) in the full filter or in the partition chosen
-  // with `lookup` (its index in `*partition` when given). kUnsupported when the filter cannot be
-  // probed by this build.
+  // with `lookup` (its index in `*partition` when given); with the partition index's order unknown,
+  // whether any partition may hold it (`*partition` untouched). kUnsupported when the filter cannot
+  // be probed by this build.
   Status RocksDbMayMatch(const LookupKey& lookup, ByteView probe, bool* may_match,
                          size_t* partition = nullptr) const;
   // RocksDB: results[i] as RocksDbMayMatch for whole user key keys[i], through the filters' batch
@@ -74,7 +80,8 @@ class TableFilter {
   Status CheckBuiltin() const;
   // A built-in policy's filter this build can probe.
   Status CheckProbeable(const FilterReader& reader) const;
-  // The partition a lookup goes to (partitions_ must not be empty).
+  Status AnyPartitionMayMatch(ByteView probe, bool* may_match) const;
+  // The partition a lookup goes to (partitions_ must not be empty, comparator_ set).
   size_t PartitionFor(const LookupKey& lookup) const;
 
   TableFilterLayout layout_ = TableFilterLayout::kNone;
@@ -84,7 +91,7 @@ class TableFilter {
   std::unique_ptr<FilterReader> full_;
   std::vector<FilterPartition> partitions_;
   uint64_t partition_index_size_ = 0;
-  KeyOrder order_ = KeyOrder::kBytewise;
+  const Comparator* comparator_ = nullptr;
   bool separators_have_tag_ = false;
 };
 

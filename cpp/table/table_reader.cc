@@ -85,9 +85,21 @@ int64_t OpenedTable::PropertyOffset(std::string_view name) const {
 const char* LookupRouteName(LookupRoute route) {
   // In LookupRoute's order.
   static constexpr const char* kNames[] = {
-      "no-filter", "outside-prefix-domain", "after-last-key",          "full-filter",
-      "partition", "block-filter",          "prefix-extractor-changed"};
-  return EnumName<LookupRoute::kPrefixExtractorChanged>(route, kNames, "no-filter");
+      "no-filter", "outside-prefix-domain", "after-last-key",           "full-filter",
+      "partition", "block-filter",          "prefix-extractor-changed", "any-filter"};
+  return EnumName<LookupRoute::kAnyFilter>(route, kNames, "no-filter");
+}
+
+const char* KeyOrderSourceName(KeyOrderSource source) {
+  static constexpr const char* kNames[] = {"recorded", "supplied", "separators", "unknown"};
+  return EnumName<KeyOrderSource::kUnknown>(source, kNames, "unknown");
+}
+
+std::string UnknownOrderText(const OpenedTable& table) {
+  const std::string& name = table.key_order.comparator;
+  return (name.empty() ? std::string("LevelDB tables do not record their comparator")
+                       : "the comparator \"" + name + "\" is not built in") +
+         "; supply it as the comparator option";
 }
 
 struct TableReader::State {
@@ -303,8 +315,9 @@ Status TableReader::Configure() {
   OpenedTable& t = *table_;
   const TableProperties& props = t.properties;
   const bool rocksdb = t.family == TableFamily::kRocksDb;
+  std::string recorded = std::string(kBytewiseComparatorName);
   if (rocksdb) {
-    if (auto name = props.Text("rocksdb.comparator")) t.comparator = *name;
+    if (auto name = props.Text("rocksdb.comparator")) recorded = *name;
     if (const TableProperty* p = props.Find("rocksdb.block.based.table.index.type");
         p != nullptr && p->bytes.size() == 4) {
       t.index_type = DecodeFixed32(p->bytes.data());
@@ -316,7 +329,11 @@ Status TableReader::Configure() {
       t.prefix_extractor = PrefixExtractor::FromName(*extractor);
     }
   }
-  t.order = KeyOrderFromComparatorName(t.comparator);
+  const std::optional<std::string> named =
+      rocksdb ? std::optional(recorded) : t.options.manifest_comparator;
+  if (Status s = ChooseKeyOrder(named); !s.ok()) {
+    return s;
+  }
   if (t.index_type > kBinarySearchWithFirstKey) {
     return Status::Error(ErrorCode::kUnsupported,
                          "index type " + std::to_string(t.index_type) + " is not supported",
@@ -328,7 +345,9 @@ Status TableReader::Configure() {
       t.options.internal_keys && (!rocksdb || props.Number("rocksdb.index.key.is.user.key") != 1);
   index.values_delta_encoded = props.Number("rocksdb.index.value.is.delta.encoded") == 1;
   index.values_have_first_key = t.index_type == kBinarySearchWithFirstKey;
-  index.order = t.order.value_or(KeyOrder::kBytewise);
+  // Until the order is known (or for good, when it stays unknown) separators compare bytewise:
+  // only the order checks and walks in index order use the index then, never a seek.
+  index.comparator = t.comparator_ref ? t.comparator_ref.get() : &BytewiseComparator();
 
   if (t.footer.index) {
     t.index_handle = *t.footer.index;
@@ -344,6 +363,76 @@ Status TableReader::Configure() {
   return Status::Ok();
 }
 
+Status TableReader::ChooseKeyOrder(std::optional<std::string> recorded) {
+  OpenedTable& t = *table_;
+  TableKeyOrder& order = t.key_order;
+  if (const ComparatorRef& supplied = t.options.comparator) {
+    // An unnamed comparator (a bare function from TypeScript) takes the table's recorded name.
+    const std::string_view name = supplied->Name();
+    if (recorded && !name.empty() && *recorded != name) {
+      return Status::Error(ErrorCode::kBadOptions,
+                           "the table's keys are ordered by \"" + *recorded +
+                               "\" (rocksdb.comparator), not by the comparator supplied, \"" +
+                               std::string(supplied->Name()) + "\"",
+                           t.PropertyOffset("rocksdb.comparator"));
+    }
+    t.comparator_ref = supplied;
+    order = TableKeyOrder{!name.empty() ? std::string(name) : recorded.value_or("custom"),
+                          KeyOrderSource::kSupplied, std::nullopt};
+    return Status::Ok();
+  }
+  if (recorded) {
+    t.comparator_ref = BuiltinComparator(*recorded);
+    order.comparator = *recorded;
+    order.source = t.comparator_ref ? KeyOrderSource::kRecorded : KeyOrderSource::kUnknown;
+    return Status::Ok();
+  }
+  // LevelDB: OnIndex decides from the separators.
+  order.source = KeyOrderSource::kUnknown;
+  return Status::Ok();
+}
+
+Status TableReader::CheckSeparatorOrder() {
+  OpenedTable& t = *table_;
+  TableKeyOrder& order = t.key_order;
+  const bool supplied = order.source == KeyOrderSource::kSupplied;
+  // Built-in orders a RocksDB table or a MANIFEST names are taken on their word, as the databases
+  // do; a name that is not built in leaves the order unknown.
+  if (!supplied && (t.family == TableFamily::kRocksDb || t.options.manifest_comparator)) {
+    return Status::Ok();
+  }
+  const Comparator& comparator = supplied ? *t.comparator_ref : BytewiseComparator();
+  const bool has_tag = t.index.keys_have_tag();
+  IndexBlock::Iterator it = t.index.Begin();
+  std::optional<IndexEntry> previous;
+  for (uint64_t n = 0;; ++n) {
+    IndexEntry entry;
+    bool end = false;
+    if (Status s = it.Next(&entry, &end); !s.ok()) return s;
+    if (end) break;
+    if (previous && CompareSeparators(comparator, *previous, entry, has_tag) > 0) {
+      if (supplied) {
+        return Status::Error(ErrorCode::kBadOptions,
+                             "index entry " + std::to_string(n) +
+                                 " sorts before the one before it under the comparator \"" +
+                                 order.comparator +
+                                 "\": the table was written in another order (or the comparator "
+                                 "is inconsistent)",
+                             static_cast<int64_t>(t.index_handle.offset));
+      }
+      order.first_unordered_separator = n;
+      return Status::Ok();
+    }
+    previous = std::move(entry);
+  }
+  if (!supplied) {
+    t.comparator_ref = BuiltinComparator(kBytewiseComparatorName);
+    order = TableKeyOrder{std::string(kBytewiseComparatorName), KeyOrderSource::kSeparators,
+                          std::nullopt};
+  }
+  return Status::Ok();
+}
+
 Status TableReader::OnIndex(Bytes contents) {
   const bool compressed = state_->fetcher.trailer()[0] != 0;
   if (Status s = IndexBlock::Open(std::move(contents), table_->index_format,
@@ -351,6 +440,10 @@ Status TableReader::OnIndex(Bytes contents) {
       !s.ok()) {
     return s;
   }
+  if (Status s = CheckSeparatorOrder(); !s.ok()) return s;
+  table_->index_format.comparator =
+      table_->comparator_ref ? table_->comparator_ref.get() : &BytewiseComparator();
+  table_->index.set_comparator(table_->index_format.comparator);
   return SelectFilter();
 }
 
@@ -402,7 +495,7 @@ Status TableReader::OnFilter(Bytes contents) {
   }
   // The partition index is an index block keyed like the table's index, without first keys.
   t.filter.SetPartitioned(chosen.filter_policy, chosen.filter_builtin, contents.size(),
-                          t.order.value_or(KeyOrder::kBytewise), t.index_format.keys_have_tag);
+                          t.comparator_ref.get(), t.index_format.keys_have_tag);
   state_->stage = OpenStage::kPartitions;
   // The partitions lie one after another before their index: read them in large pieces.
   state_->fetcher.EnableReadahead();
@@ -442,15 +535,10 @@ Status TableReader::OnFilter(Bytes contents) {
 
 Status TableReader::CheckProbeable() const {
   if (!is_open()) return Status::Error(ErrorCode::kBadOptions, "the table is not open");
-  const OpenedTable& t = *table_;
-  if (!t.order && t.filter.layout() != TableFilterLayout::kNone) {
-    return Status::Error(ErrorCode::kUnsupported,
-                         "keys ordered by the comparator \"" + t.comparator +
-                             "\" cannot be probed (only bytewise and reverse bytewise)",
-                         t.PropertyOffset("rocksdb.comparator"));
-  }
   return Status::Ok();
 }
+
+TableKeyOrder TableReader::key_order() const { return table_->key_order; }
 
 Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* trace,
                                const TableReadOptions& read) const {
@@ -462,6 +550,15 @@ Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* 
   const OpenedTable& t = *table_;
   const TableFilterLayout layout = t.filter.layout();
   const LookupKey lookup{user_key};
+  const bool ordered = t.comparator_ref != nullptr;
+  if (t.family == TableFamily::kLevelDb && !ordered) {
+    // Without the order, neither the index seek nor "after the last key" can be trusted.
+    if (layout == TableFilterLayout::kNone) return Status::Ok();
+    route.route = LookupRoute::kAnyFilter;
+    route.filter_in_use = true;
+    route.probed_size = user_key.size();
+    return AtFilter(t.filter.LevelDbAnyMayMatch(user_key, may_match), state_->filter_entry);
+  }
   if (t.family == TableFamily::kLevelDb) {
     std::optional<IndexEntry> block;
     if (Status s = t.index.Seek(lookup, &block); !s.ok()) return s;
@@ -480,7 +577,7 @@ Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* 
   }
   // The data block a read would go to is known without I/O only from a single-level index.
   // Only traced lookups look: RocksDB's own lookup consults the filter first.
-  if (trace != nullptr && t.index_type != kTwoLevelIndexSearch) {
+  if (trace != nullptr && ordered && t.index_type != kTwoLevelIndexSearch) {
     std::optional<IndexEntry> block;
     if (Status s = t.index.Seek(lookup, &block); !s.ok()) return s;
     if (block) route.data_block = block->handle;
@@ -511,8 +608,9 @@ Status TableReader::MayContain(ByteView user_key, bool* may_match, LookupTrace* 
     }
     probe = t.prefix_extractor->Transform(user_key);
   }
-  route.route = layout == TableFilterLayout::kPartitioned ? LookupRoute::kPartition
-                                                          : LookupRoute::kFullFilter;
+  route.route = layout != TableFilterLayout::kPartitioned ? LookupRoute::kFullFilter
+                : ordered                                 ? LookupRoute::kPartition
+                                                          : LookupRoute::kAnyFilter;
   route.probed_size = probe.size();
   return AtFilter(t.filter.RocksDbMayMatch(lookup, probe, may_match, &route.partition),
                   state_->filter_entry);

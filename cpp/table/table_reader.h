@@ -36,9 +36,10 @@ struct OpenedTable {
   BlockHandle index_handle;
   uint32_t index_type = 0;  // rocksdb.block.based.table.index.type
   IndexFormat index_format;
-  IndexBlock index;               // the top-level index when partitioned
-  std::optional<KeyOrder> order;  // nullopt: a comparator this reader cannot reproduce
-  std::string comparator = "leveldb.BytewiseComparator";
+  IndexBlock index;  // the top-level index when partitioned
+  // The order of the keys; nullptr when unknown (key_order.source kUnknown).
+  ComparatorRef comparator_ref;
+  TableKeyOrder key_order;
   bool whole_key_filtering = true;  // rocksdb.block.based.table.whole.key.filtering
   std::optional<std::string> prefix_extractor_name;  // nullopt when the table has none
   std::optional<PrefixExtractor> prefix_extractor;   // nullopt also for custom extractors
@@ -54,5 +55,9 @@ struct OpenedTable {
   // it.
   int64_t PropertyOffset(std::string_view name) const;
 };
+
+// Why an operation that needs the key order cannot have it, for error messages: names the
+// comparator (or says LevelDB records none) and TableOptions::comparator.
+std::string UnknownOrderText(const OpenedTable& table);
 
 }  // namespace sstfilter

@@ -62,6 +62,11 @@ SealedBlock AppendBlock(ByteView raw, BlockCompressor* compressor, const BlockSe
 Status TableWriter::Create(const TableWriteOptions& options, std::unique_ptr<TableWriter>* out) {
   out->reset();
   if (Status s = ValidateCommonWriteOptions(options); !s.ok()) return s;
+  if (options.comparator == nullptr) return BadOptions("a table writer needs a comparator");
+  if (options.comparator->timestamp_size() != 0) {
+    return BadOptions("writing keys with user-defined timestamps (comparator " +
+                      std::string(options.comparator->Name()) + ") is not supported");
+  }
   return options.format == TableFamily::kRocksDb ? NewRocksDbTableWriter(options, out)
                                                  : NewLevelDbTableWriter(options, out);
 }
@@ -87,8 +92,8 @@ Status TableWriter::Add(Op op, ByteView key, ByteView value) {
                                    std::to_string(value.size()) + " bytes is above the limit of " +
                                    std::to_string(kMaxWriteValueBytes)));
   }
-  if (has_point_key_ && CompareUserKeys(KeyOrder::kBytewise, key, last_point_key_) <= 0) {
-    const bool equal = CompareUserKeys(KeyOrder::kBytewise, key, last_point_key_) == 0;
+  if (has_point_key_ && comparator_->Compare(key, last_point_key_) <= 0) {
+    const bool equal = comparator_->Compare(key, last_point_key_) == 0;
     return Latch(Status::Error(ErrorCode::kBadKey, "entry " + std::to_string(position) + ": key " +
                                                        (equal ? "repeats the key before it"
                                                               : "sorts before the key before it") +
@@ -115,7 +120,7 @@ Status TableWriter::DeleteRange(ByteView start, ByteView end) {
                                               ": a range deletion's key is above the limit of " +
                                               std::to_string(kMaxWriteKeyBytes) + " bytes"));
   }
-  if (CompareUserKeys(KeyOrder::kBytewise, end, start) < 0) {
+  if (comparator_->Compare(end, start) < 0) {
     return Latch(Status::Error(
         ErrorCode::kBadKey,
         "entry " + std::to_string(position) + ": a range deletion's end sorts before its start"));

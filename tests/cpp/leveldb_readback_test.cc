@@ -25,27 +25,12 @@
 #include <string>
 #include <vector>
 
+#include "leveldb_memory_file.h"
 #include "sstfilter/table.h"
 #include "sstfilter/table_writer.h"
 
 namespace sstfilter {
 namespace {
-
-// A whole file in memory, as LevelDB reads files.
-class MemoryFile final : public leveldb::RandomAccessFile {
- public:
-  explicit MemoryFile(const Bytes& bytes) : bytes_(bytes) {}
-  leveldb::Status Read(uint64_t offset, size_t n, leveldb::Slice* result,
-                       char* /*scratch*/) const override {
-    if (offset > bytes_.size()) return leveldb::Status::IOError("read past the end");
-    const size_t available = std::min<size_t>(n, bytes_.size() - offset);
-    *result = leveldb::Slice(reinterpret_cast<const char*>(bytes_.data()) + offset, available);
-    return leveldb::Status::OK();
-  }
-
- private:
-  const Bytes& bytes_;
-};
 
 // What LevelDB's FilterBlockReader::KeyMayMatch answers for the data block at `block_offset`:
 // the filter of window block_offset >> base_lg; an empty filter says no, a malformed one yes.
@@ -142,7 +127,7 @@ TEST(LevelDbReadBack, TableOpenIteratesOurEntriesAndItsFilterAnswersAsOurs) {
     leveldb::Options options;
     options.filter_policy = policy.get();
     options.paranoid_checks = true;
-    MemoryFile source(file);
+    LevelDbMemoryFile source(file);
     leveldb::Table* opened = nullptr;
     const leveldb::Status open = leveldb::Table::Open(options, &source, file.size(), &opened);
     ASSERT_TRUE(open.ok()) << open.ToString();

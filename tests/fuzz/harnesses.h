@@ -331,7 +331,7 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
     EntryRange range;
     range.from = Bytes(keys[1].begin(), keys[1].end());
     range.limit = 1000;
-    if (!cursor.SetEntryRange(std::move(range)).ok()) FUZZ_CHECK(!t.order.has_value());
+    if (!cursor.SetEntryRange(std::move(range)).ok()) FUZZ_CHECK(t.comparator_ref == nullptr);
   }
   for (int batches = 0; batches < kMaxWalkedBlocks; ++batches) {
     const Status s = DriveForFuzzing(cursor, file);
@@ -412,7 +412,7 @@ inline void FuzzBlock(const uint8_t* data, size_t size) {
   format.keys_have_tag = (flag_bits & 2) != 0;
   format.values_delta_encoded = (flag_bits & 4) != 0;
   format.values_have_first_key = (flag_bits & 8) != 0;
-  format.order = (flag_bits & 16) ? KeyOrder::kReverseBytewise : KeyOrder::kBytewise;
+  format.comparator = (flag_bits & 16) ? &ReverseBytewiseComparator() : &BytewiseComparator();
   IndexBlock index;
   const uint64_t file_offset = flag_bits & 32 ? 1000 : 0;
   if (IndexBlock::Open(Bytes(block.begin(), block.end()), format, file_offset, false, &index)
@@ -426,8 +426,8 @@ inline void FuzzBlock(const uint8_t* data, size_t size) {
     std::optional<IndexEntry> found;
     const LookupKey lookup{key, flag_bits & 64 ? kMaxSequenceNumber : kLatestReadSequence};
     if (index.Seek(lookup, &found).ok() && found) {
-      FUZZ_CHECK(CompareIndexKeyWithLookup(format.order, found->user_key, format.keys_have_tag,
-                                           found->tag, lookup) >= 0);
+      FUZZ_CHECK(CompareIndexKeyWithLookup(*format.comparator, found->user_key,
+                                           format.keys_have_tag, found->tag, lookup) >= 0);
     }
     (void)index.Last(&found);  // any error is fine; reading past the block is not
   }

@@ -28,6 +28,14 @@ import {
 } from "./entries.js";
 import { regionsOf, type TableRegion } from "./layout.js";
 import { WasmObject } from "../core/wasm-object.js";
+import {
+  compareFunctionFor,
+  coreComparator,
+  throwComparatorFault,
+  type CompareFunction,
+  type ComparatorOption,
+  type CoreComparator,
+} from "./comparators.js";
 
 export interface OpenTableOptions {
   /**
@@ -35,6 +43,38 @@ export interface OpenTableOptions {
    * SstFileWriter writes; false for tables written with a bare TableBuilder.
    */
   internalKeys?: boolean;
+  /**
+   * The order of the table's keys, as the database that wrote it was opened with (see
+   * {@link ComparatorOption}). Without it a RocksDB table is read in the order its
+   * `rocksdb.comparator` names when that is built in, and a LevelDB table (which records no
+   * comparator) as bytewise when its index separators ascend bytewise; otherwise the order is
+   * unknown (`t.order.known` false) and probes are conservative. A RocksDB table that names another
+   * comparator, or an index out of this order, is BAD_OPTIONS.
+   */
+  comparator?: ComparatorOption;
+  /**
+   * @internal The comparator a database's MANIFEST names for the table: a LevelDB table (which
+   * records none) is read as if it named it, never assumed bytewise.
+   */
+  manifestComparator?: string;
+}
+
+/**
+ * How a table's keys are ordered, and how the reader knows (`t.order`):
+ * - "recorded": RocksDB, the built-in comparator `rocksdb.comparator` names;
+ * - "supplied": the `comparator` option;
+ * - "separators": LevelDB, none supplied; the index separators ascend bytewise, so the table is read
+ *   as bytewise (a LevelDB table does not record its comparator: supply it to be sure);
+ * - "unknown": neither. A key is then ruled out only when every filter that could hold it says no
+ *   (route "any-filter"), get() reads every block, and walks by key range are UNSUPPORTED.
+ */
+export interface TableKeyOrder {
+  /** The comparator's name; for "unknown" the recorded one (RocksDB), "" for LevelDB. */
+  comparator: string;
+  source: "recorded" | "supplied" | "separators" | "unknown";
+  known: boolean;
+  /** LevelDB, "unknown": the first index entry (from 0) that sorts bytewise before the one before it. */
+  firstUnorderedSeparator: number | null;
 }
 
 /** Anything with a size and ranged reads, e.g. a file handle or an HTTP range reader. */
@@ -93,8 +133,12 @@ export interface TableFooter {
  * - "prefix-extractor-changed": whole-key filtering is off and the reading database's prefix
  *   extractor (TableReadOptions.prefixExtractor) is not the table's: its prefixes are not probed
  *   (may match).
+ * - "any-filter": the key order is unknown (`t.order`): every filter that could hold the key was
+ *   probed (each of LevelDB's data-block filters, each partition), and the key is ruled out only
+ *   when all of them said no.
  */
 export type LookupRoute =
+  | "any-filter"
   | "full-filter"
   | "partition"
   | "block-filter"
@@ -193,6 +237,7 @@ const abandonedWalks = new FinalizationRegistry<TableCursorHandle>((cursor) => {
 /** Advances `op` until it needs file bytes (their range) or nothing (null). */
 function pump(heap: WasmHeap, op: IoHandle): ReadRange | null {
   const need = op.advance();
+  throwComparatorFault();
   const needs = heap.constants.ioNeeds;
   if (need === needs.nothing) return null;
   if (need === needs.bytes) {
@@ -596,13 +641,26 @@ class TableBase extends WasmObject<TableHandle> {
   /** The RocksDB properties block ({} for LevelDB). */
   readonly properties: Record<string, TablePropertyValue>;
   readonly filter: TableFilterInfo | null;
+  /** The order of the keys, and how the reader knows it. */
+  readonly order: TableKeyOrder;
+  // get()'s order for range deletions: null while the order is unknown.
+  private readonly compareKeys: CompareFunction | null;
 
   /** @internal */
   constructor(
     protected readonly heap: WasmHeap,
     handle: TableHandle,
+    suppliedCompare?: CompareFunction,
   ) {
     super(handle, "table");
+    this.order = handle.keyOrder() as TableKeyOrder;
+    this.compareKeys = this.order.known
+      ? compareFunctionFor(
+          heap,
+          this.order.comparator,
+          this.order.source === "supplied" ? suppliedCompare : undefined,
+        )
+      : null;
     this.format = handle.family() as TableFormat;
     this.footer = handle.footer() as TableFooter;
     this.metaindex = handle.metaindex() as Record<string, [number, number]>;
@@ -613,6 +671,7 @@ class TableBase extends WasmObject<TableHandle> {
   protected probe(which: "mayContain" | "prefixMayMatch", key: Key): boolean {
     const handle = this.live();
     const answer = handle[which](...this.heap.putKey(key));
+    throwComparatorFault();
     if (answer < 0) throw this.heap.lastError();
     return answer === 1;
   }
@@ -635,6 +694,7 @@ class TableBase extends WasmObject<TableHandle> {
       wholeKeyFiltering,
       ...(prefixExtractor !== undefined ? { prefixExtractor: prefixExtractor ?? "" } : {}),
     });
+    throwComparatorFault();
     if (raw === null) throw this.heap.lastError();
     const { probedSize, ...rest } = raw;
     // The probed bytes are a prefix of the key as placed.
@@ -645,9 +705,9 @@ class TableBase extends WasmObject<TableHandle> {
   protected probeMany(keys: Key[] | KeyBatch): Uint8Array {
     const handle = this.live();
     const at = this.heap.putProbeKeys(keys, "mayContainMany");
-    if (!handle.mayContainBatch(at.data, at.dataSize, at.offsets, at.count, at.extra)) {
-      throw this.heap.lastError();
-    }
+    const ok = handle.mayContainBatch(at.data, at.dataSize, at.offsets, at.count, at.extra);
+    throwComparatorFault();
+    if (!ok) throw this.heap.lastError();
     return this.heap.bytes.slice(at.extra, at.extra + at.count);
   }
 
@@ -696,9 +756,20 @@ class TableBase extends WasmObject<TableHandle> {
 
   /** get()'s answer from the entries of the key and the table's range deletions. */
   protected lookup(found: Entry[], deletions: RangeDeletion[], key: Uint8Array): Entry[] {
-    const reverse = this.properties["rocksdb.comparator"] === "rocksdb.ReverseBytewiseComparator";
-    const compare = reverse ? (a: Uint8Array, b: Uint8Array) => compareBytes(b, a) : compareBytes;
-    return lookupResult(found, deletions, key, compare, this.heap.constants.entryTypes["range-delete"]!);
+    const compare = this.compareKeys;
+    if (compare === null && deletions.length > 0) {
+      throw new SstFilterError(
+        "UNSUPPORTED",
+        `get: which range deletions cover a key needs the order of the table's keys ("${this.order.comparator}" is not built in); supply it as the comparator option`,
+      );
+    }
+    return lookupResult(
+      found,
+      deletions,
+      key,
+      compare ?? compareBytes,
+      this.heap.constants.entryTypes["range-delete"]!,
+    );
   }
 
   protected newLayoutRead(): LayoutHandle {
@@ -722,8 +793,9 @@ export class Table extends TableBase {
     heap: WasmHeap,
     handle: TableHandle,
     private readonly bytes: Uint8Array,
+    suppliedCompare?: CompareFunction,
   ) {
-    super(heap, handle);
+    super(heap, handle, suppliedCompare);
   }
 
   /**
@@ -876,8 +948,9 @@ export class AsyncTable extends TableBase {
     handle: TableHandle,
     private readonly source: ByteSource,
     private release: (() => void) | undefined,
+    suppliedCompare?: CompareFunction,
   ) {
-    super(heap, handle);
+    super(heap, handle, suppliedCompare);
   }
 
   /** See Table.mayContain. Footer, index and filter are in memory: no read is needed today. */
@@ -1005,7 +1078,7 @@ export class AsyncTable extends TableBase {
   }
 }
 
-function tableOptions(opts: OpenTableOptions): boolean {
+function tableOptions(opts: OpenTableOptions): { internalKeys: boolean; comparator: CoreComparator } {
   if (opts === null || typeof opts !== "object") {
     throw new SstFilterError("BAD_OPTIONS", "table options must be an object");
   }
@@ -1015,15 +1088,29 @@ function tableOptions(opts: OpenTableOptions): boolean {
       `internalKeys must be a boolean, got ${typeof opts.internalKeys}`,
     );
   }
-  return opts.internalKeys ?? true;
+  return { internalKeys: opts.internalKeys ?? true, comparator: coreComparator(opts.comparator) };
 }
 
 function createHandle(heap: WasmHeap, size: number, opts: OpenTableOptions): TableHandle {
-  const internalKeys = tableOptions(opts);
+  const { internalKeys, comparator } = tableOptions(opts);
   if (!Number.isSafeInteger(size) || size < 0) {
     throw new SstFilterError("BAD_OPTIONS", `a table's size must be a whole number >= 0, got ${size}`);
   }
-  return heap.module.createTable(size, internalKeys);
+  const handle = heap.module.createTable(
+    size,
+    internalKeys,
+    comparator.name,
+    comparator.compare,
+    opts.manifestComparator ?? "",
+  );
+  if (handle === null) throw heap.lastError();
+  return handle;
+}
+
+/** The caller's compare function, which get() orders range deletions with. */
+function suppliedCompare(opts: OpenTableOptions): CompareFunction | undefined {
+  const c = opts.comparator;
+  return typeof c === "function" ? c : typeof c === "object" && c !== null ? c.compare : undefined;
 }
 
 export function openTable(heap: WasmHeap, bytes: Uint8Array, opts: OpenTableOptions): Table {
@@ -1037,7 +1124,7 @@ export function openTable(heap: WasmHeap, bytes: Uint8Array, opts: OpenTableOpti
     handle.delete();
     throw error;
   }
-  return new Table(heap, handle, bytes);
+  return new Table(heap, handle, bytes, suppliedCompare(opts));
 }
 
 // A Blob read is a round trip to the browser's file reader: a walk of a 222 MB table in 1 MiB reads
@@ -1098,7 +1185,7 @@ export async function openTableFrom(
     const checked = checkSource(source);
     handle = createHandle(heap, checked.size, opts);
     await runAsync(heap, handle, checked);
-    return new AsyncTable(heap, handle, checked, release);
+    return new AsyncTable(heap, handle, checked, release, suppliedCompare(opts));
   } catch (error) {
     handle?.delete();
     release?.();

@@ -117,6 +117,12 @@ export interface TableHandle extends IoHandle {
   properties(): unknown;
   filter(): unknown;
   filterBytes(): Uint8Array[];
+  keyOrder(): {
+    comparator: string;
+    source: string;
+    known: boolean;
+    firstUnorderedSeparator: number | null;
+  };
   /** 1 = may match, 0 = no, -1 = failed (last error). */
   mayContain(key: number, size: number): number;
   prefixMayMatch(key: number, size: number): number;
@@ -225,7 +231,22 @@ export interface CoreModule {
 
   constants(): ModuleConstants;
 
-  createTable(fileSize: number, internalKeys: boolean): TableHandle;
+  /**
+   * `comparatorName` and `compare`: "" and null for the table's own order, a built-in name and
+   * null, or a name and a function that never throws (ts/api/comparators.ts). Null on bad options
+   * (last error).
+   */
+  createTable(
+    fileSize: number,
+    internalKeys: boolean,
+    comparatorName: string,
+    compare: ((a: Uint8Array, b: Uint8Array) => number) | null,
+    manifestComparator: string,
+  ): TableHandle | null;
+  /** -1, 0 or 1 as the built-in comparator `name` orders the two keys; -2 (last error) for an unknown name. */
+  compareWithBuiltin(name: string, a: number, aSize: number, b: number, bSize: number): number;
+  /** The names of the built-in comparators. */
+  builtinComparatorNames(): string[];
   /** null on bad options (last error). */
   createTableWriter(options: {
     format: string;

@@ -119,6 +119,8 @@ function describeRoute(e: LookupExplanation, partitions: number): string {
       return "after the file's last key";
     case "prefix-extractor-changed":
       return `not filtered: the database's prefix extractor is not the table's${then}`;
+    case "any-filter":
+      return "every filter that could hold the key (the key order is unknown: answers are conservative)";
   }
 }
 

@@ -57,3 +57,25 @@ export function printableText(bytes: Uint8Array): string | null {
 
 /** An SstFilterError message without its trailing "(at byte N)", for views that show N apart. */
 export const withoutOffset = (message: string): string => message.replace(/ \(at byte \d+\)$/, "");
+
+/**
+ * A table's key order in words (the CLI's inspect and explain, the viewer's format facts): the
+ * comparator, and where the reader's knowledge of it comes from when it is not the file's own word.
+ */
+export function keyOrderText(order: {
+  comparator: string;
+  source: "recorded" | "supplied" | "separators" | "unknown";
+}): string {
+  switch (order.source) {
+    case "recorded":
+      return order.comparator;
+    case "supplied":
+      return `${order.comparator} (supplied)`;
+    case "separators":
+      return `${order.comparator} (assumed: LevelDB tables record no comparator, and the index separators ascend bytewise)`;
+    case "unknown":
+      return order.comparator === ""
+        ? "not bytewise; comparator unknown: answers are conservative (supply the comparator)"
+        : `${order.comparator}: not built in, answers are conservative (supply the comparator)`;
+  }
+}

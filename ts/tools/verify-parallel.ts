@@ -13,6 +13,8 @@ import { verifyTableSplit, type VerifyOptions, type VerifyProgress, type VerifyR
 export interface VerifyWorkerInput {
   file: string;
   internalKeys: boolean;
+  /** A built-in comparator the table was opened with (`t.order.source` "supplied"). */
+  comparator?: string;
   from: number;
   to: number;
   maxReported: number;
@@ -147,7 +149,13 @@ export function verifyTableFile(
     (range, onProgress, signal) =>
       verifyRangeInWorker(
         opts.worker,
-        { file, internalKeys: opts.internalKeys, ...range, maxReported },
+        {
+          file,
+          internalKeys: opts.internalKeys,
+          ...(table.order.source === "supplied" ? { comparator: table.order.comparator } : {}),
+          ...range,
+          maxReported,
+        },
         onProgress,
         signal,
       ),

@@ -14,7 +14,12 @@ sf.catch(() => undefined);
 
 async function main(input: VerifyWorkerInput): Promise<VerifyWorkerMessage> {
   try {
-    const table = await (await sf).openTableFile(input.file, { internalKeys: input.internalKeys });
+    const table = await (
+      await sf
+    ).openTableFile(input.file, {
+      internalKeys: input.internalKeys,
+      ...(input.comparator !== undefined ? { comparator: input.comparator } : {}),
+    });
     try {
       const report = await verifyTable(table, {
         range: { from: input.from, to: input.to },

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sstfilter/bytes.h"
+#include "sstfilter/comparator.h"
 #include "sstfilter/key_batch.h"
 #include "sstfilter/status.h"
 
@@ -102,6 +103,40 @@ struct TableOptions {
   bool internal_keys = true;
   // Blocks' trailer checksums are verified (RocksDB's ReadOptions::verify_checksums).
   bool verify_checksums = true;
+  // The order of the table's keys, as the database that wrote it was opened with. Unset: a RocksDB
+  // table's `rocksdb.comparator` where that is a built-in comparator; a LevelDB table (which does
+  // not record its comparator) is read as bytewise when its index separators ascend bytewise.
+  // Otherwise the order is unknown (TableKeyOrder). A RocksDB table that names another comparator
+  // than this one's Name() is kBadOptions (an empty Name() takes the recorded one); so is a table
+  // whose index is out of this order.
+  ComparatorRef comparator;
+  // The comparator a database's MANIFEST names for the table: a LevelDB table, which records none
+  // itself, is then read as a RocksDB table naming it would be (never assumed bytewise).
+  std::optional<std::string> manifest_comparator;
+};
+
+// How a reader knows the order of a table's keys (docs/FORMATS.md 3.4.2).
+enum class KeyOrderSource : uint8_t {
+  kRecorded,    // RocksDB: the built-in comparator `rocksdb.comparator` names
+  kSupplied,    // TableOptions::comparator
+  kSeparators,  // LevelDB, none supplied: the index separators ascend bytewise, read as bytewise
+  // Neither: a RocksDB comparator that is not built in, or a LevelDB table whose separators do not
+  // ascend bytewise. Lookups are conservative: a key is ruled out only when every filter that
+  // could hold it says no, and walks by key range are kUnsupported.
+  kUnknown,
+};
+// "recorded", "supplied", "separators", "unknown".
+const char* KeyOrderSourceName(KeyOrderSource source);
+
+struct TableKeyOrder {
+  // The comparator's name: recorded, supplied, or "leveldb.BytewiseComparator" for kSeparators;
+  // for kUnknown the recorded name (RocksDB), "" for LevelDB.
+  std::string comparator;
+  KeyOrderSource source = KeyOrderSource::kUnknown;
+  // LevelDB, kUnknown: the first index entry (counted from 0) whose separator sorts bytewise
+  // before the one before it.
+  std::optional<uint64_t> first_unordered_separator;
+  bool known() const { return source != KeyOrderSource::kUnknown; }
 };
 
 // One entry of the metaindex: a meta block's name and where it lies (docs/FORMATS.md 3.6.5).
@@ -156,10 +191,13 @@ enum class LookupRoute : uint8_t {
   // RocksDB, whole-key filtering off: the table's prefixes are of another extractor than the
   // database's (or the database has none), so they are not probed
   kPrefixExtractorChanged,
+  // The key order is unknown (KeyOrderSource::kUnknown): every filter that could hold the key was
+  // probed (all of a LevelDB filter block's, every partition), "may match" when any said so
+  kAnyFilter,
 };
 
 // "no-filter", "outside-prefix-domain", "after-last-key", "full-filter", "partition",
-// "block-filter", "prefix-extractor-changed".
+// "block-filter", "prefix-extractor-changed", "any-filter".
 const char* LookupRouteName(LookupRoute route);
 
 // How the database reading a RocksDB table is configured, where that decides what a point lookup
@@ -225,13 +263,17 @@ class TableReader final : public ResumableRead {
   std::optional<TableFilterInfo> filter_info() const;
   // The raw filter contents as stored: the LevelDB block, the full filter, or each partition.
   std::vector<ByteView> filter_bytes() const;
+  // The order the reader compares the table's keys in, and how it knows it.
+  TableKeyOrder key_order() const;
 
   // What the database's point lookup of `user_key` gets from this file before reading a data
   // block. RocksDB (BlockBasedTable::Get) consults the filter first: the whole key, or with
   // whole-key filtering off the prefix when the key is in the extractor's domain, else no
   // filtering. LevelDB (Table::InternalGet) seeks the index first: a key after the last index
   // entry is not in the file (false), otherwise the filter of the data block found answers.
-  // Without a filter, true. kUnsupported when the filter or the key order cannot be reproduced.
+  // Without a filter, true. With the key order unknown, "may match" unless every filter that could
+  // hold the key says no (route kAnyFilter; LevelDB: no "after the last key" rule). kUnsupported
+  // when the filter cannot be reproduced.
   // `trace`, when given, records how the answer came about; `read`: how the database reading the
   // table is configured (RocksDB tables).
   Status MayContain(ByteView user_key, bool* may_match, LookupTrace* trace = nullptr,
@@ -258,6 +300,11 @@ class TableReader final : public ResumableRead {
   Status OnMetaindex(const Bytes& contents);
   Status OnProperties(const Bytes& contents);
   Status Configure();
+  // Sets the table's key order from the supplied comparator or the recorded name (RocksDB).
+  Status ChooseKeyOrder(std::optional<std::string> recorded);
+  // LevelDB without a supplied comparator: bytewise when the index separators ascend bytewise.
+  // With a supplied comparator: kBadOptions when they do not ascend in its order.
+  Status CheckSeparatorOrder();
   Status OnIndex(Bytes contents);
   Status SelectFilter();
   Status OnFilter(Bytes contents);
@@ -391,7 +438,8 @@ class TableCursor final : public ResumableRead {
   uint64_t range_begin_ = 0;
   uint64_t range_end_ = UINT64_MAX;
   EntryRange entries_;
-  bool from_reached_ = true;  // no entry before the range's start is left to skip
+  bool from_reached_ = true;      // no entry before the range's start is left to skip
+  bool unordered_exact_ = false;  // an exact range over keys in an unknown order: every block
   uint64_t entries_taken_ = 0;
   Status deferred_error_;  // met after the batch's blocks: reported once they are taken
   Bytes key_data_;

@@ -85,6 +85,10 @@ struct TableWriteOptions {
   // partitions are cut by the hashes they hold rather than with the index partitions. Older
   // format_versions always cut them together (7.8.3 has no such option).
   bool decouple_partitioned_filters = true;
+  // The order the keys are added in, as the database's comparator (a RocksDB table records its
+  // name in rocksdb.comparator). Bytewise comparators' separators are shortened by each library's
+  // own rules; any other comparator's by its FindShortestSeparator / FindShortSuccessor.
+  ComparatorRef comparator = BuiltinComparator(kBytewiseComparatorName);
   TableIdentity identity;  // RocksDB only
   // RocksDB: further properties, as a user's TablePropertiesCollector adds them: name -> raw
   // value. Names starting with "rocksdb." are RocksDB's own and not accepted here.
@@ -101,8 +105,9 @@ class TableWriter {
   static Status Create(const TableWriteOptions& options, std::unique_ptr<TableWriter>* out);
   virtual ~TableWriter() = default;
 
-  // Point entries: user keys strictly ascending across all three. A key that does not sort after
-  // the one before, or that is too large, is kBadKey; its message names the entry's position
+  // Point entries: user keys strictly ascending (in options.comparator's order) across all three. A
+  // key that does not sort after the one before, or that is too large, is kBadKey; its message
+  // names the entry's position
   // ("entry N": 0-based, counting every call that added an entry). LevelDB tables take Put only.
   Status Put(ByteView key, ByteView value);
   Status Delete(ByteView key);
@@ -125,7 +130,7 @@ class TableWriter {
   uint64_t entries() const { return entries_; }
 
  protected:
-  TableWriter() = default;
+  explicit TableWriter(ComparatorRef comparator) : comparator_(std::move(comparator)) {}
 
   enum class Op : uint8_t { kPut, kDelete, kMerge };
   virtual Status AddPoint(Op op, ByteView key, ByteView value) = 0;
@@ -142,6 +147,7 @@ class TableWriter {
   Status Add(Op op, ByteView key, ByteView value);
   Status Latch(Status s);
 
+  ComparatorRef comparator_;
   Bytes output_;
   uint64_t offset_ = 0;
   uint64_t entries_ = 0;

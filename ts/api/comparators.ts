@@ -1,0 +1,120 @@
+// Key orders from TypeScript (docs/FORMATS.md 3.4.2): a built-in comparator by the name the files
+// record, or a function of the caller's. The core compares with either (cpp/include/sstfilter/
+// comparator.h); a caller's function is guarded so that nothing it throws or returns unwinds
+// through the core: what went wrong is kept and thrown as an SstFilterError once the core call
+// returns (throwComparatorFault).
+import type { WasmHeap } from "../core/heap.js";
+import { compareBytes } from "./entries.js";
+import { SstFilterError } from "./errors.js";
+
+/**
+ * A user-key order: `compare(a, b)` < 0, 0 or > 0 as `a` sorts before, with or after `b`. The
+ * arrays are views of the core's memory, valid during the call only: copy what you keep.
+ */
+export type CompareFunction = (a: Uint8Array, b: Uint8Array) => number;
+
+/** A comparator of your own: the name the database records (RocksDB's Comparator::Name) and its order. */
+export interface Comparator {
+  name: string;
+  compare: CompareFunction;
+}
+
+/**
+ * What the `comparator` options take: a built-in comparator's name ("leveldb.BytewiseComparator",
+ * "rocksdb.ReverseBytewiseComparator", "leveldb.BytewiseComparator.u64ts", "idb_cmp1"), a
+ * {@link Comparator}, or a bare function (then named by the table: RocksDB's `rocksdb.comparator`,
+ * or "custom" for LevelDB).
+ */
+export type ComparatorOption = string | Comparator | CompareFunction;
+
+/** A comparator as the core takes it: a built-in name, or a name with a guarded function. */
+export interface CoreComparator {
+  name: string;
+  compare: CompareFunction | null;
+}
+
+// The first fault of a caller's comparator since the last check, with its name.
+let fault: { comparator: string; problem: string } | null = null;
+
+function guard(name: string, compare: CompareFunction): CompareFunction {
+  return (a, b) => {
+    if (fault !== null) return 0;
+    let result: unknown;
+    try {
+      result = compare(a, b);
+    } catch (error) {
+      fault = {
+        comparator: name,
+        problem: `threw ${error instanceof Error ? error.message : String(error)}`,
+      };
+      return 0;
+    }
+    if (typeof result !== "number" || Number.isNaN(result)) {
+      fault = { comparator: name, problem: `returned ${String(result)}, not a number` };
+      return 0;
+    }
+    return result < 0 ? -1 : result > 0 ? 1 : 0;
+  };
+}
+
+/**
+ * @internal Throws what a caller's comparator threw or returned wrongly during the last core call
+ * (BAD_OPTIONS naming the comparator), and forgets it.
+ */
+export function throwComparatorFault(): void {
+  if (fault === null) return;
+  const { comparator, problem } = fault;
+  fault = null;
+  throw new SstFilterError("BAD_OPTIONS", `the comparator "${comparator}" ${problem}`);
+}
+
+/**
+ * @internal The option as the core takes it. A bare function goes unnamed: the table's recorded
+ * name is taken for it (RocksDB), or none (LevelDB).
+ */
+export function coreComparator(option: ComparatorOption | undefined): CoreComparator {
+  if (option === undefined) return { name: "", compare: null };
+  if (typeof option === "string") {
+    if (option === "") throw new SstFilterError("BAD_OPTIONS", "a comparator name must not be empty");
+    return { name: option, compare: null };
+  }
+  if (typeof option === "function") return { name: "", compare: guard("custom", option) };
+  if (option === null || typeof option !== "object" || typeof option.compare !== "function") {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      "comparator must be a built-in comparator's name, a function (a, b) => number, or { name, compare }",
+    );
+  }
+  if (typeof option.name !== "string" || option.name === "") {
+    throw new SstFilterError("BAD_OPTIONS", "a comparator's name must be a non-empty string");
+  }
+  return { name: option.name, compare: guard(option.name, option.compare) };
+}
+
+/**
+ * @internal A TypeScript compare function for the order `name` (a built-in comparator, compared
+ * by the core unless it is bytewise), or for the caller's comparator; null when neither.
+ */
+export function compareFunctionFor(
+  heap: WasmHeap,
+  name: string,
+  supplied: CompareFunction | undefined,
+): CompareFunction | null {
+  if (supplied !== undefined) {
+    const guarded = guard(name, supplied);
+    return (a, b) => {
+      const c = guarded(a, b);
+      throwComparatorFault();
+      return c;
+    };
+  }
+  if (name === "leveldb.BytewiseComparator" || name === "leveldb.BytewiseComparator.u64ts")
+    return compareBytes;
+  if (!heap.module.builtinComparatorNames().includes(name)) return null;
+  return (a, b) => {
+    const [ptr, aSize, bSize] = heap.putPair(a, b);
+    const c = heap.module.compareWithBuiltin(name, ptr, aSize, ptr + aSize, bSize);
+    if (c === -2) throw new SstFilterError("BAD_OPTIONS", `"${name}" is not a built-in comparator`);
+    return c;
+  };
+}
