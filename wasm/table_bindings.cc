@@ -385,10 +385,12 @@ class TableHandle : public IoHandle {
 
   // The data blocks at offsets [begin, end); end < 0: to the last. Whole numbers below 2^53
   // (validated by ts/api/table.ts).
-  TableCursorHandle* Keys(double begin, double end) const {
+  // `check_order`: TableCursor::SetOrderCheck (verify's walk).
+  TableCursorHandle* Keys(double begin, double end, bool check_order) const {
     auto cursor = std::make_unique<TableCursor>(*reader_);
     cursor->SetBlockRange(static_cast<uint64_t>(begin),
                           end < 0 ? UINT64_MAX : static_cast<uint64_t>(end));
+    cursor->SetOrderCheck(check_order);
     return new TableCursorHandle(std::move(cursor));
   }
 

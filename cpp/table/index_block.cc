@@ -145,21 +145,7 @@ Status IndexBlock::Last(std::optional<IndexEntry>* entry) const {
 
 int CompareSeparators(const Comparator& comparator, const IndexEntry& a, const IndexEntry& b,
                       bool has_tag) {
-  ByteView ka = a.user_key;
-  ByteView kb = b.user_key;
-  uint64_t ta = UINT64_MAX;
-  uint64_t tb = UINT64_MAX;
-  const size_t ts_size = comparator.timestamp_size();
-  if (ts_size == 8 && ka.size() >= ts_size && kb.size() >= ts_size) {
-    ta = DecodeFixed64(ka.data() + ka.size() - ts_size);
-    tb = DecodeFixed64(kb.data() + kb.size() - ts_size);
-    ka = ka.first(ka.size() - ts_size);
-    kb = kb.first(kb.size() - ts_size);
-  }
-  if (const int c = comparator.Compare(ka, kb); c != 0) return c;
-  if (ta != tb) return ta > tb ? -1 : 1;
-  if (!has_tag || a.tag == b.tag) return 0;
-  return a.tag > b.tag ? -1 : 1;
+  return CompareInternalKeys(comparator, a.user_key, a.tag, b.user_key, b.tag, has_tag);
 }
 
 }  // namespace sstfilter

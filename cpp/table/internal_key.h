@@ -47,6 +47,12 @@ struct LookupKey {
   uint64_t timestamp = UINT64_MAX;
 };
 
+// <0, 0 or >0 as internal key (stored user key `a`, `a_tag`) sorts before, with or after (`b`,
+// `b_tag`): user keys without their timestamps in the comparator's order, then timestamps and
+// (`has_tag`) tags descending, the newest first.
+int CompareInternalKeys(const Comparator& comparator, ByteView a, uint64_t a_tag, ByteView b,
+                        uint64_t b_tag, bool has_tag);
+
 // <0 when the index key (stored user key `key`, with its timestamp when the comparator has them,
 // and `tag` when `has_tag`) sorts before `lookup`, else >=0 (0: the lookup stops at this key).
 // Indexes of user keys only compare user keys (and timestamps).

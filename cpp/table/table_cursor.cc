@@ -36,6 +36,11 @@ struct TableCursor::Walk {
   std::optional<IndexBlock::Iterator> blocks;  // over data-block handles
   std::optional<BlockHandle> pending_partition;
   std::optional<BlockHandle> pending_block;
+  // SetOrderCheck: the separators of the pending block and of the block read before it, and the
+  // last entry read (stored user key and tag).
+  std::optional<IndexEntry> block_separator;
+  std::optional<IndexEntry> previous_separator;
+  std::optional<std::pair<Bytes, uint64_t>> last_entry;
 };
 
 TableCursor::TableCursor(const TableReader& table, Content content, size_t batch_bytes)
@@ -138,6 +143,7 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
   const bool entries = content_ == Content::kEntries;
   const bool ranged = entries_.from || entries_.to || entries_.prefix || entries_.limit != 0;
   const size_t ts_size = timestamp_size();
+  bool first_in_block = true;
   while (!decoder.AtEnd()) {
     if (Status s = decoder.Next(); !s.ok()) return located(s);
     const size_t kept = decoder.key().size() + (entries ? decoder.value().size() : 0);
@@ -152,6 +158,12 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
       }
       tag = DecodeFixed64(key.data() + user_key->size());
       key = *user_key;
+    }
+    if (check_order_) {
+      if (Status s = CheckEntryOrder(key, tag, decoder.entry_offset(), first_in_block); !s.ok()) {
+        return located(s);
+      }
+      first_in_block = false;
     }
     // The user key is the stored one without its timestamp (ranges compare it alone).
     ByteView timestamp;
@@ -213,6 +225,10 @@ Status TableCursor::NextHandle() {
         at_end_ = true;
       } else if (entry.handle.offset >= range_begin_ && !BeforeFrom(entry)) {
         w.pending_block = entry.handle;
+        if (check_order_) {
+          w.previous_separator = std::move(w.block_separator);
+          w.block_separator = std::move(entry);
+        }
       }
       return Status::Ok();  // a block before the range is skipped: Advance asks again
     }
@@ -269,6 +285,45 @@ Status TableCursor::Advance() {
     }
     if (fetcher->need() != IoNeed::kNothing) return Status::Ok();
   }
+  return Status::Ok();
+}
+
+Status TableCursor::CheckEntryOrder(ByteView key, uint64_t tag, uint64_t entry_offset, bool first) {
+  const Comparator* comparator = table_->comparator_ref.get();
+  Walk& w = *walk_;
+  if (comparator == nullptr) return Status::Ok();
+  const bool has_tag = table_->options.internal_keys;
+  const bool index_tags = table_->index.keys_have_tag();
+  std::string problem;
+  if (w.last_entry && CompareInternalKeys(*comparator, w.last_entry->first, w.last_entry->second,
+                                          key, tag, has_tag) >= 0) {
+    problem = "sorts before the entry before it";
+  } else if (first && w.previous_separator &&
+             CompareInternalKeys(*comparator, key, tag, w.previous_separator->user_key,
+                                 w.previous_separator->tag, has_tag && index_tags) < 0) {
+    problem = "sorts before the index separator of the block before";
+  } else if (w.block_separator &&
+             CompareInternalKeys(*comparator, key, tag, w.block_separator->user_key,
+                                 w.block_separator->tag, has_tag && index_tags) > 0) {
+    problem = "sorts after its block's index separator";
+  }
+  if (!problem.empty()) {
+    const TableKeyOrder& order = table_->key_order;
+    if (order.source == KeyOrderSource::kSeparators) {
+      return Status::Error(ErrorCode::kUnsupported,
+                           "the keys are not in bytewise order (an entry " + problem +
+                               "), and LevelDB tables do not record their comparator: supply it "
+                               "as the comparator option",
+                           static_cast<int64_t>(entry_offset));
+    }
+    return Status::Error(
+        ErrorCode::kCorrupt,
+        "an entry " + problem + " under the comparator \"" + order.comparator + "\"",
+        static_cast<int64_t>(entry_offset));
+  }
+  if (!w.last_entry) w.last_entry.emplace();
+  w.last_entry->first.assign(key.begin(), key.end());
+  w.last_entry->second = tag;
   return Status::Ok();
 }
 

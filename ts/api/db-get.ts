@@ -83,6 +83,8 @@ export interface GetExplanation {
 export interface GetSource {
   format: DatabaseFormat;
   columnFamilies: readonly ColumnFamily[];
+  /** The order of the family's keys; throws UNSUPPORTED for a comparator no one supplied. */
+  compare(family: ColumnFamily): Compare;
   table(file: DatabaseFile): Promise<AsyncTable>;
   /** The table options the column family's tables are read with. */
   tableOptions(columnFamily: string): Promise<DatabaseTableOptions>;
@@ -122,13 +124,6 @@ export interface SourceAnswer {
   versions: Version[];
   /** The largest sequence number of the range tombstones covering the key (0: none). */
   coveringTombstone: bigint;
-}
-
-/** The comparator of a column family, by the name the MANIFEST records. */
-function comparatorOf(name: string): Compare {
-  if (name === "leveldb.BytewiseComparator" || name === "") return compareBytes;
-  if (name === "rocksdb.ReverseBytewiseComparator") return (a, b) => compareBytes(b, a);
-  throw new SstFilterError("UNSUPPORTED", `get: comparator ${name} is not supported`);
 }
 
 /**
@@ -504,7 +499,7 @@ export async function explainGet(
   if (family === undefined) {
     throw new SstFilterError("BAD_OPTIONS", `the database has no column family named ${String(name)}`);
   }
-  const compare = comparatorOf(family.comparator);
+  const compare = source.compare(family);
   const tableOptions = await source.tableOptions(name);
   const resolution = new Resolution();
   const steps: RouteStep[] = [];

@@ -7,6 +7,7 @@
 // the source (Node's directories: worker_threads) or the caller (the viewer: Web Workers) offers
 // threads.
 import type { WasmHeap } from "../core/heap.js";
+import type { OpenTableOptions } from "./table.js";
 import { verifyTable, type VerifyProgress, type VerifyReport } from "../tools/verify.js";
 import {
   detectDatabaseFormat,
@@ -32,10 +33,15 @@ export interface TableVerifyThreads {
 export interface TableVerifyThread {
   /**
    * Verifies table `name` of the database there (meta blocks included), as verifyTable would
-   * here: resolves with its report, rejects with SstFilterError when the table does not open, and
+   * here, read in the order of `manifestComparator` (OpenTableOptions): resolves with its report, rejects with SstFilterError when the table does not open, and
    * stops the thread when `signal` aborts.
    */
-  verify(name: string, onProgress: (p: VerifyProgress) => void, signal: AbortSignal): Promise<VerifyReport>;
+  verify(
+    name: string,
+    onProgress: (p: VerifyProgress) => void,
+    signal: AbortSignal,
+    manifestComparator?: string,
+  ): Promise<VerifyReport>;
   close(): void;
 }
 
@@ -239,7 +245,9 @@ export async function verifyDatabase(
   opts: DatabaseVerifyOptions = {},
 ): Promise<DatabaseVerifyReport> {
   checkOptions(opts);
-  return verifyFiles(heap, source, db.format, plan(db), "manifest", opts);
+  return verifyFiles(heap, source, db.format, plan(db), "manifest", opts, (name) =>
+    db.tableOpenOptions(name),
+  );
 }
 
 /**
@@ -272,6 +280,7 @@ async function verifyFiles(
   files: PlannedFile[],
   filesFrom: DatabaseVerifyReport["filesFrom"],
   opts: DatabaseVerifyOptions,
+  tableOptions: (name: string) => OpenTableOptions = () => ({}),
 ): Promise<DatabaseVerifyReport> {
   const workers = opts.workers ?? source.threads;
   const jobs = opts.jobs ?? 1 + (workers?.count ?? 0);
@@ -308,7 +317,7 @@ async function verifyFiles(
     f.report.error = tableError(f.report.name, report);
   };
   const verifyTableHere = async (f: PlannedFile, signal: AbortSignal): Promise<void> => {
-    const table = await openSourceTable(heap, source, f.report.name);
+    const table = await openSourceTable(heap, source, f.report.name, tableOptions(f.report.name));
     try {
       recordTable(f, await verifyTable(table, { signal, onProgress: onTableProgress(f) }));
     } finally {
@@ -384,8 +393,17 @@ async function verifyFiles(
         );
       } else if (f.report.kind === "blob") await verifyBlob(f);
       else if (f.report.kind !== "table") await verifyLog(f);
-      else if (elsewhere === null) await verifyTableHere(f, signal);
-      else recordTable(f, await elsewhere.verify(f.report.name, onTableProgress(f), signal));
+      else {
+        // A comparator of the caller's is a function of this thread: its tables are verified here.
+        const { comparator, manifestComparator } = tableOptions(f.report.name);
+        if (elsewhere === null || comparator !== undefined) await verifyTableHere(f, signal);
+        else {
+          recordTable(
+            f,
+            await elsewhere.verify(f.report.name, onTableProgress(f), signal, manifestComparator),
+          );
+        }
+      }
     } catch (error) {
       if (!(error instanceof SstFilterError) || !FILE_ERRORS.has(error.code)) throw error;
       f.report.error = inFile(error, f.report.name) as SstFilterError;

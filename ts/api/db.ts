@@ -15,7 +15,15 @@ import { inFile, SstFilterError } from "./errors.js";
 import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./options-file.js";
 import { tableOptionsOf, type DatabaseTableOptions } from "./db-table-options.js";
 import type { Key } from "../core/keys.js";
-import { blobSource, memorySource, openTableFrom, type AsyncTable, type ByteSource } from "./table.js";
+import {
+  blobSource,
+  memorySource,
+  openTableFrom,
+  type AsyncTable,
+  type ByteSource,
+  type OpenTableOptions,
+} from "./table.js";
+import { compareFunctionFor, type CompareFunction, type Comparator } from "./comparators.js";
 import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
 import { recoverWals, type WalRecovery, type WalRecoveryMode } from "./wal-recovery.js";
 import { decodeWideColumns } from "./values.js";
@@ -61,6 +69,14 @@ export interface OpenDatabaseOptions {
    * IDENTITY or an OPTIONS-* file (LevelDB writes neither), else "leveldb".
    */
   format?: DatabaseFormat;
+  /**
+   * Comparators of your own, by the name the MANIFEST records (RocksDB's Comparator::Name):
+   * `{ "my.Order": (a, b) => ... }` or `{ "my.Order": { name: "my.Order", compare } }`. The
+   * built-in ones (bytewise, reverse bytewise, their .u64ts form, Chromium's idb_cmp1) need none.
+   * A database whose comparator is neither: inspect and walks work, table probes are conservative,
+   * get and explain are UNSUPPORTED naming the comparator.
+   */
+  comparators?: Record<string, CompareFunction | Comparator>;
 }
 
 /** A live table file as the MANIFEST describes it. */
@@ -171,11 +187,20 @@ export class Database {
   /** The live tables get and explain opened, kept open until dispose(). */
   readonly #tables = new Map<string, Promise<AsyncTable>>();
 
+  readonly #comparators: ReadonlyMap<string, CompareFunction>;
+
   /** @internal */
-  constructor(heap: WasmHeap, source: DatabaseSource, manifest: string, raw: ManifestRaw) {
+  constructor(
+    heap: WasmHeap,
+    source: DatabaseSource,
+    manifest: string,
+    raw: ManifestRaw,
+    comparators: ReadonlyMap<string, CompareFunction> = new Map(),
+  ) {
     const names = source.names;
     this.#heap = heap;
     this.#source = source;
+    this.#comparators = comparators;
     const present = new Set(names);
     this.format = raw.format;
     this.manifest = manifest;
@@ -366,7 +391,40 @@ export class Database {
       }
       throw new SstFilterError("BAD_OPTIONS", `the database has no file named ${name}`, undefined, name);
     }
-    return openSourceTable(this.#heap, this.#source, name);
+    return openSourceTable(this.#heap, this.#source, name, this.tableOpenOptions(name));
+  }
+
+  /**
+   * @internal How table `name` is opened: in the order of the comparator the MANIFEST names for its
+   * column family (the default family's for a file no family lists), the caller's function for it
+   * where OpenDatabaseOptions.comparators has one.
+   */
+  tableOpenOptions(name: string): OpenTableOptions {
+    const family =
+      this.columnFamilies.find((cf) => cf.levels.some((l) => l.files.some((f) => f.name === name))) ??
+      this.columnFamilies.find((cf) => cf.id === 0);
+    const comparator = family?.comparator ?? "";
+    if (comparator === "") return {};
+    const supplied = this.#comparators.get(comparator);
+    return supplied !== undefined
+      ? { comparator: { name: comparator, compare: supplied } }
+      : { manifestComparator: comparator };
+  }
+
+  /**
+   * @internal The order of a column family's keys for get: the caller's comparator or a built-in
+   * one; UNSUPPORTED naming the comparator and the option otherwise.
+   */
+  compareFor(family: ColumnFamily): CompareFunction {
+    const name = family.comparator === "" ? "leveldb.BytewiseComparator" : family.comparator;
+    const compare = compareFunctionFor(this.#heap, name, this.#comparators.get(name));
+    if (compare === null) {
+      throw new SstFilterError(
+        "UNSUPPORTED",
+        `get: the keys are ordered by the comparator "${name}", which is not built in; supply it as openDatabase's comparators option ({ "${name}": (a, b) => number })`,
+      );
+    }
+    return compare;
   }
 
   /**
@@ -386,6 +444,7 @@ export class Database {
   async explain(key: Key, opts?: DatabaseGetOptions): Promise<GetExplanation> {
     const tables = {
       format: this.format,
+      compare: (family: ColumnFamily) => this.compareFor(family),
       columnFamilies: this.columnFamilies,
       table: (f: DatabaseFile) => this.#table(f),
       tableOptions: (columnFamily: string) => this.tableOptions(columnFamily),
@@ -440,13 +499,14 @@ export async function openSourceTable(
   heap: WasmHeap,
   source: DatabaseSource,
   name: string,
+  options: OpenTableOptions = {},
 ): Promise<AsyncTable> {
   const opened: OpenedFile =
     source.open !== undefined
       ? await source.open(name)
       : { source: memorySource(await source.read(name)), close: () => undefined };
   try {
-    return await openTableFrom(heap, opened.source, {}, () => opened.close());
+    return await openTableFrom(heap, opened.source, options, () => opened.close());
   } catch (error) {
     throw inFile(error, name);
   }
@@ -505,6 +565,23 @@ function columnFamilyOf(cf: ColumnFamilyRaw, format: DatabaseFormat, present: Se
   };
 }
 
+/** OpenDatabaseOptions.comparators as compare functions by name; BAD_OPTIONS when malformed. */
+function comparatorsOf(option: OpenDatabaseOptions["comparators"]): Map<string, CompareFunction> {
+  const out = new Map<string, CompareFunction>();
+  if (option === undefined) return out;
+  if (option === null || typeof option !== "object") {
+    throw new SstFilterError("BAD_OPTIONS", "comparators must be an object: { [name]: (a, b) => number }");
+  }
+  for (const [name, value] of Object.entries(option)) {
+    const compare = typeof value === "function" ? value : (value as Partial<Comparator> | null)?.compare;
+    if (typeof compare !== "function") {
+      throw new SstFilterError("BAD_OPTIONS", `comparators["${name}"] must be a function (a, b) => number`);
+    }
+    out.set(name, compare);
+  }
+  return out;
+}
+
 /** The library that wrote the database, from the names of its files (OpenDatabaseOptions.format). */
 export function detectDatabaseFormat(names: readonly string[]): DatabaseFormat {
   return names.some((n) => n === "IDENTITY" || n.startsWith("OPTIONS-")) ? "rocksdb" : "leveldb";
@@ -535,7 +612,7 @@ export async function openDatabase(
   const bytes = await source.read(manifest);
   const raw = heap.module.readManifest(heap.put(bytes), bytes.length, format);
   if (raw === null) throw heap.lastError(manifest);
-  return new Database(heap, source, manifest, raw);
+  return new Database(heap, source, manifest, raw, comparatorsOf(opts.comparators));
 }
 
 /**

@@ -26,6 +26,7 @@ export { AsyncTable, Table } from "./table.js";
 export { TableWriter } from "./table-writer.js";
 export type { NodeWritableLike, TableSink, WriteOptions } from "./table-writer.js";
 export { compareBytes } from "./entries.js";
+export type { Comparator, ComparatorOption, CompareFunction } from "./comparators.js";
 export type { Entry, EntryOptions, EntryType, RangeDeletion } from "./entries.js";
 export type { TableRegion, TableRegionKind } from "./layout.js";
 export type {
@@ -41,6 +42,7 @@ export type {
   TableFilterInfo,
   TableFooter,
   TableFormat,
+  TableKeyOrder,
   TablePropertyValue,
   TableReadOptions,
 } from "./table.js";

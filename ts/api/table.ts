@@ -719,8 +719,9 @@ class TableBase extends WasmObject<TableHandle> {
   protected newWalk<Walk extends object>(
     walkOver: (cursor: TableCursorHandle) => Walk,
     range: BlockRange = {},
+    checkOrder = false,
   ): Walk {
-    return this.walkWith(this.live().keys(...rangeBounds(range)), walkOver);
+    return this.walkWith(this.live().keys(...rangeBounds(range), checkOrder), walkOver);
   }
 
   /** newWalk over the table's entries in `opts`. */
@@ -852,11 +853,13 @@ export class Table extends TableBase {
 
   /**
    * verifyTable's walk: per batch of data blocks (in `range`), the keys the filter rules out,
-   * probed in the core without the keys coming to JavaScript. `probe: false` only walks.
+   * probed in the core without the keys coming to JavaScript. `probe: false` only walks. The keys'
+   * order is judged first: the walk ends with an error at an entry out of the table's order
+   * (CORRUPT), or out of the bytewise order a LevelDB table was assumed to have (UNSUPPORTED).
    */
   checkKeysAgainstFilter(range?: BlockRange, probe = true): IterableIterator<FilterCheckBatch> {
     const check = checkBatch.bind(null, this.heap, this.live(), { probe });
-    return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, check), range);
+    return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, check), range, true);
   }
 
   /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
@@ -987,7 +990,7 @@ export class AsyncTable extends TableBase {
   /** See Table.checkKeysAgainstFilter. */
   checkKeysAgainstFilter(range?: BlockRange, probe = true): AsyncIterableIterator<FilterCheckBatch> {
     const check = checkBatch.bind(null, this.heap, this.live(), { probe });
-    return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source, check), range);
+    return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source, check), range, true);
   }
 
   /** User keys in file order, reading the source in large pieces as the walk reaches them. */

@@ -133,8 +133,11 @@ export interface TableHandle extends IoHandle {
     read: { useFilter: boolean; wholeKeyFiltering: boolean; prefixExtractor?: string },
   ): LookupExplanationRaw | null;
   mayContainBatch(data: number, dataSize: number, offsets: number, count: number, out: number): boolean;
-  /** A walk over the data blocks at offsets [begin, end); end -1: to the last. */
-  keys(begin: number, end: number): TableCursorHandle;
+  /**
+   * A walk over the data blocks at offsets [begin, end); end -1: to the last. `checkOrder`: the walk
+   * ends with an error at the first entry out of the table's order (TableCursor::SetOrderCheck).
+   */
+  keys(begin: number, end: number, checkOrder: boolean): TableCursorHandle;
   /** A walk of the entries in `range` (ts/api/entries.ts); null on error (last error). */
   entries(range: {
     from?: Uint8Array;

@@ -69,11 +69,12 @@ async function directorySource(dir: string): Promise<DatabaseSource> {
       start() {
         const thread = new VerifyWorker(worker);
         return {
-          verify: (name, onProgress, signal) =>
+          verify: (name, onProgress, signal, manifestComparator) =>
             thread.verify(
               {
                 file: path.join(dir, name),
                 internalKeys: true,
+                ...(manifestComparator !== undefined ? { manifestComparator } : {}),
                 from: 0,
                 to: Number.MAX_SAFE_INTEGER,
                 maxReported: 10,

@@ -25,11 +25,12 @@ import {
   type EntryOptions,
   type LookupExplanation,
   type NodeSstFilter,
+  type OpenTableOptions,
   type ScanTextOptions,
   type SstFilterErrorCode,
   type TablePropertyValue,
 } from "../platform/node.js";
-import { byteSize, count, parseHex, percent, plural, printableText, toHex } from "./format.js";
+import { byteSize, count, keyOrderText, parseHex, percent, plural, printableText, toHex } from "./format.js";
 import { walAndOptions } from "./db-wal.js";
 import { dbGet, dbGetKey } from "./db-get.js";
 import { dbVerify } from "./db-verify.js";
@@ -68,7 +69,18 @@ interface Parsed {
 }
 
 const USER_KEYS_HELP =
-  "  --user-keys      the table's keys carry no 8-byte sequence/type tag (a bare TableBuilder wrote it)";
+  "  --user-keys      the table's keys carry no 8-byte sequence/type tag (a bare TableBuilder wrote it)\n" +
+  "  --comparator C   the order of the table's keys, by a built-in comparator's name:\n" +
+  "                   leveldb.BytewiseComparator, rocksdb.ReverseBytewiseComparator,\n" +
+  "                   leveldb.BytewiseComparator.u64ts, idb_cmp1 (Chrome's IndexedDB). Default:\n" +
+  "                   what a RocksDB table records; a LevelDB table (which records none) is read\n" +
+  "                   as bytewise when its index ascends bytewise, else conservatively";
+
+/** The options every command that opens a table takes. */
+const TABLE_OPTIONS = {
+  "user-keys": { type: "boolean" },
+  comparator: { type: "string" },
+} as const;
 
 // ---------------------------------------------------------------------------------------------
 // Formatting
@@ -138,8 +150,17 @@ function inputError(file: string, error: unknown): CliError {
   return new CliError(`${file}: ${String(error)}`, EXIT_INPUT);
 }
 
+/** The table options of the command line: --user-keys, --comparator. */
+function tableOpenOptions(args: Parsed): OpenTableOptions {
+  const comparator = args.values.comparator;
+  return {
+    internalKeys: args.values["user-keys"] !== true,
+    ...(typeof comparator === "string" ? { comparator } : {}),
+  };
+}
+
 function openTable(sf: NodeSstFilter, file: string, args: Parsed): Promise<AsyncTable> {
-  return sf.openTableFile(file, { internalKeys: args.values["user-keys"] !== true });
+  return sf.openTableFile(file, tableOpenOptions(args));
 }
 
 /** Opens `file`, runs `use` on it and closes it; what fails is reported as about the file. */
@@ -240,6 +261,7 @@ async function inspect(sf: NodeSstFilter, args: Parsed): Promise<number> {
       const out = {
         file,
         format: table.format,
+        order: table.order,
         footer: table.footer,
         metaindex: table.metaindex,
         properties: table.properties,
@@ -258,6 +280,7 @@ async function inspect(sf: NodeSstFilter, args: Parsed): Promise<number> {
       `${table.format}${table.format === "rocksdb" ? ` block-based table, format_version ${f.formatVersion}` : " table"}`,
     ]);
     row("checksum", [f.checksum]);
+    row("order", [keyOrderText(table.order)]);
     row("footer", [`metaindex ${handle(f.metaindexHandle)}`, `index ${handle(f.indexHandle)}`]);
     const meta = Object.entries(table.metaindex);
     row("metaindex", meta.length === 0 ? ["(empty)"] : meta.map(([name, h]) => `${name} ${handle(h)}`));
@@ -870,7 +893,7 @@ what the database reads when opening it (LevelDB: the data blocks too, to count 
 
   --json           print everything as JSON (64-bit numbers as strings, bytes as hex)
 ${USER_KEYS_HELP}`,
-    options: { json: { type: "boolean" }, "user-keys": { type: "boolean" } },
+    options: { json: { type: "boolean" }, ...TABLE_OPTIONS },
     run: inspect,
   },
   probe: {
@@ -883,7 +906,7 @@ block consulted. Exit code 0 when every key may be present, 1 when some key is d
 
   --hex            keys are given in hex (e.g. 6b6579 or 0x6b6579)
 ${USER_KEYS_HELP}`,
-    options: { hex: { type: "boolean" }, "user-keys": { type: "boolean" } },
+    options: { hex: { type: "boolean" }, ...TABLE_OPTIONS },
     run: probe,
   },
   build: {
@@ -977,7 +1000,7 @@ corrupt, 3 when it holds blocks this reader cannot decode (XPRESS, custom codecs
                    data blocks and the further threads together hold under 64 MiB more
                    (a large table's index and filter alone exceed that: one thread).
 ${USER_KEYS_HELP}`,
-    options: { "user-keys": { type: "boolean" }, jobs: { type: "string" } },
+    options: { ...TABLE_OPTIONS, jobs: { type: "string" } },
     run: verify,
   },
   scan: {
@@ -1015,7 +1038,7 @@ ${USER_KEYS_HELP}`,
       "output-hex": { type: "boolean" },
       "decode-blob-index": { type: "boolean" },
       json: { type: "boolean" },
-      "user-keys": { type: "boolean" },
+      ...TABLE_OPTIONS,
     },
     run: scan,
   },
@@ -1037,7 +1060,7 @@ ${USER_KEYS_HELP}`,
       hex: { type: "boolean" },
       "output-hex": { type: "boolean" },
       json: { type: "boolean" },
-      "user-keys": { type: "boolean" },
+      ...TABLE_OPTIONS,
     },
     run: get,
   },

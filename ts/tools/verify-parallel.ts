@@ -15,6 +15,8 @@ export interface VerifyWorkerInput {
   internalKeys: boolean;
   /** A built-in comparator the table was opened with (`t.order.source` "supplied"). */
   comparator?: string;
+  /** The comparator the database's MANIFEST names for the table (OpenTableOptions). */
+  manifestComparator?: string;
   from: number;
   to: number;
   maxReported: number;

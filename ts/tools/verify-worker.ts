@@ -19,6 +19,7 @@ async function main(input: VerifyWorkerInput): Promise<VerifyWorkerMessage> {
     ).openTableFile(input.file, {
       internalKeys: input.internalKeys,
       ...(input.comparator !== undefined ? { comparator: input.comparator } : {}),
+      ...(input.manifestComparator !== undefined ? { manifestComparator: input.manifestComparator } : {}),
     });
     try {
       const report = await verifyTable(table, {

@@ -414,6 +414,14 @@ class TableCursor final : public ResumableRead {
     range_begin_ = begin;
     range_end_ = end;
   }
+  // Checks the order of the keys as the walk goes (verify, docs/FORMATS.md 3.4.2): each entry sorts
+  // after the one before it (internal-key order under the table's comparator: versions newest
+  // first), no entry of a block sorts after the block's index separator, and none before the
+  // separator of the block before. A violation ends the walk at that block with kCorrupt naming
+  // the entry, or, where the order was only assumed (KeyOrderSource::kSeparators), with
+  // kUnsupported: the keys are not bytewise after all, and the comparator is unknown. Nothing is
+  // checked while the order is unknown. Call before the first Advance.
+  void SetOrderCheck(bool on) { check_order_ = on; }
   // Walks only the entries `range` names, skipping the index entries (and partitions) before it.
   // kUnsupported when the range needs an order the table's comparator does not give. Call before
   // the first Advance.
@@ -423,6 +431,9 @@ class TableCursor final : public ResumableRead {
   struct Walk;  // the block reads and the index iterators (table_cursor.cc)
 
   Status OnDataBlock(const Bytes& contents);
+  // SetOrderCheck's verdict on the entry at `entry_offset` (stored user key and tag) of the block
+  // being read; `first`: whether it is the block's first entry.
+  Status CheckEntryOrder(ByteView key, uint64_t tag, uint64_t entry_offset, bool first);
   // Whether the entry with this user key is past the range (the walk ends there).
   bool PastRange(ByteView user_key) const;
   // Whether an index entry's block (or partition) lies wholly before the range.
@@ -440,6 +451,7 @@ class TableCursor final : public ResumableRead {
   EntryRange entries_;
   bool from_reached_ = true;      // no entry before the range's start is left to skip
   bool unordered_exact_ = false;  // an exact range over keys in an unknown order: every block
+  bool check_order_ = false;
   uint64_t entries_taken_ = 0;
   Status deferred_error_;  // met after the batch's blocks: reported once they are taken
   Bytes key_data_;
