@@ -72,6 +72,7 @@ int main(int argc, char** argv) {
   run("db_live_files", corpus::DbLiveFilesSection);
   run("db_twopc", corpus::DbTwoPcSection);
   run("db_wal_damage", corpus::DbWalDamageSection);
+  run("custom_comparator", corpus::CustomComparatorSection);
   root.WriteJson("manifest.json",
                  {{"format", "sstfilter-corpus/1"},
                   {"generator",

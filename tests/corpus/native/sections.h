@@ -8,6 +8,7 @@
 
 namespace corpus {
 
+nlohmann::json CustomComparatorSection(const CorpusRoot& root);
 nlohmann::json DbGetSection(const CorpusRoot& root);
 nlohmann::json DbLiveFilesSection(const CorpusRoot& root);  // after DbGetSection
 nlohmann::json DbManifestSection(const CorpusRoot& root);
