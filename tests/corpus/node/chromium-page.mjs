@@ -246,17 +246,25 @@ function everyValue() {
   return values;
 }
 
-/** The first start: three databases (and one deleted), localStorage, sessionStorage. */
-async function start1() {
-  const rng = prng(1);
-  // A database created, filled and deleted: its records become deletions.
-  const doomed = await open("doomed", 1, (db) => db.createObjectStore("s"));
-  await write(doomed, ["s"], (tx) => {
+/**
+ * A database created, filled and deleted: Chromium deletes its records and compacts their range,
+ * which flushes LevelDB's memtable to a first small table.
+ */
+async function doomed() {
+  const rng = prng(0);
+  const db = await open("doomed", 1, (db) => db.createObjectStore("s"));
+  await write(db, ["s"], (tx) => {
     const s = tx.objectStore("s");
     for (let i = 0; i < 200; i++) s.put(text(rng, 50, 150), i);
   });
-  doomed.close();
+  db.close();
   await done(indexedDB.deleteDatabase("doomed"));
+  return "ok";
+}
+
+/** The first start: three databases (and one deleted), localStorage, sessionStorage. */
+async function start1() {
+  const rng = prng(1);
 
   const main = await open("corpus-main", 1, (db) => {
     db.createObjectStore("keys"); // out-of-line keys of every type
@@ -622,4 +630,4 @@ function readStorage() {
   return { local_storage: items(localStorage), session_storage: items(sessionStorage) };
 }
 
-Object.assign(globalThis, { start1, start2, churn, tail, readIndexedDB, readStorage });
+Object.assign(globalThis, { doomed, start1, start2, churn, tail, readIndexedDB, readStorage });

@@ -5,7 +5,8 @@
 // opens a page served on 127.0.0.1 with a persistent profile; the page (chromium-page.mjs) writes
 // IndexedDB databases (LevelDB comparator "idb_cmp1"), localStorage and sessionStorage (bytewise):
 //
-// - start 1 writes everything once, then overwrites one store until LevelDB's memtable is full
+// - start 1 writes a database and deletes it (Chromium compacts its range: a first table), writes
+//   everything once, then overwrites one store until LevelDB's memtable is full
 //   (a new log begins and the old one becomes a level-0 table);
 // - start 2 reopens the profile (LevelDB recovers the first start's log), writes more, overwrites
 //   until a table is written (reads then compact it into level 1), writes a few last records,
@@ -191,6 +192,8 @@ let indexeddb;
 let version = "";
 try {
   await start(async (run) => {
+    await run("doomed");
+    await quiet(); // the compaction that follows the deletion flushes the memtable
     await run("start1");
     await churnUntilNewLog(run);
   });
@@ -234,6 +237,12 @@ if (indexeddb.origin !== origin) fail(`the page's origin is ${indexeddb.origin},
 for (const what of ["indexeddb", "local_storage", "session_storage"])
   if (!folders[what]?.files.some((f) => f.name.startsWith("MANIFEST-")))
     fail(`the copy of ${what} holds no MANIFEST: ${JSON.stringify(folders[what]?.files)}`);
+const idbFiles = folders.indexeddb.files;
+if (
+  !idbFiles.some((f) => f.name.endsWith(".ldb")) ||
+  !idbFiles.some((f) => f.name.endsWith(".log") && f.size > 0)
+)
+  fail(`the IndexedDB copy lacks a table or a live log with records: ${JSON.stringify(idbFiles)}`);
 
 const expected = {
   origin,
