@@ -345,7 +345,8 @@ async function start1() {
     large.put({ kind: "buffer", value: randomBytes(lrng, 70 * 1024).buffer }, "70 KB random ArrayBuffer");
     large.put({ kind: "buffer", value: new Uint8Array(8 * 1024).fill(0x61) }, "8 KB repeated bytes");
     large.put({ kind: "buffer", value: randomBytes(lrng, 8 * 1024) }, "8 KB random bytes");
-    large.put({ kind: "text", value: latin(lrng, 20000, 20000) }, "20 KB Latin-1 text");
+    large.put({ kind: "text", value: latin(lrng, 10000, 10000) }, "10 KB Latin-1 text");
+    large.put({ kind: "string", value: "M".repeat(62 * 1024) }, "62 KB string");
     large.put({ kind: "small", value: 1 }, "small");
   });
   main2.close();
@@ -433,7 +434,7 @@ async function start2() {
 }
 
 /**
- * One round of overwrites of the store "churn" (300 keys, values of 300 to 500 bytes that
+ * One round of overwrites of the store "churn" (300 keys, values of 200 to 350 characters that
  * compress well, so that the tables they fill stay small): the generator repeats it until LevelDB writes a table.
  */
 async function churn(/** @type {number} */ round) {
@@ -443,7 +444,7 @@ async function churn(/** @type {number} */ round) {
     const store = tx.objectStore("churn");
     for (let i = 0; i < 300; i++) {
       const word = WORDS[rng(WORDS.length)];
-      const s = `${word} ${round} ${"-".repeat(300 + rng(200))}`;
+      const s = `${word} ${round} ${"-".repeat(200 + rng(150))}`;
       store.put({ round, i, s }, `churn-${String(i).padStart(3, "0")}`);
     }
     if (round % 3 === 2) store.delete(IDBKeyRange.bound("churn-100", "churn-120"));

@@ -44,10 +44,21 @@ if (!out) {
   process.exit(2);
 }
 
-/** Stops with a message that says what went wrong. @returns {never} */
-function fail(/** @type {string} */ message) {
-  console.error(`chromium.mjs: ${message}`);
+/** A failure the generator explains: its message is all that is printed. */
+class Failure extends Error {}
+process.on("uncaughtException", (error) => {
+  console.error(`chromium.mjs: ${error instanceof Failure ? error.message : error.stack}`);
   process.exit(1);
+});
+// A page that never answers (a blocked IndexedDB open, say) must not hang the corpus build.
+setTimeout(() => {
+  console.error("chromium.mjs: the generator took over 5 minutes; stopping");
+  process.exit(1);
+}, 300_000).unref();
+
+/** Stops with a message that says what went wrong (the cleanup of the profile runs first). @returns {never} */
+function fail(/** @type {string} */ message) {
+  throw new Failure(message);
 }
 
 if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing: install Debian's chromium (scripts/setup.sh)`);
@@ -138,7 +149,10 @@ async function start(body) {
 const snapshot = () =>
   Object.values(sources)
     .filter((dir) => existsSync(dir))
-    .map((dir) => files(dir).map((name) => `${name}:${statSync(path.join(dir, name)).size}`))
+    .map((dir) =>
+      // A file may go (LevelDB deletes obsolete logs and tables) between the listing and its stat.
+      files(dir).map((name) => `${name}:${statSync(path.join(dir, name), { throwIfNoEntry: false })?.size}`),
+    )
     .join();
 
 /** Waits until no store's files have changed for a second (a flush or compaction has ended). */
