@@ -115,6 +115,7 @@ async function start(body) {
     args: [
       "--no-sandbox", // root in CI
       "--disable-gpu",
+      "--disable-dev-shm-usage", // containers' /dev/shm is often small
       "--disable-quic",
       "--no-first-run",
       "--no-default-browser-check",
