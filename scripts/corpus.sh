@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Generates the test corpus (tests/corpus/README.md) into build/corpus from the real libraries:
 # build/corpus/native from Debian's RocksDB and LevelDB (tests/corpus/native), build/corpus/node
-# from npm's rocksdb-native and classic-level (tests/corpus/node). Skipped when build/corpus holds
-# the output of the same generator sources and library versions (build/corpus/.cache-key).
+# from npm's rocksdb-native and classic-level (tests/corpus/node), build/corpus/chromium from
+# Debian's Chromium (tests/corpus/node/chromium.mjs: the stores a browser profile holds). Skipped
+# when build/corpus holds the output of the same generator sources and library versions
+# (build/corpus/.cache-key).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,8 +12,9 @@ cache_key() {
   {
     find tests/corpus/CMakeLists.txt tests/corpus/native tests/corpus/node -type f -print0 2>/dev/null |
       sort -z | xargs -0 sha256sum
-    dpkg-query -W librocksdb-dev libleveldb-dev libsnappy-dev rocksdb-tools
-    cat node_modules/rocksdb-native/package.json node_modules/classic-level/package.json
+    dpkg-query -W librocksdb-dev libleveldb-dev libsnappy-dev rocksdb-tools chromium
+    cat node_modules/rocksdb-native/package.json node_modules/classic-level/package.json \
+      node_modules/playwright-core/package.json
   } | sha256sum | cut -d' ' -f1
 }
 
@@ -30,5 +33,7 @@ echo "corpus: RocksDB $(dpkg-query -W -f='${Version}' librocksdb-dev), LevelDB $
 build/corpus-gen/corpus-gen build/corpus/native
 echo "corpus: rocksdb-native and classic-level -> build/corpus/node"
 node tests/corpus/node/generate.mjs build/corpus/node
+echo "corpus: Chromium $(dpkg-query -W -f='${Version}' chromium) -> build/corpus/chromium"
+node tests/corpus/node/chromium.mjs build/corpus/chromium
 echo "$key" >build/corpus/.cache-key
 echo "corpus: generated in $(($(date +%s) - start)) s"

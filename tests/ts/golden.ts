@@ -1,7 +1,8 @@
 // The corpora the TypeScript tests check sstfilter against (layout: tests/corpus/README.md): the
 // corpus generated from RocksDB and LevelDB into build/corpus/native (required), the fixtures
-// committed under tests/corpus/fixtures, and the shared golden corpus when it is present
-// ($SSTFILTER_GOLDEN_DIR, else ../shared/golden beside the repository).
+// committed under tests/corpus/fixtures, the stores of a Chromium profile (build/corpus/chromium)
+// and the shared golden corpus when they are present ($SSTFILTER_GOLDEN_DIR, else ../shared/golden
+// beside the repository).
 import { readFileSync, existsSync } from "node:fs";
 import * as path from "node:path";
 
@@ -79,7 +80,20 @@ export const EXTRA = Corpus.load(
   "shared",
   process.env.SSTFILTER_GOLDEN_DIR ?? path.join(REPO, "..", "shared", "golden"),
 );
-export const CORPORA: Corpus[] = [GENERATED, FIXTURES, ...(EXTRA ? [EXTRA] : [])];
+/**
+ * The stores of a Chromium profile (section chromium_stores, tests/corpus/node/chromium.mjs), when
+ * scripts/corpus.sh generated them ($SSTFILTER_CHROMIUM_CORPUS_DIR, else build/corpus/chromium).
+ */
+export const CHROMIUM = Corpus.load(
+  "chromium",
+  process.env.SSTFILTER_CHROMIUM_CORPUS_DIR ?? path.join(REPO, "build", "corpus", "chromium"),
+);
+export const CORPORA: Corpus[] = [
+  GENERATED,
+  FIXTURES,
+  ...(CHROMIUM ? [CHROMIUM] : []),
+  ...(EXTRA ? [EXTRA] : []),
+];
 
 export function corporaSummary(): string {
   return CORPORA.map((c) => `${c.name} (${c.dir})`).join(", ");
