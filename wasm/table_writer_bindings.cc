@@ -13,6 +13,7 @@
 #include <string>
 
 #include "binding_support.h"
+#include "comparator_bindings.h"
 #include "sstfilter/table_writer.h"
 
 namespace sstfilter::wasm {
@@ -86,6 +87,14 @@ Status ParseOptions(const val& o, TableWriteOptions* out) {
   out->metadata_block_size = static_cast<uint64_t>(o["metadataBlockSize"].as<double>());
   out->decouple_partitioned_filters = o["decouplePartitionedFilters"].as<bool>();
   out->identity.base_context_checksum = o["baseContextChecksum"].as<uint32_t>();
+  // "" and null: bytewise; a built-in name; or a name with a guarded function.
+  const std::string comparator = o["comparator"].as<std::string>();
+  if (!comparator.empty()) {
+    if (!ComparatorFrom(comparator, o["compare"], &out->comparator)) {
+      return Status::Error(ErrorCode::kBadOptions,
+                           "\"" + comparator + "\" is not a built-in comparator");
+    }
+  }
   // [name, value] pairs of strings.
   const val properties = o["properties"];
   const size_t n = properties["length"].as<size_t>();

@@ -293,6 +293,10 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
   TableOptions options;
   options.internal_keys = (flag_bits & 1) == 0;
   options.verify_checksums = (flag_bits & 2) == 0;
+  // The order: the table's own, a MANIFEST naming one this library lacks (unknown: conservative
+  // answers), or a supplied one (checked against the index).
+  if (flag_bits & 4) options.manifest_comparator = "fuzz.Unknown";
+  if (flag_bits & 8) options.comparator = BuiltinComparator(kReverseBytewiseComparatorName);
   const std::vector<ByteView> keys = SplitKeys(in.Take(in.U16()), kMaxTableProbeKeys);
   const ByteView file = in.Rest();
 
@@ -327,6 +331,7 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
   // Walk the entries of at most kMaxWalkedBlocks data blocks (a batch at a time: a batch is at
   // least one block), from the first probe key on when the table's order allows a range.
   TableCursor cursor(reader, TableCursor::Content::kEntries, kFuzzKeyBatchBytes);
+  cursor.SetOrderCheck((flag_bits & 16) != 0);
   if (keys.size() > 1) {
     EntryRange range;
     range.from = Bytes(keys[1].begin(), keys[1].end());

@@ -2,12 +2,20 @@ import type { TableWriterHandle } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
 import type { Key } from "../core/keys.js";
 import { WasmObject } from "../core/wasm-object.js";
+import { coreComparator, throwComparatorFault, type Comparator } from "./comparators.js";
 import { SstFilterError } from "./errors.js";
 
 /** What `sf.createTableWriter` writes: the bytes RocksDB's SstFileWriter or LevelDB's TableBuilder would. */
 export interface WriteOptions {
   /** "rocksdb": an .sst as SstFileWriter writes it; "leveldb": an .ldb as a bare TableBuilder does (user keys, puts only). */
   format: "rocksdb" | "leveldb";
+  /**
+   * The order of the keys, as the database's comparator: a built-in comparator's name, or
+   * `{ name, compare }` (the name is recorded in `rocksdb.comparator`). Keys must ascend in it.
+   * Default bytewise. A comparator of your own does not shorten index separators (as a RocksDB
+   * comparator whose FindShortestSeparator does nothing).
+   */
+  comparator?: string | Comparator;
   /**
    * RocksDB block-based table format_version, 2 to 7 (default 5). 2 to 5 give what RocksDB
    * 7.8.3's SstFileWriter writes; 6 and 7 (read by RocksDB 8.6 and 10.4 on) what 11.9's does:
@@ -171,7 +179,13 @@ function normalize(opts: WriteOptions) {
     pairs.push([name, value]);
   }
   const bitsPerKey = optional(opts.bitsPerKey, "number", "bitsPerKey", 10);
+  const comparator = coreComparator(opts.comparator);
+  if (comparator.name === "" && comparator.compare !== null) {
+    throw new SstFilterError("BAD_OPTIONS", "a writer's comparator needs its name: { name, compare }");
+  }
   return {
+    comparator: comparator.name,
+    compare: comparator.compare,
     format: opts.format,
     formatVersion: Math.min(wholeNumber(opts.formatVersion, "formatVersion", 5), 0xffffffff),
     filter: optional(opts.filter, "string", "filter", "none"),
@@ -280,9 +294,9 @@ export class TableWriter extends WasmObject<TableWriterHandle> {
     this.live();
     const [ptr, keySize, valueSize] = this.heap.putPair(key, value);
     const module = this.heap.module;
-    if (!module._sstfilter_table_writer_add(this.writerAddress, op, ptr, keySize, ptr + keySize, valueSize)) {
-      throw this.heap.lastError();
-    }
+    const added = module._sstfilter_table_writer_add(this.writerAddress, op, ptr, keySize, ptr + keySize, valueSize);
+    throwComparatorFault();
+    if (!added) throw this.heap.lastError();
   }
 }
 

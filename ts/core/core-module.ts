@@ -252,6 +252,8 @@ export interface CoreModule {
   builtinComparatorNames(): string[];
   /** null on bad options (last error). */
   createTableWriter(options: {
+    comparator: string;
+    compare: ((a: Uint8Array, b: Uint8Array) => number) | null;
     format: string;
     formatVersion: number;
     filter: string;
