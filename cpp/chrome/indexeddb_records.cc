@@ -511,11 +511,16 @@ Status AppendRecord(std::string* out, ByteView key, ByteView value, ByteView blo
             return Status::Error(s.code(), s.message() + " (in the blob entry)", s.offset());
           }
         }
-        return AppendObjectStoreValue(out, value, blob_entry_value.empty() ? nullptr : &blobs,
-                                      limits);
+        if (Status s = AppendObjectStoreValue(out, value,
+                                              blob_entry_value.empty() ? nullptr : &blobs, limits);
+            !s.ok()) {
+          return s;
+        }
+        break;
       }
       if (parsed.kind == idb::KeyKind::kExistsEntry) {
-        if (Status s = VarIntValue(value, &number); !s.ok()) return s;
+        // The record version as an EncodeInt (PutInt), not a varint.
+        if (Status s = IntValue(value, &number); !s.ok()) return s;
         IntField(out, "version", number);
       } else if (parsed.kind == idb::KeyKind::kBlobEntry) {
         std::vector<chrome::ExternalObject> blobs;
