@@ -39,7 +39,9 @@ struct SampleEntry {
 struct SampleTable {
   std::string name;
   Bytes file;
-  std::vector<Bytes> keys;  // user keys in file order
+  std::vector<Bytes> keys;         // user keys in file order
+  std::vector<size_t> block_ends;  // data block i holds keys [block_ends[i - 1], block_ends[i])
+  std::vector<Bytes> separators;   // the index block's user keys, one per data block
 };
 
 struct SampleFolder {
@@ -80,6 +82,9 @@ inline SampleFolder ReadLevelDbFolder(const std::filesystem::path& dir) {
           folder.error += table.name + ": " + s.message() + "\n";
           break;
         }
+        for (const TableCursor::BatchBlock& block : cursor.key_blocks()) {
+          table.block_ends.push_back(table.keys.size() + block.keys_end);
+        }
         const auto& ko = cursor.key_offsets();
         const auto& vo = cursor.value_offsets();
         for (size_t i = 0; i + 1 < ko.size(); ++i) {
@@ -90,6 +95,15 @@ inline SampleFolder ReadLevelDbFolder(const std::filesystem::path& dir) {
           table.keys.push_back(std::move(key));
         }
         cursor.ClearBatch();
+      }
+      TableLayoutRead layout(*reader);
+      if (Status s = DriveFromMemory(layout, table.file); !s.ok()) {
+        folder.error += table.name + " layout: " + s.message() + "\n";
+      }
+      for (const TableRegion& region : layout.regions()) {
+        if (region.kind == TableRegionKind::kData && region.separator) {
+          table.separators.push_back(*region.separator);
+        }
       }
       folder.tables.push_back(std::move(table));
     } else if (ext == ".log") {
