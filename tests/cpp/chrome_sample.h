@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sstfilter/db.h"
@@ -44,8 +45,16 @@ struct SampleTable {
   std::vector<Bytes> separators;   // the index block's user keys, one per data block
 };
 
+// Bytewise order of keys (a string_view comparison: GCC 12 misreads std::vector's operator<).
+struct BytewiseLess {
+  bool operator()(const Bytes& a, const Bytes& b) const {
+    return std::string_view(reinterpret_cast<const char*>(a.data()), a.size()) <
+           std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
+  }
+};
+
 struct SampleFolder {
-  std::map<Bytes, SampleEntry> latest;  // every key's newest version
+  std::map<Bytes, SampleEntry, BytewiseLess> latest;  // every key's newest version
   std::vector<SampleTable> tables;
   std::string error;
 };

@@ -34,7 +34,7 @@ Bytes Cat(std::initializer_list<Bytes> parts) {
 
 Bytes Str(const std::string& s) {
   Bytes out = {'"', static_cast<uint8_t>(s.size())};
-  out.insert(out.end(), s.begin(), s.end());
+  for (char c : s) out.push_back(static_cast<uint8_t>(c));
   return out;
 }
 

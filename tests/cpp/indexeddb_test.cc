@@ -378,7 +378,7 @@ TEST(IndexedDbSample, TablesAreInIdbCmp1Order) {
       const int r = cmp.Compare(table.keys[i], table.keys[i + 1]);
       EXPECT_LE(r, 0) << table.name << " key " << i;
       EXPECT_EQ(r == 0, table.keys[i] == table.keys[i + 1]) << table.name << " key " << i;
-      if (table.keys[i] > table.keys[i + 1]) ++bytewise_inversions;
+      if (testing::BytewiseLess()(table.keys[i + 1], table.keys[i])) ++bytewise_inversions;
     }
     keys += table.keys.size();
     // One separator per data block: Chromium does not shorten, so each is its block's last key,
@@ -393,7 +393,9 @@ TEST(IndexedDbSample, TablesAreInIdbCmp1Order) {
       if (end < table.keys.size()) {
         EXPECT_LE(cmp.Compare(table.separators[b], table.keys[end]), 0);
       }
-      if (b > 0) EXPECT_LE(cmp.Compare(table.separators[b - 1], table.separators[b]), 0);
+      if (b > 0) {
+        EXPECT_LE(cmp.Compare(table.separators[b - 1], table.separators[b]), 0);
+      }
       begin = end;
       ++separators;
     }
