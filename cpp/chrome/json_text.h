@@ -1,4 +1,4 @@
-// A small JSON text writer for the Chrome store decoders (docs/FORMATS.md 12.6, the tagged JSON of
+// A small JSON text writer for the Chrome store decoders (docs/FORMATS.md 7.5, the tagged JSON of
 // IndexedDB values): strings from UTF-16 code units (lone surrogates as \uXXXX escapes, as
 // JSON.stringify writes them) or Latin-1 bytes, numbers as JavaScript prints them, hex for bytes.
 #pragma once

@@ -3,7 +3,7 @@
 // (SerializationTag, ValueDeserializer::ReadObject and its Read* methods, versions 13-15) and of
 // third_party/blink/renderer/bindings/core/v8/serialization (serialization_tag.h,
 // v8_script_value_serializer.cc: the envelope and trailer offset; v8_script_value_deserializer.cc:
-// the Blob and File index host objects). The output is the tagged JSON of docs/FORMATS.md 12.6.
+// the Blob and File index host objects). The output is the tagged JSON of docs/FORMATS.md 7.5.
 #include <cmath>
 #include <cstring>
 #include <string>

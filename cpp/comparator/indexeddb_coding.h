@@ -1,4 +1,4 @@
-// Chromium's IndexedDB key space in LevelDB (docs/FORMATS.md 12): the key prefix, the key kinds,
+// Chromium's IndexedDB key space in LevelDB (docs/FORMATS.md 7): the key prefix, the key kinds,
 // encoded IDB keys and the order of the comparator "idb_cmp1". The facts come from Chromium's
 // content/browser/indexed_db/indexed_db_leveldb_coding.{h,cc} (KeyPrefix, the *Key classes,
 // EncodeIDBKey/DecodeIDBKey, CompareEncodedIDBKeys, Compare) and

@@ -1,5 +1,5 @@
 // The Chrome store decoders (sstfilter/chrome_stores.h): V8 values built here byte by byte after
-// v8 src/objects/value-serializer.cc for every type the tagged JSON of docs/FORMATS.md 12.6 names,
+// v8 src/objects/value-serializer.cc for every type the tagged JSON of docs/FORMATS.md 7.5 names,
 // hostile payloads (typed errors, never a crash), and the Chromium 156 profile sample: every live
 // record of its IndexedDB, localStorage and sessionStorage folders decoded and compared with the
 // page's own reading (expected.json).

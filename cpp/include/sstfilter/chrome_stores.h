@@ -1,9 +1,9 @@
-// Decoders for the records of Chrome's stores (docs/FORMATS.md 12): IndexedDB
+// Decoders for the records of Chrome's stores (docs/FORMATS.md 7): IndexedDB
 // (Default/IndexedDB/<origin>.indexeddb.leveldb, LevelDB with the comparator idb_cmp1),
 // localStorage (Default/Local Storage/leveldb) and sessionStorage (Default/Session Storage). Each
 // takes one record's user key and value (the latest version of the key, as a LevelDB read gives it)
 // and writes one JSON text describing it. Values and IDB keys use the tagged JSON of
-// docs/FORMATS.md 12.6: plain JSON where JSON can say it, else a one-member object whose name
+// docs/FORMATS.md 7.5: plain JSON where JSON can say it, else a one-member object whose name
 // starts with "$". Nothing here reads outside the given bytes, recurses deeper than the limits, or
 // allocates more than they allow; every failure is a typed Status with the offset of the byte it is
 // about (within the value for value errors, within the key for key errors).
@@ -53,7 +53,7 @@ Status DecodeIndexedDbKey(ByteView encoded_key, std::string* json);
 // "earliestCompactionTime", "scopes", "databaseFreeList", "databaseName", "databaseMetadata",
 // "objectStoreMetadata", "indexMetadata", "objectStoreFreeList", "indexFreeList",
 // "objectStoreNames", "indexNames", "objectStoreData", "existsEntry", "blobEntry", "indexData"),
-// then per kind (docs/FORMATS.md 12.5 lists them): "databaseId", "objectStoreId", "indexId",
+// then per kind (docs/FORMATS.md 7.5 lists them): "databaseId", "objectStoreId", "indexId",
 // "origin", "name", "metadata" (the metadata field's name), "value", "key" and "primaryKey" (tagged
 // IDB keys), "sequenceNumber", "version", "wrapping" ("snappy" or "blob" when Blink wrapped the
 // value), "blobs" (a blob entry's external objects). Key errors have offsets in the key; value
