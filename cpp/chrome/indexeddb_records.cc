@@ -291,8 +291,11 @@ Status AppendObjectStoreValue(std::string* out, ByteView value,
       }
       if (Status s = chrome::DecodeSerializedScriptValueWithBlobs(plain, blobs, &json, limits);
           !s.ok()) {
-        // Offsets of errors inside are within the decompressed value.
-        return Status::Error(s.code(), s.message() + " (in the decompressed value)", s.offset());
+        // The error names the compressed stream's first byte; the message where it lies inside.
+        return ValueError(s.code(),
+                          s.message() + " (at byte " + std::to_string(s.offset()) +
+                              " of the Snappy-decompressed value)",
+                          base + 3);
       }
       Field(out, "wrapping");
       out->append("\"snappy\"");
