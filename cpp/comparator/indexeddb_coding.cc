@@ -21,12 +21,12 @@ int CompareBytes(ByteView a, ByteView b) {
   return a.size() < b.size() ? -1 : 1;
 }
 
-// CompareInts: the sign of a - b, where Chromium subtracts int64s (wrapping here, as the hardware
-// does; only ids decoded from 8-byte prefixes can be negative).
+// CompareInts: the sign of a - b. Chromium subtracts int64s, which can only overflow for ids read
+// from 8-byte prefixes with the top bit set (never written); signed overflow is undefined there
+// and compilers turn the test into a comparison, which is what this does.
 int CompareInts(int64_t a, int64_t b) {
-  const auto diff = static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
-  if (diff < 0) return -1;
-  if (diff > 0) return 1;
+  if (a < b) return -1;
+  if (a > b) return 1;
   return 0;
 }
 

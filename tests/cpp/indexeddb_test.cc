@@ -273,6 +273,16 @@ TEST(IndexedDbComparator, PrefixesAndKinds) {
   EXPECT_EQ(cmp.Compare(Prefix(2, 1, 1), Cat({Prefix(2, 1, 1), KNum(1)})), -1);
 }
 
+TEST(IndexedDbComparator, EightByteIdsWithTheTopBitCompareAsSignedNumbers) {
+  // Never written (ids are positive); found by the indexeddb_key fuzz target: Chromium's a - b
+  // would overflow, a comparison stays antisymmetric (fuzz/regressions/indexeddb_key).
+  const Bytes negative = {0xe0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0};  // database id INT64_MIN
+  const Bytes global = {0, 0, 0, 0, 0};
+  const Comparator& cmp = IndexedDbComparator();
+  EXPECT_EQ(cmp.Compare(negative, global), -cmp.Compare(global, negative));
+  EXPECT_EQ(cmp.Compare(negative, global), -1);
+}
+
 TEST(IndexedDbComparator, IndexData) {
   auto entry = [](const Bytes& index_key, uint64_t sequence, const Bytes& primary) {
     return Cat({Prefix(2, 1, 30), index_key, VarInt(sequence), primary});
