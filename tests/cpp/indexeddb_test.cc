@@ -206,7 +206,8 @@ TEST(IndexedDbCoding, DecodesKeys) {
     EXPECT_FALSE(idb::DecodeIdbKey(&cut, &key)) << n;
     EXPECT_EQ(cut.size(), n);
   }
-  ByteView min = KMin();
+  const Bytes min_key = KMin();
+  ByteView min = min_key;
   EXPECT_FALSE(idb::DecodeIdbKey(&min, &key));
   Bytes deep;
   for (int i = 0; i < 5000; ++i) deep.insert(deep.end(), {idb::kKeyArrayType, 1});
