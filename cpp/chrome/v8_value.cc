@@ -679,12 +679,14 @@ class V8Reader {
     uint8_t tag = 0;
     size_t at = 0;
     if (!ReadTag(&tag, &at)) return Truncated("a value");
+    // kVerifyObjectCount (a count older writers put before a value) is read and ignored, in a loop:
+    // any number of them may come before one value.
+    while (tag == kVerifyObjectCount) {
+      uint32_t ignored = 0;
+      if (Status s = ReadU32(&ignored, "an object count"); !s.ok()) return s;
+      if (!ReadTag(&tag, &at)) return Truncated("a value");
+    }
     switch (tag) {
-      case kVerifyObjectCount: {
-        uint32_t ignored = 0;
-        if (Status s = ReadU32(&ignored, "an object count"); !s.ok()) return s;
-        return ReadObject(depth);
-      }
       case kUndefined:
         out_->append("{\"$undefined\":true}");
         return Status::Ok();

@@ -202,6 +202,13 @@ TEST(V8Value, Hostile) {
   Bytes deep_arrays;
   for (int i = 0; i < 100000; ++i) deep_arrays.insert(deep_arrays.end(), {'A', 1});
   EXPECT_EQ(V8Error(deep_arrays).code(), ErrorCode::kResourceLimit);
+  // Object counts before a value, any number of them, cost no recursion.
+  Bytes counts;
+  for (int i = 0; i < 500000; ++i) counts.insert(counts.end(), {'?', 0});
+  counts.push_back('T');
+  EXPECT_EQ(V8(counts), "true");
+  counts.pop_back();
+  EXPECT_EQ(V8Error(counts).code(), ErrorCode::kTruncated);
   // Huge lengths.
   EXPECT_EQ(V8Error(Of({'"', 0xff, 0xff, 0xff, 0xff, 0x0f, 'a'})).code(), ErrorCode::kTruncated);
   EXPECT_EQ(V8Error(Of({'A', 0xff, 0xff, 0xff, 0xff, 0x0f})).code(), ErrorCode::kCorrupt);
