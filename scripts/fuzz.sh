@@ -20,7 +20,7 @@ while (($#)); do
   esac
 done
 if ((${#targets[@]} == 0)); then
-  targets=(filter leveldb_filter_block block table roundtrip values writer log_reader version_edit write_batch blob_file)
+  targets=(filter leveldb_filter_block block table roundtrip values writer log_reader version_edit write_batch blob_file indexeddb_key v8_value local_storage)
 fi
 
 bash scripts/corpus.sh

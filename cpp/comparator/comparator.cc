@@ -68,11 +68,12 @@ const Comparator& BytewiseU64TsComparator() {
 
 namespace {
 
-const std::array<const Comparator* (*)(), 3>& BuiltinComparators() {
-  static const std::array<const Comparator* (*)(), 3> all = {
+const std::array<const Comparator* (*)(), 4>& BuiltinComparators() {
+  static const std::array<const Comparator* (*)(), 4> all = {
       [] { return &BytewiseComparator(); },
       [] { return &ReverseBytewiseComparator(); },
       [] { return &BytewiseU64TsComparator(); },
+      [] { return &IndexedDbComparator(); },
   };
   return all;
 }

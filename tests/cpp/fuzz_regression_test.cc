@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "../fuzz/chrome_harnesses.h"
 #include "../fuzz/harnesses.h"
 #include "golden.h"
 #include "sstfilter/table.h"
@@ -33,6 +34,9 @@ const std::map<std::string, Harness> kHarnesses = {
     {"version_edit", fuzz::FuzzVersionEdit},
     {"write_batch", fuzz::FuzzWriteBatch},
     {"blob_file", fuzz::FuzzBlobFile},
+    {"indexeddb_key", fuzz::FuzzIndexedDbKey},
+    {"v8_value", fuzz::FuzzV8Value},
+    {"local_storage", fuzz::FuzzLocalStorage},
 };
 
 TEST(FuzzRegressions, EveryCommittedInputPassesItsHarness) {

@@ -287,6 +287,26 @@ export interface CoreModule {
     value: number,
     size: number,
   ): { name: Uint8Array; value: Uint8Array; blobIndex?: BlobIndexRaw }[] | null;
+  /** An IndexedDB record (user key, value) as JSON text (wasm/chrome_bindings.cc,
+   * docs/FORMATS.md 7.5); null on error (last error). */
+  decodeIndexedDbRecord(key: number, keySize: number, value: number, valueSize: number): string | null;
+  /** The same with the record's blob entry value, for Blob and File details. */
+  decodeIndexedDbRecordWithBlobs(
+    key: number,
+    keySize: number,
+    value: number,
+    valueSize: number,
+    blobs: number,
+    blobsSize: number,
+  ): string | null;
+  /** A Blink serialized value (a blob-wrapped IndexedDB value's file) as tagged JSON text. */
+  decodeSerializedScriptValue(data: number, size: number): string | null;
+  /** A localStorage record as JSON text; null on error (last error). */
+  decodeLocalStorageRecord(key: number, keySize: number, value: number, valueSize: number): string | null;
+  /** A sessionStorage record as JSON text; null on error (last error). */
+  decodeSessionStorageRecord(key: number, keySize: number, value: number, valueSize: number): string | null;
+  /** Chromium's idb_cmp1 over two user keys: -1, 0 or 1. */
+  compareIndexedDbKeys(a: number, aSize: number, b: number, bSize: number): number;
   /** The range deletions of a range_del block's contents; null on error (last error). */
   rangeDeletionsOf(
     contents: number,

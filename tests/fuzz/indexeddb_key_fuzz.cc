@@ -1,0 +1,7 @@
+// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzIndexedDbKey (chrome_harnesses.h).
+#include "chrome_harnesses.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  sstfilter::fuzz::FuzzIndexedDbKey(data, size);
+  return 0;
+}
