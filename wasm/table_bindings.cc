@@ -301,13 +301,15 @@ class TableHandle : public IoHandle {
     return out;
   }
 
-  // { comparator, source, firstUnorderedSeparator } (ts/api/table.ts TableKeyOrder).
+  // { comparator, source, known, firstUnorderedSeparator, keysLookLike } (ts/api/table.ts
+  // TableKeyOrder).
   val KeyOrder() const {
     const TableKeyOrder order = reader_->key_order();
     val out = val::object();
     out.set("comparator", order.comparator);
     out.set("source", std::string(KeyOrderSourceName(order.source)));
     out.set("known", order.known());
+    out.set("keysLookLike", order.keys_look_like ? val(*order.keys_look_like) : val::null());
     out.set("firstUnorderedSeparator",
             order.first_unordered_separator
                 ? val(static_cast<double>(*order.first_unordered_separator))

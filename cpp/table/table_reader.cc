@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/enum_names.h"
+#include "comparator/indexeddb_coding.h"
 #include "table/internal_key.h"
 
 namespace sstfilter {
@@ -378,7 +379,7 @@ Status TableReader::ChooseKeyOrder(std::optional<std::string> recorded) {
     }
     t.comparator_ref = supplied;
     order = TableKeyOrder{!name.empty() ? std::string(name) : recorded.value_or("custom"),
-                          KeyOrderSource::kSupplied, std::nullopt};
+                          KeyOrderSource::kSupplied, std::nullopt, std::nullopt};
     return Status::Ok();
   }
   if (recorded) {
@@ -405,11 +406,19 @@ Status TableReader::CheckSeparatorOrder() {
   const bool has_tag = t.index.keys_have_tag();
   IndexBlock::Iterator it = t.index.Begin();
   std::optional<IndexEntry> previous;
+  // Whether every separator is a whole Chrome IndexedDB key: idb_cmp1 does not shorten them, and
+  // a Chrome table's separators can ascend bytewise while the keys within its blocks do not (a
+  // Chromium 156 profile's 705-block table does), so such a table is not taken for bytewise.
+  bool indexeddb_keys = true;
   for (uint64_t n = 0;; ++n) {
     IndexEntry entry;
     bool end = false;
     if (Status s = it.Next(&entry, &end); !s.ok()) return s;
     if (end) break;
+    if (indexeddb_keys) {
+      indexeddb::ParsedKey parsed;
+      indexeddb_keys = indexeddb::ParseKey(entry.user_key, &parsed).ok();
+    }
     if (previous && CompareSeparators(comparator, *previous, entry, has_tag) > 0) {
       if (supplied) {
         return Status::Error(ErrorCode::kBadOptions,
@@ -425,11 +434,14 @@ Status TableReader::CheckSeparatorOrder() {
     }
     previous = std::move(entry);
   }
-  if (!supplied) {
-    t.comparator_ref = BuiltinComparator(kBytewiseComparatorName);
-    order = TableKeyOrder{std::string(kBytewiseComparatorName), KeyOrderSource::kSeparators,
-                          std::nullopt};
+  if (supplied) return Status::Ok();
+  if (indexeddb_keys && previous) {
+    order.keys_look_like = std::string(kIndexedDbComparatorName);
+    return Status::Ok();
   }
+  t.comparator_ref = BuiltinComparator(kBytewiseComparatorName);
+  order = TableKeyOrder{std::string(kBytewiseComparatorName), KeyOrderSource::kSeparators,
+                        std::nullopt, std::nullopt};
   return Status::Ok();
 }
 

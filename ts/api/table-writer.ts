@@ -294,7 +294,14 @@ export class TableWriter extends WasmObject<TableWriterHandle> {
     this.live();
     const [ptr, keySize, valueSize] = this.heap.putPair(key, value);
     const module = this.heap.module;
-    const added = module._sstfilter_table_writer_add(this.writerAddress, op, ptr, keySize, ptr + keySize, valueSize);
+    const added = module._sstfilter_table_writer_add(
+      this.writerAddress,
+      op,
+      ptr,
+      keySize,
+      ptr + keySize,
+      valueSize,
+    );
     throwComparatorFault();
     if (!added) throw this.heap.lastError();
   }

@@ -63,8 +63,9 @@ export interface OpenTableOptions {
  * How a table's keys are ordered, and how the reader knows (`t.order`):
  * - "recorded": RocksDB, the built-in comparator `rocksdb.comparator` names;
  * - "supplied": the `comparator` option;
- * - "separators": LevelDB, none supplied; the index separators ascend bytewise, so the table is read
- *   as bytewise (a LevelDB table does not record its comparator: supply it to be sure);
+ * - "separators": LevelDB, none supplied; the index separators ascend bytewise (and are not all
+ *   Chrome IndexedDB keys), so the table is read as bytewise (a LevelDB table does not record its
+ *   comparator: supply it to be sure);
  * - "unknown": neither. A key is then ruled out only when every filter that could hold it says no
  *   (route "any-filter"), get() reads every block, and walks by key range are UNSUPPORTED.
  */
@@ -75,6 +76,11 @@ export interface TableKeyOrder {
   known: boolean;
   /** LevelDB, "unknown": the first index entry (from 0) that sorts bytewise before the one before it. */
   firstUnorderedSeparator: number | null;
+  /**
+   * LevelDB, "unknown": the built-in comparator whose key format every index separator has
+   * ("idb_cmp1": Chrome IndexedDB's keys), where they all do; supplying it makes answers exact.
+   */
+  keysLookLike: string | null;
 }
 
 /** Anything with a size and ranged reads, e.g. a file handle or an HTTP range reader. */

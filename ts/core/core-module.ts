@@ -122,6 +122,7 @@ export interface TableHandle extends IoHandle {
     source: string;
     known: boolean;
     firstUnorderedSeparator: number | null;
+    keysLookLike: string | null;
   };
   /** 1 = may match, 0 = no, -1 = failed (last error). */
   mayContain(key: number, size: number): number;

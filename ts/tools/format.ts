@@ -65,6 +65,7 @@ export const withoutOffset = (message: string): string => message.replace(/ \(at
 export function keyOrderText(order: {
   comparator: string;
   source: "recorded" | "supplied" | "separators" | "unknown";
+  keysLookLike: string | null;
 }): string {
   switch (order.source) {
     case "recorded":
@@ -74,6 +75,9 @@ export function keyOrderText(order: {
     case "separators":
       return `${order.comparator} (assumed: LevelDB tables record no comparator, and the index separators ascend bytewise)`;
     case "unknown":
+      if (order.keysLookLike !== null) {
+        return `unknown; the keys look like ${order.keysLookLike}'s: answers are conservative (supply the comparator ${order.keysLookLike} for exact ones)`;
+      }
       return order.comparator === ""
         ? "not bytewise; comparator unknown: answers are conservative (supply the comparator)"
         : `${order.comparator}: not built in, answers are conservative (supply the comparator)`;

@@ -117,9 +117,11 @@ struct TableOptions {
 
 // How a reader knows the order of a table's keys (docs/FORMATS.md 3.4.2).
 enum class KeyOrderSource : uint8_t {
-  kRecorded,    // RocksDB: the built-in comparator `rocksdb.comparator` names
-  kSupplied,    // TableOptions::comparator
-  kSeparators,  // LevelDB, none supplied: the index separators ascend bytewise, read as bytewise
+  kRecorded,  // RocksDB: the built-in comparator `rocksdb.comparator` names
+  kSupplied,  // TableOptions::comparator
+  // LevelDB, none supplied: the index separators ascend bytewise and are not all keys of a known
+  // non-bytewise format (Chrome IndexedDB's): read as bytewise
+  kSeparators,
   // Neither: a RocksDB comparator that is not built in, or a LevelDB table whose separators do not
   // ascend bytewise. Lookups are conservative: a key is ruled out only when every filter that
   // could hold it says no, and walks by key range are kUnsupported.
@@ -136,6 +138,9 @@ struct TableKeyOrder {
   // LevelDB, kUnknown: the first index entry (counted from 0) whose separator sorts bytewise
   // before the one before it.
   std::optional<uint64_t> first_unordered_separator;
+  // LevelDB, kUnknown: the built-in comparator whose key format every separator has (Chrome
+  // IndexedDB's "idb_cmp1"), where they all do: supplying it makes the answers exact.
+  std::optional<std::string> keys_look_like;
   bool known() const { return source != KeyOrderSource::kUnknown; }
 };
 
