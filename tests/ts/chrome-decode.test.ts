@@ -233,24 +233,32 @@ describe.each(CASES)("$name", (c) => {
     const first = JSON.parse(raw.stdout.split("\n")[0]!) as { key: unknown; type: string };
     expect(first.type).toBe("put");
     const db = await sf.openDatabase(c.dir("indexeddb"));
-    const table = db.levels.flatMap((l) => l.files)[0]!;
+    const tables = db.levels.flatMap((l) => l.files.map((f) => f.name));
     db.dispose();
-    const scan = runCli([
-      "scan",
-      path.join(c.dir("indexeddb"), table.name),
-      "--comparator",
-      "idb_cmp1",
-      "--decode",
-      "indexeddb",
-      "--json",
-    ]);
-    expect([table.name, scan.status, scan.stderr]).toEqual([table.name, 0, ""]);
-    const lines = scan.stdout
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { record?: { kind: string } });
-    expect(lines.filter((l) => l.record !== undefined).length).toBeGreaterThan(0);
-    expect(lines.some((l) => l.record?.kind === "databaseName")).toBe(true);
+    const kinds = new Set<string>();
+    for (const table of tables) {
+      const file = path.join(c.dir("indexeddb"), table);
+      const scan = runCli(["scan", file, "--comparator", "idb_cmp1", "--decode", "indexeddb", "--json"]);
+      expect([table, scan.status, scan.stderr]).toEqual([table, 0, ""]);
+      const lines = scan.stdout
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { type: string; record?: { kind: string }; decodeError?: string });
+      // Every put decodes; deletions hold no value to decode.
+      const puts = lines.filter((l) => l.type === "put");
+      expect([
+        table,
+        puts.filter((l) => l.record === undefined || l.decodeError !== undefined).length,
+      ]).toEqual([table, 0]);
+      expect([table, lines.filter((l) => l.type !== "put" && l.record !== undefined).length]).toEqual([
+        table,
+        0,
+      ]);
+      for (const l of puts) kinds.add(l.record!.kind);
+    }
+    expect([...kinds]).toEqual(
+      expect.arrayContaining(["databaseName", "objectStoreData", "indexData", "existsEntry"]),
+    );
   });
 
   test("a decoder registered from TypeScript is the one dump uses", async () => {
