@@ -42,7 +42,7 @@ afterAll(async () => {
 async function rows(): Promise<[string, string, string][]> {
   return page.$$eval("#stores-body tr", (trs) =>
     trs.map((tr) => {
-      const cells = [...tr.querySelectorAll("td")].map((td) => td.textContent ?? "");
+      const cells = Array.from(tr.querySelectorAll("td"), (td) => td.textContent ?? "");
       return [cells[0]!, cells[1]!, cells[2]!] as [string, string, string];
     }),
   );
