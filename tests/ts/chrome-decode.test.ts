@@ -261,6 +261,16 @@ describe.each(CASES)("$name", (c) => {
     );
   });
 
+  test("db dump refuses an unknown decoder (usage), and names the record a decoder cannot read", () => {
+    const unknown = runCli(["db", "dump", c.dir("local_storage"), "--decode", "no-such"]);
+    expect([unknown.status, unknown.stdout]).toEqual([2, ""]);
+    expect(unknown.stderr).toContain("--decode takes one of indexeddb, localstorage, sessionstorage, auto");
+    // localStorage records read as IndexedDB ones: a typed error naming the record, exit code 3.
+    const wrong = runCli(["db", "dump", c.dir("local_storage"), "--decode", "indexeddb"]);
+    expect(wrong.status).toBe(3);
+    expect(wrong.stderr).toMatch(/: (CORRUPT|TRUNCATED): record 0x[0-9a-f]+: /);
+  });
+
   test("a decoder registered from TypeScript is the one dump uses", async () => {
     const calls: number[] = [];
     sf.registerDecoder("test.lengths", (key, value) => {

@@ -22,13 +22,13 @@ import {
   readLocalStorage,
   readSessionStorage,
   type DecodedRecord,
+  type DecodedRecordsOptions,
   type DecoderOption,
   type LocalStorageOrigin,
   type RecordDecoder,
   type SessionStorageArea,
   type StoreKind,
 } from "./decoders.js";
-import type { DatabaseScanOptions } from "./db-scan.js";
 import { readIndexedDb, type IndexedDbDatabase, type ReadIndexedDbOptions } from "./indexeddb.js";
 import { readWriteAheadLog, type ReadWriteAheadLogOptions, type WalFile } from "./wal.js";
 import {
@@ -332,12 +332,13 @@ export class SstFilter {
   /**
    * The live records of `db` (db.scan()) with what the decoder `decoder` (a name or a
    * RecordDecoder) makes of each: `{ key, value, record }`. An SstFilterError from the decoder
-   * names the record's key.
+   * names the record's key; `opts.onError` may take it instead (its answer is yielded as the record,
+   * undefined skips it); `opts.columnFamily` as db.scan's.
    */
   decodedRecords(
     db: Database,
     decoder: string | RecordDecoder,
-    opts: DatabaseScanOptions = {},
+    opts: DecodedRecordsOptions = {},
   ): AsyncIterableIterator<DecodedRecord> {
     return decodedRecords(db, typeof decoder === "string" ? this.decoder(decoder) : decoder, opts);
   }

@@ -8,7 +8,7 @@
 import type { WasmHeap } from "../core/heap.js";
 import type { Database } from "./db.js";
 import type { DatabaseScanOptions } from "./db-scan.js";
-import { SstFilterError } from "./errors.js";
+import { messageWithoutOffset, SstFilterError } from "./errors.js";
 
 /**
  * Decodes one record of a database: its user key and its newest value. `decode` returns anything
@@ -164,6 +164,11 @@ export class DecoderRegistry {
   }
 }
 
+export interface DecodedRecordsOptions extends DatabaseScanOptions {
+  /** What to yield as the record of a key the decoder throws for (undefined: skip the record). */
+  onError?: (error: unknown, key: Uint8Array) => unknown;
+}
+
 /**
  * The live records of `db` (db.scan(): newest versions, deletions dropped, in the database's order)
  * with what `decoder` makes of each. A record the decoder throws for ends the walk with that error
@@ -173,7 +178,7 @@ export class DecoderRegistry {
 export async function* decodedRecords(
   db: Database,
   decoder: RecordDecoder,
-  opts: DatabaseScanOptions & { onError?: (error: unknown, key: Uint8Array) => unknown } = {},
+  opts: DecodedRecordsOptions = {},
 ): AsyncGenerator<DecodedRecord, void, undefined> {
   const { onError, ...scan } = opts;
   for await (const r of db.scan(scan)) {
@@ -193,7 +198,9 @@ export async function* decodedRecords(
 export function aboutKey(error: unknown, key: Uint8Array): unknown {
   if (!(error instanceof SstFilterError)) return error;
   const hex = Array.from(key, (b) => b.toString(16).padStart(2, "0")).join("");
-  const message = error.offset === undefined ? error.message : error.message.replace(/ \(at byte \d+\)$/, "");
+  let message = messageWithoutOffset(error.message, error.offset);
+  if (error.file !== undefined && message.startsWith(`${error.file}: `))
+    message = message.slice(error.file.length + 2);
   return new SstFilterError(error.code, `record 0x${hex}: ${message}`, error.offset, error.file);
 }
 

@@ -52,6 +52,7 @@ export type { DatabaseRecord, DatabaseScanOptions } from "./db-scan.js";
 export { BUILTIN_DECODERS } from "./decoders.js";
 export type {
   DecodedRecord,
+  DecodedRecordsOptions,
   DecoderOption,
   LocalStorageOrigin,
   RecordDecoder,

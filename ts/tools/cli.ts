@@ -942,6 +942,9 @@ async function runDbDump(sf: NodeSstFilter, database: Database, dir: string, arg
     for await (const l of dbDumpLines(sf, database, {
       decode: typeof decode === "string" ? decode : null,
       json: args.values.json === true,
+      ...(typeof args.values["column-family"] === "string"
+        ? { columnFamily: args.values["column-family"] }
+        : {}),
       ...(blobs === undefined ? {} : { blobs }),
     })) {
       text += l;
@@ -1171,7 +1174,8 @@ ${USER_KEYS_HELP}`,
     help: `Usage: sstfilter db inspect <dir> [--json] [--format F]
        sstfilter db get <dir> <key> [--hex] [--explain] [--json] [--column-family NAME] [--format F]
        sstfilter db verify <dir> [--jobs N] [--json] [--format F]
-       sstfilter db dump <dir> [--decode D] [--json] [--blob-dir DIR] [--format F]
+       sstfilter db dump <dir> [--decode D] [--json] [--blob-dir DIR] [--column-family NAME]
+                       [--format F]
 
 Reads the database's CURRENT and the MANIFEST it names, applies every edit as the database does
 on open, and prints the live table files of each column family level by level: name, size, key
@@ -1230,7 +1234,7 @@ Text lines escape what a terminal cannot show (\\uXXXX).
   --hex                 get: the key is given in hex (0x optional) and the value printed in hex
   --explain             get: the route instead: one line per memtable or file consulted (the
                         filter's answer, the entry found, blocks read), then the result
-  --column-family NAME  get: look in this column family (default: default)`,
+  --column-family NAME  get: look in this column family (default: default); dump: dump it`,
     options: {
       json: { type: "boolean" },
       format: { type: "string" },

@@ -17,6 +17,8 @@ export interface DbDumpOptions {
   json: boolean;
   /** IndexedDB: the blob folder, to read blob-wrapped values from. */
   blobs?: BlobFolder;
+  /** Raw and your own decoders: the column family to dump (default "default"). */
+  columnFamily?: string;
 }
 
 /** Bytes for --json: printable UTF-8 as a string, else { hex }. */
@@ -71,9 +73,10 @@ export async function* dbDumpLines(
   opts: DbDumpOptions,
 ): AsyncGenerator<string, void, undefined> {
   const { json } = opts;
+  const scan = opts.columnFamily === undefined ? {} : { columnFamily: opts.columnFamily };
   const decoder = await dumpDecoder(sf, db, opts.decode);
   if (decoder === null) {
-    for await (const r of db.scan()) {
+    for await (const r of db.scan(scan)) {
       yield line(
         json,
         { key: jsonBytes(r.key), sequence: r.sequence.toString(), type: r.type, value: jsonBytes(r.value) },
@@ -121,7 +124,7 @@ export async function* dbDumpLines(
     }
     return;
   }
-  for await (const r of sf.decodedRecords(db, decoder)) {
+  for await (const r of sf.decodedRecords(db, decoder, scan)) {
     yield line(
       json,
       { key: jsonBytes(r.key), record: r.record },
