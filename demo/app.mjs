@@ -11,6 +11,7 @@ import {
   withoutOffset,
 } from "../dist/esm/tools/format.js";
 import { initDatabaseView, openDatabaseFiles } from "./database-view.mjs";
+import { hideStoresView, initStoresView, openStoresView } from "./stores-view.mjs";
 import { el, keyText } from "./dom.mjs";
 import { drawFileMap, hitTest as mapHitTest, REGION_COLORS, span } from "./filemap.mjs";
 import { canPickFolders, droppedFiles, inputFolder, pickFolder } from "./folder.mjs";
@@ -289,6 +290,12 @@ initDatabaseView({
   showError,
 });
 
+initStoresView({
+  open: () => call("openStores", {}),
+  records: (args) => call("storeRecords", args),
+  showError,
+});
+
 /** @param {Folder} folder */
 async function openFolder(folder) {
   if (!folder.files.some((f) => f.name === "CURRENT")) {
@@ -301,7 +308,11 @@ async function openFolder(folder) {
   $("table").hidden = true;
   $("back-to-db").hidden = true;
   $("back-to-db").textContent = `← ${folder.name}`;
-  $("database").hidden = !(await openDatabaseFiles(folder.files, folder.name));
+  hideStoresView();
+  const opened = await openDatabaseFiles(folder.files, folder.name);
+  $("database").hidden = !opened;
+  // One of Chrome's stores (an IndexedDB, Local Storage or Session Storage folder): its records.
+  if (opened) await openStoresView();
 }
 
 function backToDatabase() {

@@ -12,6 +12,7 @@ import {
 } from "../dist/esm/platform/browser.js";
 import { parseHex } from "../dist/esm/tools/format.js";
 import { defaultVerifyJobs, verifyTable, verifyTableSplit } from "../dist/esm/tools/verify.js";
+import { forgetStores, storesOps } from "./stores-worker.mjs";
 /** @import { AsyncTable, Backend, BlobIndex, Database, Entry, Filter, FilterFormat, GetExplanation, RouteStep, TableRegion, VerifyProgress, VerifyReport, WideColumn, WriteOptions } from "../dist/esm/platform/browser.js" */
 /** @import { BlockRange } from "../dist/esm/api/table.js" */
 
@@ -42,6 +43,8 @@ import { defaultVerifyJobs, verifyTable, verifyTableSplit } from "../dist/esm/to
  * @property {{ lines: string[], hex: boolean, sort: boolean, options: WriteOptions }} write
  * @property {{ files: File[] }} openDatabase
  * @property {{ key: string, hex: boolean, columnFamily: string }} explain
+ * @property {{}} openStores
+ * @property {{ group: number, store: number, offset: number, size: number, seek: string | null }} storeRecords
  */
 
 /** @typedef {keyof OpArgs} OpName */
@@ -383,6 +386,9 @@ function closeTable() {
 }
 
 const ops = {
+  // The Stores view's: openStores, storeRecords (stores-worker.mjs).
+  ...storesOps(sf, () => database),
+
   /** @param {OpArgs["open"]} args */
   async open({ file, internalKeys }) {
     closeTable();
@@ -572,6 +578,7 @@ const ops = {
   async openDatabase({ files }) {
     database?.dispose(); // the tables its Gets opened
     database = null;
+    forgetStores();
     const db = await sf.openDatabase(files);
     const sizes = new Map(files.map((f) => [f.name, f.size]));
     const wals = await walSummaries(db, sizes);

@@ -15,6 +15,21 @@ import {
   type DatabaseSource,
   type OpenDatabaseOptions,
 } from "./db.js";
+import {
+  DecoderRegistry,
+  decodedRecords,
+  detectStore,
+  readLocalStorage,
+  readSessionStorage,
+  type DecodedRecord,
+  type DecodedRecordsOptions,
+  type DecoderOption,
+  type LocalStorageOrigin,
+  type RecordDecoder,
+  type SessionStorageArea,
+  type StoreKind,
+} from "./decoders.js";
+import { readIndexedDb, type IndexedDbDatabase, type ReadIndexedDbOptions } from "./indexeddb.js";
 import { readWriteAheadLog, type ReadWriteAheadLogOptions, type WalFile } from "./wal.js";
 import {
   openTable,
@@ -61,12 +76,14 @@ export class SstFilter {
   readonly hash: Hashes;
   /** @internal */
   protected readonly heap: WasmHeap;
+  readonly #decoders: DecoderRegistry;
 
   /** @internal */
   constructor(module: CoreModule, backend: Backend) {
     this.backend = backend;
     this.heap = new WasmHeap(module);
     this.hash = makeHashes(this.heap);
+    this.#decoders = new DecoderRegistry(this.heap);
   }
 
   /**
@@ -281,5 +298,68 @@ export class SstFilter {
   /** Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily. */
   openTableFrom(source: ByteSource | Blob, opts: OpenTableOptions = {}): Promise<AsyncTable> {
     return openTableFrom(this.heap, source, opts);
+  }
+
+  /**
+   * Registers a record decoder of your own under `name` (a built-in's name is refused): a function
+   * `(key, value) => anything` or a {@link RecordDecoder}. decodedRecords and `sstfilter db dump`
+   * (through ts/tools/db-dump.ts) use it by name. Returns the registered decoder.
+   */
+  registerDecoder(name: string, decoder: DecoderOption): RecordDecoder {
+    return this.#decoders.register(name, decoder);
+  }
+
+  /**
+   * The decoder named `name`: a built-in ("indexeddb", "localstorage", "sessionstorage": Chrome's
+   * stores, decoded into the tagged JSON of docs/FORMATS.md 7.5) or one registered. BAD_OPTIONS
+   * for an unknown name. `decoder(name).decode(key, value)` throws SstFilterError for a record
+   * that does not decode (the offset of the byte it is about).
+   */
+  decoder(name: string): RecordDecoder {
+    return this.#decoders.get(name);
+  }
+
+  /** The names of the decoders: the built-ins, then those registered. */
+  decoderNames(): string[] {
+    return this.#decoders.names();
+  }
+
+  /** Which of Chrome's stores a database is ("indexeddb", "localstorage", "sessionstorage"), or null. */
+  detectStore(db: Database): Promise<StoreKind | null> {
+    return detectStore(db);
+  }
+
+  /**
+   * The live records of `db` (db.scan()) with what the decoder `decoder` (a name or a
+   * RecordDecoder) makes of each: `{ key, value, record }`. An SstFilterError from the decoder
+   * names the record's key; `opts.onError` may take it instead (its answer is yielded as the record,
+   * undefined skips it); `opts.columnFamily` as db.scan's.
+   */
+  decodedRecords(
+    db: Database,
+    decoder: string | RecordDecoder,
+    opts: DecodedRecordsOptions = {},
+  ): AsyncIterableIterator<DecodedRecord> {
+    return decodedRecords(db, typeof decoder === "string" ? this.decoder(decoder) : decoder, opts);
+  }
+
+  /**
+   * A Chrome IndexedDB folder (comparator idb_cmp1) as the page sees it: databases → object stores
+   * → records (IDB key and value in tagged JSON, in key order) and live index entries, with the
+   * key generator's keys injected, stale index entries dropped, and blob-wrapped values read from
+   * `opts.blobs` (else left as their {"$blob"} marker). See ts/api/indexeddb.ts.
+   */
+  readIndexedDb(db: Database, opts: ReadIndexedDbOptions = {}): Promise<IndexedDbDatabase[]> {
+    return readIndexedDb(this.heap, db, opts);
+  }
+
+  /** A Chrome localStorage folder as origin → key → value. */
+  readLocalStorage(db: Database): Promise<LocalStorageOrigin[]> {
+    return readLocalStorage(db, this.decoder("localstorage"));
+  }
+
+  /** A Chrome sessionStorage folder as namespace and origin → key → value. */
+  readSessionStorage(db: Database): Promise<SessionStorageArea[]> {
+    return readSessionStorage(db, this.decoder("sessionstorage"));
   }
 }

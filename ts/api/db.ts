@@ -28,6 +28,7 @@ import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
 import { recoverWals, type WalRecovery, type WalRecoveryMode } from "./wal-recovery.js";
 import { decodeWideColumns } from "./values.js";
 import { readBlobValue } from "./db-blob.js";
+import { scanDatabase, type DatabaseRecord, type DatabaseScanOptions } from "./db-scan.js";
 
 /**
  * `promise`, calling `forget` when it fails: what the Database keeps of a file it read, so that a
@@ -438,6 +439,16 @@ export class Database {
   /** What DB::Get returns for `key`: the value, or null when deleted or absent (db-get.ts). */
   async get(key: Key, opts?: DatabaseGetOptions): Promise<Uint8Array | null> {
     return valueOf(await this.explain(key, opts));
+  }
+
+  /**
+   * The database's logical contents: every live user key of a column family once, with its newest
+   * version across the live logs and tables (deletions and range-deleted keys dropped), in the
+   * family's comparator order (ts/api/db-scan.ts). Everything is read and sorted before the first
+   * record comes: memory about the database's live data, fine for megabytes (Chrome's stores).
+   */
+  scan(opts?: DatabaseScanOptions): AsyncIterableIterator<DatabaseRecord> {
+    return scanDatabase(this, opts);
   }
 
   /** The route of a Get for `key`: the memtable, every file consulted, filter answers, the result. */

@@ -48,6 +48,28 @@ export type {
 } from "./table.js";
 export type { BlobIndex, WideColumn } from "./values.js";
 export { Database, detectDatabaseFormat } from "./db.js";
+export type { DatabaseRecord, DatabaseScanOptions } from "./db-scan.js";
+export { BUILTIN_DECODERS } from "./decoders.js";
+export type {
+  DecodedRecord,
+  DecodedRecordsOptions,
+  DecoderOption,
+  LocalStorageOrigin,
+  RecordDecoder,
+  SessionStorageArea,
+  StoreKind,
+} from "./decoders.js";
+export { blobPath, compareIdbKeys } from "./indexeddb.js";
+export type {
+  BlobFolder,
+  IndexedDbDatabase,
+  IndexedDbIndex,
+  IndexedDbIndexEntry,
+  IndexedDbObjectStore,
+  IndexedDbRecord,
+  ReadIndexedDbOptions,
+  TaggedJson,
+} from "./indexeddb.js";
 export type {
   ColumnFamily,
   DatabaseBlobFile,

@@ -8,6 +8,7 @@ import { SstFilter } from "../api/api.js";
 import type { Database, DatabaseSource, OpenDatabaseOptions, OpenedFile } from "../api/db.js";
 import type { DatabaseVerifyOptions, DatabaseVerifyReport } from "../api/db-verify.js";
 import { SstFilterError } from "../api/errors.js";
+import type { IndexedDbDatabase, ReadIndexedDbOptions } from "../api/indexeddb.js";
 import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "../api/table.js";
 import { VerifyWorker } from "../tools/verify-parallel.js";
 
@@ -33,6 +34,26 @@ export class NodeSstFilter extends SstFilter {
     opts: DatabaseVerifyOptions & OpenDatabaseOptions = {},
   ): Promise<DatabaseVerifyReport> {
     return super.verifyDatabase(typeof dir === "string" ? await directorySource(dir) : dir, opts);
+  }
+
+  /**
+   * See SstFilter.readIndexedDb; `blobDir` is the blob folder's path (`<origin>.indexeddb.blob`,
+   * beside the `.leveldb` folder), to read blob-wrapped values from.
+   */
+  override readIndexedDb(
+    db: Database,
+    opts: ReadIndexedDbOptions & { blobDir?: string } = {},
+  ): Promise<IndexedDbDatabase[]> {
+    const { blobDir, ...rest } = opts;
+    if (blobDir === undefined) return super.readIndexedDb(db, rest);
+    if (typeof blobDir !== "string") {
+      return Promise.reject(new SstFilterError("BAD_OPTIONS", "blobDir must be a directory path"));
+    }
+    const blobs = {
+      read: async (relative: string) =>
+        new Uint8Array(await readFile(path.join(blobDir, ...relative.split("/")))),
+    };
+    return super.readIndexedDb(db, { ...rest, blobs });
   }
 
   /**

@@ -4,7 +4,8 @@
 // definitely absent; verify: the file is corrupt; get: the file holds nothing for the key); 2 usage
 // error; 3 the input could not be read or decoded.
 import { createReadStream } from "node:fs";
-import { open, readFile, rm, writeFile } from "node:fs/promises";
+import { open, readFile, rm, stat, writeFile } from "node:fs/promises";
+import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { availableParallelism } from "node:os";
 import { parseArgs, type ParseArgsConfig } from "node:util";
@@ -34,6 +35,7 @@ import { byteSize, count, keyOrderText, parseHex, percent, plural, printableText
 import { walAndOptions } from "./db-wal.js";
 import { dbGet, dbGetKey } from "./db-get.js";
 import { dbVerify } from "./db-verify.js";
+import { dbDumpLines, DUMP_DECODE_NAMES, terminalSafe } from "./db-dump.js";
 import { progressBar } from "./progress.js";
 import { verifyTableFile } from "./verify-parallel.js";
 import { defaultVerifyJobs } from "./verify.js";
@@ -676,6 +678,40 @@ function entryJson(sf: NodeSstFilter, e: Entry, hex: boolean): string {
   return JSON.stringify({ ...out, ...decodedValueJson(sf, e, hex) }) + "\n";
 }
 
+/**
+ * scan --decode: an entry with what the record decoder makes of it (values of entries that hold
+ * none, such as deletions, are not decoded); a record that does not decode shows the error.
+ */
+function decodedEntryLine(sf: NodeSstFilter, e: Entry, decoder: string, hex: boolean, json: boolean): string {
+  const holdsValue = e.type === undefined || e.type === "put" || e.type === "merge";
+  let record: unknown;
+  let decodeError: string | undefined;
+  if (holdsValue) {
+    try {
+      record = sf.decoder(decoder).decode(e.key, e.value);
+    } catch (error) {
+      if (!(error instanceof SstFilterError)) throw error;
+      decodeError = `${error.code}: ${error.message}`;
+    }
+  }
+  const recordJson = (): string =>
+    JSON.stringify(record, (_k, v: unknown) =>
+      typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? { hex: toHex(v) } : v,
+    );
+  if (json) {
+    const out: Record<string, unknown> = { key: jsonBytes(e.key, hex) };
+    if (e.seq !== undefined) out.seq = e.seq.toString();
+    if (e.type !== undefined) out.type = e.type;
+    out.value = jsonBytes(e.value, hex);
+    if (record !== undefined) out.record = JSON.parse(recordJson()) as unknown;
+    if (decodeError !== undefined) out.decodeError = decodeError;
+    return JSON.stringify(out) + "\n";
+  }
+  const head = `${showKey(e.key)}${e.seq === undefined ? "" : ` seq:${e.seq}, type:${e.type}`}`;
+  const tail = decodeError !== undefined ? `error ${decodeError}` : holdsValue ? recordJson() : "-";
+  return terminalSafe(`${head} => ${tail}`) + "\n";
+}
+
 async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const file = onePath(args, "scan");
   if (args.values.prefix !== undefined && args.values.from !== undefined) {
@@ -696,8 +732,23 @@ async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
     opts.limit = n;
   }
   const hex = args.values["output-hex"] === true;
+  const decode = args.values.decode;
+  if (typeof decode === "string" && !sf.decoderNames().includes(decode)) {
+    throw usage(`--decode takes one of ${sf.decoderNames().join(", ")}, got ${JSON.stringify(decode)}`);
+  }
   return withTable(sf, file, args, async (table) => {
-    if (args.values.json === true) {
+    if (typeof decode === "string") {
+      const encoder = new TextEncoder();
+      let lines = "";
+      for await (const entry of table.entries(opts)) {
+        lines += decodedEntryLine(sf, entry, decode, hex, args.values.json === true);
+        if (lines.length >= 1 << 20) {
+          await writeOut(encoder.encode(lines));
+          lines = "";
+        }
+      }
+      await writeOut(encoder.encode(lines));
+    } else if (args.values.json === true) {
       const encoder = new TextEncoder();
       let lines = "";
       for await (const entry of table.entries(opts)) {
@@ -826,8 +877,8 @@ function databaseText(dir: string, db: Database): string {
 
 async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const [sub, dir, ...extra] = args.positionals;
-  if (sub !== "inspect" && sub !== "get" && sub !== "verify") {
-    throw usage("db takes a subcommand: inspect, get or verify (see sstfilter db --help)");
+  if (sub !== "inspect" && sub !== "get" && sub !== "verify" && sub !== "dump") {
+    throw usage("db takes a subcommand: inspect, get, verify or dump (see sstfilter db --help)");
   }
   if (dir === undefined || extra.length !== (sub === "get" ? 1 : 0)) {
     throw usage(sub === "get" ? "db get takes a directory and a key" : `db ${sub} takes one directory`);
@@ -852,6 +903,7 @@ async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
       throw inputError(dir, error);
     });
   if (sub === "get") return runDbGet(database, dir, extra[0]!, args);
+  if (sub === "dump") return runDbDump(sf, database, dir, args);
   const logs = await walAndOptions(database).catch((error: unknown) => {
     throw inputError(dir, error);
   });
@@ -860,6 +912,54 @@ async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
       ? JSON.stringify({ ...databaseJson(database), ...logs.json }, null, 2) + "\n"
       : databaseText(dir, database) + logs.text,
   );
+  return 0;
+}
+
+/** The blob folder of an IndexedDB folder: --blob-dir, else `<origin>.indexeddb.blob` beside it. */
+async function blobDirOf(dir: string, args: Parsed): Promise<string | undefined> {
+  const given = args.values["blob-dir"];
+  if (typeof given === "string") return given;
+  const base = path.resolve(dir);
+  if (!base.endsWith(".leveldb")) return undefined;
+  const beside = base.slice(0, -".leveldb".length) + ".blob";
+  return (await stat(beside).catch(() => null))?.isDirectory() === true ? beside : undefined;
+}
+
+async function runDbDump(sf: NodeSstFilter, database: Database, dir: string, args: Parsed): Promise<number> {
+  const decode = args.values.decode;
+  if (decode === "") throw usage(`--decode takes one of ${DUMP_DECODE_NAMES.join(", ")}`);
+  if (typeof decode === "string" && decode !== "auto" && !sf.decoderNames().includes(decode)) {
+    throw usage(`--decode takes one of ${DUMP_DECODE_NAMES.join(", ")}, got ${JSON.stringify(decode)}`);
+  }
+  const blobDir = await blobDirOf(dir, args);
+  const blobs =
+    blobDir === undefined
+      ? undefined
+      : { read: async (p: string) => new Uint8Array(await readFile(path.join(blobDir, ...p.split("/")))) };
+  const encoder = new TextEncoder();
+  let text = "";
+  try {
+    for await (const l of dbDumpLines(sf, database, {
+      decode: typeof decode === "string" ? decode : null,
+      json: args.values.json === true,
+      ...(typeof args.values["column-family"] === "string"
+        ? { columnFamily: args.values["column-family"] }
+        : {}),
+      ...(blobs === undefined ? {} : { blobs }),
+    })) {
+      text += l;
+      if (text.length >= 1 << 20) {
+        await writeOut(encoder.encode(text));
+        text = "";
+      }
+    }
+  } catch (error) {
+    await writeOut(encoder.encode(text));
+    throw inputError(dir, error);
+  } finally {
+    database.dispose();
+  }
+  await writeOut(encoder.encode(text));
   return 0;
 }
 
@@ -1007,7 +1107,7 @@ ${USER_KEYS_HELP}`,
     summary: "list a table's entries: key, sequence number, type, value (as sst_dump scan)",
     help: `Usage: sstfilter scan <file> [--from K] [--to K] [--prefix P] [--read-num N]
                      [--input-key-hex] [--output-hex] [--decode-blob-index] [--json]
-                     [--user-keys]
+                     [--decode indexeddb|localstorage|sessionstorage] [--user-keys]
 
 Prints every entry of the file in order, one line each, exactly as
 "sst_dump --file=<file> --command=scan" prints its entries:
@@ -1024,6 +1124,9 @@ Prints every entry of the file in order, one line each, exactly as
                     standard error, as there
   --json            one JSON object per entry: key, seq (a string), type, value (text, or { hex });
                     blob indexes add blobIndex (decoded), wide-column entities columns
+  --decode D        each entry's key and value through the record decoder D (Chrome's stores:
+                    indexeddb, localstorage, sessionstorage), the record as JSON (docs/FORMATS.md
+                    7.5) after "=>" (--json: "record"); one that does not decode shows its error
 
 With user-defined timestamps (comparator leveldb.BytewiseComparator.u64ts) the lines show the
 stored key, timestamp included, as sst_dump does; K and P are user keys without a timestamp
@@ -1038,6 +1141,7 @@ ${USER_KEYS_HELP}`,
       "output-hex": { type: "boolean" },
       "decode-blob-index": { type: "boolean" },
       json: { type: "boolean" },
+      decode: { type: "string" },
       ...TABLE_OPTIONS,
     },
     run: scan,
@@ -1066,10 +1170,12 @@ ${USER_KEYS_HELP}`,
   },
   db: {
     summary:
-      "a whole database: live files per level (db inspect), a key's value and route (db get), every file checked (db verify)",
+      "a whole database: live files per level (db inspect), a key's value and route (db get), every file checked (db verify), its records (db dump)",
     help: `Usage: sstfilter db inspect <dir> [--json] [--format F]
        sstfilter db get <dir> <key> [--hex] [--explain] [--json] [--column-family NAME] [--format F]
        sstfilter db verify <dir> [--jobs N] [--json] [--format F]
+       sstfilter db dump <dir> [--decode D] [--json] [--blob-dir DIR] [--column-family NAME]
+                       [--format F]
 
 Reads the database's CURRENT and the MANIFEST it names, applies every edit as the database does
 on open, and prints the live table files of each column family level by level: name, size, key
@@ -1108,10 +1214,27 @@ in each file the filter, then the index and a data block; range deletions count.
 deleted. A merge chain is not resolved (no merge operator runs): exit code 3, and --explain lists
 its operands.
 
+db dump prints the database's records: each live key's newest version across the write-ahead logs
+and the tables (deletions dropped), in the database's key order, one line each: key => value, as
+quoted text where printable UTF-8, else 0x and hex (--json: {"key", "sequence", "type", "value"},
+bytes that are not text as {"hex"}). With --decode the records are decoded (docs/FORMATS.md 7):
+  indexeddb       a Chrome IndexedDB folder as the page reads it: one line per object store record,
+                  database, object store, key and value in tagged JSON (--json: {"database",
+                  "objectStore", "key", "value"}); generated keys injected at the key path, values
+                  Blink wrapped in a blob read from the blob folder
+  localstorage    Chrome's Local Storage folder: origin, key, value ({"origin", "key", "value"})
+  sessionstorage  Chrome's Session Storage folder: origin, key, value ({"namespace", "origin",
+                  "key", "value"})
+  auto            whichever of these the folder is (IndexedDB: comparator idb_cmp1), else raw
+Text lines escape what a terminal cannot show (\\uXXXX).
+
+  --decode D            dump: decode the records (above)
+  --blob-dir DIR        dump: IndexedDB's blob folder (default: <origin>.indexeddb.blob beside
+                        the .leveldb folder, when there)
   --hex                 get: the key is given in hex (0x optional) and the value printed in hex
   --explain             get: the route instead: one line per memtable or file consulted (the
                         filter's answer, the entry found, blocks read), then the result
-  --column-family NAME  get: look in this column family (default: default)`,
+  --column-family NAME  get: look in this column family (default: default); dump: dump it`,
     options: {
       json: { type: "boolean" },
       format: { type: "string" },
@@ -1119,6 +1242,8 @@ its operands.
       hex: { type: "boolean" },
       explain: { type: "boolean" },
       "column-family": { type: "string" },
+      decode: { type: "string" },
+      "blob-dir": { type: "string" },
     },
     run: db,
   },
