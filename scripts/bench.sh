@@ -1,22 +1,35 @@
 #!/usr/bin/env bash
-# `npm run bench [-- --quick | --content | --writer | --db-verify]`: sstfilter natively (Google Benchmark) and in wasm (Node),
-# RocksDB 7.8.3 itself (Debian's librocksdb), the npm peers and xxhash-wasm, merged with the ratios
-# against issue 7's targets into results.json and a chart, results.svg; then the content path
-# (bench/content-bench.mjs: verify against sst_dump, key walks, codecs, table probes, memory, the
-# viewer) on tables db_bench writes, as results.json's "content" with issue 14's targets; then
-# writing a table (bench/writer-bench.mjs: SstFileWriter, the native and the wasm writer), as
-# results.json's "writer" with issue 16's targets; then verifying a whole database
-# (bench/db-verify-bench.mjs), as results.json's "dbVerify" with issue 17's target.
+# `npm run bench [-- --quick | --content | --writer | --db-verify | --comparators]`: sstfilter
+# natively (Google Benchmark) and in wasm (Node), RocksDB 7.8.3 itself (Debian's librocksdb), the
+# npm peers and xxhash-wasm, merged with the ratios against issue 7's targets into results.json and
+# a chart, results.svg; then the content path (bench/content-bench.mjs: verify against sst_dump,
+# key walks, codecs, table probes, memory, the viewer) on tables db_bench writes, as results.json's
+# "content" with issue 14's targets; then writing a table (bench/writer-bench.mjs: SstFileWriter,
+# the native and the wasm writer), as results.json's "writer" with issue 16's targets; then
+# verifying a whole database (bench/db-verify-bench.mjs), as results.json's "dbVerify" with issue
+# 17's target; then key orders (bench/comparator-bench.mjs: probes and gets through idb_cmp1
+# against bytewise on the same keys, a JavaScript comparator's cost per call), as results.json's
+# "comparators" with their 1.5x target.
 #   full:      10^4, 10^7 and 10^8 keys, best of 3 repetitions; writes bench/ (committed)
 #   --quick:   10^4 and 10^6 keys, single runs, small tables; writes build/bench/quick/
 #   --content: only the content path, full size, into the committed bench/results.json
 #   --writer:  only the table writer, full size, into the committed bench/results.json
 #   --db-verify: only `sstfilter db verify` against sst_dump over a database's live tables (issue
 #              17), full size, into the committed bench/results.json
+#   --comparators: only the key-order costs (200,000 keys), into the committed bench/results.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh # installs RocksDB too, for the comparison program
 bash scripts/build.sh
+
+if [ "${1:-}" = "--comparators" ]; then
+  echo "bench: comparators"
+  mkdir -p build/bench
+  node bench/comparator-bench.mjs --out build/bench/comparators.json --merge-into bench/results.json
+  npx prettier --log-level warn --write bench/results.json
+  exit 0 # needs no RocksDB
+fi
+
 echo "build: RocksDB comparison"
 cmake -S bench/rocksdb -B build/bench-rocksdb -DCMAKE_BUILD_TYPE=Release \
   -DSSTFILTER_NATIVE_BUILD="$PWD/build/native" >/dev/null
@@ -91,4 +104,6 @@ echo "bench: table writer"
 node bench/writer-bench.mjs "${quick[@]}" --out "$work/writer.json" --merge-into "$out/results.json"
 echo "bench: database verify"
 node bench/db-verify-bench.mjs "${quick[@]}" --out "$work/db-verify.json" --merge-into "$out/results.json"
+echo "bench: comparators"
+node bench/comparator-bench.mjs "${quick[@]}" --out "$work/comparators.json" --merge-into "$out/results.json"
 npx prettier --log-level warn --write "$out/results.json"
