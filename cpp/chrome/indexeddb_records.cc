@@ -21,7 +21,10 @@ namespace {
 namespace idb = indexeddb;
 using chrome::AppendHex;
 using chrome::AppendJsonAscii;
+using chrome::AppendJsonIntMember;
+using chrome::AppendJsonMember;
 using chrome::AppendJsonNumber;
+using chrome::AppendJsonSafeInt;
 using chrome::AppendJsonString;
 
 // Blink's wrapping of large values (idb_value_wrapping.cc).
@@ -30,28 +33,22 @@ constexpr uint8_t kRequiresProcessingSSVPseudoVersion = 0x11;
 constexpr uint8_t kReplaceWithBlob = 0x01;
 constexpr uint8_t kCompressedWithSnappy = 0x02;
 
-// An int64 as a JSON number where a double holds it exactly, else as a decimal string.
-void AppendInt64(std::string* out, int64_t value) {
-  constexpr int64_t kSafe = (int64_t{1} << 53) - 1;
-  if (value >= -kSafe && value <= kSafe) {
-    out->append(std::to_string(value));
-  } else {
+// `"metadata": name, "value": ` for a metadata type `kNames` names (true: the caller writes the
+// value), else `"metadata": "type N", "valueHex": ...` (false: the record is complete).
+template <size_t N>
+bool MetadataName(std::string* out, uint64_t type, const char* const (&names)[N], ByteView value) {
+  AppendJsonMember(out, "metadata");
+  if (type >= N) {
+    AppendJsonAscii(out, "type " + std::to_string(type));
+    AppendJsonMember(out, "valueHex");
     out->push_back('"');
-    out->append(std::to_string(value));
+    AppendHex(out, value);
     out->push_back('"');
+    return false;
   }
-}
-
-void Field(std::string* out, const char* name) {
-  out->push_back(',');
-  out->push_back('"');
-  out->append(name);
-  out->append("\":");
-}
-
-void IntField(std::string* out, const char* name, int64_t value) {
-  Field(out, name);
-  AppendInt64(out, value);
+  AppendJsonAscii(out, names[type]);
+  AppendJsonMember(out, "value");
+  return true;
 }
 
 Status ValueError(ErrorCode code, const std::string& what, size_t offset) {
@@ -227,14 +224,14 @@ void AppendExternalObjects(std::string* out, const std::vector<chrome::ExternalO
         out->append("\"}");
         continue;
     }
-    IntField(out, "blobNumber", o.blob_number);
-    Field(out, "type");
+    AppendJsonIntMember(out, "blobNumber", o.blob_number);
+    AppendJsonMember(out, "type");
     AppendJsonString(out, o.type);
-    IntField(out, "size", o.size);
+    AppendJsonIntMember(out, "size", o.size);
     if (o.kind == chrome::ExternalObject::Kind::kFile) {
-      Field(out, "name");
+      AppendJsonMember(out, "name");
       AppendJsonString(out, o.name);
-      IntField(out, "lastModified", o.last_modified);
+      AppendJsonIntMember(out, "lastModified", o.last_modified);
     }
     out->push_back('}');
   }
@@ -251,7 +248,7 @@ Status AppendObjectStoreValue(std::string* out, ByteView value,
     return ValueError(ErrorCode::kCorrupt, "the record version does not decode", 0);
   }
   const size_t base = value.size() - rest.size();
-  IntField(out, "version", version);
+  AppendJsonIntMember(out, "version", version);
   std::string json;
   if (rest.size() >= 3 && rest[0] == kBlinkVersionTag &&
       rest[1] == kRequiresProcessingSSVPseudoVersion) {
@@ -264,17 +261,17 @@ Status AppendObjectStoreValue(std::string* out, ByteView value,
         // Blink reads these with its own varint reader; ours refuses the same malformed ones.
         return ValueError(ErrorCode::kCorrupt, "a blob-wrapped value's size or index", base + 3);
       }
-      Field(out, "wrapping");
+      AppendJsonMember(out, "wrapping");
       out->append("\"blob\"");
-      Field(out, "value");
+      AppendJsonMember(out, "value");
       out->append("{\"$blob\":{\"kind\":\"blob\",\"index\":");
-      AppendInt64(out, index);
+      AppendJsonSafeInt(out, index);
       if (blobs != nullptr && index >= 0 && static_cast<uint64_t>(index) < blobs->size()) {
         out->append(",\"type\":");
         AppendJsonString(out, (*blobs)[static_cast<size_t>(index)].type);
       }
       out->append(",\"size\":");
-      AppendInt64(out, size);
+      AppendJsonSafeInt(out, size);
       out->append("}}");
       return Status::Ok();
     }
@@ -297,9 +294,9 @@ Status AppendObjectStoreValue(std::string* out, ByteView value,
                               " of the Snappy-decompressed value)",
                           base + 3);
       }
-      Field(out, "wrapping");
+      AppendJsonMember(out, "wrapping");
       out->append("\"snappy\"");
-      Field(out, "value");
+      AppendJsonMember(out, "value");
       out->append(json);
       return Status::Ok();
     }
@@ -310,7 +307,7 @@ Status AppendObjectStoreValue(std::string* out, ByteView value,
       !s.ok()) {
     return chrome::Rebase(std::move(s), base);
   }
-  Field(out, "value");
+  AppendJsonMember(out, "value");
   out->append(json);
   return Status::Ok();
 }
@@ -350,12 +347,12 @@ Status AppendRecord(std::string* out, ByteView key, ByteView value, ByteView blo
     case idb::KeyKind::kEarliestSweepTime:
     case idb::KeyKind::kEarliestCompactionTime:
       if (Status s = IntValue(value, &number); !s.ok()) return s;
-      IntField(out, "value", number);
+      AppendJsonIntMember(out, "value", number);
       break;
     case idb::KeyKind::kRecoveryBlobJournal:
     case idb::KeyKind::kActiveBlobJournal: {
       // EncodeBlobJournal: pairs of varints (database id, blob number).
-      Field(out, "value");
+      AppendJsonMember(out, "value");
       out->push_back('[');
       ByteView rest = value;
       bool first = true;
@@ -369,67 +366,57 @@ Status AppendRecord(std::string* out, ByteView key, ByteView value, ByteView blo
         if (!first) out->push_back(',');
         first = false;
         out->push_back('[');
-        AppendInt64(out, database_id);
+        AppendJsonSafeInt(out, database_id);
         out->push_back(',');
-        AppendInt64(out, blob_number);
+        AppendJsonSafeInt(out, blob_number);
         out->push_back(']');
       }
       out->push_back(']');
       break;
     }
     case idb::KeyKind::kScopes:
-      Field(out, "keyHex");
+      AppendJsonMember(out, "keyHex");
       out->push_back('"');
       AppendHex(out, parsed.rest);
       out->push_back('"');
-      Field(out, "valueHex");
+      AppendJsonMember(out, "valueHex");
       out->push_back('"');
       AppendHex(out, value);
       out->push_back('"');
       break;
     case idb::KeyKind::kDatabaseFreeList:
-      IntField(out, "databaseId", parsed.database_id);
+      AppendJsonIntMember(out, "databaseId", parsed.database_id);
       break;
     case idb::KeyKind::kDatabaseName:
-      Field(out, "origin");
+      AppendJsonMember(out, "origin");
       AppendJsonString(out, parsed.origin);
-      Field(out, "name");
+      AppendJsonMember(out, "name");
       AppendJsonString(out, parsed.name);
       if (Status s = IntValue(value, &number); !s.ok()) return s;
-      IntField(out, "databaseId", number);
+      AppendJsonIntMember(out, "databaseId", number);
       break;
     case idb::KeyKind::kDatabaseMetadata:
-      IntField(out, "databaseId", prefix.database_id);
-      Field(out, "metadata");
+      AppendJsonIntMember(out, "databaseId", prefix.database_id);
+      AppendJsonMember(out, "metadata");
       AppendJsonAscii(out, DatabaseMetadataName(parsed.type_byte));
-      Field(out, "value");
+      AppendJsonMember(out, "value");
       if (parsed.type_byte <= idb::kUserStringVersionMeta) {
         AppendJsonString(out, idb::DecodeString(value));
       } else if (parsed.type_byte == idb::kMaxObjectStoreIdMeta) {
         if (Status s = IntValue(value, &number); !s.ok()) return s;
-        AppendInt64(out, number);
+        AppendJsonSafeInt(out, number);
       } else {
         if (Status s = VarIntValue(value, &number); !s.ok()) return s;
-        AppendInt64(out, number);
+        AppendJsonSafeInt(out, number);
       }
       break;
     case idb::KeyKind::kObjectStoreMetadata: {
-      IntField(out, "databaseId", prefix.database_id);
-      IntField(out, "objectStoreId", parsed.object_store_id);
+      AppendJsonIntMember(out, "databaseId", prefix.database_id);
+      AppendJsonIntMember(out, "objectStoreId", parsed.object_store_id);
       static const char* const kNames[] = {
           "name",        "keyPath",    "autoIncrement", "evictable",
           "lastVersion", "maxIndexId", "hasKeyPath",    "keyGeneratorCurrentNumber"};
-      Field(out, "metadata");
-      if (parsed.metadata_type >= 8) {
-        AppendJsonAscii(out, "type " + std::to_string(parsed.metadata_type));
-        Field(out, "valueHex");
-        out->push_back('"');
-        AppendHex(out, value);
-        out->push_back('"');
-        break;
-      }
-      AppendJsonAscii(out, kNames[parsed.metadata_type]);
-      Field(out, "value");
+      if (!MetadataName(out, parsed.metadata_type, kNames, value)) break;
       switch (parsed.metadata_type) {
         case 0:
           AppendJsonString(out, idb::DecodeString(value));
@@ -444,27 +431,17 @@ Status AppendRecord(std::string* out, ByteView key, ByteView value, ByteView blo
           break;
         default:
           if (Status s = IntValue(value, &number); !s.ok()) return s;
-          AppendInt64(out, number);
+          AppendJsonSafeInt(out, number);
           break;
       }
       break;
     }
     case idb::KeyKind::kIndexMetadata: {
-      IntField(out, "databaseId", prefix.database_id);
-      IntField(out, "objectStoreId", parsed.object_store_id);
-      IntField(out, "indexId", parsed.index_id);
+      AppendJsonIntMember(out, "databaseId", prefix.database_id);
+      AppendJsonIntMember(out, "objectStoreId", parsed.object_store_id);
+      AppendJsonIntMember(out, "indexId", parsed.index_id);
       static const char* const kNames[] = {"name", "unique", "keyPath", "multiEntry"};
-      Field(out, "metadata");
-      if (parsed.metadata_type >= 4) {
-        AppendJsonAscii(out, "type " + std::to_string(parsed.metadata_type));
-        Field(out, "valueHex");
-        out->push_back('"');
-        AppendHex(out, value);
-        out->push_back('"');
-        break;
-      }
-      AppendJsonAscii(out, kNames[parsed.metadata_type]);
-      Field(out, "value");
+      if (!MetadataName(out, parsed.metadata_type, kNames, value)) break;
       if (parsed.metadata_type == 0) {
         AppendJsonString(out, idb::DecodeString(value));
       } else if (parsed.metadata_type == 2) {
@@ -475,37 +452,38 @@ Status AppendRecord(std::string* out, ByteView key, ByteView value, ByteView blo
       break;
     }
     case idb::KeyKind::kObjectStoreFreeList:
-      IntField(out, "databaseId", prefix.database_id);
-      IntField(out, "objectStoreId", parsed.object_store_id);
+      AppendJsonIntMember(out, "databaseId", prefix.database_id);
+      AppendJsonIntMember(out, "objectStoreId", parsed.object_store_id);
       break;
     case idb::KeyKind::kIndexFreeList:
-      IntField(out, "databaseId", prefix.database_id);
-      IntField(out, "objectStoreId", parsed.object_store_id);
-      IntField(out, "indexId", parsed.index_id);
+      AppendJsonIntMember(out, "databaseId", prefix.database_id);
+      AppendJsonIntMember(out, "objectStoreId", parsed.object_store_id);
+      AppendJsonIntMember(out, "indexId", parsed.index_id);
       break;
     case idb::KeyKind::kObjectStoreNames:
-      IntField(out, "databaseId", prefix.database_id);
-      Field(out, "name");
+      AppendJsonIntMember(out, "databaseId", prefix.database_id);
+      AppendJsonMember(out, "name");
       AppendJsonString(out, parsed.name);
       if (Status s = VarIntValue(value, &number); !s.ok()) return s;
-      IntField(out, "objectStoreId", number);
+      AppendJsonIntMember(out, "objectStoreId", number);
       break;
     case idb::KeyKind::kIndexNames:
-      IntField(out, "databaseId", prefix.database_id);
-      IntField(out, "objectStoreId", parsed.object_store_id);
-      Field(out, "name");
+      AppendJsonIntMember(out, "databaseId", prefix.database_id);
+      AppendJsonIntMember(out, "objectStoreId", parsed.object_store_id);
+      AppendJsonMember(out, "name");
       AppendJsonString(out, parsed.name);
       if (Status s = VarIntValue(value, &number); !s.ok()) return s;
-      IntField(out, "indexId", number);
+      AppendJsonIntMember(out, "indexId", number);
       break;
     case idb::KeyKind::kObjectStoreData:
     case idb::KeyKind::kExistsEntry:
     case idb::KeyKind::kBlobEntry:
     case idb::KeyKind::kIndexData: {
-      IntField(out, "databaseId", prefix.database_id);
-      IntField(out, "objectStoreId", prefix.object_store_id);
-      if (parsed.kind == idb::KeyKind::kIndexData) IntField(out, "indexId", prefix.index_id);
-      Field(out, "key");
+      AppendJsonIntMember(out, "databaseId", prefix.database_id);
+      AppendJsonIntMember(out, "objectStoreId", prefix.object_store_id);
+      if (parsed.kind == idb::KeyKind::kIndexData)
+        AppendJsonIntMember(out, "indexId", prefix.index_id);
+      AppendJsonMember(out, "key");
       if (Status s = AppendEncodedKey(out, parsed.user_key, key_base); !s.ok()) return s;
       if (parsed.kind == idb::KeyKind::kObjectStoreData) {
         std::vector<chrome::ExternalObject> blobs;
@@ -524,22 +502,23 @@ Status AppendRecord(std::string* out, ByteView key, ByteView value, ByteView blo
       if (parsed.kind == idb::KeyKind::kExistsEntry) {
         // The record version as an EncodeInt (PutInt), not a varint.
         if (Status s = IntValue(value, &number); !s.ok()) return s;
-        IntField(out, "version", number);
+        AppendJsonIntMember(out, "version", number);
       } else if (parsed.kind == idb::KeyKind::kBlobEntry) {
         std::vector<chrome::ExternalObject> blobs;
         if (Status s = DecodeExternalObjects(value, &blobs); !s.ok()) return s;
-        Field(out, "blobs");
+        AppendJsonMember(out, "blobs");
         AppendExternalObjects(out, blobs);
       } else {
-        if (parsed.has_sequence_number) IntField(out, "sequenceNumber", parsed.sequence_number);
+        if (parsed.has_sequence_number)
+          AppendJsonIntMember(out, "sequenceNumber", parsed.sequence_number);
         // The value: the record version, then the encoded primary key (what Chromium reads).
         ByteView rest = value;
         if (!idb::DecodeVarInt(&rest, &number)) {
           return ValueError(ErrorCode::kCorrupt, "the record version does not decode", 0);
         }
-        IntField(out, "version", number);
+        AppendJsonIntMember(out, "version", number);
         const size_t at = value.size() - rest.size();
-        Field(out, "primaryKey");
+        AppendJsonMember(out, "primaryKey");
         ByteView primary = rest;
         idb::IdbKey primary_key;
         if (!idb::DecodeIdbKey(&primary, &primary_key)) {

@@ -86,6 +86,25 @@ void AppendJsonNumber(std::string* out, double value) {
 
 void AppendJsonInt(std::string* out, int64_t value) { out->append(std::to_string(value)); }
 
+void AppendJsonSafeInt(std::string* out, int64_t value) {
+  constexpr int64_t kSafe = (int64_t{1} << 53) - 1;
+  const bool exact = value >= -kSafe && value <= kSafe;
+  if (!exact) out->push_back('"');
+  out->append(std::to_string(value));
+  if (!exact) out->push_back('"');
+}
+
+void AppendJsonMember(std::string* out, const char* name) {
+  out->append(",\"");
+  out->append(name);
+  out->append("\":");
+}
+
+void AppendJsonIntMember(std::string* out, const char* name, int64_t value) {
+  AppendJsonMember(out, name);
+  AppendJsonSafeInt(out, value);
+}
+
 void AppendHex(std::string* out, ByteView bytes) {
   static const char* const kHex = "0123456789abcdef";
   out->reserve(out->size() + bytes.size() * 2);

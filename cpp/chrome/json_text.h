@@ -30,6 +30,13 @@ std::string JsNumberText(double value);
 void AppendJsonNumber(std::string* out, double value);
 // An int64 as a JSON number (exact: every int64 prints its digits).
 void AppendJsonInt(std::string* out, int64_t value);
+// An int64 as a JSON number where a double holds it exactly, else as a decimal string (so that
+// JavaScript's JSON.parse never rounds it).
+void AppendJsonSafeInt(std::string* out, int64_t value);
+// `,"name":`: the start of an object member after the first.
+void AppendJsonMember(std::string* out, const char* name);
+// `,"name":` and the value as AppendJsonSafeInt writes it.
+void AppendJsonIntMember(std::string* out, const char* name, int64_t value);
 // Lower-case hex of the bytes, unquoted.
 void AppendHex(std::string* out, ByteView bytes);
 

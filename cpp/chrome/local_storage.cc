@@ -17,6 +17,7 @@
 namespace sstfilter {
 namespace {
 
+using chrome::AppendJsonIntMember;
 using chrome::AppendJsonString;
 
 bool StartsWith(ByteView bytes, std::string_view prefix) {
@@ -102,20 +103,6 @@ Status ReadProtobufInts(ByteView value, int64_t fields[3], bool present[3]) {
   return Status::Ok();
 }
 
-void AppendInt(std::string* out, const char* name, int64_t value) {
-  out->append(",\"");
-  out->append(name);
-  out->append("\":");
-  constexpr int64_t kSafe = (int64_t{1} << 53) - 1;
-  if (value >= -kSafe && value <= kSafe) {
-    out->append(std::to_string(value));
-  } else {
-    out->push_back('"');
-    out->append(std::to_string(value));
-    out->push_back('"');
-  }
-}
-
 // A decimal id of ASCII digits (a map id), or nothing.
 bool ParseDecimal(ByteView text, int64_t* value) {
   if (text.empty() || text.size() > 18) return false;
@@ -143,8 +130,8 @@ Status AppendLocal(std::string* out, ByteView key, ByteView value) {
     int64_t fields[3] = {0, 0, 0};
     bool present[3] = {false, false, false};
     if (Status s = ReadProtobufInts(value, fields, present); !s.ok()) return s;
-    if (present[1]) AppendInt(out, access ? "lastAccessed" : "lastModified", fields[1]);
-    if (!access && present[2]) AppendInt(out, "sizeBytes", fields[2]);
+    if (present[1]) AppendJsonIntMember(out, access ? "lastAccessed" : "lastModified", fields[1]);
+    if (!access && present[2]) AppendJsonIntMember(out, "sizeBytes", fields[2]);
     out->push_back('}');
     return Status::Ok();
   }
@@ -194,7 +181,7 @@ Status AppendSession(std::string* out, ByteView key, ByteView value) {
     if (!ParseDecimal(value, &map_id)) {
       return Corrupt("sessionStorage value", "a map id that is not a decimal number", 0);
     }
-    AppendInt(out, "mapId", map_id);
+    AppendJsonIntMember(out, "mapId", map_id);
     out->push_back('}');
     return Status::Ok();
   }
@@ -209,7 +196,7 @@ Status AppendSession(std::string* out, ByteView key, ByteView value) {
       return Corrupt("sessionStorage value", "UTF-16 of an odd byte length", 0);
     }
     out->append("{\"kind\":\"item\"");
-    AppendInt(out, "mapId", map_id);
+    AppendJsonIntMember(out, "mapId", map_id);
     out->append(",\"key\":");
     AppendUtf8(out, key.subspan(dash + 1));
     out->append(",\"value\":");

@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { SstFilterError, type Database, type NodeSstFilter } from "sstfilter";
 
 import { loadBackend } from "./backends";
-import { Corpus, sectionCases } from "./golden";
+import { NODE_CORPUS, sectionCases } from "./golden";
 
 const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 
@@ -157,11 +157,6 @@ interface NodeDatabaseCase {
   sstables?: string;
   tables: { number: number; size: number }[];
 }
-const NODE_CORPUS = Corpus.load(
-  "node",
-  process.env.SSTFILTER_NODE_CORPUS_DIR ?? path.join(__dirname, "..", "..", "build", "corpus", "node"),
-);
-if (!NODE_CORPUS) throw new Error("the node corpus is missing (run `bash scripts/corpus.sh`)");
 const NODE_CASES = (NODE_CORPUS.section<{ cases: NodeDatabaseCase[] }>("node_databases")?.cases ?? []).map(
   (c) => ({ ...c, dir: path.dirname(NODE_CORPUS.path(c.manifest)) }),
 );

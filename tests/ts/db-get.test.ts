@@ -21,7 +21,7 @@ import {
 import { dbGet, routeLine } from "../../ts/tools/db-get";
 import { recoverWals } from "../../ts/api/wal-recovery";
 import { loadBackend } from "./backends";
-import { Corpus, parseKeys, sectionCases } from "./golden";
+import { libraryGetCases, parseKeys, sectionCases } from "./golden";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 
@@ -501,24 +501,7 @@ describe.each(FAMILY_CASES)("$corpus.name:$id", (c) => {
 
 // Against the libraries' own get: RocksDB 10.x (rocksdb-native) and LevelDB (classic-level), on
 // databases they wrote and flushed (the node corpus's node_db_get).
-interface LibraryGetCase {
-  id: string;
-  format: "rocksdb" | "leveldb";
-  dir: string;
-  probes: string[];
-  answers: (string | null)[];
-}
-const NODE_CORPUS = Corpus.load(
-  "node",
-  process.env.SSTFILTER_NODE_CORPUS_DIR ?? path.join(__dirname, "..", "..", "build", "corpus", "node"),
-);
-if (!NODE_CORPUS) throw new Error("the node corpus is missing (run `bash scripts/corpus.sh`)");
-const LIBRARY_CASES = (NODE_CORPUS.section<{ cases: LibraryGetCase[] }>("node_db_get")?.cases ?? []).map(
-  (c) => ({
-    ...c,
-    dirPath: NODE_CORPUS.path(c.dir),
-  }),
-);
+const LIBRARY_CASES = libraryGetCases();
 
 test("the node corpus has a rocksdb-native and a classic-level database to ask", () => {
   expect(LIBRARY_CASES.map((c) => c.format).sort()).toEqual(["leveldb", "rocksdb"]);

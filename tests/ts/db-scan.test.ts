@@ -10,7 +10,7 @@ import * as path from "node:path";
 import type { Database, NodeSstFilter } from "sstfilter";
 
 import { loadBackend } from "./backends";
-import { Corpus, parseKeys, sectionCases } from "./golden";
+import { libraryGetCases, parseKeys, sectionCases } from "./golden";
 
 interface RocksAnswer {
   status: "ok" | "not-found";
@@ -31,24 +31,7 @@ const CASES = sectionCases<GetCase>("db_get").map((c) => ({
   probes: parseKeys(readFileSync(c.corpus.path(c.probes.path))),
 }));
 
-interface LibraryGetCase {
-  id: string;
-  format: "rocksdb" | "leveldb";
-  dir: string;
-  probes: string[];
-  answers: (string | null)[];
-}
-const NODE_CORPUS = Corpus.load(
-  "node",
-  process.env.SSTFILTER_NODE_CORPUS_DIR ?? path.join(__dirname, "..", "..", "build", "corpus", "node"),
-);
-if (!NODE_CORPUS) throw new Error("the node corpus is missing (run `bash scripts/corpus.sh`)");
-const LIBRARY_CASES = (NODE_CORPUS.section<{ cases: LibraryGetCase[] }>("node_db_get")?.cases ?? []).map(
-  (c) => ({
-    ...c,
-    dirPath: NODE_CORPUS.path(c.dir),
-  }),
-);
+const LIBRARY_CASES = libraryGetCases();
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 

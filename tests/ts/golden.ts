@@ -88,6 +88,29 @@ export const CHROMIUM = Corpus.load(
   "chromium",
   process.env.SSTFILTER_CHROMIUM_CORPUS_DIR ?? path.join(REPO, "build", "corpus", "chromium"),
 );
+/** The part of the corpus npm's database packages write (tests/corpus/node; scripts/corpus.sh). */
+export const NODE_CORPUS = required(
+  "node",
+  process.env.SSTFILTER_NODE_CORPUS_DIR ?? path.join(REPO, "build", "corpus", "node"),
+  "run `bash scripts/corpus.sh`, or set SSTFILTER_NODE_CORPUS_DIR",
+);
+
+/** A database rocksdb-native (RocksDB 10.x) or classic-level wrote, and its get for each probe. */
+export interface LibraryGetCase {
+  id: string;
+  format: "rocksdb" | "leveldb";
+  dir: string;
+  probes: string[];
+  answers: (string | null)[];
+}
+
+/** The node corpus's node_db_get cases with their folders; throws when there are none. */
+export function libraryGetCases(): (LibraryGetCase & { dirPath: string })[] {
+  const cases = NODE_CORPUS.section<{ cases: LibraryGetCase[] }>("node_db_get")?.cases ?? [];
+  if (cases.length === 0) throw new Error(`no node_db_get cases in ${NODE_CORPUS.dir}`);
+  return cases.map((c) => ({ ...c, dirPath: NODE_CORPUS.path(c.dir) }));
+}
+
 export const CORPORA: Corpus[] = [
   GENERATED,
   FIXTURES,

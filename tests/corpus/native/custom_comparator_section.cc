@@ -456,7 +456,25 @@ void CompactLevel0To(rocksdb::DB& db, int level) {
 }
 
 // What happened to key i in the database's history (the probe's "kind").
+// What a database was given, key by key, through Put and Delete (rocksdb::DB or leveldb::DB).
+template <typename Db>
 struct History {
+  History(Db& db_in, const KeyList& keys_in)
+      : db(db_in), keys(keys_in), value(keys_in.size()), kind(keys_in.size(), "never-written") {}
+  void Put(size_t i, const std::string& round) {
+    const std::string v = round + "-" + std::to_string(i);
+    Check(db.Put({}, keys[i], v), "Put");
+    kind[i] = kind[i] == "never-written" ? "written" : "overwritten";
+    value[i] = v;
+  }
+  void Delete(size_t i) {
+    Check(db.Delete({}, keys[i]), "Delete");
+    if (kind[i] != "never-written") kind[i] = "deleted";
+    value[i].clear();
+  }
+
+  Db& db;
+  const KeyList& keys;
   std::vector<std::string> value;  // the newest value, "" when deleted or never written
   std::vector<std::string> kind;   // "written", "overwritten", "deleted", "never-written"
 };
@@ -481,20 +499,9 @@ nlohmann::json RocksDbCase(const CorpusRoot& root, const Order& order) {
   Check(rocksdb::DB::Open(options, path.string(), &raw), "open " + path.string());
   std::unique_ptr<rocksdb::DB> db(raw);
 
-  History h;
-  h.value.assign(keys.size(), "");
-  h.kind.assign(keys.size(), "never-written");
-  const auto put = [&](size_t i, const std::string& round) {
-    const std::string value = round + "-" + std::to_string(i);
-    Check(db->Put({}, keys[i], value), "Put");
-    h.kind[i] = h.kind[i] == "never-written" ? "written" : "overwritten";
-    h.value[i] = value;
-  };
-  const auto del = [&](size_t i) {
-    Check(db->Delete({}, keys[i]), "Delete");
-    if (h.kind[i] != "never-written") h.kind[i] = "deleted";
-    h.value[i].clear();
-  };
+  History h(*db, keys);
+  const auto put = [&h](size_t i, const std::string& round) { h.Put(i, round); };
+  const auto del = [&h](size_t i) { h.Delete(i); };
   // Round 1 (level 2): every key but every 6th. Round 2 (level 1): overwrites and deletions.
   // Round 3 (level 0): more of both, some deleted keys written again, the keys round 1 left out
   // (every other one). Round 4 (the WAL): more of both, the rest of the keys left out.
@@ -648,20 +655,9 @@ nlohmann::json LevelDbCase(const CorpusRoot& root) {
   Check(leveldb::DB::Open(options, path.string(), &raw), "open " + path.string());
   std::unique_ptr<leveldb::DB> db(raw);
 
-  History h;
-  h.value.assign(keys.size(), "");
-  h.kind.assign(keys.size(), "never-written");
-  const auto put = [&](size_t i, const std::string& round) {
-    const std::string value = round + "-" + std::to_string(i);
-    Check(db->Put({}, keys[i], value), "Put");
-    h.kind[i] = h.kind[i] == "never-written" ? "written" : "overwritten";
-    h.value[i] = value;
-  };
-  const auto del = [&](size_t i) {
-    Check(db->Delete({}, keys[i]), "Delete");
-    if (h.kind[i] != "never-written") h.kind[i] = "deleted";
-    h.value[i].clear();
-  };
+  History h(*db, keys);
+  const auto put = [&h](size_t i, const std::string& round) { h.Put(i, round); };
+  const auto del = [&h](size_t i) { h.Delete(i); };
   // Round 1: every key but every 6th; CompactRange flushes it to level 2 (it overlaps nothing) as
   // one file; the first and last of them written again and flushed by a second CompactRange to
   // level 1, which it then compacts with level 2: one table of about 35 data blocks on level 2
