@@ -8,13 +8,8 @@ import { decodeBlobIndex, decodeWideColumns, type BlobIndex, type WideColumn } f
 import { packKeys, type Key, type KeyBatch } from "../core/keys.js";
 import { createTableWriter, type TableWriter, type WriteOptions } from "./table-writer.js";
 import { verifySourceDatabase, type DatabaseVerifyOptions, type DatabaseVerifyReport } from "./db-verify.js";
-import {
-  databaseSourceOf,
-  openDatabase,
-  type Database,
-  type DatabaseSource,
-  type OpenDatabaseOptions,
-} from "./db.js";
+import { databaseSourceOf } from "./db-source.js";
+import { openDatabase, type Database, type DatabaseSource, type OpenDatabaseOptions } from "./db.js";
 import {
   DecoderRegistry,
   decodedRecords,

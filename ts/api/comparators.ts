@@ -118,3 +118,22 @@ export function compareFunctionFor(
     return c;
   };
 }
+
+/** @internal OpenDatabaseOptions.comparators as compare functions by name; BAD_OPTIONS when malformed. */
+export function comparatorsByName(
+  option: Record<string, CompareFunction | Comparator> | undefined,
+): Map<string, CompareFunction> {
+  const out = new Map<string, CompareFunction>();
+  if (option === undefined) return out;
+  if (option === null || typeof option !== "object") {
+    throw new SstFilterError("BAD_OPTIONS", "comparators must be an object: { [name]: (a, b) => number }");
+  }
+  for (const [name, value] of Object.entries(option)) {
+    const compare = typeof value === "function" ? value : (value as Partial<Comparator> | null)?.compare;
+    if (typeof compare !== "function") {
+      throw new SstFilterError("BAD_OPTIONS", `comparators["${name}"] must be a function (a, b) => number`);
+    }
+    out.set(name, compare);
+  }
+  return out;
+}

@@ -2,7 +2,7 @@
 // (cpp/db/manifest.cc) to give the live table files per level per column family. The files come
 // from a DatabaseSource: a directory on Node (ts/platform/node-files.ts), a set of Files in
 // browsers (a dropped folder, showDirectoryPicker), or anything that lists names and reads them.
-import type { ColumnFamilyRaw, ManifestRaw, TableFileRaw } from "../core/core-module.js";
+import type { ManifestRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
 import { explainGet, valueOf, type DatabaseGetOptions, type GetExplanation } from "./db-get.js";
 import {
@@ -16,14 +16,19 @@ import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./opt
 import { tableOptionsOf, type DatabaseTableOptions } from "./db-table-options.js";
 import type { Key } from "../core/keys.js";
 import {
-  blobSource,
   memorySource,
   openTableFrom,
   type AsyncTable,
   type ByteSource,
   type OpenTableOptions,
 } from "./table.js";
-import { compareFunctionFor, type CompareFunction, type Comparator } from "./comparators.js";
+import { columnFamilyOf } from "./db-manifest.js";
+import {
+  comparatorsByName,
+  compareFunctionFor,
+  type CompareFunction,
+  type Comparator,
+} from "./comparators.js";
 import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
 import { recoverWals, type WalRecovery, type WalRecoveryMode } from "./wal-recovery.js";
 import { decodeWideColumns } from "./values.js";
@@ -523,76 +528,6 @@ export async function openSourceTable(
   }
 }
 
-/** "000012" + the extension: LevelDB 1.23 writes .ldb and still reads the older .sst. */
-function tableName(number: string, format: DatabaseFormat, present: Set<string>): string {
-  const base = number.padStart(6, "0");
-  if (format === "leveldb" && !present.has(`${base}.ldb`) && present.has(`${base}.sst`)) return `${base}.sst`;
-  return `${base}.${format === "leveldb" ? "ldb" : "sst"}`;
-}
-
-function fileOf(f: TableFileRaw, format: DatabaseFormat, present: Set<string>): DatabaseFile {
-  return {
-    number: BigInt(f.number),
-    name: tableName(f.number, format, present),
-    pathId: f.pathId,
-    size: Number(f.size),
-    smallestKey: f.smallestKey,
-    largestKey: f.largestKey,
-    smallestInternalKey: f.smallestInternalKey,
-    largestInternalKey: f.largestInternalKey,
-    smallestSeqno: f.smallestSeqno === undefined ? null : BigInt(f.smallestSeqno),
-    largestSeqno: f.largestSeqno === undefined ? null : BigInt(f.largestSeqno),
-    markedForCompaction: f.markedForCompaction,
-    oldestBlobFileNumber: BigInt(f.oldestBlobFileNumber),
-    oldestAncesterTime: BigInt(f.oldestAncesterTime),
-    fileCreationTime: BigInt(f.fileCreationTime),
-    epochNumber: BigInt(f.epochNumber),
-    fileChecksum: f.fileChecksum,
-    fileChecksumFuncName: f.fileChecksumFuncName,
-    temperature: f.temperature,
-    uniqueId: f.uniqueId === undefined ? null : [BigInt(f.uniqueId[0]), BigInt(f.uniqueId[1])],
-  };
-}
-
-function columnFamilyOf(cf: ColumnFamilyRaw, format: DatabaseFormat, present: Set<string>): ColumnFamily {
-  return {
-    id: cf.id,
-    name: cf.name,
-    comparator: cf.comparator,
-    logNumber: BigInt(cf.logNumber),
-    levels: cf.levels.map((files, level) => {
-      const out = files.map((f) => fileOf(f, format, present));
-      return { level, files: out, bytes: out.reduce((n, f) => n + f.size, 0) };
-    }),
-    blobFiles: cf.blobFiles.map((b) => ({
-      number: BigInt(b.number),
-      totalBlobCount: BigInt(b.totalBlobCount),
-      totalBlobBytes: BigInt(b.totalBlobBytes),
-      garbageBlobCount: BigInt(b.garbageBlobCount),
-      garbageBlobBytes: BigInt(b.garbageBlobBytes),
-      checksumMethod: b.checksumMethod,
-      checksumValue: b.checksumValue,
-    })),
-  };
-}
-
-/** OpenDatabaseOptions.comparators as compare functions by name; BAD_OPTIONS when malformed. */
-function comparatorsOf(option: OpenDatabaseOptions["comparators"]): Map<string, CompareFunction> {
-  const out = new Map<string, CompareFunction>();
-  if (option === undefined) return out;
-  if (option === null || typeof option !== "object") {
-    throw new SstFilterError("BAD_OPTIONS", "comparators must be an object: { [name]: (a, b) => number }");
-  }
-  for (const [name, value] of Object.entries(option)) {
-    const compare = typeof value === "function" ? value : (value as Partial<Comparator> | null)?.compare;
-    if (typeof compare !== "function") {
-      throw new SstFilterError("BAD_OPTIONS", `comparators["${name}"] must be a function (a, b) => number`);
-    }
-    out.set(name, compare);
-  }
-  return out;
-}
-
 /** The library that wrote the database, from the names of its files (OpenDatabaseOptions.format). */
 export function detectDatabaseFormat(names: readonly string[]): DatabaseFormat {
   return names.some((n) => n === "IDENTITY" || n.startsWith("OPTIONS-")) ? "rocksdb" : "leveldb";
@@ -623,38 +558,5 @@ export async function openDatabase(
   const bytes = await source.read(manifest);
   const raw = heap.module.readManifest(heap.put(bytes), bytes.length, format);
   if (raw === null) throw heap.lastError(manifest);
-  return new Database(heap, source, manifest, raw, comparatorsOf(opts.comparators));
-}
-
-/**
- * The DatabaseSource `method` reads: `files` itself when it is one, else a filesSource over the Files;
- * BAD_OPTIONS for anything else.
- */
-export function databaseSourceOf(
-  files: DatabaseSource | Iterable<Blob & { name: string }>,
-  method: string,
-): DatabaseSource {
-  if (files === null || typeof files !== "object") {
-    throw new SstFilterError("BAD_OPTIONS", `${method} takes a database's Files or a DatabaseSource`);
-  }
-  return "read" in files && "names" in files ? files : filesSource(files);
-}
-
-/** A DatabaseSource over browser Files (a dropped folder's files; only the base names count). */
-export function filesSource(files: Iterable<Blob & { name: string }>): DatabaseSource {
-  const byName = new Map<string, Blob>();
-  for (const f of files) byName.set(f.name.slice(f.name.lastIndexOf("/") + 1), f);
-  return {
-    names: [...byName.keys()],
-    async read(name) {
-      const file = byName.get(name);
-      if (file === undefined) throw new SstFilterError("BAD_OPTIONS", `no file named ${name}`);
-      return new Uint8Array(await file.arrayBuffer());
-    },
-    async open(name) {
-      const file = byName.get(name);
-      if (file === undefined) throw new SstFilterError("BAD_OPTIONS", `no file named ${name}`);
-      return { source: blobSource(file), close: () => undefined };
-    },
-  };
+  return new Database(heap, source, manifest, raw, comparatorsByName(opts.comparators));
 }
