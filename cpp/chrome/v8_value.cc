@@ -5,83 +5,23 @@
 // v8_script_value_serializer.cc: the envelope and trailer offset; v8_script_value_deserializer.cc:
 // the Blob and File index host objects). The output is the tagged JSON of docs/FORMATS.md 7.5.
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "chrome/json_text.h"
+#include "chrome/v8_reader.h"
 #include "chrome/v8_value_internal.h"
 #include "sstfilter/chrome_stores.h"
 
 namespace sstfilter {
-namespace {
+
+namespace chrome::v8 {
 
 using chrome::AppendHex;
 using chrome::AppendJsonLatin1;
 using chrome::AppendJsonNumber;
 using chrome::AppendJsonString;
 using chrome::AppendJsonUtf16Le;
-
-// v8 SerializationTag values (value-serializer.cc).
-enum : uint8_t {
-  kVersionTag = 0xFF,
-  kPadding = 0x00,
-  kVerifyObjectCount = '?',
-  kTheHole = '-',
-  kUndefined = '_',
-  kNull = '0',
-  kTrue = 'T',
-  kFalse = 'F',
-  kInt32 = 'I',
-  kUint32 = 'U',
-  kDouble = 'N',
-  kBigInt = 'Z',
-  kUtf8String = 'S',
-  kOneByteString = '"',
-  kTwoByteString = 'c',
-  kObjectReference = '^',
-  kBeginJSObject = 'o',
-  kEndJSObject = '{',
-  kBeginSparseJSArray = 'a',
-  kEndSparseJSArray = '@',
-  kBeginDenseJSArray = 'A',
-  kEndDenseJSArray = '$',
-  kDate = 'D',
-  kTrueObject = 'y',
-  kFalseObject = 'x',
-  kNumberObject = 'n',
-  kBigIntObject = 'z',
-  kStringObject = 's',
-  kRegExp = 'R',
-  kBeginJSMap = ';',
-  kEndJSMap = ':',
-  kBeginJSSet = '\'',
-  kEndJSSet = ',',
-  kArrayBuffer = 'B',
-  kResizableArrayBuffer = '~',
-  kArrayBufferTransfer = 't',
-  kArrayBufferView = 'V',
-  kSharedArrayBuffer = 'u',
-  kSharedObject = 'p',
-  kWasmModuleTransfer = 'w',
-  kHostObject = '\\',
-  kWasmMemoryTransfer = 'm',
-  kError = 'r',
-};
-
-// Blink's SerializationTag values of the host objects IndexedDB values hold
-// (serialization_tag.h).
-enum : uint8_t {
-  kBlinkBlobTag = 'b',       // uuid, type, size (not written for IndexedDB)
-  kBlinkBlobIndexTag = 'i',  // index into the value's blob list
-  kBlinkFileIndexTag = 'e',  // index into the value's blob list
-  kBlinkTrailerOffsetTag = 0xFE,
-};
-
-constexpr uint32_t kMinV8Version = 13;
-// Version 16 (Chromium 156 writes it) widens ArrayBuffer and view lengths and offsets to size_t
-// varints; nothing else changed.
-constexpr uint32_t kLatestV8Version = 16;
 
 std::string TagText(uint8_t tag) {
   std::string text = "0x";
@@ -94,779 +34,380 @@ std::string TagText(uint8_t tag) {
   return text;
 }
 
-class V8Reader {
- public:
-  V8Reader(ByteView data, uint32_t version, std::string* out, const ChromeDecodeLimits& limits,
-           const std::vector<chrome::ExternalObject>* blobs)
-      : in_(data), version_(version), out_(out), limits_(limits), blobs_(blobs) {}
-
-  Status ReadValue() { return ReadObject(0); }
-
- private:
-  // What a back-reference to an object id gives.
-  struct IdEntry {
-    enum class State : uint8_t { kInProgress, kDone, kDropped };
-    State state = State::kInProgress;
-    size_t begin = 0;  // its JSON text in *out_
-    size_t end = 0;
-    bool is_buffer = false;  // an ArrayBuffer: its bytes (it may have no text of its own)
-    ByteView buffer;
-  };
-
-  Status Fail(ErrorCode code, const std::string& what, size_t offset) const {
-    return Status::Error(code, "V8 value: " + what, static_cast<int64_t>(offset));
-  }
-  Status Truncated(const std::string& what) const {
-    return Fail(ErrorCode::kTruncated, what + " is cut short", in_.size());
-  }
-  Status CheckOutput() const {
-    if (out_->size() > limits_.max_output_bytes) {
-      return Fail(ErrorCode::kResourceLimit,
-                  "the JSON text passes the limit of " + std::to_string(limits_.max_output_bytes) +
-                      " bytes",
-                  pos_);
-    }
-    return Status::Ok();
-  }
-
-  size_t remaining() const { return in_.size() - pos_; }
-  // Lengths and offsets of buffers and views: uint32 before version 16, size_t from it.
-  unsigned SizeWidth() const { return version_ >= 16 ? 64 : 32; }
-
-  // ReadTag: the next byte that is not padding.
-  bool ReadTag(uint8_t* tag, size_t* at) {
-    while (pos_ < in_.size() && in_[pos_] == kPadding) ++pos_;
-    if (pos_ >= in_.size()) return false;
-    *at = pos_;
-    *tag = in_[pos_++];
-    return true;
-  }
-  bool PeekTag(uint8_t* tag) const {
-    size_t p = pos_;
-    while (p < in_.size() && in_[p] == kPadding) ++p;
-    if (p >= in_.size()) return false;
-    *tag = in_[p];
-    return true;
-  }
-  void ConsumeTag() {
-    while (pos_ < in_.size() && in_[pos_] == kPadding) ++pos_;
-    ++pos_;
-  }
-
-  // ReadVarint<T>: base-128 little-endian; bits past the width are dropped, as V8 does.
-  Status ReadVarint(unsigned width, uint64_t* value, const char* what) {
-    uint64_t result = 0;
-    unsigned shift = 0;
-    while (true) {
-      if (pos_ >= in_.size()) return Truncated(what);
-      const uint8_t byte = in_[pos_++];
-      if (shift < width) {
-        result |= static_cast<uint64_t>(byte & 0x7f) << shift;
-        shift += 7;
+// The payload of a string tag as a JSON string.
+Status V8Reader::ReadStringPayload(uint8_t tag, size_t at) {
+  uint32_t length = 0;
+  if (Status s = ReadU32(&length, "a string length"); !s.ok()) return s;
+  ByteView bytes;
+  if (Status s = ReadBytes(length, &bytes, "a string"); !s.ok()) return s;
+  switch (tag) {
+    case kOneByteString:
+      AppendJsonLatin1(out_, bytes);
+      break;
+    case kTwoByteString:
+      if (length % 2 != 0) {
+        return Fail(ErrorCode::kCorrupt, "a two-byte string of an odd byte length", at);
       }
-      if (!(byte & 0x80)) break;
-    }
-    if (width < 64) result &= (uint64_t{1} << width) - 1;
-    *value = result;
-    return Status::Ok();
+      AppendJsonUtf16Le(out_, bytes);
+      break;
+    default:  // kUtf8String
+      AppendJsonString(out_, chrome::Utf8ToUtf16(bytes));
+      break;
   }
-  Status ReadU32(uint32_t* value, const char* what) {
-    uint64_t v = 0;
-    if (Status s = ReadVarint(32, &v, what); !s.ok()) return s;
-    *value = static_cast<uint32_t>(v);
-    return Status::Ok();
-  }
-  Status ReadDouble(double* value, const char* what) {
-    if (remaining() < 8) return Truncated(what);
-    const uint64_t bits = DecodeFixed64(in_.data() + pos_);
-    std::memcpy(value, &bits, sizeof(*value));
-    pos_ += 8;
-    return Status::Ok();
-  }
-  Status ReadBytes(size_t n, ByteView* bytes, const char* what) {
-    if (remaining() < n) return Truncated(what);
-    *bytes = in_.subspan(pos_, n);
-    pos_ += n;
-    return Status::Ok();
-  }
+  return CheckOutput();
+}
 
-  // The payload of a string tag as a JSON string.
-  Status ReadStringPayload(uint8_t tag, size_t at) {
-    uint32_t length = 0;
-    if (Status s = ReadU32(&length, "a string length"); !s.ok()) return s;
-    ByteView bytes;
-    if (Status s = ReadBytes(length, &bytes, "a string"); !s.ok()) return s;
-    switch (tag) {
-      case kOneByteString:
-        AppendJsonLatin1(out_, bytes);
-        break;
-      case kTwoByteString:
-        if (length % 2 != 0) {
-          return Fail(ErrorCode::kCorrupt, "a two-byte string of an odd byte length", at);
-        }
-        AppendJsonUtf16Le(out_, bytes);
-        break;
-      default:  // kUtf8String
-        AppendJsonString(out_, chrome::Utf8ToUtf16(bytes));
-        break;
-    }
-    return CheckOutput();
+// ReadString of V8 (versions >= 12): an object that must be a string.
+Status V8Reader::ReadStringObject(const char* what) {
+  uint8_t tag = 0;
+  size_t at = 0;
+  if (!ReadTag(&tag, &at)) return Truncated(what);
+  if (tag != kOneByteString && tag != kTwoByteString && tag != kUtf8String) {
+    return Fail(ErrorCode::kCorrupt, std::string(what) + " is not a string", at);
   }
+  return ReadStringPayload(tag, at);
+}
 
-  // ReadString of V8 (versions >= 12): an object that must be a string.
-  Status ReadStringObject(const char* what) {
+// A property key (string or number) as a JSON string; `index` set for array indexes.
+Status V8Reader::ReadPropertyKey(bool* is_index, uint32_t* index) {
+  *is_index = false;
+  uint8_t tag = 0;
+  size_t at = 0;
+  if (!ReadTag(&tag, &at)) return Truncated("a property key");
+  double number = 0;
+  switch (tag) {
+    case kOneByteString:
+    case kTwoByteString:
+    case kUtf8String:
+      return ReadStringPayload(tag, at);
+    case kInt32: {
+      uint32_t raw = 0;
+      if (Status s = ReadU32(&raw, "an int32 key"); !s.ok()) return s;
+      number = static_cast<int32_t>((raw >> 1) ^ (0u - (raw & 1)));
+      break;
+    }
+    case kUint32: {
+      uint32_t raw = 0;
+      if (Status s = ReadU32(&raw, "a uint32 key"); !s.ok()) return s;
+      number = raw;
+      break;
+    }
+    case kDouble:
+      if (Status s = ReadDouble(&number, "a number key"); !s.ok()) return s;
+      break;
+    default:
+      return Fail(ErrorCode::kCorrupt, "a property key of tag " + TagText(tag), at);
+  }
+  if (number >= 0 && number <= 4294967294.0 && std::floor(number) == number) {
+    *is_index = true;
+    *index = static_cast<uint32_t>(number);
+  }
+  out_->push_back('"');
+  out_->append(std::isnan(number)   ? "NaN"
+               : std::isinf(number) ? (number > 0 ? "Infinity" : "-Infinity")
+                                    : chrome::JsNumberText(number));
+  out_->push_back('"');
+  return Status::Ok();
+}
+
+// Reads key/value pairs up to `end_tag`; `on_key` decides where each goes. Returns the count.
+Status V8Reader::ReadJsObjectProperties(uint8_t end_tag, size_t depth, uint32_t* count) {
+  *count = 0;
+  bool first = true;
+  while (true) {
     uint8_t tag = 0;
-    size_t at = 0;
-    if (!ReadTag(&tag, &at)) return Truncated(what);
-    if (tag != kOneByteString && tag != kTwoByteString && tag != kUtf8String) {
-      return Fail(ErrorCode::kCorrupt, std::string(what) + " is not a string", at);
+    if (!PeekTag(&tag)) return Truncated("an object's properties");
+    if (tag == end_tag) {
+      ConsumeTag();
+      return Status::Ok();
     }
-    return ReadStringPayload(tag, at);
+    if (!first) out_->push_back(',');
+    first = false;
+    bool is_index = false;
+    uint32_t index = 0;
+    if (Status s = ReadPropertyKey(&is_index, &index); !s.ok()) return s;
+    out_->push_back(':');
+    if (Status s = ReadObject(depth + 1); !s.ok()) return s;
+    ++*count;
   }
+}
 
-  // A property key (string or number) as a JSON string; `index` set for array indexes.
-  Status ReadPropertyKey(bool* is_index, uint32_t* index) {
-    *is_index = false;
+Status V8Reader::ReadJsObject(size_t depth) {
+  const size_t id = BeginId();
+  const size_t begin = out_->size();
+  out_->push_back('{');
+  // Whether the object has exactly one property whose name starts with '$' (then wrapped).
+  uint32_t count = 0;
+  bool dollar = false;
+  bool first = true;
+  while (true) {
     uint8_t tag = 0;
-    size_t at = 0;
-    if (!ReadTag(&tag, &at)) return Truncated("a property key");
-    double number = 0;
-    switch (tag) {
-      case kOneByteString:
-      case kTwoByteString:
-      case kUtf8String:
-        return ReadStringPayload(tag, at);
-      case kInt32: {
-        uint32_t raw = 0;
-        if (Status s = ReadU32(&raw, "an int32 key"); !s.ok()) return s;
-        number = static_cast<int32_t>((raw >> 1) ^ (0u - (raw & 1)));
-        break;
-      }
-      case kUint32: {
-        uint32_t raw = 0;
-        if (Status s = ReadU32(&raw, "a uint32 key"); !s.ok()) return s;
-        number = raw;
-        break;
-      }
-      case kDouble:
-        if (Status s = ReadDouble(&number, "a number key"); !s.ok()) return s;
-        break;
-      default:
-        return Fail(ErrorCode::kCorrupt, "a property key of tag " + TagText(tag), at);
+    if (!PeekTag(&tag)) return Truncated("an object");
+    if (tag == kEndJSObject) {
+      ConsumeTag();
+      break;
     }
-    if (number >= 0 && number <= 4294967294.0 && std::floor(number) == number) {
-      *is_index = true;
-      *index = static_cast<uint32_t>(number);
-    }
-    out_->push_back('"');
-    out_->append(std::isnan(number)   ? "NaN"
-                 : std::isinf(number) ? (number > 0 ? "Infinity" : "-Infinity")
-                                      : chrome::JsNumberText(number));
-    out_->push_back('"');
-    return Status::Ok();
+    if (!first) out_->push_back(',');
+    first = false;
+    const size_t key_at = out_->size();
+    bool is_index = false;
+    uint32_t index = 0;
+    if (Status s = ReadPropertyKey(&is_index, &index); !s.ok()) return s;
+    if (count == 0) dollar = out_->size() > key_at + 1 && (*out_)[key_at + 1] == '$';
+    out_->push_back(':');
+    if (Status s = ReadObject(depth + 1); !s.ok()) return s;
+    ++count;
   }
-
-  size_t BeginId() {
-    IdEntry entry;
-    entry.begin = out_->size();
-    ids_.push_back(entry);
-    return ids_.size() - 1;
+  uint32_t expected = 0;
+  const size_t count_at = pos_;
+  if (Status s = ReadU32(&expected, "an object's property count"); !s.ok()) return s;
+  if (expected != count) {
+    return Fail(
+        ErrorCode::kCorrupt,
+        "an object of " + std::to_string(count) + " properties says " + std::to_string(expected),
+        count_at);
   }
-  void EndId(size_t id) {
-    ids_[id].state = IdEntry::State::kDone;
-    ids_[id].end = out_->size();
-  }
-  // Drops the text from `from` on (properties the tagged JSON does not represent): references to
-  // the objects in it can no longer be written.
-  void Truncate(size_t from, size_t first_id) {
-    out_->resize(from);
-    for (size_t id = first_id; id < ids_.size(); ++id) {
-      if (!ids_[id].is_buffer && ids_[id].begin >= from) ids_[id].state = IdEntry::State::kDropped;
-    }
-  }
-
-  // Reads key/value pairs up to `end_tag`; `on_key` decides where each goes. Returns the count.
-  Status ReadJsObjectProperties(uint8_t end_tag, size_t depth, uint32_t* count) {
-    *count = 0;
-    bool first = true;
-    while (true) {
-      uint8_t tag = 0;
-      if (!PeekTag(&tag)) return Truncated("an object's properties");
-      if (tag == end_tag) {
-        ConsumeTag();
-        return Status::Ok();
-      }
-      if (!first) out_->push_back(',');
-      first = false;
-      bool is_index = false;
-      uint32_t index = 0;
-      if (Status s = ReadPropertyKey(&is_index, &index); !s.ok()) return s;
-      out_->push_back(':');
-      if (Status s = ReadObject(depth + 1); !s.ok()) return s;
-      ++*count;
-    }
-  }
-
-  Status ReadJsObject(size_t depth) {
-    const size_t id = BeginId();
-    const size_t begin = out_->size();
-    out_->push_back('{');
-    // Whether the object has exactly one property whose name starts with '$' (then wrapped).
-    uint32_t count = 0;
-    bool dollar = false;
-    bool first = true;
-    while (true) {
-      uint8_t tag = 0;
-      if (!PeekTag(&tag)) return Truncated("an object");
-      if (tag == kEndJSObject) {
-        ConsumeTag();
-        break;
-      }
-      if (!first) out_->push_back(',');
-      first = false;
-      const size_t key_at = out_->size();
-      bool is_index = false;
-      uint32_t index = 0;
-      if (Status s = ReadPropertyKey(&is_index, &index); !s.ok()) return s;
-      if (count == 0) dollar = out_->size() > key_at + 1 && (*out_)[key_at + 1] == '$';
-      out_->push_back(':');
-      if (Status s = ReadObject(depth + 1); !s.ok()) return s;
-      ++count;
-    }
-    uint32_t expected = 0;
-    const size_t count_at = pos_;
-    if (Status s = ReadU32(&expected, "an object's property count"); !s.ok()) return s;
-    if (expected != count) {
-      return Fail(
-          ErrorCode::kCorrupt,
-          "an object of " + std::to_string(count) + " properties says " + std::to_string(expected),
-          count_at);
-    }
+  out_->push_back('}');
+  if (count == 1 && dollar) {
+    static constexpr std::string_view kWrap = "{\"$object\":";
+    out_->insert(begin, kWrap);
     out_->push_back('}');
-    if (count == 1 && dollar) {
-      static constexpr std::string_view kWrap = "{\"$object\":";
-      out_->insert(begin, kWrap);
-      out_->push_back('}');
-      for (size_t nested = id + 1; nested < ids_.size(); ++nested) {
-        if (!ids_[nested].is_buffer && ids_[nested].begin >= begin) {
-          ids_[nested].begin += kWrap.size();
-          ids_[nested].end += kWrap.size();
-        }
+    for (size_t nested = id + 1; nested < ids_.size(); ++nested) {
+      if (!ids_[nested].is_buffer && ids_[nested].begin >= begin) {
+        ids_[nested].begin += kWrap.size();
+        ids_[nested].end += kWrap.size();
       }
     }
-    EndId(id);
-    return CheckOutput();
   }
+  EndId(id);
+  return CheckOutput();
+}
 
-  Status AppendHoles(uint32_t from, uint32_t to, bool* first) {
-    for (uint32_t i = from; i < to; ++i) {
-      if (!*first) out_->push_back(',');
-      *first = false;
+Status V8Reader::AppendHoles(uint32_t from, uint32_t to, bool* first) {
+  for (uint32_t i = from; i < to; ++i) {
+    if (!*first) out_->push_back(',');
+    *first = false;
+    out_->append("{\"$hole\":true}");
+    if ((i & 0xfff) == 0) {
+      if (Status s = CheckOutput(); !s.ok()) return s;
+    }
+  }
+  return CheckOutput();
+}
+
+Status V8Reader::CheckArrayEnd(uint32_t count, uint32_t length, const char* what) {
+  uint32_t expected_count = 0;
+  uint32_t expected_length = 0;
+  const size_t at = pos_;
+  if (Status s = ReadU32(&expected_count, what); !s.ok()) return s;
+  if (Status s = ReadU32(&expected_length, what); !s.ok()) return s;
+  if (expected_count != count || expected_length != length) {
+    return Fail(ErrorCode::kCorrupt,
+                std::string(what) + " disagrees with the array's properties or length", at);
+  }
+  return Status::Ok();
+}
+
+Status V8Reader::ReadDenseArray(size_t depth, size_t at) {
+  const size_t id = BeginId();
+  uint32_t length = 0;
+  if (Status s = ReadU32(&length, "a dense array length"); !s.ok()) return s;
+  // ReadDenseJSArray: every element takes a byte at least.
+  if (length > remaining()) {
+    return Fail(ErrorCode::kCorrupt, "a dense array longer than its data", at);
+  }
+  if (length > limits_.max_array_length) {
+    return Fail(ErrorCode::kResourceLimit, "an array longer than the limit", at);
+  }
+  out_->push_back('[');
+  bool first = true;
+  for (uint32_t i = 0; i < length; ++i) {
+    if (!first) out_->push_back(',');
+    first = false;
+    uint8_t tag = 0;
+    if (!PeekTag(&tag)) return Truncated("a dense array");
+    if (tag == kTheHole) {
+      ConsumeTag();
       out_->append("{\"$hole\":true}");
-      if ((i & 0xfff) == 0) {
-        if (Status s = CheckOutput(); !s.ok()) return s;
+      continue;
+    }
+    if (Status s = ReadObject(depth + 1); !s.ok()) return s;
+  }
+  // Non-index properties follow: read, then left out (the contract does not represent them).
+  const size_t keep = out_->size();
+  const size_t first_dropped = ids_.size();
+  out_->push_back('{');
+  uint32_t count = 0;
+  if (Status s = ReadJsObjectProperties(kEndDenseJSArray, depth, &count); !s.ok()) return s;
+  Truncate(keep, first_dropped);
+  if (Status s = CheckArrayEnd(count, length, "a dense array's end"); !s.ok()) return s;
+  out_->push_back(']');
+  EndId(id);
+  return CheckOutput();
+}
+
+Status V8Reader::ReadSparseArray(size_t depth, size_t at) {
+  const size_t id = BeginId();
+  uint32_t length = 0;
+  if (Status s = ReadU32(&length, "a sparse array length"); !s.ok()) return s;
+  if (length > limits_.max_array_length) {
+    return Fail(ErrorCode::kResourceLimit,
+                "a sparse array of length " + std::to_string(length) + " is above the limit", at);
+  }
+  out_->push_back('[');
+  bool first = true;
+  uint32_t next = 0;
+  uint32_t count = 0;
+  while (true) {
+    uint8_t tag = 0;
+    if (!PeekTag(&tag)) return Truncated("a sparse array");
+    if (tag == kEndSparseJSArray) {
+      ConsumeTag();
+      break;
+    }
+    const size_t key_start = out_->size();
+    const size_t first_id = ids_.size();
+    const size_t key_at = pos_;
+    bool is_index = false;
+    uint32_t index = 0;
+    if (Status s = ReadPropertyKey(&is_index, &index); !s.ok()) return s;
+    out_->resize(key_start);
+    ++count;
+    if (is_index && index < length) {
+      if (index < next) {
+        return Fail(ErrorCode::kUnsupported, "sparse array indexes out of order", key_at);
       }
-    }
-    return CheckOutput();
-  }
-
-  Status CheckArrayEnd(uint32_t count, uint32_t length, const char* what) {
-    uint32_t expected_count = 0;
-    uint32_t expected_length = 0;
-    const size_t at = pos_;
-    if (Status s = ReadU32(&expected_count, what); !s.ok()) return s;
-    if (Status s = ReadU32(&expected_length, what); !s.ok()) return s;
-    if (expected_count != count || expected_length != length) {
-      return Fail(ErrorCode::kCorrupt,
-                  std::string(what) + " disagrees with the array's properties or length", at);
-    }
-    return Status::Ok();
-  }
-
-  Status ReadDenseArray(size_t depth, size_t at) {
-    const size_t id = BeginId();
-    uint32_t length = 0;
-    if (Status s = ReadU32(&length, "a dense array length"); !s.ok()) return s;
-    // ReadDenseJSArray: every element takes a byte at least.
-    if (length > remaining()) {
-      return Fail(ErrorCode::kCorrupt, "a dense array longer than its data", at);
-    }
-    if (length > limits_.max_array_length) {
-      return Fail(ErrorCode::kResourceLimit, "an array longer than the limit", at);
-    }
-    out_->push_back('[');
-    bool first = true;
-    for (uint32_t i = 0; i < length; ++i) {
+      if (Status s = AppendHoles(next, index, &first); !s.ok()) return s;
       if (!first) out_->push_back(',');
       first = false;
-      uint8_t tag = 0;
-      if (!PeekTag(&tag)) return Truncated("a dense array");
-      if (tag == kTheHole) {
-        ConsumeTag();
-        out_->append("{\"$hole\":true}");
-        continue;
-      }
       if (Status s = ReadObject(depth + 1); !s.ok()) return s;
-    }
-    // Non-index properties follow: read, then left out (the contract does not represent them).
-    const size_t keep = out_->size();
-    const size_t first_dropped = ids_.size();
-    out_->push_back('{');
-    uint32_t count = 0;
-    if (Status s = ReadJsObjectProperties(kEndDenseJSArray, depth, &count); !s.ok()) return s;
-    Truncate(keep, first_dropped);
-    if (Status s = CheckArrayEnd(count, length, "a dense array's end"); !s.ok()) return s;
-    out_->push_back(']');
-    EndId(id);
-    return CheckOutput();
-  }
-
-  Status ReadSparseArray(size_t depth, size_t at) {
-    const size_t id = BeginId();
-    uint32_t length = 0;
-    if (Status s = ReadU32(&length, "a sparse array length"); !s.ok()) return s;
-    if (length > limits_.max_array_length) {
-      return Fail(ErrorCode::kResourceLimit,
-                  "a sparse array of length " + std::to_string(length) + " is above the limit", at);
-    }
-    out_->push_back('[');
-    bool first = true;
-    uint32_t next = 0;
-    uint32_t count = 0;
-    while (true) {
-      uint8_t tag = 0;
-      if (!PeekTag(&tag)) return Truncated("a sparse array");
-      if (tag == kEndSparseJSArray) {
-        ConsumeTag();
-        break;
-      }
-      const size_t key_start = out_->size();
-      const size_t first_id = ids_.size();
-      const size_t key_at = pos_;
-      bool is_index = false;
-      uint32_t index = 0;
-      if (Status s = ReadPropertyKey(&is_index, &index); !s.ok()) return s;
-      out_->resize(key_start);
-      ++count;
-      if (is_index && index < length) {
-        if (index < next) {
-          return Fail(ErrorCode::kUnsupported, "sparse array indexes out of order", key_at);
-        }
-        if (Status s = AppendHoles(next, index, &first); !s.ok()) return s;
-        if (!first) out_->push_back(',');
-        first = false;
-        if (Status s = ReadObject(depth + 1); !s.ok()) return s;
-        next = index + 1;
-      } else {
-        // A property that is not an element: read and left out.
-        if (Status s = ReadObject(depth + 1); !s.ok()) return s;
-        Truncate(key_start, first_id);
-      }
-    }
-    if (Status s = CheckArrayEnd(count, length, "a sparse array's end"); !s.ok()) return s;
-    if (Status s = AppendHoles(next, length, &first); !s.ok()) return s;
-    out_->push_back(']');
-    EndId(id);
-    return CheckOutput();
-  }
-
-  Status ReadCollection(size_t depth, uint8_t end_tag, bool map) {
-    const size_t id = BeginId();
-    out_->append(map ? "{\"$map\":[" : "{\"$set\":[");
-    uint32_t items = 0;
-    bool first = true;
-    while (true) {
-      uint8_t tag = 0;
-      if (!PeekTag(&tag)) return Truncated(map ? "a Map" : "a Set");
-      if (tag == end_tag) {
-        ConsumeTag();
-        break;
-      }
-      if (!first) out_->push_back(',');
-      first = false;
-      if (map) out_->push_back('[');
+      next = index + 1;
+    } else {
+      // A property that is not an element: read and left out.
       if (Status s = ReadObject(depth + 1); !s.ok()) return s;
-      ++items;
-      if (map) {
-        out_->push_back(',');
-        if (Status s = ReadObject(depth + 1); !s.ok()) return s;
-        ++items;
-        out_->push_back(']');
-      }
+      Truncate(key_start, first_id);
     }
-    uint32_t expected = 0;
-    const size_t at = pos_;
-    if (Status s = ReadU32(&expected, "a collection's length"); !s.ok()) return s;
-    if (expected != items) {
-      return Fail(ErrorCode::kCorrupt, "a collection's length disagrees with its entries", at);
-    }
-    out_->append("]}");
-    EndId(id);
-    return CheckOutput();
   }
+  if (Status s = CheckArrayEnd(count, length, "a sparse array's end"); !s.ok()) return s;
+  if (Status s = AppendHoles(next, length, &first); !s.ok()) return s;
+  out_->push_back(']');
+  EndId(id);
+  return CheckOutput();
+}
 
-  Status ReadBigIntPayload(size_t at) {
-    uint32_t bitfield = 0;
-    if (Status s = ReadU32(&bitfield, "a BigInt's bitfield"); !s.ok()) return s;
-    const bool negative = bitfield & 1;
-    const size_t byte_length = (bitfield >> 1) & ((uint32_t{1} << 30) - 1);
-    if (byte_length > limits_.max_bigint_bytes) {
-      return Fail(ErrorCode::kResourceLimit, "a BigInt of more digits than the limit", at);
-    }
-    ByteView digits;
-    if (Status s = ReadBytes(byte_length, &digits, "a BigInt's digits"); !s.ok()) return s;
-    out_->append("{\"$bigint\":\"");
-    out_->append(chrome::BigIntDecimal(digits, negative));
-    out_->append("\"}");
-    return Status::Ok();
+Status V8Reader::ReadObject(size_t depth) {
+  if (depth > limits_.max_depth) {
+    return Fail(ErrorCode::kResourceLimit,
+                "nesting deeper than " + std::to_string(limits_.max_depth), pos_);
   }
-
-  Status ReadView(size_t buffer_id, size_t depth) {
-    (void)depth;
-    const size_t at = pos_;
-    ConsumeTag();  // kArrayBufferView
-    uint64_t subtag = 0;
-    uint64_t offset = 0;
-    uint64_t length = 0;
-    uint32_t flags = 0;
-    if (Status s = ReadVarint(8, &subtag, "a view's type"); !s.ok()) return s;
-    if (Status s = ReadVarint(SizeWidth(), &offset, "a view's offset"); !s.ok()) return s;
-    if (Status s = ReadVarint(SizeWidth(), &length, "a view's length"); !s.ok()) return s;
-    if (version_ >= 14) {
-      if (Status s = ReadU32(&flags, "a view's flags"); !s.ok()) return s;
-    }
-    const ByteView buffer = ids_[buffer_id].buffer;
-    if (offset > buffer.size() || length > buffer.size() - offset) {
-      return Fail(ErrorCode::kCorrupt, "a view outside its buffer", at);
-    }
-    const char* type = nullptr;
-    uint32_t element = 1;
-    switch (subtag) {
-      case 'b':
-        type = "Int8Array";
-        break;
-      case 'B':
-        type = "Uint8Array";
-        break;
-      case 'C':
-        type = "Uint8ClampedArray";
-        break;
-      case 'w':
-        type = "Int16Array";
-        element = 2;
-        break;
-      case 'W':
-        type = "Uint16Array";
-        element = 2;
-        break;
-      case 'd':
-        type = "Int32Array";
-        element = 4;
-        break;
-      case 'D':
-        type = "Uint32Array";
-        element = 4;
-        break;
-      case 'h':
-        type = "Float16Array";
-        element = 2;
-        break;
-      case 'f':
-        type = "Float32Array";
-        element = 4;
-        break;
-      case 'F':
-        type = "Float64Array";
-        element = 8;
-        break;
-      case 'q':
-        type = "BigInt64Array";
-        element = 8;
-        break;
-      case 'Q':
-        type = "BigUint64Array";
-        element = 8;
-        break;
-      case '?':
-        type = "DataView";
-        break;
-      default:
-        return Fail(ErrorCode::kCorrupt,
-                    "a view of unknown type " + TagText(static_cast<uint8_t>(subtag)), at);
-    }
-    if (offset % element != 0 || length % element != 0) {
-      return Fail(ErrorCode::kCorrupt, "a view not aligned to its element size", at);
-    }
-    const size_t id = BeginId();
-    out_->append("{\"$view\":{\"type\":\"");
-    out_->append(type);
-    out_->append("\",\"hex\":\"");
-    AppendHex(out_, buffer.subspan(static_cast<size_t>(offset), static_cast<size_t>(length)));
-    out_->append("\"}}");
-    EndId(id);
-    return CheckOutput();
-  }
-
-  // After an ArrayBuffer (read or referenced): a view on it, or the buffer itself.
-  Status FinishBuffer(size_t buffer_id, size_t depth) {
-    uint8_t tag = 0;
-    if (PeekTag(&tag) && tag == kArrayBufferView) return ReadView(buffer_id, depth);
-    out_->append("{\"$arraybuffer\":\"");
-    AppendHex(out_, ids_[buffer_id].buffer);
-    out_->append("\"}");
-    return CheckOutput();
-  }
-
-  Status ReadHostObject(size_t at) {
-    const size_t id = BeginId();
-    uint8_t tag = 0;
-    size_t tag_at = 0;
-    if (!ReadTag(&tag, &tag_at)) return Truncated("a host object");
-    switch (tag) {
-      case kBlinkBlobIndexTag:
-      case kBlinkFileIndexTag: {
-        uint32_t index = 0;
-        if (Status s = ReadU32(&index, "a blob index"); !s.ok()) return s;
-        out_->append("{\"$blob\":{\"kind\":\"");
-        out_->append(tag == kBlinkBlobIndexTag ? "blob" : "file");
-        out_->append("\",\"index\":");
-        out_->append(std::to_string(index));
-        if (blobs_ != nullptr && index < blobs_->size()) {
-          const chrome::ExternalObject& blob = (*blobs_)[index];
-          out_->append(",\"type\":");
-          AppendJsonString(out_, blob.type);
-          out_->append(",\"size\":");
-          out_->append(std::to_string(blob.size));
-          if (blob.kind == chrome::ExternalObject::Kind::kFile) {
-            out_->append(",\"name\":");
-            AppendJsonString(out_, blob.name);
-          }
-        }
-        out_->append("}}");
-        break;
-      }
-      case kBlinkBlobTag: {
-        ByteView uuid;
-        ByteView type;
-        uint32_t n = 0;
-        uint64_t size = 0;
-        if (Status s = ReadU32(&n, "a blob's uuid"); !s.ok()) return s;
-        if (Status s = ReadBytes(n, &uuid, "a blob's uuid"); !s.ok()) return s;
-        if (Status s = ReadU32(&n, "a blob's type"); !s.ok()) return s;
-        if (Status s = ReadBytes(n, &type, "a blob's type"); !s.ok()) return s;
-        if (Status s = ReadVarint(64, &size, "a blob's size"); !s.ok()) return s;
-        out_->append("{\"$blob\":{\"kind\":\"blob\",\"type\":");
-        AppendJsonString(out_, chrome::Utf8ToUtf16(type));
-        out_->append(",\"size\":");
-        out_->append(std::to_string(size));
-        out_->append("}}");
-        break;
-      }
-      default:
-        (void)at;
-        return Fail(ErrorCode::kUnsupported, "Blink host object of tag " + TagText(tag), tag_at);
-    }
-    EndId(id);
-    return CheckOutput();
-  }
-
-  Status ReadObject(size_t depth) {
-    if (depth > limits_.max_depth) {
-      return Fail(ErrorCode::kResourceLimit,
-                  "nesting deeper than " + std::to_string(limits_.max_depth), pos_);
-    }
-    if (Status s = CheckOutput(); !s.ok()) return s;
-    uint8_t tag = 0;
-    size_t at = 0;
+  if (Status s = CheckOutput(); !s.ok()) return s;
+  uint8_t tag = 0;
+  size_t at = 0;
+  if (!ReadTag(&tag, &at)) return Truncated("a value");
+  // kVerifyObjectCount (a count older writers put before a value) is read and ignored, in a loop:
+  // any number of them may come before one value.
+  while (tag == kVerifyObjectCount) {
+    uint32_t ignored = 0;
+    if (Status s = ReadU32(&ignored, "an object count"); !s.ok()) return s;
     if (!ReadTag(&tag, &at)) return Truncated("a value");
-    // kVerifyObjectCount (a count older writers put before a value) is read and ignored, in a loop:
-    // any number of them may come before one value.
-    while (tag == kVerifyObjectCount) {
-      uint32_t ignored = 0;
-      if (Status s = ReadU32(&ignored, "an object count"); !s.ok()) return s;
-      if (!ReadTag(&tag, &at)) return Truncated("a value");
-    }
-    switch (tag) {
-      case kUndefined:
-        out_->append("{\"$undefined\":true}");
-        return Status::Ok();
-      case kNull:
-        out_->append("null");
-        return Status::Ok();
-      case kTrue:
-        out_->append("true");
-        return Status::Ok();
-      case kFalse:
-        out_->append("false");
-        return Status::Ok();
-      case kInt32: {
-        uint32_t raw = 0;
-        if (Status s = ReadU32(&raw, "an int32"); !s.ok()) return s;
-        out_->append(std::to_string(static_cast<int32_t>((raw >> 1) ^ (0u - (raw & 1)))));
-        return Status::Ok();
-      }
-      case kUint32: {
-        uint32_t raw = 0;
-        if (Status s = ReadU32(&raw, "a uint32"); !s.ok()) return s;
-        out_->append(std::to_string(raw));
-        return Status::Ok();
-      }
-      case kDouble: {
-        double d = 0;
-        if (Status s = ReadDouble(&d, "a number"); !s.ok()) return s;
-        AppendJsonNumber(out_, d);
-        return Status::Ok();
-      }
-      case kBigInt:
-        return ReadBigIntPayload(at);
-      case kUtf8String:
-      case kOneByteString:
-      case kTwoByteString:
-        return ReadStringPayload(tag, at);
-      case kObjectReference: {
-        uint32_t id = 0;
-        if (Status s = ReadU32(&id, "an object reference"); !s.ok()) return s;
-        if (id >= ids_.size()) {
-          return Fail(
-              ErrorCode::kCorrupt,
-              "a reference to object " + std::to_string(id) + " of " + std::to_string(ids_.size()),
-              at);
-        }
-        const IdEntry entry = ids_[id];
-        if (entry.is_buffer) return FinishBuffer(id, depth);
-        if (entry.state == IdEntry::State::kInProgress) {
-          return Fail(ErrorCode::kUnsupported,
-                      "a cyclic reference (to an object that contains it) has no JSON form", at);
-        }
-        if (entry.state == IdEntry::State::kDropped) {
-          return Fail(ErrorCode::kUnsupported,
-                      "a reference to a value the tagged JSON leaves out (an array property)", at);
-        }
-        if (out_->size() + (entry.end - entry.begin) > limits_.max_output_bytes) {
-          return CheckOutput().ok() ? Fail(ErrorCode::kResourceLimit,
-                                           "references repeat more text than the limit", at)
-                                    : CheckOutput();
-        }
-        const std::string copy = out_->substr(entry.begin, entry.end - entry.begin);
-        out_->append(copy);
-        return CheckOutput();
-      }
-      case kBeginJSObject:
-        return ReadJsObject(depth);
-      case kBeginSparseJSArray:
-        return ReadSparseArray(depth, at);
-      case kBeginDenseJSArray:
-        return ReadDenseArray(depth, at);
-      case kDate: {
-        double d = 0;
-        if (Status s = ReadDouble(&d, "a Date"); !s.ok()) return s;
-        const size_t id = BeginId();
-        out_->append("{\"$date\":");
-        AppendJsonNumber(out_, d);
-        out_->push_back('}');
-        EndId(id);
-        return Status::Ok();
-      }
-      case kTrueObject:
-      case kFalseObject:
-      case kNumberObject:
-      case kBigIntObject:
-      case kStringObject: {
-        const size_t id = BeginId();
-        out_->append("{\"$boxed\":");
-        if (tag == kTrueObject || tag == kFalseObject) {
-          out_->append(tag == kTrueObject ? "true" : "false");
-        } else if (tag == kNumberObject) {
-          double d = 0;
-          if (Status s = ReadDouble(&d, "a Number object"); !s.ok()) return s;
-          AppendJsonNumber(out_, d);
-        } else if (tag == kBigIntObject) {
-          if (Status s = ReadBigIntPayload(at); !s.ok()) return s;
-        } else if (Status s = ReadStringObject("a String object"); !s.ok()) {
-          return s;
-        }
-        out_->push_back('}');
-        EndId(id);
-        return CheckOutput();
-      }
-      case kRegExp: {
-        const size_t id = BeginId();
-        out_->append("{\"$regexp\":{\"source\":");
-        if (Status s = ReadStringObject("a RegExp's source"); !s.ok()) return s;
-        uint32_t flags = 0;
-        const size_t flags_at = pos_;
-        if (Status s = ReadU32(&flags, "a RegExp's flags"); !s.ok()) return s;
-        if (flags >> 9) return Fail(ErrorCode::kCorrupt, "RegExp flags out of range", flags_at);
-        // JSRegExp::Flag bits; written in the order of RegExp.prototype.flags.
-        static constexpr struct {
-          uint32_t bit;
-          char letter;
-        } kFlags[] = {{1u << 7, 'd'}, {1u << 0, 'g'}, {1u << 1, 'i'},
-                      {1u << 6, 'l'}, {1u << 2, 'm'}, {1u << 5, 's'},
-                      {1u << 4, 'u'}, {1u << 8, 'v'}, {1u << 3, 'y'}};
-        out_->append(",\"flags\":\"");
-        for (const auto& f : kFlags) {
-          if (flags & f.bit) out_->push_back(f.letter);
-        }
-        out_->append("\"}}");
-        EndId(id);
-        return CheckOutput();
-      }
-      case kBeginJSMap:
-        return ReadCollection(depth, kEndJSMap, true);
-      case kBeginJSSet:
-        return ReadCollection(depth, kEndJSSet, false);
-      case kArrayBuffer:
-      case kResizableArrayBuffer: {
-        const size_t id = BeginId();
-        ids_[id].is_buffer = true;
-        uint64_t length = 0;
-        if (Status s = ReadVarint(SizeWidth(), &length, "an ArrayBuffer's length"); !s.ok()) {
-          return s;
-        }
-        if (tag == kResizableArrayBuffer) {
-          uint64_t max_length = 0;
-          if (Status s = ReadVarint(SizeWidth(), &max_length, "an ArrayBuffer's maximum length");
-              !s.ok()) {
-            return s;
-          }
-          if (length > max_length) {
-            return Fail(ErrorCode::kCorrupt, "a resizable ArrayBuffer above its maximum", at);
-          }
-        }
-        if (length > remaining()) return Truncated("an ArrayBuffer");
-        if (Status s = ReadBytes(static_cast<size_t>(length), &ids_[id].buffer, "an ArrayBuffer");
-            !s.ok()) {
-          return s;
-        }
-        ids_[id].state = IdEntry::State::kDone;
-        return FinishBuffer(id, depth);
-      }
-      case kHostObject:
-        return ReadHostObject(at);
-      case kArrayBufferTransfer:
-      case kSharedArrayBuffer:
-      case kSharedObject:
-      case kWasmModuleTransfer:
-      case kWasmMemoryTransfer:
-      case kError:
-        return Fail(ErrorCode::kUnsupported, "the V8 tag " + TagText(tag) + " has no JSON form",
-                    at);
-      default:
-        return Fail(ErrorCode::kUnsupported, "unknown V8 tag " + TagText(tag), at);
-    }
   }
+  switch (tag) {
+    case kUndefined:
+      out_->append("{\"$undefined\":true}");
+      return Status::Ok();
+    case kNull:
+      out_->append("null");
+      return Status::Ok();
+    case kTrue:
+      out_->append("true");
+      return Status::Ok();
+    case kFalse:
+      out_->append("false");
+      return Status::Ok();
+    case kInt32: {
+      uint32_t raw = 0;
+      if (Status s = ReadU32(&raw, "an int32"); !s.ok()) return s;
+      out_->append(std::to_string(static_cast<int32_t>((raw >> 1) ^ (0u - (raw & 1)))));
+      return Status::Ok();
+    }
+    case kUint32: {
+      uint32_t raw = 0;
+      if (Status s = ReadU32(&raw, "a uint32"); !s.ok()) return s;
+      out_->append(std::to_string(raw));
+      return Status::Ok();
+    }
+    case kDouble: {
+      double d = 0;
+      if (Status s = ReadDouble(&d, "a number"); !s.ok()) return s;
+      AppendJsonNumber(out_, d);
+      return Status::Ok();
+    }
+    case kBigInt:
+      return ReadBigIntPayload(at);
+    case kUtf8String:
+    case kOneByteString:
+    case kTwoByteString:
+      return ReadStringPayload(tag, at);
+    case kObjectReference: {
+      uint32_t id = 0;
+      if (Status s = ReadU32(&id, "an object reference"); !s.ok()) return s;
+      if (id >= ids_.size()) {
+        return Fail(
+            ErrorCode::kCorrupt,
+            "a reference to object " + std::to_string(id) + " of " + std::to_string(ids_.size()),
+            at);
+      }
+      const IdEntry entry = ids_[id];
+      if (entry.is_buffer) return FinishBuffer(id, depth);
+      if (entry.state == IdEntry::State::kInProgress) {
+        return Fail(ErrorCode::kUnsupported,
+                    "a cyclic reference (to an object that contains it) has no JSON form", at);
+      }
+      if (entry.state == IdEntry::State::kDropped) {
+        return Fail(ErrorCode::kUnsupported,
+                    "a reference to a value the tagged JSON leaves out (an array property)", at);
+      }
+      if (out_->size() + (entry.end - entry.begin) > limits_.max_output_bytes) {
+        return CheckOutput().ok() ? Fail(ErrorCode::kResourceLimit,
+                                         "references repeat more text than the limit", at)
+                                  : CheckOutput();
+      }
+      const std::string copy = out_->substr(entry.begin, entry.end - entry.begin);
+      out_->append(copy);
+      return CheckOutput();
+    }
+    case kBeginJSObject:
+      return ReadJsObject(depth);
+    case kBeginSparseJSArray:
+      return ReadSparseArray(depth, at);
+    case kBeginDenseJSArray:
+      return ReadDenseArray(depth, at);
+    case kDate:
+    case kTrueObject:
+    case kFalseObject:
+    case kNumberObject:
+    case kBigIntObject:
+    case kStringObject:
+    case kRegExp:
+    case kBeginJSMap:
+    case kBeginJSSet:
+    case kArrayBuffer:
+    case kResizableArrayBuffer:
+    case kHostObject:
+      return ReadTypedObject(tag, at, depth);
+    case kArrayBufferTransfer:
+    case kSharedArrayBuffer:
+    case kSharedObject:
+    case kWasmModuleTransfer:
+    case kWasmMemoryTransfer:
+    case kError:
+      return Fail(ErrorCode::kUnsupported, "the V8 tag " + TagText(tag) + " has no JSON form", at);
+    default:
+      return Fail(ErrorCode::kUnsupported, "unknown V8 tag " + TagText(tag), at);
+  }
+}
 
-  ByteView in_;
-  size_t pos_ = 0;
-  uint32_t version_;
-  std::string* out_;
-  const ChromeDecodeLimits& limits_;
-  const std::vector<chrome::ExternalObject>* blobs_;
-  std::vector<IdEntry> ids_;
-};
-
-}  // namespace
+}  // namespace chrome::v8
 
 namespace chrome {
 
@@ -927,33 +468,6 @@ std::u16string Utf8ToUtf16(ByteView utf8) {
   return out;
 }
 
-std::string BigIntDecimal(ByteView digits, bool negative) {
-  // Little-endian bytes into 32-bit limbs, then repeated division by 10^9.
-  std::vector<uint32_t> limbs((digits.size() + 3) / 4, 0);
-  for (size_t i = 0; i < digits.size(); ++i) limbs[i / 4] |= uint32_t{digits[i]} << (8 * (i % 4));
-  while (!limbs.empty() && limbs.back() == 0) limbs.pop_back();
-  if (limbs.empty()) return "0";
-  std::vector<uint32_t> chunks;
-  while (!limbs.empty()) {
-    uint64_t remainder = 0;
-    for (size_t i = limbs.size(); i-- > 0;) {
-      const uint64_t current = (remainder << 32) | limbs[i];
-      limbs[i] = static_cast<uint32_t>(current / 1000000000u);
-      remainder = current % 1000000000u;
-    }
-    chunks.push_back(static_cast<uint32_t>(remainder));
-    while (!limbs.empty() && limbs.back() == 0) limbs.pop_back();
-  }
-  std::string text = negative ? "-" : "";
-  text += std::to_string(chunks.back());
-  for (size_t i = chunks.size() - 1; i-- > 0;) {
-    const std::string part = std::to_string(chunks[i]);
-    text.append(9 - part.size(), '0');
-    text += part;
-  }
-  return text;
-}
-
 Status Rebase(Status status, size_t base) {
   if (status.ok() || status.offset() == Status::kNoOffset) return status;
   return Status::Error(status.code(), status.message(),
@@ -961,6 +475,12 @@ Status Rebase(Status status, size_t base) {
 }
 
 }  // namespace chrome
+
+using chrome::v8::kBlinkTrailerOffsetTag;
+using chrome::v8::kLatestV8Version;
+using chrome::v8::kMinV8Version;
+using chrome::v8::kVersionTag;
+using chrome::v8::V8Reader;
 
 Status DecodeV8Value(ByteView data, uint32_t version, std::string* json,
                      const ChromeDecodeLimits& limits) {

@@ -2,7 +2,8 @@
 // node tests/corpus/node/chromium.mjs <output folder>: section "chromium_stores" of the corpus
 // (tests/corpus/README.md): the LevelDB stores Chromium itself writes, with the page's own reading
 // of every record as the ground truth. Debian's Chromium (headless, driven by playwright-core)
-// opens a page served on 127.0.0.1 with a persistent profile; the page (chromium-page.mjs) writes
+// opens a page served on 127.0.0.1 with a persistent profile; the page (chromium-page.mjs, and
+// chromium-page-read.mjs for its reading back) writes
 // IndexedDB databases (LevelDB comparator "idb_cmp1"), localStorage and sessionStorage (bytewise):
 //
 // - start 1 writes a database and deletes it (Chromium compacts its range: a first table), writes
@@ -66,13 +67,16 @@ if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing: install Debian's chromi
 // The page, from a server that listens on the loopback interface only.
 const PAGE = `<!doctype html><meta charset="utf-8"><title>sstfilter corpus</title>
 <script type="module" src="/page.mjs"></script>`;
+// The page's modules: chromium-page.mjs writes and imports chromium-page-read.mjs, which reads.
+/** @type {Record<string, string>} */
+const MODULES = { "/page.mjs": "chromium-page.mjs", "/chromium-page-read.mjs": "chromium-page-read.mjs" };
 const server = createServer((request, response) => {
   if (request.url === "/") {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     response.end(PAGE);
-  } else if (request.url === "/page.mjs") {
+  } else if (request.url !== undefined && Object.hasOwn(MODULES, request.url)) {
     response.writeHead(200, { "content-type": "text/javascript; charset=utf-8" });
-    response.end(readFileSync(path.join(HERE, "chromium-page.mjs")));
+    response.end(readFileSync(path.join(HERE, MODULES[request.url])));
   } else {
     response.writeHead(404);
     response.end();
