@@ -231,14 +231,6 @@ bool DecodeVarInt(ByteView* in, int64_t* value) {
   return true;
 }
 
-bool DecodeInt(ByteView in, int64_t* value) {
-  if (in.empty() || in.size() > 8) return false;
-  uint64_t result = 0;
-  for (size_t i = 0; i < in.size(); ++i) result |= static_cast<uint64_t>(in[i]) << (8 * i);
-  *value = static_cast<int64_t>(result);
-  return true;
-}
-
 std::u16string DecodeString(ByteView in) {
   std::u16string out;
   out.reserve(in.size() / 2);

@@ -68,7 +68,14 @@ inline constexpr uint8_t kIndexNamesKeyTypeByte = 201;
 // after the first and bits shifted past 64. Advances *in on success only.
 bool DecodeVarInt(ByteView* in, int64_t* value);
 // DecodeInt: the whole (non-empty) view as a little-endian integer of up to 8 bytes.
-bool DecodeInt(ByteView in, int64_t* value);
+// Inline: every comparison decodes three ids with it (DecodeKeyPrefix).
+inline bool DecodeInt(ByteView in, int64_t* value) {
+  if (in.empty() || in.size() > 8) return false;
+  uint64_t result = 0;
+  for (size_t i = 0; i < in.size(); ++i) result |= static_cast<uint64_t>(in[i]) << (8 * i);
+  *value = static_cast<int64_t>(result);
+  return true;
+}
 // DecodeStringWithLength: varint count of UTF-16 code units, then UTF-16BE; false on an empty view.
 bool DecodeStringWithLength(ByteView* in, std::u16string* value);
 // DecodeString: the whole view as UTF-16BE (an odd last byte is left out, as Chromium does).

@@ -3,6 +3,7 @@
 // keys they hold are read by indexeddb_coding.cc. Moved out of indexeddb_coding.cc; each
 // function notes the Chromium function it follows
 // (content/browser/indexed_db/indexed_db_leveldb_coding.cc unless said otherwise).
+#include <cstring>
 #include <string>
 
 #include "comparator/indexeddb_coding.h"
@@ -155,7 +156,17 @@ int CompareKeys(ByteView a, ByteView b, bool only_compare_index_keys, bool* ok) 
   KeyPrefix prefix_a;
   KeyPrefix prefix_b;
   const bool ok_a = DecodeKeyPrefix(&slice_a, &prefix_a);
-  const bool ok_b = DecodeKeyPrefix(&slice_b, &prefix_b);
+  // Keys of one object store or index share their prefix bytes, and identical bytes decode to the
+  // identical prefix: most comparisons (every seek within a store) decode only one.
+  const size_t prefix_size = a.size() - slice_a.size();
+  bool ok_b = false;
+  if (ok_a && b.size() >= prefix_size && std::memcmp(a.data(), b.data(), prefix_size) == 0) {
+    prefix_b = prefix_a;
+    slice_b = b.subspan(prefix_size);
+    ok_b = true;
+  } else {
+    ok_b = DecodeKeyPrefix(&slice_b, &prefix_b);
+  }
   if (!ok_a || !ok_b) {
     *ok = false;
     return 0;
