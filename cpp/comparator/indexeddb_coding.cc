@@ -39,14 +39,6 @@ int KeyTypeRank(uint8_t type) {
   }
 }
 
-double LoadDouble(const uint8_t* p) {
-  // EncodeDouble writes the host's bytes: little-endian on every platform Chrome ships.
-  const uint64_t bits = DecodeFixed64(p);
-  double d;
-  std::memcpy(&d, &bits, sizeof(d));
-  return d;
-}
-
 bool DecodeDoubleAt(ByteView* in, double* value) {
   if (in->size() < 8) return false;
   *value = LoadDouble(in->data());
@@ -112,6 +104,8 @@ int CompareCounted(ByteView* a, ByteView* b, size_t unit, bool* ok) {
   return CompareBytes(bytes_a, bytes_b);
 }
 
+}  // namespace
+
 int CompareKeysAt(ByteView* a, ByteView* b, size_t depth, bool* ok) {
   // Chromium reads the type bytes without looking (a DCHECK): an empty side is malformed here.
   if (a->empty() || b->empty() || depth > kMaxKeyDepth) {
@@ -163,6 +157,8 @@ int CompareKeysAt(ByteView* a, ByteView* b, size_t depth, bool* ok) {
       return 0;
   }
 }
+
+namespace {
 
 bool DecodeKeyAt(ByteView* in, IdbKey* key, size_t depth) {
   if (in->empty() || depth > kMaxKeyDepth) return false;
@@ -258,8 +254,6 @@ bool ConsumeEncodedIdbKey(ByteView* in) {
   *in = rest;
   return true;
 }
-
-int CompareEncodedIdbKeys(ByteView* a, ByteView* b, bool* ok) { return CompareKeysAt(a, b, 0, ok); }
 
 bool DecodeIdbKey(ByteView* in, IdbKey* key) {
   ByteView rest = *in;

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,13 @@ inline bool DecodeInt(ByteView in, int64_t* value) {
   *value = static_cast<int64_t>(result);
   return true;
 }
+// An encoded double: the host's bytes (EncodeDouble), little-endian on every platform Chrome ships.
+inline double LoadDouble(const uint8_t* p) {
+  const uint64_t bits = DecodeFixed64(p);
+  double d;
+  std::memcpy(&d, &bits, sizeof(d));
+  return d;
+}
 // DecodeStringWithLength: varint count of UTF-16 code units, then UTF-16BE; false on an empty view.
 bool DecodeStringWithLength(ByteView* in, std::u16string* value);
 // DecodeString: the whole view as UTF-16BE (an odd last byte is left out, as Chromium does).
@@ -98,8 +106,24 @@ enum class PrefixType : uint8_t {
 };
 
 // KeyPrefix::Decode: the first byte holds (database id bytes - 1) << 5 | (object store id bytes -
-// 1) << 2 | (index id bytes - 1), then the three ids little-endian in those widths.
-bool DecodeKeyPrefix(ByteView* in, KeyPrefix* prefix);
+// 1) << 2 | (index id bytes - 1), then the three ids little-endian in those widths. Inline: every
+// comparison decodes one or two.
+inline bool DecodeKeyPrefix(ByteView* in, KeyPrefix* prefix) {
+  if (in->empty()) return false;
+  const uint8_t first = (*in)[0];
+  const size_t database_bytes = ((first >> 5) & 0x7) + 1;
+  const size_t object_store_bytes = ((first >> 2) & 0x7) + 1;
+  const size_t index_bytes = (first & 0x3) + 1;
+  if (1 + database_bytes + object_store_bytes + index_bytes > in->size()) return false;
+  const uint8_t* p = in->data() + 1;
+  DecodeInt(ByteView(p, database_bytes), &prefix->database_id);
+  p += database_bytes;
+  DecodeInt(ByteView(p, object_store_bytes), &prefix->object_store_id);
+  p += object_store_bytes;
+  DecodeInt(ByteView(p, index_bytes), &prefix->index_id);
+  *in = in->subspan(1 + database_bytes + object_store_bytes + index_bytes);
+  return true;
+}
 PrefixType TypeOf(const KeyPrefix& prefix);
 
 // Moves *in past one encoded IDB key (ConsumeEncodedIDBKey, with the null and min types taking one
@@ -112,7 +136,19 @@ bool ConsumeEncodedIdbKey(ByteView* in);
 // numbers and dates as doubles (NaN equal to everything), arrays element by element and then by
 // the difference of their lengths truncated to int, as Chromium does. *ok is false where a
 // payload is cut short or malformed (the result is then 0).
-int CompareEncodedIdbKeys(ByteView* a, ByteView* b, bool* ok);
+// Inline for two number keys, what most object stores hold; the rest in CompareKeysAt.
+int CompareKeysAt(ByteView* a, ByteView* b, size_t depth, bool* ok);
+inline int CompareEncodedIdbKeys(ByteView* a, ByteView* b, bool* ok) {
+  if (a->size() >= 9 && b->size() >= 9 && (*a)[0] == kKeyNumberType && (*b)[0] == kKeyNumberType) {
+    const double x = LoadDouble(a->data() + 1);
+    const double y = LoadDouble(b->data() + 1);
+    *a = a->subspan(9);
+    *b = b->subspan(9);
+    *ok = true;
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  return CompareKeysAt(a, b, 0, ok);
+}
 
 // Compare(a, b, only_compare_index_keys, ok) of indexed_db_leveldb_coding.cc over whole user keys.
 // *ok is false where Chromium's is: an undecodable prefix, an unknown metadata type at or above the
@@ -120,7 +156,11 @@ int CompareEncodedIdbKeys(ByteView* a, ByteView* b, bool* ok);
 int CompareKeys(ByteView a, ByteView b, bool only_compare_index_keys, bool* ok);
 // What the comparator idb_cmp1 answers: CompareKeys with only_compare_index_keys false, and 0
 // where it is not ok (content::indexed_db::Compare: "TODO: Report this somehow").
-int CompareKeys(ByteView a, ByteView b);
+inline int CompareKeys(ByteView a, ByteView b) {
+  bool ok = false;
+  const int result = CompareKeys(a, b, false, &ok);
+  return ok ? result : 0;
+}
 
 // A decoded IDB key (DecodeIDBKey): never the null or min type.
 struct IdbKey {

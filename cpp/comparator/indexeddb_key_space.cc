@@ -119,26 +119,42 @@ int CompareIndexDataSuffix(ByteView* a, ByteView* b, bool only_compare_index_key
   return CompareInts(sequence_a, sequence_b);
 }
 
-}  // namespace
+// The metadata keys' part of Compare, after equal prefixes (`rest_a`, `rest_b`: what follows them).
+// Out of line: its decoded keys hold strings, and the data keys' comparisons, by far the most
+// frequent, should not pay for their frame.
+[[gnu::noinline]] int CompareMetadataSuffix(ByteView a, ByteView b, ByteView rest_a,
+                                            ByteView rest_b, PrefixType type, bool* ok) {
+  const bool global = type == PrefixType::kGlobalMetadata;
+  if (rest_a.empty() || rest_b.empty()) {
+    *ok = false;
+    return 0;
+  }
+  const uint8_t type_a = rest_a[0];
+  const uint8_t type_b = rest_b[0];
+  if (int x = type_a - type_b) return x;
+  if (type_a < (global ? kMaxSimpleGlobalMetaDataTypeByte : kMaxSimpleDatabaseMetaType)) return 0;
+  if (global && type_a == kScopesPrefixByte) return CompareBytes(Skip(rest_a, 1), Skip(rest_b, 1));
+  const bool known =
+      global ? (type_a == kDatabaseFreeListTypeByte || type_a == kDatabaseNameTypeByte)
+             : (type_a == kObjectStoreMetaDataTypeByte || type_a == kIndexMetaDataTypeByte ||
+                type_a == kObjectStoreFreeListTypeByte || type_a == kIndexFreeListTypeByte ||
+                type_a == kObjectStoreNamesTypeByte || type_a == kIndexNamesKeyTypeByte);
+  if (!known) {
+    *ok = false;
+    return 0;
+  }
+  return CompareMetaKeys(a, b, type_a, global, ok);
+}
 
-bool DecodeKeyPrefix(ByteView* in, KeyPrefix* prefix) {
-  if (in->empty()) return false;
-  const uint8_t first = (*in)[0];
-  const size_t database_bytes = ((first >> 5) & 0x7) + 1;
-  const size_t object_store_bytes = ((first >> 2) & 0x7) + 1;
-  const size_t index_bytes = (first & 0x3) + 1;
-  ByteView rest = Skip(*in, 1);
-  if (database_bytes + object_store_bytes + index_bytes > rest.size()) return false;
-  KeyPrefix out;
-  DecodeInt(rest.first(database_bytes), &out.database_id);
-  rest = Skip(rest, database_bytes);
-  DecodeInt(rest.first(object_store_bytes), &out.object_store_id);
-  rest = Skip(rest, object_store_bytes);
-  DecodeInt(rest.first(index_bytes), &out.index_id);
-  *prefix = out;
-  *in = Skip(rest, index_bytes);
+// A key prefix is at most 22 bytes: a loop beats a call to memcmp.
+bool SamePrefixBytes(const uint8_t* a, const uint8_t* b, size_t size) {
+  for (size_t i = 0; i < size; ++i) {
+    if (a[i] != b[i]) return false;
+  }
   return true;
 }
+
+}  // namespace
 
 PrefixType TypeOf(const KeyPrefix& prefix) {
   if (prefix.database_id == 0) return PrefixType::kGlobalMetadata;
@@ -160,7 +176,7 @@ int CompareKeys(ByteView a, ByteView b, bool only_compare_index_keys, bool* ok) 
   // identical prefix: most comparisons (every seek within a store) decode only one.
   const size_t prefix_size = a.size() - slice_a.size();
   bool ok_b = false;
-  if (ok_a && b.size() >= prefix_size && std::memcmp(a.data(), b.data(), prefix_size) == 0) {
+  if (ok_a && b.size() >= prefix_size && SamePrefixBytes(a.data(), b.data(), prefix_size)) {
     prefix_b = prefix_a;
     slice_b = b.subspan(prefix_size);
     ok_b = true;
@@ -184,29 +200,8 @@ int CompareKeys(ByteView a, ByteView b, bool only_compare_index_keys, bool* ok) 
   }
   switch (TypeOf(prefix_a)) {
     case PrefixType::kGlobalMetadata:
-    case PrefixType::kDatabaseMetadata: {
-      const bool global = TypeOf(prefix_a) == PrefixType::kGlobalMetadata;
-      if (slice_a.empty() || slice_b.empty()) {
-        *ok = false;
-        return 0;
-      }
-      const uint8_t type_a = slice_a[0];
-      const uint8_t type_b = slice_b[0];
-      if (int x = type_a - type_b) return x;
-      if (type_a < (global ? kMaxSimpleGlobalMetaDataTypeByte : kMaxSimpleDatabaseMetaType)) {
-        return 0;
-      }
-      if (global && type_a == kScopesPrefixByte) {
-        return CompareBytes(Skip(slice_a, 1), Skip(slice_b, 1));
-      }
-      const bool known =
-          global ? (type_a == kDatabaseFreeListTypeByte || type_a == kDatabaseNameTypeByte)
-                 : (type_a == kObjectStoreMetaDataTypeByte || type_a == kIndexMetaDataTypeByte ||
-                    type_a == kObjectStoreFreeListTypeByte || type_a == kIndexFreeListTypeByte ||
-                    type_a == kObjectStoreNamesTypeByte || type_a == kIndexNamesKeyTypeByte);
-      if (!known) break;
-      return CompareMetaKeys(a, b, type_a, global, ok);
-    }
+    case PrefixType::kDatabaseMetadata:
+      return CompareMetadataSuffix(a, b, slice_a, slice_b, TypeOf(prefix_a), ok);
     case PrefixType::kObjectStoreData:
     case PrefixType::kExistsEntry:
     case PrefixType::kBlobEntry:
@@ -221,12 +216,6 @@ int CompareKeys(ByteView a, ByteView b, bool only_compare_index_keys, bool* ok) 
   }
   *ok = false;
   return 0;
-}
-
-int CompareKeys(ByteView a, ByteView b) {
-  bool ok = false;
-  const int result = CompareKeys(a, b, false, &ok);
-  return ok ? result : 0;
 }
 
 const char* KeyKindName(KeyKind kind) {
