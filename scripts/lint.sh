@@ -21,5 +21,7 @@ npx tsc --noEmit -p tests/ts/tsconfig.json
 # emitted first when no build has made them yet.
 [ -f dist/esm/platform/browser.d.ts ] || npx tsc -p tsconfig.esm.json
 npx tsc --noEmit -p demo/tsconfig.json
+echo "lint: C++ includes (layers.json: one-way layers, scripts/check-cpp-layers.mjs)"
+node scripts/check-cpp-layers.mjs
 echo "lint: dependency-cruiser (layers.json: one-way layers, no cycles)"
 npx depcruise --output-type err-long ts demo
