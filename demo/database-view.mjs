@@ -4,7 +4,7 @@
 // shared by all levels), a click on a table opening the table view, and a Get box that walks the
 // route db.explain reports: the logs, then each table consulted, with its filter's answer and
 // what it found, ending at the file that decided.
-import { compareBytes } from "../dist/esm/api/entries.js";
+import { compareBytes } from "../dist/esm/platform/browser.js";
 import { byteSize, count, printableText, toHex } from "../dist/esm/tools/format.js";
 import { el, keyText } from "./dom.mjs";
 /** @import { GetExplanation, RouteStep } from "../dist/esm/platform/browser.js" */

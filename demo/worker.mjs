@@ -9,12 +9,13 @@ import {
   estimateFalsePositiveRate,
   init,
   summarizeTableFilter,
+  verifyTable,
 } from "../dist/esm/platform/browser.js";
 import { parseHex } from "../dist/esm/tools/format.js";
-import { defaultVerifyJobs, verifyTable, verifyTableSplit } from "../dist/esm/tools/verify.js";
+import { defaultVerifyJobs, verifyTableSplit } from "../dist/esm/api/table-verify.js";
 import { forgetStores, storesOps } from "./stores-worker.mjs";
 /** @import { AsyncTable, Backend, BlobIndex, Database, Entry, Filter, FilterFormat, GetExplanation, RouteStep, TableRegion, VerifyProgress, VerifyReport, WideColumn, WriteOptions } from "../dist/esm/platform/browser.js" */
-/** @import { BlockRange } from "../dist/esm/api/table.js" */
+/** @import { BlockRange } from "../dist/esm/platform/browser.js" */
 
 /**
  * An error as the page receives it.

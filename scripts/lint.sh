@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Formatting and type checks; part of `npm test`. `--fix` rewrites files instead of checking.
+# Formatting, type and import-layer checks; part of `npm test`. `--fix` rewrites files instead of checking.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cpp_files=$(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h')
@@ -21,3 +21,7 @@ npx tsc --noEmit -p tests/ts/tsconfig.json
 # emitted first when no build has made them yet.
 [ -f dist/esm/platform/browser.d.ts ] || npx tsc -p tsconfig.esm.json
 npx tsc --noEmit -p demo/tsconfig.json
+echo "lint: C++ includes (layers.json: one-way layers, scripts/check-cpp-layers.mjs)"
+node scripts/check-cpp-layers.mjs
+echo "lint: dependency-cruiser (layers.json: one-way layers, no cycles)"
+npx depcruise --output-type err-long ts demo

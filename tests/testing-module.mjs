@@ -4,7 +4,7 @@
 // tests/ts/testing-backend.ts, its CommonJS counterpart.
 import { readFile } from "node:fs/promises";
 
-import { initWith } from "../dist/esm/core/init.js";
+import { initWith } from "../dist/esm/api/init.js";
 import { NodeSstFilter } from "../dist/esm/platform/node-files.js";
 
 const testingDist = new URL("../build/testing-dist/", import.meta.url);

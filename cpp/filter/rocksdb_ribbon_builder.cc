@@ -16,8 +16,8 @@
 
 #include "filter/kernels/prefetched_batch.h"
 #include "filter/kernels/ribbon_kernels.h"
+#include "filter/kernels/rocksdb_ribbon_hashing.h"
 #include "filter/rocksdb_bloom_internal.h"
-#include "filter/rocksdb_ribbon_hashing.h"
 #include "filter/rocksdb_ribbon_internal.h"
 #include "sstfilter/rocksdb_bloom.h"
 #include "sstfilter/rocksdb_ribbon.h"

@@ -23,8 +23,8 @@
 
 #include "each_kernel.h"
 #include "filter/kernels/ribbon_kernels.h"
+#include "filter/kernels/rocksdb_ribbon_hashing.h"
 #include "filter/rocksdb_bloom_internal.h"
-#include "filter/rocksdb_ribbon_hashing.h"
 #include "filter/rocksdb_ribbon_internal.h"
 #include "golden.h"
 #include "packed_keys.h"

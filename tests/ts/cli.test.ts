@@ -315,7 +315,7 @@ describe("verify", () => {
     // benchmark (212 MB of data blocks, 4 MB of filter, 3 MB of index), a 2 GB one (36 MB of
     // filter, 17 MB of index), and a small one.
     const script = `
-      import { defaultVerifyJobs } from ${JSON.stringify(path.join(path.dirname(CLI), "verify.js"))};
+      import { defaultVerifyJobs } from ${JSON.stringify(path.join(path.dirname(CLI), "..", "api", "table-verify.js"))};
       const MiB = 1 << 20;
       const table = (data, filter, index) => ({
         properties: { "rocksdb.data.size": data * MiB, "rocksdb.index.size": index * MiB },

@@ -39,7 +39,7 @@ interface InitModule {
 export async function loadTestingBackend(simd: boolean): Promise<{ sf: NodeSstFilter; hooks: TestingHooks }> {
   // The package's internal loader, from the same build the "sstfilter" import maps to.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { initWith } = require(path.join(REPO, "dist", "cjs", "core", "init.js")) as InitModule;
+  const { initWith } = require(path.join(REPO, "dist", "cjs", "api", "init.js")) as InitModule;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { NodeSstFilter } = require(path.join(REPO, "dist", "cjs", "platform", "node-files.js")) as {
     NodeSstFilter: unknown;

@@ -1,5 +1,5 @@
 import type { CoreModule } from "../core/core-module.js";
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
 import { Filter, LevelDbFilterBlock } from "./filters.js";
 import { makeHashes, type Hashes } from "./hash.js";
 import { WasmHeap } from "../core/heap.js";
@@ -9,7 +9,8 @@ import { packKeys, type Key, type KeyBatch } from "../core/keys.js";
 import { createTableWriter, type TableWriter, type WriteOptions } from "./table-writer.js";
 import { verifySourceDatabase, type DatabaseVerifyOptions, type DatabaseVerifyReport } from "./db-verify.js";
 import { databaseSourceOf } from "./db-source.js";
-import { openDatabase, type Database, type DatabaseSource, type OpenDatabaseOptions } from "./db.js";
+import { openDatabase, type Database } from "./db.js";
+import type { DatabaseSource, OpenDatabaseOptions } from "./db-types.js";
 import {
   DecoderRegistry,
   decodedRecords,
@@ -287,7 +288,7 @@ export class SstFilter {
     opts: DatabaseVerifyOptions & OpenDatabaseOptions = {},
   ): Promise<DatabaseVerifyReport> {
     const source = databaseSourceOf(files, "verifyDatabase");
-    return verifySourceDatabase(this.heap, source, opts);
+    return verifySourceDatabase(this.heap, source, (o) => openDatabase(this.heap, source, o), opts);
   }
 
   /** Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily. */

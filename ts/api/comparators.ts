@@ -5,7 +5,7 @@
 // returns (throwComparatorFault).
 import type { WasmHeap } from "../core/heap.js";
 import { compareBytes } from "./entries.js";
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
 
 /**
  * A user-key order: `compare(a, b)` < 0, 0 or > 0 as `a` sorts before, with or after `b`. The

@@ -5,8 +5,8 @@
 // and the record's CRCs, key and sizes agree before the blob is decompressed (in the core:
 // cpp/db/blob_file.cc ReadBlobValue). Only the file's header and the one record are read.
 import type { WasmHeap } from "../core/heap.js";
-import type { ColumnFamily, DatabaseSource } from "./db.js";
-import { inFile, SstFilterError } from "./errors.js";
+import type { ColumnFamily, DatabaseSource } from "./db-types.js";
+import { inFile, SstFilterError } from "../core/errors.js";
 import { decodeBlobIndex } from "./values.js";
 
 const HEADER_SIZE = 30;

@@ -8,13 +8,13 @@
 // consulted before its filter), table/get_context.cc (GetContext::SaveValue); leveldb
 // db/version_set.cc (Version::Get).
 import { compareBytes, type Entry } from "./entries.js";
-import { inFile, SstFilterError } from "./errors.js";
+import { inFile, SstFilterError } from "../core/errors.js";
 import type { AsyncTable, TableReadOptions } from "./table.js";
 import type { DatabaseTableOptions } from "./db-table-options.js";
 import type { WideColumn } from "./values.js";
 import type { WalRecord } from "./wal.js";
 import type { RecoveredLog } from "./wal-recovery.js";
-import type { ColumnFamily, DatabaseFile, DatabaseFormat } from "./db.js";
+import type { ColumnFamily, DatabaseFile, DatabaseFormat } from "./db-types.js";
 import { keyBytes, type Key } from "../core/keys.js";
 
 export interface DatabaseGetOptions {

@@ -1,7 +1,7 @@
 // A MANIFEST's live files and column families as the core reads them (wasm/db_bindings.cc), in the
 // public shapes of db.ts: 64-bit numbers as bigints, file names with the extension the folder has.
 import type { ColumnFamilyRaw, TableFileRaw } from "../core/core-module.js";
-import type { ColumnFamily, DatabaseFile, DatabaseFormat } from "./db.js";
+import type { ColumnFamily, DatabaseFile, DatabaseFormat } from "./db-types.js";
 
 /** "000012" + the extension: LevelDB 1.23 writes .ldb and still reads the older .sst. */
 function tableName(number: string, format: DatabaseFormat, present: Set<string>): string {

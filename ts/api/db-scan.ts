@@ -1,10 +1,21 @@
 // A database's logical contents (Database.scan): every live user key's newest version across the
 // live write-ahead logs (the memtable recovery rebuilds, ts/api/wal-recovery.ts) and every live
 // table, deletions and keys under a newer range deletion dropped, in the database's key order.
-import type { Database } from "./db.js";
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
+import type { CompareFunction } from "./comparators.js";
+import type { ColumnFamily, DatabaseFile } from "./db-types.js";
 import type { EntryType } from "./entries.js";
+import type { AsyncTable } from "./table.js";
 import type { WalRecordKind } from "./wal.js";
+import type { WalRecovery } from "./wal-recovery.js";
+
+/** What a scan reads of its Database (db.ts, which calls scanDatabase and so is not imported here). */
+export interface ScannedDatabase {
+  readonly columnFamilies: readonly ColumnFamily[];
+  compareFor(family: ColumnFamily): CompareFunction;
+  openTable(file: DatabaseFile): Promise<AsyncTable>;
+  recoverMemtable(): Promise<WalRecovery>;
+}
 
 /** One live key of a database and its newest version. */
 export interface DatabaseRecord {
@@ -55,7 +66,7 @@ const idOf = (key: Uint8Array): string => {
  * the database's live data; meant for databases of megabytes (Chrome's stores), not gigabytes.
  */
 export async function* scanDatabase(
-  db: Database,
+  db: ScannedDatabase,
   opts: DatabaseScanOptions = {},
 ): AsyncGenerator<DatabaseRecord, void, undefined> {
   if (opts === null || typeof opts !== "object") {

@@ -1,8 +1,10 @@
-// Where a database's files come from in a browser: a dropped folder's Files, read whole or in
-// ranges (Node reads directories through ts/platform/node-files.ts).
-import type { DatabaseSource } from "./db.js";
-import { SstFilterError } from "./errors.js";
-import { blobSource } from "./table.js";
+// Where a database's files come from: a dropped folder's Files in a browser, read whole or in
+// ranges (Node reads directories through ts/platform/node-files.ts), and what any source gives
+// before the MANIFEST is read: the library that wrote it, and its tables opened by name.
+import type { WasmHeap } from "../core/heap.js";
+import type { DatabaseFormat, DatabaseSource, OpenedFile } from "./db-types.js";
+import { inFile, SstFilterError } from "../core/errors.js";
+import { blobSource, memorySource, openTableFrom, type AsyncTable, type OpenTableOptions } from "./table.js";
 
 /**
  * The DatabaseSource `method` reads: `files` itself when it is one, else a filesSource over the Files;
@@ -35,4 +37,27 @@ export function filesSource(files: Iterable<Blob & { name: string }>): DatabaseS
       return { source: blobSource(file), close: () => undefined };
     },
   };
+}
+
+/** @internal Opens table `name` of `source` lazily (ranged reads where it has them); errors name it. */
+export async function openSourceTable(
+  heap: WasmHeap,
+  source: DatabaseSource,
+  name: string,
+  options: OpenTableOptions = {},
+): Promise<AsyncTable> {
+  const opened: OpenedFile =
+    source.open !== undefined
+      ? await source.open(name)
+      : { source: memorySource(await source.read(name)), close: () => undefined };
+  try {
+    return await openTableFrom(heap, opened.source, options, () => opened.close());
+  } catch (error) {
+    throw inFile(error, name);
+  }
+}
+
+/** The library that wrote the database, from the names of its files (OpenDatabaseOptions.format). */
+export function detectDatabaseFormat(names: readonly string[]): DatabaseFormat {
+  return names.some((n) => n === "IDENTITY" || n.startsWith("OPTIONS-")) ? "rocksdb" : "leveldb";
 }

@@ -1,5 +1,5 @@
 // db.verify: every live file of a database checked end to end, as `sstfilter db verify` does:
-// each table as `sstfilter verify` checks one (ts/tools/verify.ts: every block's checksum, every
+// each table as `sstfilter verify` checks one (ts/api/table-verify.ts: every block's checksum, every
 // key against the filter), the MANIFEST and each live WAL record by record through the core's log
 // reader (docs/FORMATS.md 6.1; a torn tail is what a crash leaves and RocksDB's recovery reads up
 // to, so it is reported, not an error), each WAL's write batches as recovery decodes them (6.4),
@@ -8,42 +8,18 @@
 // threads.
 import type { WasmHeap } from "../core/heap.js";
 import type { OpenTableOptions } from "./table.js";
-import { verifyTable, type VerifyProgress, type VerifyReport } from "../tools/verify.js";
-import {
-  detectDatabaseFormat,
-  openDatabase,
-  openSourceTable,
-  type Database,
-  type DatabaseFormat,
-  type DatabaseSource,
-  type OpenDatabaseOptions,
-} from "./db.js";
-import { inFile, messageWithoutOffset, SstFilterError, type SstFilterErrorCode } from "./errors.js";
+import { verifyTable, type VerifyProgress, type VerifyReport } from "./table-verify.js";
+import { detectDatabaseFormat, openSourceTable } from "./db-source.js";
+import type {
+  ColumnFamily,
+  DatabaseFormat,
+  DatabaseSource,
+  OpenDatabaseOptions,
+  TableVerifyThread,
+  TableVerifyThreads,
+} from "./db-types.js";
+import { inFile, messageWithoutOffset, SstFilterError, type SstFilterErrorCode } from "../core/errors.js";
 import { liveWalNames, readWriteAheadLog, walNumber } from "./wal.js";
-
-/** Further threads that can verify whole tables of the database, each opening the files itself. */
-export interface TableVerifyThreads {
-  /** How many may run at once (db.verify's default jobs is this plus its own thread). */
-  count: number;
-  /** Starts one: db.verify starts up to jobs - 1 and closes them when done. */
-  start(): TableVerifyThread;
-}
-
-/** A thread verifying tables one after another (its start-up is paid once). */
-export interface TableVerifyThread {
-  /**
-   * Verifies table `name` of the database there (meta blocks included), as verifyTable would
-   * here, read in the order of `manifestComparator` (OpenTableOptions): resolves with its report, rejects with SstFilterError when the table does not open, and
-   * stops the thread when `signal` aborts.
-   */
-  verify(
-    name: string,
-    onProgress: (p: VerifyProgress) => void,
-    signal: AbortSignal,
-    manifestComparator?: string,
-  ): Promise<VerifyReport>;
-  close(): void;
-}
 
 export interface DatabaseVerifyProgress {
   /**
@@ -160,8 +136,21 @@ function planned(
   };
 }
 
+/**
+ * What db.verify reads of its Database (db.ts, which calls verifyDatabase and so is not imported
+ * here): the files the MANIFEST names live, and how each table is opened.
+ */
+export interface VerifiedDatabase {
+  readonly format: DatabaseFormat;
+  readonly manifest: string;
+  readonly columnFamilies: readonly ColumnFamily[];
+  readonly prevLogNumber: bigint;
+  readonly fileNames: readonly string[];
+  tableOpenOptions(name: string): OpenTableOptions;
+}
+
 /** The files db.verify checks, in report order. */
-function plan(db: Database): PlannedFile[] {
+function plan(db: VerifiedDatabase): PlannedFile[] {
   const files = [planned(db.manifest, "manifest", BigInt(db.manifest.slice("MANIFEST-".length)))];
   const logs = liveWalNames(
     db.fileNames,
@@ -239,7 +228,7 @@ function checkOptions(opts: DatabaseVerifyOptions): void {
 
 /** @internal Database.verify: see DatabaseVerifyOptions. */
 export async function verifyDatabase(
-  db: Database,
+  db: VerifiedDatabase,
   heap: WasmHeap,
   source: DatabaseSource,
   opts: DatabaseVerifyOptions = {},
@@ -253,17 +242,19 @@ export async function verifyDatabase(
 /**
  * @internal sf.verifyDatabase: db.verify of the database `source` holds, or, where CURRENT or the
  * MANIFEST cannot be read (a content error; missing files and I/O errors still reject), that file's
- * error and every table and log present verified.
+ * error and every table and log present verified. `open` is openDatabase over `source`, handed in
+ * by sf.verifyDatabase (db.ts imports this module for db.verify, so this one cannot import it).
  */
 export async function verifySourceDatabase(
   heap: WasmHeap,
   source: DatabaseSource,
+  open: (opts: OpenDatabaseOptions) => Promise<VerifiedDatabase>,
   opts: DatabaseVerifyOptions & OpenDatabaseOptions = {},
 ): Promise<DatabaseVerifyReport> {
   checkOptions(opts);
-  let db: Database;
+  let db: VerifiedDatabase;
   try {
-    db = await openDatabase(heap, source, opts.format === undefined ? {} : { format: opts.format });
+    db = await open(opts.format === undefined ? {} : { format: opts.format });
   } catch (error) {
     if (!(error instanceof SstFilterError) || !FILE_ERRORS.has(error.code)) throw error;
     const format = opts.format ?? detectDatabaseFormat(source.names);

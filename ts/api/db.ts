@@ -5,35 +5,30 @@
 import type { ManifestRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
 import { explainGet, valueOf, type DatabaseGetOptions, type GetExplanation } from "./db-get.js";
-import {
-  verifyDatabase,
-  type DatabaseVerifyOptions,
-  type DatabaseVerifyReport,
-  type TableVerifyThreads,
-} from "./db-verify.js";
-import { inFile, SstFilterError } from "./errors.js";
+import { verifyDatabase, type DatabaseVerifyOptions, type DatabaseVerifyReport } from "./db-verify.js";
+import { inFile, SstFilterError } from "../core/errors.js";
 import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./options-file.js";
 import { tableOptionsOf, type DatabaseTableOptions } from "./db-table-options.js";
 import type { Key } from "../core/keys.js";
-import {
-  memorySource,
-  openTableFrom,
-  type AsyncTable,
-  type ByteSource,
-  type OpenTableOptions,
-} from "./table.js";
+import type { AsyncTable, OpenTableOptions } from "./table.js";
 import { columnFamilyOf } from "./db-manifest.js";
-import {
-  comparatorsByName,
-  compareFunctionFor,
-  type CompareFunction,
-  type Comparator,
-} from "./comparators.js";
+import { comparatorsByName, compareFunctionFor, type CompareFunction } from "./comparators.js";
 import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
 import { recoverWals, type WalRecovery, type WalRecoveryMode } from "./wal-recovery.js";
 import { decodeWideColumns } from "./values.js";
 import { readBlobValue } from "./db-blob.js";
 import { scanDatabase, type DatabaseRecord, type DatabaseScanOptions } from "./db-scan.js";
+import { detectDatabaseFormat, openSourceTable } from "./db-source.js";
+import type {
+  ColumnFamily,
+  DatabaseFile,
+  DatabaseFormat,
+  DatabaseLevel,
+  DatabaseSource,
+  ManifestEnd,
+  OpenDatabaseOptions,
+  WalRecoverySettings,
+} from "./db-types.js";
 
 /**
  * `promise`, calling `forget` when it fails: what the Database keeps of a file it read, so that a
@@ -44,124 +39,6 @@ function forgetOnFailure<T>(promise: Promise<T>, forget: () => void): Promise<T>
     forget();
     throw error;
   });
-}
-
-/** A database's files by name (no directories): what openDatabase reads. */
-export interface DatabaseSource {
-  /** The file names in the database directory. */
-  names: string[];
-  /** A whole file's bytes. */
-  read(name: string): Promise<Uint8Array>;
-  /**
-   * Optional: ranged reads of one file (tables are read block by block this way), and what
-   * releases it. Without it, a table is read whole through `read`.
-   */
-  open?(name: string): Promise<OpenedFile>;
-  /** Optional: threads db.verify may verify tables on (Node's directories: worker_threads). */
-  threads?: TableVerifyThreads;
-}
-
-/** A file opened for ranged reads; `close` releases it (a file handle, say). */
-export interface OpenedFile {
-  source: ByteSource;
-  close(): void;
-}
-
-export type DatabaseFormat = "leveldb" | "rocksdb";
-
-export interface OpenDatabaseOptions {
-  /**
-   * Which library wrote the database. Default: "rocksdb" when the directory holds RocksDB's
-   * IDENTITY or an OPTIONS-* file (LevelDB writes neither), else "leveldb".
-   */
-  format?: DatabaseFormat;
-  /**
-   * Comparators of your own, by the name the MANIFEST records (RocksDB's Comparator::Name):
-   * `{ "my.Order": (a, b) => ... }` or `{ "my.Order": { name: "my.Order", compare } }`. The
-   * built-in ones (bytewise, reverse bytewise, their .u64ts form, Chromium's idb_cmp1) need none.
-   * A database whose comparator is neither: inspect and walks work, table probes are conservative,
-   * get and explain are UNSUPPORTED naming the comparator.
-   */
-  comparators?: Record<string, CompareFunction | Comparator>;
-}
-
-/** A live table file as the MANIFEST describes it. */
-export interface DatabaseFile {
-  /** The file's number; its name is `name`. */
-  number: bigint;
-  /** "000012.sst" (RocksDB), "000012.ldb" (LevelDB; ".sst" where that is the file present). */
-  name: string;
-  /** Index into RocksDB's db_paths (0: the database directory). */
-  pathId: number;
-  size: number;
-  /** User keys (without the 8-byte sequence/type trailer). */
-  smallestKey: Uint8Array;
-  largestKey: Uint8Array;
-  /** The internal keys as stored: user key, then sequence << 8 | type, little-endian. */
-  smallestInternalKey: Uint8Array;
-  largestInternalKey: Uint8Array;
-  /** RocksDB's recorded sequence number range; LevelDB's MANIFEST has none (null). */
-  smallestSeqno: bigint | null;
-  largestSeqno: bigint | null;
-  markedForCompaction: boolean;
-  /** RocksDB's metadata (0 / empty where the MANIFEST has none). */
-  oldestBlobFileNumber: bigint;
-  oldestAncesterTime: bigint;
-  fileCreationTime: bigint;
-  epochNumber: bigint;
-  fileChecksum: Uint8Array;
-  fileChecksumFuncName: string;
-  temperature: number;
-  uniqueId: [bigint, bigint] | null;
-}
-
-/** One level of a column family: its files in the library's order (docs/FORMATS.md 6.3). */
-export interface DatabaseLevel {
-  level: number;
-  files: DatabaseFile[];
-  /** The files' sizes added up. */
-  bytes: number;
-}
-
-export interface DatabaseBlobFile {
-  number: bigint;
-  totalBlobCount: bigint;
-  totalBlobBytes: bigint;
-  garbageBlobCount: bigint;
-  garbageBlobBytes: bigint;
-  checksumMethod: string;
-  checksumValue: Uint8Array;
-}
-
-export interface ColumnFamily {
-  id: number;
-  name: string;
-  comparator: string;
-  /** WALs numbered below this hold nothing for this column family. */
-  logNumber: bigint;
-  levels: DatabaseLevel[];
-  blobFiles: DatabaseBlobFile[];
-}
-
-/** How a database's recovery treats damaged WALs (docs/FORMATS.md 6.4.2). */
-export interface WalRecoverySettings {
-  /** RocksDB's wal_recovery_mode (null for LevelDB). */
-  mode: WalRecoveryMode | null;
-  paranoidChecks: boolean;
-  /** The logs are read past damage (WalFile.dropped) rather than stopping at it. */
-  readPastDamage: boolean;
-  /**
-   * allow_2pc (a TransactionDB's): recovery also reads the logs below the live ones down to the
-   * MANIFEST's min log number to keep, for their prepared sections (6.4.1).
-   */
-  allow2pc: boolean;
-}
-
-/** How the MANIFEST's log ended: "torn" is a record cut short by a crash (the rest was read). */
-export interface ManifestEnd {
-  kind: "clean" | "torn" | "old-record";
-  offset: number;
-  what: string;
 }
 
 /** A database directory as its MANIFEST describes it. */
@@ -508,29 +385,6 @@ export class Database {
     }
     return table;
   }
-}
-
-/** @internal Opens table `name` of `source` lazily (ranged reads where it has them); errors name it. */
-export async function openSourceTable(
-  heap: WasmHeap,
-  source: DatabaseSource,
-  name: string,
-  options: OpenTableOptions = {},
-): Promise<AsyncTable> {
-  const opened: OpenedFile =
-    source.open !== undefined
-      ? await source.open(name)
-      : { source: memorySource(await source.read(name)), close: () => undefined };
-  try {
-    return await openTableFrom(heap, opened.source, options, () => opened.close());
-  } catch (error) {
-    throw inFile(error, name);
-  }
-}
-
-/** The library that wrote the database, from the names of its files (OpenDatabaseOptions.format). */
-export function detectDatabaseFormat(names: readonly string[]): DatabaseFormat {
-  return names.some((n) => n === "IDENTITY" || n.startsWith("OPTIONS-")) ? "rocksdb" : "leveldb";
 }
 
 /** Reads CURRENT and the MANIFEST it names; SstFilterError (with the file) when either is bad. */

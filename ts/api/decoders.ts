@@ -8,7 +8,7 @@
 import type { WasmHeap } from "../core/heap.js";
 import type { Database } from "./db.js";
 import type { DatabaseScanOptions } from "./db-scan.js";
-import { messageWithoutOffset, SstFilterError } from "./errors.js";
+import { messageWithoutOffset, SstFilterError } from "../core/errors.js";
 
 /**
  * Decodes one record of a database: its user key and its newest value. `decode` returns anything

@@ -2,7 +2,7 @@
 // --command=scan` shows them, and the range deletions of its rocksdb.range_del block. The core
 // walks the data blocks (cpp/table/table_cursor.cc) and hands over a batch of entries at a time.
 import type { CoreModule, EntryBatchRaw, ModuleConstants } from "../core/core-module.js";
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
 import { keyBytes, type Key } from "../core/keys.js";
 
 /**

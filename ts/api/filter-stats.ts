@@ -1,6 +1,6 @@
 // What a filter's bytes say about its quality: the false-positive rate RocksDB itself estimates
 // for it, and how full its bit array is, block by block (for pictures of a filter).
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
 import type { FilterDetails } from "./filters.js";
 
 // BloomMath (rocksdb util/bloom_impl.h): the standard Bloom FP rate for bits per key and probes.

@@ -1,5 +1,5 @@
 import type { FilterBlockHandle, FilterHandle } from "../core/core-module.js";
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
 import type { WasmHeap } from "../core/heap.js";
 import { WasmObject } from "../core/wasm-object.js";
 import type { Key, KeyBatch } from "../core/keys.js";

@@ -1,5 +1,5 @@
 import type { WasmHeap } from "../core/heap.js";
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
 import type { Key } from "../core/keys.js";
 
 /** Seed of LevelDB's and RocksDB's BloomHash. */

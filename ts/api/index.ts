@@ -9,19 +9,19 @@ export type {
   LevelDbDataBlock,
   OpenFilterOptions,
 } from "./api.js";
-export { SstFilterError } from "./errors.js";
-export type { SstFilterErrorCode } from "./errors.js";
+export { SstFilterError } from "../core/errors.js";
+export type { SstFilterErrorCode } from "../core/errors.js";
 export { Filter, LevelDbFilterBlock } from "./filters.js";
 export type { FilterDetails, FilterKind } from "./filters.js";
 export { bitDensity, estimateFalsePositiveRate } from "./filter-stats.js";
-export { verifyTable } from "../tools/verify.js";
-export { sampleAbsentKeys, summarizeTableFilter } from "../tools/filter-report.js";
-export type { FilterPart, FilterSummary, SummarizeOptions } from "../tools/filter-report.js";
-export type { FalseNegative, VerifyOptions, VerifyProgress, VerifyReport } from "../tools/verify.js";
+export { verifyTable } from "./table-verify.js";
+export { sampleAbsentKeys, summarizeTableFilter } from "./filter-report.js";
+export type { FilterPart, FilterSummary, SummarizeOptions } from "./filter-report.js";
+export type { FalseNegative, VerifyOptions, VerifyProgress, VerifyReport } from "./table-verify.js";
 export { BLOOM_HASH_SEED } from "./hash.js";
 export type { Hashes } from "./hash.js";
 export type { Key, KeyBatch } from "../core/keys.js";
-export { simd128Supported } from "../core/init.js";
+export { simd128Supported } from "./init.js";
 export { AsyncTable, Table } from "./table.js";
 export { TableWriter } from "./table-writer.js";
 export type { NodeWritableLike, TableSink, WriteOptions } from "./table-writer.js";
@@ -47,7 +47,8 @@ export type {
   TableReadOptions,
 } from "./table.js";
 export type { BlobIndex, WideColumn } from "./values.js";
-export { Database, detectDatabaseFormat } from "./db.js";
+export { Database } from "./db.js";
+export { detectDatabaseFormat } from "./db-source.js";
 export type { DatabaseRecord, DatabaseScanOptions } from "./db-scan.js";
 export { BUILTIN_DECODERS } from "./decoders.js";
 export type {
@@ -81,7 +82,7 @@ export type {
   WalRecoverySettings,
   OpenedFile,
   OpenDatabaseOptions,
-} from "./db.js";
+} from "./db-types.js";
 export type {
   ReadWriteAheadLogOptions,
   WalBatch,
@@ -102,10 +103,9 @@ export type {
   DatabaseVerifyProgress,
   DatabaseVerifyReport,
   LogEndReport,
-  TableVerifyThread,
-  TableVerifyThreads,
 } from "./db-verify.js";
-export type { InitOptions } from "../core/init.js";
+export type { TableVerifyThread, TableVerifyThreads } from "./db-types.js";
+export type { InitOptions } from "./init.js";
 export type { DatabaseGetOptions, GetExplanation, GetOutcome, GetResult, RouteStep } from "./db-get.js";
 export type {
   PreparedTransaction,

@@ -11,7 +11,7 @@
 import type { WasmHeap } from "../core/heap.js";
 import type { Database } from "./db.js";
 import { aboutKey, decodeIndexedDbRecord, decodeSerializedScriptValue } from "./decoders.js";
-import { inFile } from "./errors.js";
+import { inFile } from "../core/errors.js";
 
 /** The files of an IndexedDB blob folder, by path relative to it ("2/00/5"). */
 export interface BlobFolder {

@@ -4,7 +4,7 @@
 // "[TableOptions/<factory> "<column family>"]"; "#" starts a comment unless escaped. Facts from
 // rocksdb options/options_parser.cc (RocksDBOptionsParser::Parse, ParseSection, ParseStatement,
 // TrimAndRemoveComment, CheckSection, ValidityCheck), 7.8.3 and main.
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
 
 /** One column family's options and its table factory's. */
 export interface ColumnFamilyOptionsSection {

@@ -3,7 +3,7 @@ import type { WasmHeap } from "../core/heap.js";
 import type { Key } from "../core/keys.js";
 import { WasmObject } from "../core/wasm-object.js";
 import { coreComparator, throwComparatorFault, type Comparator } from "./comparators.js";
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
 
 /** What `sf.createTableWriter` writes: the bytes RocksDB's SstFileWriter or LevelDB's TableBuilder would. */
 export interface WriteOptions {

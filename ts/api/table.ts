@@ -10,7 +10,7 @@ import type {
   TableCursorHandle,
   TableHandle,
 } from "../core/core-module.js";
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
 import type { FilterKind } from "./filters.js";
 import type { WasmHeap } from "../core/heap.js";
 import { keyBytes, type Key, type KeyBatch } from "../core/keys.js";

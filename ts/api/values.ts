@@ -3,7 +3,7 @@
 // "blob-index" or "wide-column-entity" entry.
 import type { BlobIndexRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
 
 /** A decoded blob index (rocksdb db/blob/blob_index.h). */
 export interface BlobIndex {

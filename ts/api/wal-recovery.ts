@@ -19,7 +19,7 @@
 // read past damage (the logs are read so). A batch whose checksum holds but which
 // WriteBatch::Iterate refuses fails the open in every mode. LevelDB's recovery reads past damage
 // and replays every log whole. Ground truth: the corpus section db_wal_damage.
-import { SstFilterError } from "./errors.js";
+import { SstFilterError } from "../core/errors.js";
 import type { WalFile, WalMarker, WalRecord } from "./wal.js";
 
 /** One log's part of the memtable. */

@@ -4,7 +4,7 @@
 // LevelDB's (paranoid_checks=false) every batch it can, reading past damage (6.4.2).
 import type { WalRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
-import { SstFilterError, type SstFilterErrorCode } from "./errors.js";
+import { SstFilterError, type SstFilterErrorCode } from "../core/errors.js";
 
 /** The records of a write batch that write data; each takes one sequence number. */
 export type WalRecordKind =

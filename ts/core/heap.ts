@@ -1,5 +1,5 @@
 import type { CoreModule, ModuleConstants } from "./core-module.js";
-import { SstFilterError, type SstFilterErrorCode } from "../api/errors.js";
+import { SstFilterError, type SstFilterErrorCode } from "./errors.js";
 import {
   asciiKeyBytes,
   checkKeyBatch,

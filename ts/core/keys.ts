@@ -1,4 +1,4 @@
-import { SstFilterError } from "../api/errors.js";
+import { SstFilterError } from "./errors.js";
 
 /** A key: bytes as given, or a string encoded as UTF-8. */
 export type Key = Uint8Array | string;

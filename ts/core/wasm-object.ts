@@ -1,5 +1,5 @@
 import type { EmbindHandle } from "./core-module.js";
-import { SstFilterError } from "../api/errors.js";
+import { SstFilterError } from "./errors.js";
 
 // Frees the wasm side of objects their owners forgot to dispose.
 const leaked = new FinalizationRegistry<EmbindHandle>((handle) => {

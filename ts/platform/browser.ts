@@ -1,7 +1,7 @@
 // Browsers and bundlers. `new URL("../wasm/….wasm", import.meta.url)` is the pattern Vite,
 // webpack 5, esbuild and Rollup recognise to ship the .wasm beside the bundle.
 import type { CoreModuleFactory } from "../core/core-module.js";
-import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "../core/init.js";
+import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "../api/init.js";
 import type { SstFilter } from "../api/api.js";
 
 export * from "../api/index.js";

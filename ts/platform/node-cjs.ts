@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 
 import type { CoreModuleFactory } from "../core/core-module.js";
-import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "../core/init.js";
+import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "../api/init.js";
 import { NodeSstFilter } from "./node-files.js";
 
 export * from "../api/index.js";
@@ -21,7 +21,7 @@ const runtime: Runtime = {
 };
 
 // The worker of parallel verification is an ES module whatever loads it: the ES module build's.
-NodeSstFilter.verifyWorker = path.join(__dirname, "..", "..", "esm", "tools", "verify-worker.js");
+NodeSstFilter.verifyWorker = path.join(__dirname, "..", "..", "esm", "platform", "verify-worker.js");
 
 /** Loads the WebAssembly core; SIMD128 where the runtime supports it unless `simd: false`. */
 export function init(options?: InitOptions): Promise<NodeSstFilter> {

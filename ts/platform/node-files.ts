@@ -5,17 +5,18 @@ import { availableParallelism } from "node:os";
 import * as path from "node:path";
 
 import { SstFilter } from "../api/api.js";
-import type { Database, DatabaseSource, OpenDatabaseOptions, OpenedFile } from "../api/db.js";
+import type { Database } from "../api/db.js";
+import type { DatabaseSource, OpenDatabaseOptions, OpenedFile } from "../api/db-types.js";
 import type { DatabaseVerifyOptions, DatabaseVerifyReport } from "../api/db-verify.js";
-import { SstFilterError } from "../api/errors.js";
+import { SstFilterError } from "../core/errors.js";
 import type { IndexedDbDatabase, ReadIndexedDbOptions } from "../api/indexeddb.js";
 import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "../api/table.js";
-import { VerifyWorker } from "../tools/verify-parallel.js";
+import { VerifyWorker } from "./verify-parallel.js";
 
 /** The library as the Node entries return it: SstFilter plus file access. */
 export class NodeSstFilter extends SstFilter {
   /**
-   * @internal Where the worker script of parallel verification lies (dist/esm/tools/verify-worker.js);
+   * @internal Where the worker script of parallel verification lies (dist/esm/platform/verify-worker.js);
    * each Node entry sets it, the CommonJS one to the ES module build's.
    */
   static verifyWorker: URL | string | null = null;

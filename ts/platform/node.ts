@@ -3,7 +3,7 @@
 import { readFile } from "node:fs/promises";
 
 import type { CoreModuleFactory } from "../core/core-module.js";
-import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "../core/init.js";
+import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "../api/init.js";
 import { NodeSstFilter } from "./node-files.js";
 
 export * from "../api/index.js";
@@ -26,7 +26,7 @@ const runtime: Runtime = {
   },
 };
 
-NodeSstFilter.verifyWorker = new URL("../tools/verify-worker.js", import.meta.url);
+NodeSstFilter.verifyWorker = new URL("./verify-worker.js", import.meta.url);
 
 /** Loads the WebAssembly core; SIMD128 where the runtime supports it unless `simd: false`. */
 export function init(options?: InitOptions): Promise<NodeSstFilter> {

@@ -13,7 +13,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import type { FilterFormat } from "../api/api.js";
 import { compareBytes } from "../api/entries.js";
 import type { WriteOptions } from "../api/table-writer.js";
-import type { FilterSummary } from "./filter-report.js";
+import type { FilterSummary } from "../api/filter-report.js";
 import {
   init,
   SstFilterError,
@@ -37,8 +37,8 @@ import { dbGet, dbGetKey } from "./db-get.js";
 import { dbVerify } from "./db-verify.js";
 import { dbDumpLines, DUMP_DECODE_NAMES, terminalSafe } from "./db-dump.js";
 import { progressBar } from "./progress.js";
-import { verifyTableFile } from "./verify-parallel.js";
-import { defaultVerifyJobs } from "./verify.js";
+import { verifyTableFile } from "../platform/verify-parallel.js";
+import { defaultVerifyJobs } from "../api/table-verify.js";
 
 const EXIT_NEGATIVE = 1;
 const EXIT_USAGE = 2;
@@ -560,7 +560,7 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
     const report = await verifyTableFile(table, file, {
       jobs: chosenJobs ?? defaultVerifyJobs(table, availableParallelism()),
       internalKeys: args.values["user-keys"] !== true,
-      worker: new URL("./verify-worker.js", import.meta.url),
+      worker: new URL("../platform/verify-worker.js", import.meta.url),
       onProgress: (p) =>
         bar.update(
           p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1,

@@ -1,3 +1,3 @@
-import type { CoreModuleFactory } from "../core-module.js";
+import type { CoreModuleFactory } from "../core/core-module.js";
 declare const createSstfilterModule: CoreModuleFactory;
 export default createSstfilterModule;

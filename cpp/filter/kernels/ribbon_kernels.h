@@ -20,7 +20,7 @@
 
 #include "filter/kernels/kernel_registry.h"
 #include "filter/kernels/prefetched_batch.h"
-#include "filter/rocksdb_ribbon_hashing.h"
+#include "filter/kernels/rocksdb_ribbon_hashing.h"
 
 namespace sstfilter::simd {
 

@@ -1,9 +1,9 @@
 // How Standard128Ribbon turns a key's 64-bit hash into an equation (docs/FORMATS.md 1.7; RocksDB
 // util/ribbon_impl.h, StandardHasher with StandardRehasherAdapter): a start slot, a 128-bit
-// coefficient row and 32 result bits. The builder (rocksdb_ribbon_builder.cc) adds these
-// equations; the query kernels (kernels/ribbon_kernels.h) check them. Inline, because both sit in
-// per-key loops and the -mavx2 kernel must not share an out-of-line copy (see
-// kernels/bloom_kernels.h, FastLocalBloomBlockOffset).
+// coefficient row and 32 result bits. The builder (filter/rocksdb_ribbon_builder.cc) adds these
+// equations; the query kernels (ribbon_kernels.h) check them, which is why it sits in this lower
+// layer. Inline, because both sit in per-key loops and the -mavx2 kernel must not share an
+// out-of-line copy (see bloom_kernels.h, FastLocalBloomBlockOffset).
 #pragma once
 
 #include <cstdint>

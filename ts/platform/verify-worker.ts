@@ -2,10 +2,10 @@
 // data blocks of its range (and the meta blocks when asked: a whole table of db.verify).
 import { parentPort } from "node:worker_threads";
 
-import { SstFilterError } from "../api/errors.js";
-import { init } from "../platform/node.js";
+import { SstFilterError } from "../core/errors.js";
+import { init } from "./node.js";
 import type { VerifyWorkerInput, VerifyWorkerMessage } from "./verify-parallel.js";
-import { verifyTable } from "./verify.js";
+import { verifyTable } from "../api/table-verify.js";
 
 // Loaded once: the module and its heap stay for the next message. A failure to load is each
 // message's answer (main awaits it), not an unhandled rejection.

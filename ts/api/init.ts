@@ -1,6 +1,6 @@
-import { SstFilter, type Backend } from "../api/api.js";
-import type { CoreModule } from "./core-module.js";
-import { SstFilterError } from "../api/errors.js";
+import { SstFilter, type Backend } from "./api.js";
+import type { CoreModule } from "../core/core-module.js";
+import { SstFilterError } from "../core/errors.js";
 
 export interface InitOptions {
   /**

@@ -3,8 +3,8 @@
 // against the table's filter (a key the filter rules out is a false negative: a corrupt filter).
 // verifyTableSplit shares the data blocks between threads; the threads themselves are the
 // runtime's (Node's worker_threads in verify-parallel.ts, Web Workers in the viewer).
-import { SstFilterError, type SstFilterErrorCode } from "../api/errors.js";
-import type { AsyncTable, BlockRange, FilterCheckBatch, Table } from "../api/table.js";
+import { SstFilterError, type SstFilterErrorCode } from "../core/errors.js";
+import type { AsyncTable, BlockRange, FilterCheckBatch, Table } from "./table.js";
 
 export interface VerifyProgress {
   /** Bytes of data blocks checked so far, and in all (the data blocks lie at the file's start). */

@@ -1,11 +1,11 @@
 // A table's filter as tools show it (`sstfilter inspect`, the viewer): every filter it holds (the
 // full filter, each partition, or each filter of a LevelDB filter block) with its parameters, bit
 // density, RocksDB's estimated false-positive rate and the rate measured on sampled absent keys.
-import type { SstFilter } from "../api/api.js";
-import { bitDensity, estimateFalsePositiveRate } from "../api/filter-stats.js";
-import type { FilterDetails, FilterKind } from "../api/filters.js";
+import type { SstFilter } from "./api.js";
+import { bitDensity, estimateFalsePositiveRate } from "./filter-stats.js";
+import type { FilterDetails, FilterKind } from "./filters.js";
 import type { KeyBatch } from "../core/keys.js";
-import type { AsyncTable, Table } from "../api/table.js";
+import type { AsyncTable, Table } from "./table.js";
 
 export interface FilterPart {
   /** Position among the table's filters (partition number, LevelDB filter number). */

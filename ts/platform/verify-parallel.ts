@@ -5,9 +5,14 @@
 // worker's script lies (NodeSstFilter.verifyWorker).
 import { Worker } from "node:worker_threads";
 
-import { SstFilterError, type SstFilterErrorCode } from "../api/errors.js";
+import { SstFilterError, type SstFilterErrorCode } from "../core/errors.js";
 import type { AsyncTable } from "../api/table.js";
-import { verifyTableSplit, type VerifyOptions, type VerifyProgress, type VerifyReport } from "./verify.js";
+import {
+  verifyTableSplit,
+  type VerifyOptions,
+  type VerifyProgress,
+  type VerifyReport,
+} from "../api/table-verify.js";
 
 /** What verify-worker.ts is given, one message per verification. */
 export interface VerifyWorkerInput {
