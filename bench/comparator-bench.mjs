@@ -31,7 +31,7 @@ import path from "node:path";
 
 import { init } from "../dist/esm/platform/node.js";
 import { writeReport } from "./report.mjs";
-import { cpuMs } from "./timing.mjs";
+import { cpuMs, median } from "./timing.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -155,12 +155,6 @@ function openOptions(kind, comparator) {
 
 // ---- measuring ---------------------------------------------------------------------------------
 
-/** @param {number[]} xs */
-function median(xs) {
-  const s = xs.slice().sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
 const round4 = (/** @type {number} */ x) => Number(x.toPrecision(4));
 
 /**

@@ -29,6 +29,7 @@ import path from "node:path";
 
 import { init } from "../dist/esm/platform/node.js";
 import { writeReport } from "./report.mjs";
+import { measureCommand } from "./timing.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -101,12 +102,9 @@ async function best(fn, times = rounds) {
 
 /** Peak resident memory of a command in MB (GNU time's maximum resident set size). */
 function peakRssMb(cmd, cmdArgs) {
-  const run = spawnSync("/usr/bin/time", ["-f", "%M", cmd, ...cmdArgs], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const run = measureCommand(cmd, cmdArgs);
   if (run.status !== 0) throw new Error(`${cmd} exited with ${run.status}: ${run.stderr}`);
-  const kb = Number(run.stderr.toString().trim().split("\n").pop());
-  return kb / 1024;
+  return run.peakRssMb;
 }
 
 const cliPath = "dist/esm/tools/cli.js";

@@ -9,13 +9,15 @@
 // Usage: node bench/db-verify-bench.mjs --out FILE [--quick] [--merge-into RESULTS_JSON] (the last
 // sets the "dbVerify" member of an existing results.json). The database is cached in
 // build/bench/db-verify/, keyed by the db_bench command that wrote it (minutes, once).
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 
 import { init } from "../dist/esm/platform/node.js";
+import { dbBenchDatabase } from "./db-bench-database.mjs";
 import { writeReport } from "./report.mjs";
+import { measureCommand } from "./timing.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -25,45 +27,25 @@ mkdirSync(work, { recursive: true });
 const rounds = quick ? 2 : 3;
 const log = (line) => process.stderr.write(`db verify bench: ${line}\n`);
 
-/** Runs db_bench into `name` under build/bench/db-verify unless the same command wrote it. */
-function dbBenchDatabase(name, benchmark, num) {
-  const command = [
-    "db_bench",
-    `--benchmarks=${benchmark}`,
-    `--num=${num}`,
-    "--key_size=16",
-    "--value_size=100",
-    "--compression_type=snappy",
-    "--format_version=5",
-    "--bloom_bits=10",
-    "--seed=17",
-    // No WAL while filling (writing one here runs at disk speed); closing flushes the memtable.
-    "--disable_wal=1",
-  ];
-  const dir = path.join(work, name);
-  const stamp = `${dir}.command`;
-  if (existsSync(dir) && existsSync(stamp) && readFileSync(stamp, "utf8") === command.join(" ")) {
-    return { dir, command: command.join(" ") };
-  }
-  rmSync(dir, { recursive: true, force: true });
-  log(`writing ${name}: ${command.join(" ")}`);
-  const run = spawnSync(command[0], [...command.slice(1), `--db=${path.resolve(dir)}`], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  if (run.status !== 0) throw new Error(`db_bench exited with ${run.status}: ${run.stderr}`);
-  writeFileSync(stamp, command.join(" "));
-  return { dir, command: command.join(" ") };
-}
-
-/** Runs a command under GNU time, output discarded: its CPU seconds (user + system). */
-function cpuSecondsOf(cmd, cmdArgs) {
-  const run = spawnSync("/usr/bin/time", ["-f", "%U %S", cmd, ...cmdArgs], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  if (run.status !== 0)
-    throw new Error(`${cmd} ${cmdArgs.join(" ")} exited with ${run.status}: ${run.stderr}`);
-  const [user, system] = run.stderr.toString().trim().split("\n").pop().split(" ").map(Number);
-  return user + system;
+/** The db_bench database `name` under build/bench/db-verify (db-bench-database.mjs). */
+function dbBenchDatabaseOf(name, benchmark, num) {
+  return dbBenchDatabase(
+    work,
+    name,
+    [
+      `--benchmarks=${benchmark}`,
+      `--num=${num}`,
+      "--key_size=16",
+      "--value_size=100",
+      "--compression_type=snappy",
+      "--format_version=5",
+      "--bloom_bits=10",
+      "--seed=17",
+      // No WAL while filling (writing one here runs at disk speed); closing flushes the memtable.
+      "--disable_wal=1",
+    ],
+    log,
+  );
 }
 
 /**
@@ -77,7 +59,12 @@ function best(commands) {
   for (let r = 0; r < rounds; r++) {
     const started = process.hrtime.bigint();
     let used = 0;
-    for (const [cmd, cmdArgs] of commands) used += cpuSecondsOf(cmd, cmdArgs);
+    for (const [cmd, cmdArgs] of commands) {
+      const run = measureCommand(cmd, cmdArgs);
+      if (run.status !== 0)
+        throw new Error(`${cmd} ${cmdArgs.join(" ")} exited with ${run.status}: ${run.stderr}`);
+      used += run.cpuSeconds;
+    }
     wall = Math.min(wall, Number(process.hrtime.bigint() - started) / 1e9);
     cpu = Math.min(cpu, used);
   }
@@ -86,8 +73,8 @@ function best(commands) {
 
 const sf = await init();
 const database = quick
-  ? dbBenchDatabase("fillrandom-1m-snappy", "fillrandom", 1000000)
-  : dbBenchDatabase("fillseq-48m-snappy", "fillseq", 48000000);
+  ? dbBenchDatabaseOf("fillrandom-1m-snappy", "fillrandom", 1000000)
+  : dbBenchDatabaseOf("fillseq-48m-snappy", "fillseq", 48000000);
 const db = await sf.openDatabase(database.dir);
 const tables = db.columnFamilies.flatMap((cf) => cf.levels.flatMap((l) => l.files));
 const tableBytes = tables.reduce((n, f) => n + f.size, 0);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench [-- --quick | --content | --writer | --db-verify | --comparators]`: sstfilter
+# `npm run bench [-- --quick | --content | --writer | --db-verify | --comparators | --db-get]`: sstfilter
 # natively (Google Benchmark) and in wasm (Node), RocksDB 7.8.3 itself (Debian's librocksdb), the
 # npm peers and xxhash-wasm, merged with the ratios against issue 7's targets into results.json and
 # a chart, results.svg; then the content path (bench/content-bench.mjs: verify against sst_dump,
@@ -9,7 +9,9 @@
 # verifying a whole database (bench/db-verify-bench.mjs), as results.json's "dbVerify" with issue
 # 17's target; then key orders (bench/comparator-bench.mjs: probes and gets through idb_cmp1
 # against bytewise on the same keys, a JavaScript comparator's cost per call), as results.json's
-# "comparators" with their 1.5x target.
+# "comparators" with their 1.5x target; then a Get through a whole database (bench/db-get-bench.mjs:
+# `sstfilter db get` against `ldb get`, db.get against rocksdb-native, table walks), as
+# results.json's "dbGet" with issue 29's targets.
 #   full:      10^4, 10^7 and 10^8 keys, best of 3 repetitions; writes bench/ (committed)
 #   --quick:   10^4 and 10^6 keys, single runs, small tables; writes build/bench/quick/
 #   --content: only the content path, full size, into the committed bench/results.json
@@ -17,6 +19,8 @@
 #   --db-verify: only `sstfilter db verify` against sst_dump over a database's live tables (issue
 #              17), full size, into the committed bench/results.json
 #   --comparators: only the key-order costs (200,000 keys), into the committed bench/results.json
+#   --db-get [--full]: only the database Get (a 138 MB WAL, a 200,000-key database on three levels;
+#              --full adds a 550 MB WAL, minutes per run), into the committed bench/results.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh # installs RocksDB too, for the comparison program
@@ -28,6 +32,14 @@ if [ "${1:-}" = "--comparators" ]; then
   node bench/comparator-bench.mjs --out build/bench/comparators.json --merge-into bench/results.json
   npx prettier --log-level warn --write bench/results.json
   exit 0 # needs no RocksDB
+fi
+
+if [ "${1:-}" = "--db-get" ]; then
+  echo "bench: database get"
+  mkdir -p build/bench
+  node bench/db-get-bench.mjs "${@:2}" --out build/bench/db-get.json --merge-into bench/results.json
+  npx prettier --log-level warn --write bench/results.json
+  exit 0 # ldb, db_bench and rocksdb-native are the peers: no RocksDB build
 fi
 
 echo "build: RocksDB comparison"
@@ -106,4 +118,6 @@ echo "bench: database verify"
 node bench/db-verify-bench.mjs "${quick[@]}" --out "$work/db-verify.json" --merge-into "$out/results.json"
 echo "bench: comparators"
 node bench/comparator-bench.mjs "${quick[@]}" --out "$work/comparators.json" --merge-into "$out/results.json"
+echo "bench: database get"
+node bench/db-get-bench.mjs "${quick[@]}" --out "$work/db-get.json" --merge-into "$out/results.json"
 npx prettier --log-level warn --write "$out/results.json"

@@ -11,7 +11,8 @@ debian_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
   emscripten binaryen
   libatomic1 # rocksdb-native's prebuilt addon (test peer) links it
-  # The libraries the test corpus is generated from (scripts/corpus.sh), and sst_dump
+  # The libraries the test corpus is generated from (scripts/corpus.sh); RocksDB 7.8.3's sst_dump,
+  # db_bench and ldb (rocksdb-tools), which the benches write databases with and compare against
   librocksdb-dev libleveldb-dev rocksdb-tools
   # The codec libraries the native build links (cmake/codec_libraries.cmake), and what
   # scripts/codec-sources.sh fetches and unpacks their sources for the wasm build with
