@@ -320,6 +320,26 @@ for (const c of manifest("db-wal").cases) {
   }
 }
 
+// ---- WAL replays: wal_replay [mode u8][chunk u8][split u16][probe size u8][probe][logs] ----
+// The first WAL of each db_twopc and db_wal_damage case (split into two logs at 64 KiB), fed in 256-byte chunks
+// under point-in-time recovery (mode 2 << 1) and LevelDB's (format bit clear), probing "k050".
+for (const section of ["db-twopc", "db-wal-damage"]) {
+  for (const c of manifest(section).cases) {
+    const rocksdb = c.format === "leveldb" ? 0 : 1;
+    const name = (c.logs ?? c.files.filter((f) => f.endsWith(".log")))[0];
+    const probe = new TextEncoder().encode("k050");
+    seed(
+      "wal_replay",
+      c.id,
+      concat([
+        Uint8Array.of(rocksdb | (2 << 1), 255, 0xff, 0xff, probe.length),
+        probe,
+        read(`${c.dir}/${name}`),
+      ]),
+    );
+  }
+}
+
 // ---- blob files: blob_file [mode u8] then, built (mode bit 0), [cut u16][u8 key size][key][u16 value size][value]... ----
 // No corpus section holds blob files: seeds built from the keys and values of a few records (the
 // harness writes their CRCs), whole and with the footer cut, and one raw header-only file.

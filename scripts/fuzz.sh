@@ -20,7 +20,7 @@ while (($#)); do
   esac
 done
 if ((${#targets[@]} == 0)); then
-  targets=(filter leveldb_filter_block block table roundtrip values writer log_reader version_edit write_batch blob_file indexeddb_key v8_value local_storage)
+  targets=(filter leveldb_filter_block block table roundtrip values writer log_reader version_edit write_batch wal_replay blob_file indexeddb_key v8_value local_storage)
 fi
 
 bash scripts/corpus.sh
@@ -53,6 +53,7 @@ max_len_of() {
     log_reader) echo 131072 ;;            # every seed (MANIFESTs of up to 96 KiB, 3 blocks)
     version_edit) echo 131072 ;;          # every seed (a 94 KiB edit: 29 files with 2 KiB keys)
     write_batch) echo 131072 ;;           # every seed (a 100 KB value spans four log blocks)
+    wal_replay) echo 131072 ;;            # two logs of four blocks each
     *) echo 65536 ;;
   esac
 }

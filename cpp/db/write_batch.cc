@@ -247,6 +247,17 @@ WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_numbe
 
 WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number,
                               LogDamage damage) {
+  std::vector<WriteBatch> batches;
+  WalContents out = ForEachWriteBatch(file, format, log_number, damage, [&](WriteBatch&& batch) {
+    batches.push_back(std::move(batch));
+    return true;
+  });
+  out.batches = std::move(batches);
+  return out;
+}
+
+WalContents ForEachWriteBatch(ByteView file, DbFormat format, uint64_t log_number, LogDamage damage,
+                              const WriteBatchSink& on_batch) {
   WalContents out;
   const bool skip = damage == LogDamage::kSkip;
   LogReader reader(file, format, log_number, damage);
@@ -267,7 +278,7 @@ WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_numbe
     for (WalMarker& m : batch.markers) m.offset = record.FileOffset(static_cast<size_t>(m.offset));
     batch.offset = record.offset;
     if (s.ok()) {
-      out.batches.push_back(std::move(batch));
+      if (!on_batch(std::move(batch))) break;
       continue;
     }
     const uint64_t at = record.FileOffset(static_cast<size_t>(s.offset()));
@@ -288,8 +299,8 @@ WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_numbe
     // (WriteBatch::Iterate stops there).
     const uint64_t record_end = record.FileOffset(record.payload.size());
     if (has_header) {
-      out.batches.push_back(std::move(batch));
       add_drop(LogDrop{at, record_end - at, std::move(error)});
+      if (!on_batch(std::move(batch))) break;
     } else {
       add_drop(LogDrop{record.offset, record_end - record.offset, std::move(error)});
     }

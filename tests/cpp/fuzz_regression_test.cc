@@ -33,6 +33,7 @@ const std::map<std::string, Harness> kHarnesses = {
     {"log_reader", fuzz::FuzzLogReader},
     {"version_edit", fuzz::FuzzVersionEdit},
     {"write_batch", fuzz::FuzzWriteBatch},
+    {"wal_replay", fuzz::FuzzWalReplay},
     {"blob_file", fuzz::FuzzBlobFile},
     {"indexeddb_key", fuzz::FuzzIndexedDbKey},
     {"v8_value", fuzz::FuzzV8Value},

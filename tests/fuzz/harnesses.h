@@ -28,6 +28,7 @@
 #include "sstfilter/table.h"
 #include "sstfilter/table_writer.h"
 #include "sstfilter/values.h"
+#include "sstfilter/wal_recovery.h"
 #include "table/block.h"
 #include "table/codecs/codecs.h"
 #include "table/compression.h"
@@ -542,6 +543,84 @@ inline void FuzzLogReader(const uint8_t* data, size_t size) {
     FUZZ_CHECK(d.status.code() == ErrorCode::kCorrupt ||
                d.status.code() == ErrorCode::kChecksumMismatch);
     FUZZ_CHECK(d.status.offset() == static_cast<int64_t>(d.offset));
+  }
+}
+
+// The replay of write-ahead logs into the memtable (sstfilter/wal_recovery.h). Byte 0: bit 0
+// RocksDB (else LevelDB), bits 1-2 the recovery mode, bit 3 paranoid_checks off, bit 4 column
+// family 0 timestamped (leveldb.BytewiseComparator.u64ts), bit 5 logs built from write batches
+// with valid checksums (each [u16 size][batch]) rather than taken raw, bit 6 a recyclable log.
+// Byte 1: the chunk size the logs are fed in (+1); u16: where the input splits into two logs;
+// byte: the size of the probe key, then the key; the rest: the logs. A replay fails only with
+// kCorrupt or kUnsupported; its stops name offsets inside their log; the memtable holds no more
+// record bytes than the logs; the versions of the probe key are the same when the replay keeps
+// only that key.
+inline void FuzzWalReplay(const uint8_t* data, size_t size) {
+  Input in(data, size);
+  const uint8_t mode = in.Byte();
+  const size_t chunk = size_t{in.Byte()} + 1;
+  const uint16_t split = in.U16();
+  const ByteView probe = in.Take(in.Byte());
+  const ByteView rest = in.Rest();
+  const ByteView halves[2] = {rest.first(std::min<size_t>(split, rest.size())),
+                              rest.subspan(std::min<size_t>(split, rest.size()))};
+  Bytes logs[2];
+  for (int i = 0; i < 2; ++i) {
+    if ((mode & 32) == 0) {
+      logs[i].assign(halves[i].begin(), halves[i].end());
+      continue;
+    }
+    LogBuilder b((mode & 64) != 0, static_cast<uint32_t>(5 + i));
+    Input records(halves[i].data(), halves[i].size());
+    while (records.remaining() > 0) b.Add(records.Take(records.U16()));
+    logs[i] = std::move(b.bytes());
+  }
+  WalReplayOptions options;
+  options.format = (mode & 1) != 0 ? DbFormat::kRocksDb : DbFormat::kLevelDb;
+  options.mode = static_cast<WalRecoveryMode>((mode >> 1) & 3);
+  options.paranoid_checks = (mode & 8) == 0;
+  options.column_families = {{0, 0,
+                              BuiltinComparator((mode & 16) != 0 ? kBytewiseU64TsComparatorName
+                                                                 : kBytewiseComparatorName)},
+                             {1, 6, nullptr}};
+  const auto replay = [&](WalReplay* r) {
+    for (int i = 0; i < 2; ++i) {
+      r->BeginLog(std::to_string(5 + i) + ".log", static_cast<uint64_t>(5 + i));
+      for (size_t at = 0; at < logs[i].size(); at += chunk) {
+        r->Append(ByteView(logs[i]).subspan(at, std::min(chunk, logs[i].size() - at)));
+      }
+      if (Status s = r->EndLog(); !s.ok()) return s;
+    }
+    return r->Finish({{1, "one", 6}});
+  };
+  WalReplay all(options);
+  const Status s = replay(&all);
+  if (!s.ok()) {
+    FUZZ_CHECK(s.code() == ErrorCode::kCorrupt || s.code() == ErrorCode::kUnsupported);
+    return;
+  }
+  FUZZ_CHECK(all.logs().size() == 2);
+  for (size_t i = 0; i < 2; ++i) {
+    const RecoveredLog& log = all.logs()[i];
+    if (log.stopped) FUZZ_CHECK(log.stopped->offset <= logs[i].size());
+    for (const LogDrop& d : log.drops) FUZZ_CHECK(d.offset < logs[i].size());
+  }
+  FUZZ_CHECK(all.memtable().record_bytes() <= logs[0].size() + logs[1].size());
+  options.only_key = Bytes(probe.begin(), probe.end());
+  WalReplay one(options);
+  FUZZ_CHECK(replay(&one).ok());
+  for (uint32_t family = 0; family < 2; ++family) {
+    const auto want = all.memtable().Versions(family, probe);
+    const auto got = one.memtable().Versions(family, probe);
+    FUZZ_CHECK(got.size() == (family == 0 ? want.size() : 0));
+    for (size_t i = 0; i < got.size(); ++i) {
+      FUZZ_CHECK(got[i].sequence == want[i].sequence && got[i].kind == want[i].kind &&
+                 got[i].log_number == want[i].log_number &&
+                 std::equal(got[i].value.begin(), got[i].value.end(), want[i].value.begin(),
+                            want[i].value.end()));
+    }
+    FUZZ_CHECK(one.memtable().CoveringTombstone(0, probe) ==
+               all.memtable().CoveringTombstone(0, probe));
   }
 }
 

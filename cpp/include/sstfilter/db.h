@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -388,6 +389,12 @@ WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_numbe
                               LogDamage damage);
 // The format's default recovery: RocksDB's stops at damage, LevelDB's reads past it.
 WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number);
+// As ReadWriteAheadLog, handing each batch to `on_batch` as it is read instead of keeping it (the
+// result's `batches` stays empty), so that a replay holds one batch at a time. Reading stops after
+// a batch for which `on_batch` returns false; the result then says how far the log was read.
+using WriteBatchSink = std::function<bool(WriteBatch&& batch)>;
+WalContents ForEachWriteBatch(ByteView file, DbFormat format, uint64_t log_number, LogDamage damage,
+                              const WriteBatchSink& on_batch);
 // ---- Blob files (docs/FORMATS.md 6.7) ----
 
 inline constexpr size_t kBlobFileHeaderSize = 30;
