@@ -268,7 +268,8 @@ class LayoutHandle : public IoHandle {
 // A table's point lookup (TableGet).
 class TableGetHandle : public IoHandle {
  public:
-  explicit TableGetHandle(std::unique_ptr<TableGet> get) : IoHandle(get.get()), get_(std::move(get)) {}
+  explicit TableGetHandle(std::unique_ptr<TableGet> get)
+      : IoHandle(get.get()), get_(std::move(get)) {}
 
   // Once advance() returned 0: { entries: EntriesValue, covering: RangeDeletionsValue (newest
   // first), blocks: Float64Array of [offset, size, entriesEnd] per data block read, filteredOut }.

@@ -50,8 +50,7 @@ TableGet::~TableGet() = default;
 bool TableGet::done() const { return steps_->done; }
 
 BlockFetcher& TableGet::fetcher() const {
-  return steps_->cursor && !steps_->range_block ? steps_->cursor->fetcher()
-                                                : steps_->range_fetcher;
+  return steps_->cursor && !steps_->range_block ? steps_->cursor->fetcher() : steps_->range_fetcher;
 }
 
 Status TableGet::Advance() {
@@ -105,10 +104,9 @@ Status TableGet::OnRangeDeletions(const Bytes& contents) {
       covering_.push_back(std::move(d));
     }
   }
-  std::stable_sort(covering_.begin(), covering_.end(),
-                   [](const RangeDeletion& a, const RangeDeletion& b) {
-                     return a.sequence > b.sequence;
-                   });
+  std::stable_sort(
+      covering_.begin(), covering_.end(),
+      [](const RangeDeletion& a, const RangeDeletion& b) { return a.sequence > b.sequence; });
   return Status::Ok();
 }
 

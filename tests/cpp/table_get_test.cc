@@ -3,6 +3,8 @@
 // timestamps included), the filter answers their Get consulted (get_results), and the keys each
 // table holds; the blocks read follow one another from the block the index names. Range deletions
 // come from tables our writer writes.
+#include "sstfilter/table_get.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,7 +17,6 @@
 
 #include "golden.h"
 #include "sstfilter/table.h"
-#include "sstfilter/table_get.h"
 #include "sstfilter/table_writer.h"
 
 namespace sstfilter {
@@ -50,7 +51,8 @@ std::vector<Version> VersionsOf(const TableGet& get) {
     v.key.assign(get.key_data().begin() + k[i], get.key_data().begin() + k[i + 1]);
     v.value.assign(get.value_data().begin() + val[i], get.value_data().begin() + val[i + 1]);
     if (ts != 0) {
-      v.timestamp.assign(get.timestamps().begin() + i * ts, get.timestamps().begin() + (i + 1) * ts);
+      v.timestamp.assign(get.timestamps().begin() + i * ts,
+                         get.timestamps().begin() + (i + 1) * ts);
     }
     if (!get.tags().empty()) v.tag = get.tags()[i];
     out.push_back(std::move(v));
@@ -63,7 +65,8 @@ std::vector<Version> Recorded(const golden::Corpus& corpus, const nlohmann::json
   const auto keys = corpus.ReadKeys(record.at("keys"));
   const auto values = corpus.ReadKeys(record.at("values"));
   std::vector<uint8_t> tags;
-  if (record.contains("tags") && !record.at("tags").is_null()) tags = corpus.ReadBytes(record["tags"]);
+  if (record.contains("tags") && !record.at("tags").is_null())
+    tags = corpus.ReadBytes(record["tags"]);
   std::vector<uint8_t> timestamps;
   if (record.contains("timestamps")) timestamps = corpus.ReadBytes(record["timestamps"]);
   const size_t count = record.at("count").get<size_t>();
@@ -130,8 +133,8 @@ void CheckBlocksRead(const std::string& id, const TableGet& get) {
 // checked one in this many (the corpus holds thousands per table).
 constexpr size_t kSampleStride = 7;
 
-// Every key of the recorded entries (a sample of those with one version): TableGet finds its versions exactly, newest first. Returns
-// how many keys' versions spanned more than one data block.
+// Every key of the recorded entries (a sample of those with one version): TableGet finds its
+// versions exactly, newest first. Returns how many keys' versions spanned more than one data block.
 size_t CheckRecordedKeys(const std::string& id, const TableReader& reader, const Bytes& file,
                          const std::vector<Version>& recorded) {
   size_t spanning = 0;
@@ -152,9 +155,8 @@ size_t CheckRecordedKeys(const std::string& id, const TableReader& reader, const
     const std::vector<Version> found = VersionsOf(*get);
     EXPECT_EQ(found.size(), expected.size()) << key_id;
     for (size_t i = 0; i < std::min(found.size(), expected.size()); ++i) {
-      EXPECT_EQ(found[i], expected[i])
-          << key_id << " version " << i << ": " << Describe(found[i]) << ", recorded "
-          << Describe(expected[i]);
+      EXPECT_EQ(found[i], expected[i]) << key_id << " version " << i << ": " << Describe(found[i])
+                                       << ", recorded " << Describe(expected[i]);
     }
     EXPECT_TRUE(get->covering().empty()) << key_id;
     CheckBlocksRead(key_id, *get);
@@ -212,12 +214,13 @@ TEST(TableGet, LevelDbTablesFindEveryRecordedVersion) {
     }
   }
   EXPECT_GT(with_entries, 0u) << "no leveldb_table cases with entries in "
-                               << golden::CorporaSummary();
+                              << golden::CorporaSummary();
   // The history tables hold keys whose versions run across a block boundary.
   EXPECT_GT(spanning, 0u) << "no key's versions spanned two data blocks";
-  std::printf("[ table get  ] %zu LevelDB tables (%zu with recorded entries); %zu keys spanning "
-              "data blocks\n",
-              cases, with_entries, spanning);
+  std::printf(
+      "[ table get  ] %zu LevelDB tables (%zu with recorded entries); %zu keys spanning "
+      "data blocks\n",
+      cases, with_entries, spanning);
 }
 
 TEST(TableGet, TimestampTablesFindEveryVersionNewestTimestampFirst) {

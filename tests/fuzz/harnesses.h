@@ -438,9 +438,11 @@ inline void FuzzTableGet(const uint8_t* data, size_t size) {
     const std::vector<uint32_t>& offsets = get.key_offsets();
     FUZZ_CHECK(offsets.back() == get.key_data().size());
     FUZZ_CHECK(get.value_offsets().size() == offsets.size());
-    FUZZ_CHECK(get.tags().size() == (reader.table().options.internal_keys ? offsets.size() - 1 : 0));
+    FUZZ_CHECK(get.tags().size() ==
+               (reader.table().options.internal_keys ? offsets.size() - 1 : 0));
     for (size_t i = 0; i + 1 < offsets.size(); ++i) {
-      const ByteView found = ByteView(get.key_data()).subspan(offsets[i], offsets[i + 1] - offsets[i]);
+      const ByteView found =
+          ByteView(get.key_data()).subspan(offsets[i], offsets[i + 1] - offsets[i]);
       FUZZ_CHECK(order != nullptr ? order->Compare(found, k) == 0
                                   : std::equal(found.begin(), found.end(), k.begin(), k.end()));
     }

@@ -426,7 +426,8 @@ async function tableStep(
   step.entry = found.entry;
   step.sequence = found.sequence;
   if (explained.mayContain) {
-    step.blocksRead += source.format === "leveldb" ? 1 : blocksUntilDecided(lookup.blocksRead, found.decidedAt);
+    step.blocksRead +=
+      source.format === "leveldb" ? 1 : blocksUntilDecided(lookup.blocksRead, found.decidedAt);
   }
   return step;
 }

@@ -787,7 +787,11 @@ class TableBase extends WasmObject<TableHandle> {
       blocksRead.push({ offset: blocks[b]!, size: blocks[b + 1]!, entriesEnd: blocks[b + 2]! });
     }
     return {
-      entries: lookupResult(found, rangeDeletionsOf(covering), this.heap.constants.entryTypes["range-delete"]!),
+      entries: lookupResult(
+        found,
+        rangeDeletionsOf(covering),
+        this.heap.constants.entryTypes["range-delete"]!,
+      ),
       blocksRead,
       filteredOut,
     };
