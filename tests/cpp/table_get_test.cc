@@ -2,7 +2,8 @@
 // entries LevelDB's and RocksDB's own iterators recorded (every version of a key, newest first,
 // timestamps included), the filter answers their Get consulted (get_results), and the keys each
 // table holds; the blocks read follow one another from the block the index names. Range deletions
-// come from tables our writer writes.
+// come from tables our writer writes. The table_get fuzz target's invariants are checked on the
+// corpus's tables too.
 #include "sstfilter/table_get.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "../fuzz/harnesses.h"
 #include "golden.h"
 #include "sstfilter/table.h"
 #include "sstfilter/table_writer.h"
@@ -371,6 +373,38 @@ TEST(TableGet, UnknownOrderReadsEveryBlockAndRefusesRangeDeletions) {
   auto outside = Get("ranged supplied", *ranged_known, ranged, Key("key040"));
   ASSERT_NE(outside, nullptr);
   EXPECT_TRUE(outside->covering().empty());
+}
+
+// The table_get fuzz target's invariants hold on the corpus's tables, in the seeds' layout
+// (scripts/fuzz-seeds.mjs): flags (user keys where the table has them; checksums verified, then
+// not), 16 keys of the table as probes, the file.
+TEST(TableGet, FuzzHarnessHoldsOnCorpusTables) {
+  size_t inputs = 0;
+  for (const char* section : {"leveldb_table", "rocksdb_sst"}) {
+    for (const auto& [corpus, manifest] : golden::Sections(section)) {
+      for (const auto& c : manifest.at("cases")) {
+        const Bytes file = corpus->ReadBytes(c.at("file"));
+        const auto keys = corpus->ReadKeys(c.at("keys"));
+        Bytes probes;
+        for (size_t k = 0; k < keys.size() && k < 16 * kSampleStride; k += kSampleStride) {
+          const size_t n = std::min<size_t>(keys[k].size(), 255);
+          probes.push_back(static_cast<uint8_t>(n));
+          probes.insert(probes.end(), keys[k].begin(), keys[k].begin() + n);
+        }
+        const bool user_keys = c.contains("internal_keys") && !c.at("internal_keys").get<bool>();
+        for (const int checksums : {0, 2}) {
+          Bytes input{static_cast<uint8_t>((user_keys ? 1 : 0) | checksums),
+                      static_cast<uint8_t>(probes.size() & 0xff),
+                      static_cast<uint8_t>(probes.size() >> 8)};
+          input.insert(input.end(), probes.begin(), probes.end());
+          input.insert(input.end(), file.begin(), file.end());
+          fuzz::FuzzTableGet(input.data(), input.size());  // aborts on a broken invariant
+          ++inputs;
+        }
+      }
+    }
+  }
+  EXPECT_GT(inputs, 0u) << "no tables in " << golden::CorporaSummary();
 }
 
 }  // namespace
