@@ -134,11 +134,14 @@ for (const t of tables) {
   // Flags: user keys as the file has them; checksums verified, and not (harnesses.h FuzzTable).
   for (const checksums of [0, 2]) {
     const flags = (t.userKeys ? 1 : 0) | checksums;
-    seed(
-      "table",
-      `${t.id}-${checksums ? "unverified" : "verified"}`,
-      concat([Uint8Array.of(flags), u16(probes.length), probes, file]),
-    );
+    // table_get takes the same layout: each probe looked up.
+    for (const target of ["table", "table_get"]) {
+      seed(
+        target,
+        `${t.id}-${checksums ? "unverified" : "verified"}`,
+        concat([Uint8Array.of(flags), u16(probes.length), probes, file]),
+      );
+    }
   }
   if (t.head) continue;
   if (t.compressed) {

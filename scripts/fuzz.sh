@@ -20,7 +20,7 @@ while (($#)); do
   esac
 done
 if ((${#targets[@]} == 0)); then
-  targets=(filter leveldb_filter_block block table roundtrip values writer log_reader version_edit write_batch wal_replay blob_file indexeddb_key v8_value local_storage)
+  targets=(filter leveldb_filter_block block table table_get roundtrip values writer log_reader version_edit write_batch wal_replay blob_file indexeddb_key v8_value local_storage)
 fi
 
 bash scripts/corpus.sh
@@ -46,7 +46,7 @@ max_len_of() {
     filter) echo 16384 ;;                 # 16 KiB filters + probe keys
     leveldb_filter_block) echo 131072 ;;  # every seed (the largest is 124 KiB)
     block) echo 8192 ;;                   # blocks of 4 KiB tables and smaller
-    table) echo 172032 ;;                 # every seed (160 KiB tables + probe keys)
+    table | table_get) echo 172032 ;;     # every seed (160 KiB tables + probe keys)
     roundtrip) echo 4096 ;;               # over 1000 distinct keys: Ribbon's 1024-slot regime
     values) echo 8192 ;;                  # entities of 200 columns
     writer) echo 16384 ;;                 # hundreds of entries: many blocks at small block sizes

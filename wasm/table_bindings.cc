@@ -16,6 +16,7 @@
 #include "binding_support.h"
 #include "comparator_bindings.h"
 #include "sstfilter/table.h"
+#include "sstfilter/table_get.h"
 
 namespace sstfilter::wasm {
 namespace {
@@ -39,6 +40,56 @@ val HandleValue(BlockHandle h) {
   out.call<void>("push", static_cast<double>(h.offset));
   out.call<void>("push", static_cast<double>(h.size));
   return out;
+}
+
+// Entries packed as TableCursor and TableGet hold them: { keys: `keys` (KeyBatch), tags:
+// Uint8Array of 8 little-endian bytes per entry (sequence << 8 | type; null for tables of user
+// keys), timestamps: Uint8Array of timestampSize bytes per entry (null without user-defined
+// timestamps), timestampSize, values: KeyBatch layout } (ts/api/entries.ts EntryBatchRaw).
+template <class Packed>
+val EntriesValue(const Packed& packed, val keys) {
+  val out = val::object();
+  out.set("keys", keys);
+  const std::vector<uint64_t>& tags = packed.tags();
+  if (tags.size() != packed.key_offsets().size() - 1) {
+    out.set("tags", val::null());
+  } else {
+    out.set("tags", ToUint8Array(ByteView(reinterpret_cast<const uint8_t*>(tags.data()),
+                                          tags.size() * sizeof(uint64_t))));
+  }
+  const size_t ts_size = packed.timestamp_size();
+  out.set("timestamps", ts_size == 0 ? val::null() : ToUint8Array(packed.timestamps()));
+  out.set("timestampSize", static_cast<double>(ts_size));
+  val values = val::object();
+  values.set("data", ToUint8Array(packed.value_data()));
+  values.set("offsets", ToTypedArray(std::span<const uint32_t>(packed.value_offsets())));
+  out.set("values", values);
+  return out;
+}
+
+// Range deletions: [{ start, end: Uint8Array, seq: decimal string }].
+val RangeDeletionsValue(const std::vector<RangeDeletion>& deletions) {
+  val out = val::array();
+  for (const RangeDeletion& d : deletions) {
+    val entry = val::object();
+    entry.set("start", ToUint8Array(d.start));
+    entry.set("end", ToUint8Array(d.end));
+    entry.set("seq", std::to_string(d.sequence));
+    out.call<void>("push", entry);
+  }
+  return out;
+}
+
+// TableReadOptions from { useFilter, wholeKeyFiltering, prefixExtractor? } (a missing
+// prefixExtractor is the table's own, "" none; validated by ts/api/table.ts).
+TableReadOptions ReadOptionsOf(val read) {
+  TableReadOptions options;
+  options.use_filter = read["useFilter"].as<bool>();
+  options.whole_key_filtering = read["wholeKeyFiltering"].as<bool>();
+  if (val prefix = read["prefixExtractor"]; prefix.isString()) {
+    options.prefix_extractor = prefix.as<std::string>();
+  }
+  return options;
 }
 
 // The I/O half of every resumable operation. advance() returns the IoNeed (numbered for TypeScript
@@ -83,27 +134,9 @@ class TableCursorHandle : public IoHandle {
     out.set("blocks", TakeBlocks());
     return out;
   }
-  // A walk of entries: { keys: KeyBatch, tags: Uint8Array of 8 little-endian bytes per entry
-  // (sequence << 8 | type; null for tables of user keys), timestamps: Uint8Array of
-  // timestampSize bytes per entry (null without user-defined timestamps), timestampSize, values:
-  // KeyBatch layout, blocks }.
+  // A walk of entries: EntriesValue of the batch, and its blocks as TakeKeys gives them.
   val TakeEntries() {
-    val out = val::object();
-    out.set("keys", KeysOf());
-    if (cursor_->tags().size() != KeyCount()) {
-      out.set("tags", val::null());
-    } else {
-      const std::vector<uint64_t>& tags = cursor_->tags();
-      out.set("tags", ToUint8Array(ByteView(reinterpret_cast<const uint8_t*>(tags.data()),
-                                            tags.size() * sizeof(uint64_t))));
-    }
-    const size_t ts_size = cursor_->timestamp_size();
-    out.set("timestamps", ts_size == 0 ? val::null() : ToUint8Array(cursor_->timestamps()));
-    out.set("timestampSize", static_cast<double>(ts_size));
-    val values = val::object();
-    values.set("data", ToUint8Array(cursor_->value_data()));
-    values.set("offsets", ToTypedArray(std::span<const uint32_t>(cursor_->value_offsets())));
-    out.set("values", values);
+    val out = EntriesValue(*cursor_, KeysOf());
     out.set("blocks", TakeBlocks());
     return out;
   }
@@ -232,6 +265,37 @@ class LayoutHandle : public IoHandle {
   LiveHandleCount live_;
 };
 
+// A table's point lookup (TableGet).
+class TableGetHandle : public IoHandle {
+ public:
+  explicit TableGetHandle(std::unique_ptr<TableGet> get)
+      : IoHandle(get.get()), get_(std::move(get)) {}
+
+  // Once advance() returned 0: { entries: EntriesValue, covering: RangeDeletionsValue (newest
+  // first), blocks: Float64Array of [offset, size, entriesEnd] per data block read, filteredOut }.
+  val Answer() const {
+    val keys = val::object();
+    keys.set("data", ToUint8Array(get_->key_data()));
+    keys.set("offsets", ToTypedArray(std::span<const uint32_t>(get_->key_offsets())));
+    val out = val::object();
+    out.set("entries", EntriesValue(*get_, keys));
+    out.set("covering", RangeDeletionsValue(get_->covering()));
+    std::vector<double> blocks;
+    for (const TableGet::BlockRead& b : get_->blocks_read()) {
+      blocks.push_back(static_cast<double>(b.handle.offset));
+      blocks.push_back(static_cast<double>(b.handle.size));
+      blocks.push_back(static_cast<double>(b.entries_end));
+    }
+    out.set("blocks", ToTypedArray(std::span<const double>(blocks)));
+    out.set("filteredOut", get_->filtered_out());
+    return out;
+  }
+
+ private:
+  std::unique_ptr<TableGet> get_;
+  LiveHandleCount live_;
+};
+
 class TableHandle : public IoHandle {
  public:
   explicit TableHandle(std::unique_ptr<TableReader> reader)
@@ -342,15 +406,9 @@ class TableHandle : public IoHandle {
   }
   // { mayContain, route, filterInUse, partition, dataBlock, probedSize } (ts/api/table.ts
   // LookupExplanation before the key bytes are attached), or null on error (last-error slot).
-  // `read`: { useFilter, wholeKeyFiltering, prefixExtractor? } (TableReadOptions; a missing
-  // prefixExtractor is the table's own, "" none).
+  // `read`: ReadOptionsOf's.
   val Explain(uintptr_t key, size_t size, val read) const {
-    TableReadOptions options;
-    options.use_filter = read["useFilter"].as<bool>();
-    options.whole_key_filtering = read["wholeKeyFiltering"].as<bool>();
-    if (val prefix = read["prefixExtractor"]; prefix.isString()) {
-      options.prefix_extractor = prefix.as<std::string>();
-    }
+    const TableReadOptions options = ReadOptionsOf(std::move(read));
     bool may_match = true;
     LookupTrace trace;
     if (Status s = reader_->MayContain(View(key, size), &may_match, &trace, options); !s.ok()) {
@@ -419,6 +477,13 @@ class TableHandle : public IoHandle {
     return new TableCursorHandle(std::move(cursor));
   }
 
+  // The point lookup of the key at [key, key + size), the filter consulted as `read`
+  // (ReadOptionsOf) says.
+  TableGetHandle* Get(uintptr_t key, size_t size, val read) const {
+    return new TableGetHandle(
+        std::make_unique<TableGet>(*reader_, View(key, size), ReadOptionsOf(std::move(read))));
+  }
+
   LayoutHandle* Layout() const {
     return new LayoutHandle(std::make_unique<TableLayoutRead>(*reader_));
   }
@@ -442,15 +507,7 @@ val RangeDeletionsOf(uintptr_t contents, size_t size) {
     Fail(std::move(s));
     return val::null();
   }
-  val out = val::array();
-  for (const RangeDeletion& d : deletions) {
-    val entry = val::object();
-    entry.set("start", ToUint8Array(d.start));
-    entry.set("end", ToUint8Array(d.end));
-    entry.set("seq", std::to_string(d.sequence));
-    out.call<void>("push", entry);
-  }
-  return out;
+  return RangeDeletionsValue(deletions);
 }
 
 // The line sst_dump --command=scan prints for an entry (AppendScanLine): `seq` a decimal sequence
@@ -503,6 +560,8 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("takeScanText", &TableCursorHandle::TakeScanText);
   class_<BlockReadHandle, base<IoHandle>>("BlockReadHandle")
       .function("contents", &BlockReadHandle::Contents);
+  class_<TableGetHandle, base<IoHandle>>("TableGetHandle")
+      .function("answer", &TableGetHandle::Answer);
   class_<LayoutHandle, base<IoHandle>>("LayoutHandle").function("regions", &LayoutHandle::Regions);
   class_<TableHandle, base<IoHandle>>("TableHandle")
       .function("family", &TableHandle::Family)
@@ -520,6 +579,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("keys", &TableHandle::Keys, allow_raw_pointers())
       .function("entries", &TableHandle::Entries, allow_raw_pointers())
       .function("readBlock", &TableHandle::ReadBlock, allow_raw_pointers())
+      .function("get", &TableHandle::Get, allow_raw_pointers())
       .function("layout", &TableHandle::Layout, allow_raw_pointers());
   function("createTable", &CreateTable, allow_raw_pointers());
   function("rangeDeletionsOf", &RangeDeletionsOf);

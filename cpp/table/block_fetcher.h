@@ -52,6 +52,8 @@ class BlockFetcher {
 
   // Reads from here on are sequential: each read that leaves the window reads ahead.
   void EnableReadahead() { readahead_ = kInitialReadahead; }
+  // Each read brings in only the block asked for (a point lookup's few blocks).
+  void DisableReadahead() { readahead_ = 0; }
   // The next read that leaves the window also covers the file's last `bytes`.
   void PrefetchTail(uint64_t bytes) { tail_prefetch_ = bytes; }
   // Frees the window (opening is done; later reads come one at a time).

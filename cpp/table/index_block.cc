@@ -82,47 +82,57 @@ Status IndexBlock::Iterator::Next(IndexEntry* entry, bool* end) {
   return block_->Located(std::move(s));
 }
 
-Status IndexBlock::Seek(const LookupKey& lookup, std::optional<IndexEntry>* entry) const {
-  entry->reset();
+Status IndexBlock::IteratorNear(const LookupKey& lookup, std::optional<Iterator>* out) const {
+  *out = Iterator(this);
   if (empty()) return Status::Ok();
-  Iterator it(this);
+  Iterator& it = **out;
   IndexEntry current;
   bool end = false;
-  auto before_lookup = [&](const IndexEntry& e) {
-    return CompareIndexKeyWithLookup(*format_.comparator, e.user_key, format_.keys_have_tag, e.tag,
-                                     lookup) < 0;
-  };
   // Restart points hold whole keys and whole handles: binary search for the last one whose key
-  // is below the target, then scan forward from it.
-  auto entry_at_restart = [&](uint32_t i) -> Status {
-    const uint32_t offset = RestartOffset(contents_, layout_, i);
-    if (offset >= layout_.entries_size) {
+  // is below the target (IndexBlockIter::Seek's BinarySeek).
+  auto restart_offset = [&](uint32_t i, uint32_t* offset) -> Status {
+    *offset = RestartOffset(contents_, layout_, i);
+    if (*offset >= layout_.entries_size) {
       return Located(Corrupt("restart point past the entries", layout_.restarts_offset + 4 * i));
     }
-    it.decoder_.SeekTo(offset);
-    it.previous_.reset();
-    return it.Next(&current, &end);
+    return Status::Ok();
   };
   uint32_t left = 0;
   uint32_t right = layout_.num_restarts - 1;
   while (left < right) {
     const uint32_t mid = left + (right - left + 1) / 2;
-    if (Status s = entry_at_restart(mid); !s.ok()) return s;
-    if (before_lookup(current)) {
+    uint32_t offset = 0;
+    if (Status s = restart_offset(mid, &offset); !s.ok()) return s;
+    it.decoder_.SeekTo(offset);
+    it.previous_.reset();
+    if (Status s = it.Next(&current, &end); !s.ok()) return s;
+    if (CompareIndexKeyWithLookup(*format_.comparator, current.user_key, format_.keys_have_tag,
+                                  current.tag, lookup) < 0) {
       left = mid;
     } else {
       right = mid - 1;
     }
   }
-  if (Status s = entry_at_restart(left); !s.ok()) return s;
-  while (!end) {
-    if (!before_lookup(current)) {
+  uint32_t offset = 0;
+  if (Status s = restart_offset(left, &offset); !s.ok()) return s;
+  it.decoder_.SeekTo(offset);
+  it.previous_.reset();
+  return Status::Ok();
+}
+
+Status IndexBlock::Seek(const LookupKey& lookup, std::optional<IndexEntry>* entry) const {
+  entry->reset();
+  std::optional<Iterator> it;
+  if (Status s = IteratorNear(lookup, &it); !s.ok()) return s;
+  IndexEntry current;
+  for (bool end = false;;) {
+    if (Status s = it->Next(&current, &end); !s.ok() || end) return s;
+    if (CompareIndexKeyWithLookup(*format_.comparator, current.user_key, format_.keys_have_tag,
+                                  current.tag, lookup) >= 0) {
       *entry = std::move(current);
       return Status::Ok();
     }
-    if (Status s = it.Next(&current, &end); !s.ok()) return s;
   }
-  return Status::Ok();
 }
 
 Status IndexBlock::Last(std::optional<IndexEntry>* entry) const {

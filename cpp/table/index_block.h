@@ -60,6 +60,11 @@ class IndexBlock {
   };
   Iterator Begin() const { return Iterator(this); }
 
+  // An iterator from the last restart point whose entry sorts before `lookup` (the block's first
+  // entry when none does): every entry it passes over sorts before `lookup`, and the first that
+  // does not is at most a restart interval on. A walk that starts at a key enters the index here.
+  Status IteratorNear(const LookupKey& lookup, std::optional<Iterator>* out) const;
+
   // The first entry that does not sort before `lookup` (binary search over the restart points,
   // then a scan, as IndexBlockIter::Seek), or nullopt after the last entry. Internal-key indexes
   // compare as the databases' lookup keys do (docs/FORMATS.md 3.8).

@@ -11,6 +11,23 @@
 #include "table/table_reader.h"
 
 namespace sstfilter {
+namespace {
+
+// Where a walk enters an index block (the table's, or a partition): its first entry, or, for a
+// walk that starts at `start` and has not reached it, the restart point just before it
+// (IndexBlock::IteratorNear), as the index seek of a point lookup does (leveldb table/table.cc
+// Table::InternalGet; rocksdb table/block_based/block_based_table_reader.cc
+// BlockBasedTable::Get). TableCursor::BeforeFrom skips the few entries left before the start.
+Status EnterIndex(const IndexBlock& block, const Bytes* start,
+                  std::optional<IndexBlock::Iterator>* it) {
+  if (start == nullptr) {
+    *it = block.Begin();
+    return Status::Ok();
+  }
+  return block.IteratorNear(LookupKey{*start}, it);
+}
+
+}  // namespace
 
 struct TableCursor::Walk {
   explicit Walk(const OpenedTable& table)
@@ -21,16 +38,12 @@ struct TableCursor::Walk {
     // blocks), each lie one after another: each read reads ahead in its own window.
     data_fetcher.EnableReadahead();
     index_fetcher.EnableReadahead();
-    if (two_level) {
-      top.emplace(table.index.Begin());
-    } else {
-      blocks.emplace(table.index.Begin());
-    }
   }
 
   BlockFetcher data_fetcher;
   BlockFetcher index_fetcher;
   bool two_level;
+  bool entered = false;  // the table's index (the top level, when partitioned) was entered
   std::optional<IndexBlock::Iterator> top;  // over the partitions of a partitioned index
   std::unique_ptr<IndexBlock> partition;
   std::optional<IndexBlock::Iterator> blocks;  // over data-block handles
@@ -96,6 +109,12 @@ Status TableCursor::SetEntryRange(EntryRange range) {
     range.from = range.prefix;
   }
   from_reached_ = !range.from.has_value();
+  if (range.exact) {
+    // A point lookup reads the block the index names and seldom the next: block by block, as
+    // RocksDB's Get does without a prefetch buffer (BlockBasedTable::Get).
+    walk_->data_fetcher.DisableReadahead();
+    walk_->index_fetcher.DisableReadahead();
+  }
   entries_ = std::move(range);
   return Status::Ok();
 }
@@ -208,7 +227,9 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
 // sorts at or after every key of its block (or partition), sorts before the start's first version.
 bool TableCursor::BeforeFrom(const IndexEntry& entry) const {
   if (from_reached_) return false;
-  const LookupKey start{*entries_.from, kMaxSequenceNumber};
+  // The databases' own seek key (a read at the latest sequence number) sorts after a separator
+  // the writer shortened to the start's user key, whose block holds only keys before the start.
+  const LookupKey start{*entries_.from};
   return CompareIndexKeyWithLookup(*table_->comparator_ref, entry.user_key,
                                    table_->index.keys_have_tag(), entry.tag, start) < 0;
 }
@@ -216,6 +237,13 @@ bool TableCursor::BeforeFrom(const IndexEntry& entry) const {
 // Sets the walk's pending_block (or pending_partition) to the next handle to read, or at_end_.
 Status TableCursor::NextHandle() {
   Walk& w = *walk_;
+  if (!w.entered) {
+    w.entered = true;
+    const Bytes* start = from_reached_ ? nullptr : &*entries_.from;
+    if (Status s = EnterIndex(table_->index, start, w.two_level ? &w.top : &w.blocks); !s.ok()) {
+      return s;
+    }
+  }
   IndexEntry entry;
   bool end = false;
   if (w.blocks) {
@@ -272,7 +300,9 @@ Status TableCursor::Advance() {
         const bool compressed = w.index_fetcher.trailer()[0] != 0;
         s = IndexBlock::Open(std::move(*contents), table_->index_format,
                              w.pending_partition->offset, compressed, w.partition.get());
-        if (s.ok()) w.blocks.emplace(w.partition->Begin());
+        if (s.ok()) {
+          s = EnterIndex(*w.partition, from_reached_ ? nullptr : &*entries_.from, &w.blocks);
+        }
         w.pending_partition.reset();
       }
     } else {

@@ -16,10 +16,6 @@
 namespace sstfilter {
 namespace {
 
-// The metaindex names of meta blocks with a kind of their own (rocksdb table/meta_blocks.h,
-// table/block_based/block_based_table_builder.cc; leveldb table/table_builder.cc).
-constexpr std::string_view kRangeDeletionsBlock = "rocksdb.range_del";
-
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }

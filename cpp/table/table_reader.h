@@ -25,6 +25,9 @@ inline constexpr uint32_t kBinarySearchWithFirstKey = 3;
 
 // The meta block holding the dictionary data blocks are compressed with.
 inline constexpr std::string_view kCompressionDictionaryBlock = "rocksdb.compression_dict";
+// The meta block holding the table's range deletions (rocksdb table/block_based/
+// block_based_table_builder.cc WriteRangeDelBlock).
+inline constexpr std::string_view kRangeDeletionsBlock = "rocksdb.range_del";
 
 struct OpenedTable {
   TableOptions options;

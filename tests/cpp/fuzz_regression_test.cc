@@ -26,6 +26,7 @@ const std::map<std::string, Harness> kHarnesses = {
     {"filter", fuzz::FuzzFilter},
     {"leveldb_filter_block", fuzz::FuzzLevelDbFilterBlock},
     {"table", fuzz::FuzzTable},
+    {"table_get", fuzz::FuzzTableGet},
     {"block", fuzz::FuzzBlock},
     {"roundtrip", fuzz::FuzzRoundTrip},
     {"values", fuzz::FuzzValues},

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "sstfilter/hash.h"
 #include "sstfilter/leveldb_filter_block.h"
 #include "sstfilter/table.h"
+#include "sstfilter/table_get.h"
 #include "sstfilter/table_writer.h"
 #include "sstfilter/values.h"
 #include "sstfilter/wal_recovery.h"
@@ -288,26 +290,46 @@ inline constexpr size_t kMaxTableProbeKeys = 1 + 16;  // the empty key, then 16
 inline constexpr int kMaxWalkedBlocks = 16;
 inline constexpr size_t kFuzzKeyBatchBytes = 1;  // a batch per data block
 
-inline void FuzzTable(const uint8_t* data, size_t size) {
+// ---- table_fuzz and table_get_fuzz: [flags u8][keys length u16][probe keys][file] ----
+// The table opened from the input as its flags say; nullopt when opening failed (with an error
+// inside the file, checked here).
+struct FuzzedTable {
+  uint8_t flag_bits = 0;
+  std::vector<ByteView> keys;
+  ByteView file;
+  std::unique_ptr<TableReader> reader;
+};
+
+inline std::optional<FuzzedTable> OpenFuzzedTable(const uint8_t* data, size_t size) {
   Input in(data, size);
-  const uint8_t flag_bits = in.Byte();
+  FuzzedTable out;
+  out.flag_bits = in.Byte();
   TableOptions options;
-  options.internal_keys = (flag_bits & 1) == 0;
-  options.verify_checksums = (flag_bits & 2) == 0;
+  options.internal_keys = (out.flag_bits & 1) == 0;
+  options.verify_checksums = (out.flag_bits & 2) == 0;
   // The order: the table's own, a MANIFEST naming one this library lacks (unknown: conservative
   // answers), or a supplied one (checked against the index).
-  if (flag_bits & 4) options.manifest_comparator = "fuzz.Unknown";
-  if (flag_bits & 8) options.comparator = BuiltinComparator(kReverseBytewiseComparatorName);
-  const std::vector<ByteView> keys = SplitKeys(in.Take(in.U16()), kMaxTableProbeKeys);
-  const ByteView file = in.Rest();
-
-  TableReader reader(file.size(), options);
-  const Status opened = DriveForFuzzing(reader, file);
+  if (out.flag_bits & 4) options.manifest_comparator = "fuzz.Unknown";
+  if (out.flag_bits & 8) options.comparator = BuiltinComparator(kReverseBytewiseComparatorName);
+  out.keys = SplitKeys(in.Take(in.U16()), kMaxTableProbeKeys);
+  out.file = in.Rest();
+  out.reader = std::make_unique<TableReader>(out.file.size(), options);
+  const Status opened = DriveForFuzzing(*out.reader, out.file);
   if (!opened.ok()) {
-    FUZZ_CHECK(InFile(opened, file));
-    return;
+    FUZZ_CHECK(InFile(opened, out.file));
+    return std::nullopt;
   }
-  FUZZ_CHECK(reader.is_open());
+  FUZZ_CHECK(out.reader->is_open());
+  return out;
+}
+
+inline void FuzzTable(const uint8_t* data, size_t size) {
+  const std::optional<FuzzedTable> opened = OpenFuzzedTable(data, size);
+  if (!opened) return;
+  const uint8_t flag_bits = opened->flag_bits;
+  const std::vector<ByteView>& keys = opened->keys;
+  const ByteView file = opened->file;
+  const TableReader& reader = *opened->reader;
   const OpenedTable& t = reader.table();
   const TableFilter& filter = t.filter;
   // What t.filter reports, computed for whatever was opened.
@@ -383,6 +405,49 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
       FUZZ_CHECK(d.ok() ||
                  (d.offset() >= 0 && static_cast<size_t>(d.offset()) <= read.contents()->size()));
     }
+  }
+}
+
+// Each probe key looked up in the table (TableGet): the filter's "no" is MayContain's and reads
+// no block; the blocks read follow one another and hold every entry found, each of the key (under
+// the table's order, or in bytes where it is unknown); the covering range deletions hold the key.
+// A failure is a typed error inside the file, or kUnsupported (range deletions, order unknown).
+inline void FuzzTableGet(const uint8_t* data, size_t size) {
+  const std::optional<FuzzedTable> opened = OpenFuzzedTable(data, size);
+  if (!opened) return;
+  const TableReader& reader = *opened->reader;
+  const Comparator* order = reader.table().comparator_ref.get();
+  for (ByteView k : opened->keys) {
+    TableGet get(reader, k);
+    const Status s = DriveForFuzzing(get, opened->file);
+    if (!s.ok()) {
+      FUZZ_CHECK(InFile(s, opened->file) || s.code() == ErrorCode::kUnsupported ||
+                 s.code() == ErrorCode::kResourceLimit);
+      continue;
+    }
+    FUZZ_CHECK(get.done());
+    bool may_match = true;
+    if (reader.MayContain(k, &may_match).ok()) FUZZ_CHECK(may_match == !get.filtered_out());
+    const std::vector<TableGet::BlockRead>& blocks = get.blocks_read();
+    FUZZ_CHECK(!get.filtered_out() || (blocks.empty() && get.entry_count() == 0));
+    FUZZ_CHECK(blocks.empty() ? get.entry_count() == 0
+                              : blocks.back().entries_end == get.entry_count());
+    for (size_t b = 0; b < blocks.size(); ++b) {
+      FUZZ_CHECK(blocks[b].handle.offset + blocks[b].handle.size <= opened->file.size());
+      if (b > 0) FUZZ_CHECK(blocks[b - 1].entries_end <= blocks[b].entries_end);
+    }
+    const std::vector<uint32_t>& offsets = get.key_offsets();
+    FUZZ_CHECK(offsets.back() == get.key_data().size());
+    FUZZ_CHECK(get.value_offsets().size() == offsets.size());
+    FUZZ_CHECK(get.tags().size() ==
+               (reader.table().options.internal_keys ? offsets.size() - 1 : 0));
+    for (size_t i = 0; i + 1 < offsets.size(); ++i) {
+      const ByteView found =
+          ByteView(get.key_data()).subspan(offsets[i], offsets[i + 1] - offsets[i]);
+      FUZZ_CHECK(order != nullptr ? order->Compare(found, k) == 0
+                                  : std::equal(found.begin(), found.end(), k.begin(), k.end()));
+    }
+    FUZZ_CHECK(get.covering().empty() || order != nullptr);
   }
 }
 

@@ -9,7 +9,7 @@
 // db/version_set.cc (Version::Get).
 import { compareBytes, type Entry } from "./entries.js";
 import { inFile, SstFilterError } from "../core/errors.js";
-import type { AsyncTable, TableReadOptions } from "./table.js";
+import type { AsyncTable, TableLookup, TableReadOptions } from "./table.js";
 import type { DatabaseTableOptions } from "./db-table-options.js";
 import type { WideColumn } from "./values.js";
 import type { WalRecord } from "./wal.js";
@@ -415,9 +415,11 @@ async function tableStep(
   const filtered = explained.filterInUse || explained.route === "after-last-key";
   step.filter = !filtered ? "none" : explained.mayContain ? "maybe" : "no";
   const partitionRead = explained.partition === null ? 0 : 1;
-  // table.get reads the data block only where the filter allows, and adds the file's range
-  // tombstones covering the key either way (TableCache::Get consults them before the filter).
-  const answer = tableAnswer(await table.get(key, read), file.name, source.decodeEntity);
+  // The table's point lookup reads the data blocks only where the filter allows, and brings the
+  // file's range tombstones covering the key either way (TableCache::Get consults them before the
+  // filter).
+  const lookup = await table.pointLookup(key, read);
+  const answer = tableAnswer(lookup.entries, file.name, source.decodeEntity);
   step.blocksRead = partitionRead;
   if (!explained.mayContain && answer.coveringTombstone === 0n) return step;
   const found = resolution.take(answer);
@@ -425,59 +427,25 @@ async function tableStep(
   step.sequence = found.sequence;
   if (explained.mayContain) {
     step.blocksRead +=
-      explained.dataBlock === null || source.format === "leveldb"
-        ? 1
-        : await dataBlocksRead(table, explained.dataBlock, key, compare, found.decidedAt);
+      source.format === "leveldb" ? 1 : blocksUntilDecided(lookup.blocksRead, found.decidedAt);
   }
   return step;
 }
 
-// A RocksDB data block is followed by its 5-byte trailer (compression type, checksum), then the
-// next data block.
-const BLOCK_TRAILER = 5;
-
 /**
- * The data blocks BlockBasedTable::Get reads from the one the index names: it goes on to the next
- * block until an entry after the key or one that decides is seen, so a chain of merge operands
- * that runs past a block's end costs a block more, and so does a key that sorts after every entry
- * of the block the index names (between its last key and the index separator above it: the next
- * block's first entry ends the search). LevelDB's Table::InternalGet reads one block and takes one
+ * The data blocks BlockBasedTable::Get reads of those the table's lookup read (which are all the
+ * blocks holding the key's versions, and the block after the last when that ends at the key): it
+ * goes on to the next block until an entry after the key or one that decides is seen, so a chain
+ * of merge operands that runs past a block's end costs a block more, and so does a key that sorts
+ * after every entry of the block the index names (between its last key and the index separator
+ * above it: the next block's first entry ends the search). `decidedAt`: the index of the version
+ * that decided, null when none did. LevelDB's Table::InternalGet reads one block and takes one
  * entry.
  */
-async function dataBlocksRead(
-  table: AsyncTable,
-  [offset]: [number, number],
-  key: Uint8Array,
-  compare: Compare,
-  decidedAt: number | null,
-): Promise<number> {
-  let versionsSeen = 0;
-  for (let blocks = 1, at = offset; ; blocks++) {
-    const block = await blockKeys(table, at);
-    if (block === null) return blocks - 1;
-    versionsSeen += block.keys.filter((k) => compare(k, key) === 0).length;
-    const last = block.keys[block.keys.length - 1];
-    const runsOn =
-      last !== undefined && compare(last, key) <= 0 && (decidedAt === null || decidedAt >= versionsSeen);
-    if (!runsOn) return blocks;
-    at += block.size + BLOCK_TRAILER;
-  }
-}
-
-/** The user keys and size of the data block at `offset`; null past the last data block. */
-async function blockKeys(
-  table: AsyncTable,
-  offset: number,
-): Promise<{ keys: Uint8Array[]; size: number } | null> {
-  for await (const batch of table.keyBatches({ from: offset, to: offset + 1 })) {
-    if (batch.blocks.length < 3 || batch.blocks[0] !== offset) continue;
-    const keysEnd = batch.blocks[2]!;
-    const keys: Uint8Array[] = [];
-    for (let i = 0; i < keysEnd; i++)
-      keys.push(batch.data.subarray(batch.offsets[i]!, batch.offsets[i + 1]!));
-    return { keys, size: batch.blocks[1]! };
-  }
-  return null;
+function blocksUntilDecided(blocks: TableLookup["blocksRead"], decidedAt: number | null): number {
+  if (decidedAt === null) return blocks.length;
+  const deciding = blocks.findIndex((b) => b.entriesEnd > decidedAt);
+  return deciding === -1 ? blocks.length : deciding + 1;
 }
 
 /**

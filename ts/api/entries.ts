@@ -103,7 +103,7 @@ export function entryTypeNames(constants: ModuleConstants): readonly string[] {
 }
 
 /** The entries of a batch the core handed over. */
-export function entriesOf(batch: EntryBatchRaw, typeNames: readonly string[]): Entry[] {
+export function entriesOf(batch: Omit<EntryBatchRaw, "blocks">, typeNames: readonly string[]): Entry[] {
   const { keys, tags, values, timestamps, timestampSize } = batch;
   const count = keys.offsets.length - 1;
   const out = new Array<Entry>(count);
@@ -143,28 +143,20 @@ export function rangeDeletionsOf(
 }
 
 /**
- * What a table's point lookup finds for `key`: its entries (newest first, as stored) and the range
- * deletions that cover it, as entries of type "range-delete" (key: the range's start, value: its
+ * What a table's point lookup finds: the key's entries (newest first, as stored) and the range
+ * deletions covering it, as entries of type "range-delete" (key: the range's start, value: its
  * end), merged by sequence number, newest first.
  */
-export function lookupResult(
-  entries: Entry[],
-  deletions: RangeDeletion[],
-  key: Uint8Array,
-  compare: (a: Uint8Array, b: Uint8Array) => number,
-  rangeDeleteCode: number,
-): Entry[] {
-  const covering: Entry[] = deletions
-    .filter((d) => compare(d.start, key) <= 0 && compare(key, d.end) < 0)
-    .map((d) => ({
-      key: d.start,
-      value: d.end,
-      seq: d.seq,
-      type: "range-delete",
-      typeCode: rangeDeleteCode,
-    }));
+export function lookupResult(entries: Entry[], covering: RangeDeletion[], rangeDeleteCode: number): Entry[] {
   if (covering.length === 0) return entries;
-  return [...entries, ...covering].sort((a, b) => (a.seq! > b.seq! ? -1 : a.seq! < b.seq! ? 1 : 0));
+  const deletions: Entry[] = covering.map((d) => ({
+    key: d.start,
+    value: d.end,
+    seq: d.seq,
+    type: "range-delete",
+    typeCode: rangeDeleteCode,
+  }));
+  return [...entries, ...deletions].sort((a, b) => (a.seq! > b.seq! ? -1 : a.seq! < b.seq! ? 1 : 0));
 }
 
 const MAX_SEQUENCE = (1n << 56n) - 1n;

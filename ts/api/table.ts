@@ -8,14 +8,15 @@ import type {
   IoHandle,
   LayoutHandle,
   TableCursorHandle,
+  TableGetHandle,
   TableHandle,
+  TableReadRaw,
 } from "../core/core-module.js";
 import { SstFilterError } from "../core/errors.js";
 import type { FilterKind } from "./filters.js";
 import type { WasmHeap } from "../core/heap.js";
-import { keyBytes, type Key, type KeyBatch } from "../core/keys.js";
+import type { Key, KeyBatch } from "../core/keys.js";
 import {
-  compareBytes,
   entriesOf,
   entryRange,
   entryTypeNames,
@@ -29,10 +30,8 @@ import {
 import { regionsOf, type TableRegion } from "./layout.js";
 import { WasmObject } from "../core/wasm-object.js";
 import {
-  compareFunctionFor,
   coreComparator,
   throwComparatorFault,
-  type CompareFunction,
   type ComparatorOption,
   type CoreComparator,
 } from "./comparators.js";
@@ -610,6 +609,38 @@ class AsyncKeyWalk extends KeyWalk implements AsyncIterableIterator<Uint8Array> 
   }
 }
 
+/** The core's TableReadOptions from the caller's. */
+function tableReadRaw(read: TableReadOptions): TableReadRaw {
+  if (read === null || typeof read !== "object") {
+    throw new SstFilterError("BAD_OPTIONS", "table read options must be an object");
+  }
+  const { useFilter = true, wholeKeyFiltering = true, prefixExtractor } = read;
+  if (typeof useFilter !== "boolean" || typeof wholeKeyFiltering !== "boolean") {
+    throw new SstFilterError("BAD_OPTIONS", "useFilter and wholeKeyFiltering must be booleans");
+  }
+  if (prefixExtractor !== undefined && prefixExtractor !== null && typeof prefixExtractor !== "string") {
+    throw new SstFilterError("BAD_OPTIONS", "prefixExtractor must be a string or null");
+  }
+  return {
+    useFilter,
+    wholeKeyFiltering,
+    ...(prefixExtractor !== undefined ? { prefixExtractor: prefixExtractor ?? "" } : {}),
+  };
+}
+
+/** @internal What a table's point lookup found and read (AsyncTable.pointLookup). */
+export interface TableLookup {
+  /** get()'s answer. */
+  entries: Entry[];
+  /**
+   * The data blocks read, in order; the key's entries (not its range deletions) before entriesEnd
+   * came from this block and the ones before it.
+   */
+  blocksRead: { offset: number; size: number; entriesEnd: number }[];
+  /** The filter (or a LevelDB table's index) ruled the key out: no data block was read. */
+  filteredOut: boolean;
+}
+
 function checkBlockHandle(offset: number, size: number): void {
   for (const [name, value] of [
     ["offset", offset],
@@ -649,24 +680,14 @@ class TableBase extends WasmObject<TableHandle> {
   readonly filter: TableFilterInfo | null;
   /** The order of the keys, and how the reader knows it. */
   readonly order: TableKeyOrder;
-  // get()'s order for range deletions: null while the order is unknown.
-  private readonly compareKeys: CompareFunction | null;
 
   /** @internal */
   constructor(
     protected readonly heap: WasmHeap,
     handle: TableHandle,
-    suppliedCompare?: CompareFunction,
   ) {
     super(handle, "table");
     this.order = handle.keyOrder() as TableKeyOrder;
-    this.compareKeys = this.order.known
-      ? compareFunctionFor(
-          heap,
-          this.order.comparator,
-          this.order.source === "supplied" ? suppliedCompare : undefined,
-        )
-      : null;
     this.format = handle.family() as TableFormat;
     this.footer = handle.footer() as TableFooter;
     this.metaindex = handle.metaindex() as Record<string, [number, number]>;
@@ -683,23 +704,10 @@ class TableBase extends WasmObject<TableHandle> {
   }
 
   protected explainProbe(key: Key, read: TableReadOptions = {}): LookupExplanation {
-    if (read === null || typeof read !== "object") {
-      throw new SstFilterError("BAD_OPTIONS", "table read options must be an object");
-    }
-    const { useFilter = true, wholeKeyFiltering = true, prefixExtractor } = read;
-    if (typeof useFilter !== "boolean" || typeof wholeKeyFiltering !== "boolean") {
-      throw new SstFilterError("BAD_OPTIONS", "useFilter and wholeKeyFiltering must be booleans");
-    }
-    if (prefixExtractor !== undefined && prefixExtractor !== null && typeof prefixExtractor !== "string") {
-      throw new SstFilterError("BAD_OPTIONS", "prefixExtractor must be a string or null");
-    }
+    const options = tableReadRaw(read);
     const handle = this.live();
     const [ptr, size] = this.heap.putKey(key);
-    const raw = handle.explain(ptr, size, {
-      useFilter,
-      wholeKeyFiltering,
-      ...(prefixExtractor !== undefined ? { prefixExtractor: prefixExtractor ?? "" } : {}),
-    });
+    const raw = handle.explain(ptr, size, options);
     throwComparatorFault();
     if (raw === null) throw this.heap.lastError();
     const { probedSize, ...rest } = raw;
@@ -761,22 +769,32 @@ class TableBase extends WasmObject<TableHandle> {
     return rangeDeletionsOf(raw);
   }
 
-  /** get()'s answer from the entries of the key and the table's range deletions. */
-  protected lookup(found: Entry[], deletions: RangeDeletion[], key: Uint8Array): Entry[] {
-    const compare = this.compareKeys;
-    if (compare === null && deletions.length > 0) {
-      throw new SstFilterError(
-        "UNSUPPORTED",
-        `get: which range deletions cover a key needs the order of the table's keys ("${this.order.comparator}" is not built in); supply it as the comparator option`,
-      );
+  /** The core's point lookup of `key` (sstfilter/table_get.h), to be run and then answered. */
+  protected newGet(key: Key, read: TableReadOptions = {}): TableGetHandle {
+    const handle = this.live();
+    const [ptr, size] = this.heap.putKey(key);
+    const get = handle.get(ptr, size, tableReadRaw(read));
+    throwComparatorFault();
+    return get;
+  }
+
+  /** What a finished lookup found: get()'s entries, and the blocks it read. */
+  protected takeAnswer(get: TableGetHandle): TableLookup {
+    const { entries, covering, blocks, filteredOut } = get.answer();
+    const found = entriesOf(entries, entryTypeNames(this.heap.constants));
+    const blocksRead: TableLookup["blocksRead"] = [];
+    for (let b = 0; b < blocks.length; b += 3) {
+      blocksRead.push({ offset: blocks[b]!, size: blocks[b + 1]!, entriesEnd: blocks[b + 2]! });
     }
-    return lookupResult(
-      found,
-      deletions,
-      key,
-      compare ?? compareBytes,
-      this.heap.constants.entryTypes["range-delete"]!,
-    );
+    return {
+      entries: lookupResult(
+        found,
+        rangeDeletionsOf(covering),
+        this.heap.constants.entryTypes["range-delete"]!,
+      ),
+      blocksRead,
+      filteredOut,
+    };
   }
 
   protected newLayoutRead(): LayoutHandle {
@@ -800,9 +818,8 @@ export class Table extends TableBase {
     heap: WasmHeap,
     handle: TableHandle,
     private readonly bytes: Uint8Array,
-    suppliedCompare?: CompareFunction,
   ) {
-    super(heap, handle, suppliedCompare);
+    super(heap, handle);
   }
 
   /**
@@ -895,17 +912,8 @@ export class Table extends TableBase {
 
   /** The range deletions of the rocksdb.range_del block, in stored order ([] without one). */
   rangeDeletions(): RangeDeletion[] {
-    return [...this.storedRangeDeletions()];
-  }
-
-  // Read once: get() consults them on every lookup.
-  private deletions: RangeDeletion[] | undefined;
-  private storedRangeDeletions(): RangeDeletion[] {
-    if (this.deletions === undefined) {
-      const at = this.metaindex["rocksdb.range_del"];
-      this.deletions = at === undefined ? [] : this.decodeRangeDeletions(this.readBlock(at[0], at[1]));
-    }
-    return this.deletions;
+    const at = this.metaindex["rocksdb.range_del"];
+    return at === undefined ? [] : this.decodeRangeDeletions(this.readBlock(at[0], at[1]));
   }
 
   /**
@@ -916,10 +924,13 @@ export class Table extends TableBase {
    * `read`: the filter is consulted as a database configured so does (see explain).
    */
   get(userKey: Key, read?: TableReadOptions): Entry[] {
-    const key = keyBytes(userKey);
-    const allowed = read === undefined ? this.mayContain(key) : this.explainProbe(key, read).mayContain;
-    const found = allowed ? [...this.entryWalk({ from: key, exact: true })] : [];
-    return this.lookup(found, this.storedRangeDeletions(), key);
+    const get = this.newGet(userKey, read);
+    try {
+      runSync(this.heap, get, this.bytes);
+      return this.takeAnswer(get).entries;
+    } finally {
+      get.delete();
+    }
   }
 
   /**
@@ -957,9 +968,8 @@ export class AsyncTable extends TableBase {
     handle: TableHandle,
     private readonly source: ByteSource,
     private release: (() => void) | undefined,
-    suppliedCompare?: CompareFunction,
   ) {
-    super(heap, handle, suppliedCompare);
+    super(heap, handle);
   }
 
   /** See Table.mayContain. Footer, index and filter are in memory: no read is needed today. */
@@ -1029,31 +1039,24 @@ export class AsyncTable extends TableBase {
 
   /** See Table.rangeDeletions. */
   async rangeDeletions(): Promise<RangeDeletion[]> {
-    return [...(await this.storedRangeDeletions())];
-  }
-
-  // Read once (a failed read is tried again): get() consults them on every lookup.
-  private deletions: Promise<RangeDeletion[]> | undefined;
-  private storedRangeDeletions(): Promise<RangeDeletion[]> {
-    this.deletions ??= (async () => {
-      const at = this.metaindex["rocksdb.range_del"];
-      return at === undefined ? [] : this.decodeRangeDeletions(await this.readBlock(at[0], at[1]));
-    })().catch((error: unknown) => {
-      this.deletions = undefined;
-      throw error;
-    });
-    return this.deletions;
+    const at = this.metaindex["rocksdb.range_del"];
+    return at === undefined ? [] : this.decodeRangeDeletions(await this.readBlock(at[0], at[1]));
   }
 
   /** See Table.get. */
   async get(userKey: Key, read?: TableReadOptions): Promise<Entry[]> {
-    const key = keyBytes(userKey);
-    const found: Entry[] = [];
-    const allowed = read === undefined ? await this.mayContain(key) : this.explainProbe(key, read).mayContain;
-    if (allowed) {
-      for await (const entry of this.entryWalk({ from: key, exact: true })) found.push(entry);
+    return (await this.pointLookup(userKey, read)).entries;
+  }
+
+  /** @internal get()'s answer with the data blocks it read (db.get's route). */
+  async pointLookup(userKey: Key, read?: TableReadOptions): Promise<TableLookup> {
+    const get = this.newGet(userKey, read);
+    try {
+      await runAsync(this.heap, get, this.source);
+      return this.takeAnswer(get);
+    } finally {
+      get.delete();
     }
-    return this.lookup(found, await this.storedRangeDeletions(), key);
   }
 
   /** See Table.layout: a partitioned index's partitions are read from the source. */
@@ -1116,12 +1119,6 @@ function createHandle(heap: WasmHeap, size: number, opts: OpenTableOptions): Tab
   return handle;
 }
 
-/** The caller's compare function, which get() orders range deletions with. */
-function suppliedCompare(opts: OpenTableOptions): CompareFunction | undefined {
-  const c = opts.comparator;
-  return typeof c === "function" ? c : typeof c === "object" && c !== null ? c.compare : undefined;
-}
-
 export function openTable(heap: WasmHeap, bytes: Uint8Array, opts: OpenTableOptions): Table {
   if (!(bytes instanceof Uint8Array)) {
     throw new SstFilterError("BAD_OPTIONS", "openTable takes the file's bytes as a Uint8Array");
@@ -1133,7 +1130,7 @@ export function openTable(heap: WasmHeap, bytes: Uint8Array, opts: OpenTableOpti
     handle.delete();
     throw error;
   }
-  return new Table(heap, handle, bytes, suppliedCompare(opts));
+  return new Table(heap, handle, bytes);
 }
 
 // A Blob read is a round trip to the browser's file reader: a walk of a 222 MB table in 1 MiB reads
@@ -1194,7 +1191,7 @@ export async function openTableFrom(
     const checked = checkSource(source);
     handle = createHandle(heap, checked.size, opts);
     await runAsync(heap, handle, checked);
-    return new AsyncTable(heap, handle, checked, release, suppliedCompare(opts));
+    return new AsyncTable(heap, handle, checked, release);
   } catch (error) {
     handle?.delete();
     release?.();

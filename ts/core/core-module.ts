@@ -78,6 +78,21 @@ export interface TableCursorHandle extends IoHandle {
   takeScanText(hex: boolean, decodeBlobIndex: boolean): { out: Uint8Array; errors: Uint8Array };
 }
 
+/** A table's point lookup (wasm/table_bindings.cc TableGetHandle). */
+export interface TableGetHandle extends IoHandle {
+  /**
+   * Once advance() returned 0: the key's entries in stored order (newest first), the range
+   * deletions covering it (newest first), [offset, size, entriesEnd] per data block read (entries
+   * [previous entriesEnd, entriesEnd) came from it), and whether the filter ruled the key out.
+   */
+  answer(): {
+    entries: Omit<EntryBatchRaw, "blocks">;
+    covering: { start: Uint8Array; end: Uint8Array; seq: string }[];
+    blocks: Float64Array;
+    filteredOut: boolean;
+  };
+}
+
 export interface BlockReadHandle extends IoHandle {
   /** The block's contents once advance() returned 0. */
   contents(): Uint8Array | null;
@@ -110,6 +125,14 @@ export interface LookupExplanationRaw {
   probedSize: number;
 }
 
+/** How the database reading a table is configured (sstfilter/table.h TableReadOptions). */
+export interface TableReadRaw {
+  useFilter: boolean;
+  wholeKeyFiltering: boolean;
+  /** Absent: the table's own extractor; "": none. */
+  prefixExtractor?: string;
+}
+
 export interface TableHandle extends IoHandle {
   family(): string;
   footer(): unknown;
@@ -128,11 +151,7 @@ export interface TableHandle extends IoHandle {
   mayContain(key: number, size: number): number;
   prefixMayMatch(key: number, size: number): number;
   /** null on failure (last error). */
-  explain(
-    key: number,
-    size: number,
-    read: { useFilter: boolean; wholeKeyFiltering: boolean; prefixExtractor?: string },
-  ): LookupExplanationRaw | null;
+  explain(key: number, size: number, read: TableReadRaw): LookupExplanationRaw | null;
   mayContainBatch(data: number, dataSize: number, offsets: number, count: number, out: number): boolean;
   /**
    * A walk over the data blocks at offsets [begin, end); end -1: to the last. `checkOrder`: the walk
@@ -150,6 +169,8 @@ export interface TableHandle extends IoHandle {
   /** mayContain's answers for the keys of the batch `cursor` holds, written at `results`. */
   mayContainCursorKeys(cursor: TableCursorHandle, results: number): boolean;
   readBlock(offset: number, size: number): BlockReadHandle;
+  /** The point lookup of the key at [key, key + size). */
+  get(key: number, size: number, read: TableReadRaw): TableGetHandle;
   /** The layout listing of the table's blocks. */
   layout(): LayoutHandle;
 }

@@ -299,6 +299,7 @@ class TableReader final : public ResumableRead {
   friend class TableCursor;
   friend class TableBlockRead;
   friend class TableLayoutRead;
+  friend class TableGet;
   struct State;  // the block read, how far opening got, the filter chosen (table_reader.cc)
 
   Status OnFooter(const Bytes& tail);
