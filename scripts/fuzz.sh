@@ -62,7 +62,9 @@ status=0
 for target in "${targets[@]}"; do
   corpus="$build/corpus/$target"
   artifacts="$build/artifacts/$target"
-  mkdir -p "$corpus" "$artifacts"
+  # Targets whose inputs no corpus section holds (indexeddb_key, v8_value, local_storage) start
+  # from an empty seed folder: libFuzzer exits when a folder it is given does not exist.
+  mkdir -p "$corpus" "$artifacts" "$build/seeds/$target"
   log="$build/$target.log"
   echo "fuzz: $target ($budget, max_len $(max_len_of "$target"); log $log)"
   # -timeout: an input that takes seconds is a hang for inputs of this size.
