@@ -95,9 +95,9 @@ export async function readBlobValue(
     parts.header.length,
     parts.record.length,
     key.length,
-    String(parts.size),
-    offset.toString(),
-    size.toString(),
+    BigInt(parts.size),
+    offset,
+    size,
     blob.compressionType ?? 0,
     family.id,
   );
