@@ -297,7 +297,8 @@ export class Database {
    * one; UNSUPPORTED naming the comparator and the option otherwise.
    */
   compareFor(family: ColumnFamily): CompareFunction {
-    const name = family.comparator === "" ? "leveldb.BytewiseComparator" : family.comparator;
+    // A MANIFEST that records no comparator: the libraries' default, bytewise.
+    const name = family.comparator === "" ? this.#heap.constants.comparatorNames.bytewise : family.comparator;
     const compare = compareFunctionFor(this.#heap, name, this.#comparators.get(name));
     if (compare === null) {
       throw new SstFilterError(

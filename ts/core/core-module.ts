@@ -391,6 +391,10 @@ export interface ModuleConstants {
   entryTypes: Record<string, number>;
   /** TableRegionKind values by name ("data": 0, ...). */
   regionKinds: Record<string, number>;
+  /** Sizes in bytes of the formats' fixed parts (docs/FORMATS.md 3.1, 6.7). */
+  formatSizes: Record<"blockTrailer" | "blobFileHeader" | "blobRecordHeader" | "blobFileFooter", number>;
+  /** The built-in comparators' names (sstfilter/comparator.h). */
+  comparatorNames: Record<"bytewise" | "reverseBytewise" | "bytewiseU64Ts" | "indexedDb", string>;
 }
 
 /** What Emscripten's MODULARIZE factory accepts here (see INCOMING_MODULE_JS_API in CMakeLists). */
