@@ -61,6 +61,7 @@ emscripten::val Constants() {
   sizes.set("blobFileHeader", static_cast<double>(kBlobFileHeaderSize));
   sizes.set("blobRecordHeader", static_cast<double>(kBlobRecordHeaderSize));
   sizes.set("blobFileFooter", static_cast<double>(kBlobFileFooterSize));
+  sizes.set("u64Timestamp", static_cast<double>(BytewiseU64TsComparator().timestamp_size()));
   constants.set("formatSizes", sizes);
   // The built-in comparators' names (Comparator::Name), as MANIFESTs and tables record them.
   emscripten::val comparators = emscripten::val::object();
@@ -68,6 +69,10 @@ emscripten::val Constants() {
   comparators.set("reverseBytewise", std::string(kReverseBytewiseComparatorName));
   comparators.set("bytewiseU64Ts", std::string(kBytewiseU64TsComparatorName));
   comparators.set("indexedDb", std::string(kIndexedDbComparatorName));
+  // RocksDB names its comparators with 8-byte timestamps by this suffix on the plain order's name
+  // (util/comparator.cc ComparatorWithU64TsImpl): ".u64ts".
+  comparators.set("u64TsSuffix",
+                  std::string(kBytewiseU64TsComparatorName.substr(kBytewiseComparatorName.size())));
   constants.set("comparatorNames", comparators);
   return constants;
 }

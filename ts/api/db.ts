@@ -169,9 +169,8 @@ export class Database {
       // paranoid_checks=false ignores what the reader reports, as kSkipAnyCorruptedRecords does.
       mode: settings.readPastDamage ? "kSkipAnyCorruptedRecords" : (settings.mode ?? "kPointInTimeRecovery"),
       timestampSize: (id) => {
-        // RocksDB's built-in timestamp comparators end in ".u64ts" (8-byte timestamps).
         const family = this.columnFamilies.find((cf) => cf.id === id);
-        return family?.comparator.endsWith(".u64ts") === true ? 8 : 0;
+        return family === undefined ? 0 : this.timestampSizeOf(family);
       },
     });
     const damage = recovery.unresumedDamage;
@@ -290,6 +289,15 @@ export class Database {
     return supplied !== undefined
       ? { comparator: { name: comparator, compare: supplied } }
       : { manifestComparator: comparator };
+  }
+
+  /**
+   * @internal The size of the user-defined timestamps a column family's keys carry: RocksDB's
+   * timestamp comparators are named with the ".u64ts" suffix (8-byte timestamps); others, none.
+   */
+  timestampSizeOf(family: ColumnFamily): number {
+    const { comparatorNames, formatSizes } = this.#heap.constants;
+    return family.comparator.endsWith(comparatorNames.u64TsSuffix) ? formatSizes.u64Timestamp : 0;
   }
 
   /**

@@ -392,9 +392,18 @@ export interface ModuleConstants {
   /** TableRegionKind values by name ("data": 0, ...). */
   regionKinds: Record<string, number>;
   /** Sizes in bytes of the formats' fixed parts (docs/FORMATS.md 3.1, 6.7). */
-  formatSizes: Record<"blockTrailer" | "blobFileHeader" | "blobRecordHeader" | "blobFileFooter", number>;
-  /** The built-in comparators' names (sstfilter/comparator.h). */
-  comparatorNames: Record<"bytewise" | "reverseBytewise" | "bytewiseU64Ts" | "indexedDb", string>;
+  formatSizes: Record<
+    "blockTrailer" | "blobFileHeader" | "blobRecordHeader" | "blobFileFooter" | "u64Timestamp",
+    number
+  >;
+  /**
+   * The built-in comparators' names (sstfilter/comparator.h), and the suffix of the names of
+   * RocksDB's comparators with u64Timestamp-byte timestamps (".u64ts").
+   */
+  comparatorNames: Record<
+    "bytewise" | "reverseBytewise" | "bytewiseU64Ts" | "indexedDb" | "u64TsSuffix",
+    string
+  >;
 }
 
 /** What Emscripten's MODULARIZE factory accepts here (see INCOMING_MODULE_JS_API in CMakeLists). */
