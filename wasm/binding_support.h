@@ -7,10 +7,8 @@
 #include <emscripten/val.h>
 #include <emscripten/wire.h>
 
-#include <charconv>
 #include <cstdint>
 #include <span>
-#include <string>
 #include <type_traits>
 
 #include "sstfilter/bytes.h"
@@ -48,16 +46,6 @@ emscripten::val ToTypedArray(std::span<const T> values) {
 }
 
 inline emscripten::val ToUint8Array(ByteView bytes) { return ToTypedArray(bytes); }
-
-// A uint64 the TypeScript side passes as a decimal string (it does not fit a double): file numbers,
-// offsets, sizes. The callers pass only numbers below 2^64 (file numbers: ts/api/wal.ts walNumber);
-// anything else reads as 0, since std::stoull would throw, and a throw aborts these modules.
-inline uint64_t DecimalNumber(const std::string& decimal) {
-  uint64_t number = 0;
-  const auto [end, error] =
-      std::from_chars(decimal.data(), decimal.data() + decimal.size(), number);
-  return error == std::errc() && end == decimal.data() + decimal.size() ? number : 0;
-}
 
 // Stores `status` in the last-error slot; returns false so callers can `return Fail(...)`.
 bool Fail(Status status);

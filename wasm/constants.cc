@@ -1,11 +1,16 @@
-// The numbers TypeScript passes to and gets from the bindings, named, straight from the C++ enums:
-// the package reads them once at load time (ts/core/heap.ts), so the two languages cannot drift.
+// The numbers TypeScript passes to and gets from the bindings, named, straight from the C++ enums,
+// and the format facts TypeScript still needs (sizes, comparator names), straight from the core's
+// constants: the package reads them once at load time (ts/core/heap.ts), so the two languages
+// cannot drift.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <initializer_list>
+#include <string>
 #include <utility>
 
+#include "sstfilter/comparator.h"
+#include "sstfilter/db.h"
 #include "sstfilter/filter.h"
 #include "sstfilter/kernels.h"
 #include "sstfilter/table.h"
@@ -50,6 +55,25 @@ emscripten::val Constants() {
     region_kinds.set(TableRegionKindName(static_cast<TableRegionKind>(kind)), kind);
   }
   constants.set("regionKinds", region_kinds);
+  // Sizes of the formats' fixed parts (docs/FORMATS.md 3.1, 6.7).
+  emscripten::val sizes = emscripten::val::object();
+  sizes.set("blockTrailer", static_cast<double>(kBlockTrailerSize));
+  sizes.set("blobFileHeader", static_cast<double>(kBlobFileHeaderSize));
+  sizes.set("blobRecordHeader", static_cast<double>(kBlobRecordHeaderSize));
+  sizes.set("blobFileFooter", static_cast<double>(kBlobFileFooterSize));
+  sizes.set("u64Timestamp", static_cast<double>(BytewiseU64TsComparator().timestamp_size()));
+  constants.set("formatSizes", sizes);
+  // The built-in comparators' names (Comparator::Name), as MANIFESTs and tables record them.
+  emscripten::val comparators = emscripten::val::object();
+  comparators.set("bytewise", std::string(kBytewiseComparatorName));
+  comparators.set("reverseBytewise", std::string(kReverseBytewiseComparatorName));
+  comparators.set("bytewiseU64Ts", std::string(kBytewiseU64TsComparatorName));
+  comparators.set("indexedDb", std::string(kIndexedDbComparatorName));
+  // RocksDB names its comparators with 8-byte timestamps by this suffix on the plain order's name
+  // (util/comparator.cc ComparatorWithU64TsImpl): ".u64ts".
+  comparators.set("u64TsSuffix",
+                  std::string(kBytewiseU64TsComparatorName.substr(kBytewiseComparatorName.size())));
+  constants.set("comparatorNames", comparators);
   return constants;
 }
 

@@ -1,6 +1,6 @@
 // Embind bindings for the value decoders (sstfilter/values.h): blob indexes and wide-column
-// entities as plain objects for ts/api/values.ts. 64-bit numbers cross as decimal strings; the
-// TypeScript side makes them bigints.
+// entities in the public shapes of ts/api/values.ts (BlobIndex, WideColumn), built through
+// wasm/marshal.h (64-bit numbers as BigInts).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "binding_support.h"
+#include "marshal.h"
 #include "sstfilter/values.h"
 
 namespace sstfilter::wasm {
@@ -15,20 +16,20 @@ namespace {
 
 using emscripten::val;
 
-// { type, expiration?, value? } or { type, fileNumber, offset, size, compression, expiration? }.
-val BlobIndexObject(const BlobIndex& index) {
+// A BlobIndex: { type, expiration?, value? } or { type, fileNumber, offset, size, compression,
+// compressionType, expiration? }, its fields in the interface's order.
+val BlobIndexOf(const BlobIndex& index) {
   val out = val::object();
   out.set("type", std::string(BlobIndexTypeName(index.type)));
-  if (index.type == BlobIndex::Type::kInlinedTtl) {
-    out.set("value", ToUint8Array(index.value));
-  } else {
-    out.set("fileNumber", std::to_string(index.file_number));
-    out.set("offset", std::to_string(index.offset));
-    out.set("size", std::to_string(index.size));
+  if (index.type != BlobIndex::Type::kInlinedTtl) {
+    out.set("fileNumber", BigIntOf(index.file_number));
+    out.set("offset", BigIntOf(index.offset));
+    out.set("size", BigIntOf(index.size));
     out.set("compression", std::string(CompressionTypeName(index.compression)));
     out.set("compressionType", index.compression);
   }
-  if (index.type != BlobIndex::Type::kBlob) out.set("expiration", std::to_string(index.expiration));
+  if (index.type != BlobIndex::Type::kBlob) out.set("expiration", BigIntOf(index.expiration));
+  if (index.type == BlobIndex::Type::kInlinedTtl) out.set("value", ToUint8Array(index.value));
   return out;
 }
 
@@ -39,11 +40,10 @@ val DecodeBlobIndexAt(uintptr_t value, size_t size) {
     Fail(std::move(s));
     return val::null();
   }
-  return BlobIndexObject(index);
+  return BlobIndexOf(index);
 }
 
-// The columns of the entity at [value, value + size): [{ name, value, blobIndex? }]; null on
-// error (last error).
+// The columns of the entity at [value, value + size) as WideColumns; null on error (last error).
 val DecodeWideColumnsAt(uintptr_t value, size_t size) {
   std::vector<WideColumn> columns;
   if (Status s = DecodeWideColumns(View(value, size), &columns); !s.ok()) {
@@ -55,7 +55,7 @@ val DecodeWideColumnsAt(uintptr_t value, size_t size) {
     val entry = val::object();
     entry.set("name", ToUint8Array(column.name));
     entry.set("value", ToUint8Array(column.value));
-    if (column.blob_index) entry.set("blobIndex", BlobIndexObject(*column.blob_index));
+    if (column.blob_index) entry.set("blobIndex", BlobIndexOf(*column.blob_index));
     out.call<void>("push", entry);
   }
   return out;

@@ -253,6 +253,39 @@ test("decoders reject bad bytes with CORRUPT and the offset, and values that are
   });
 });
 
+test("64-bit fields arrive whole as unsigned bigints, in the interface's field order", () => {
+  // A blob-ttl index (rocksdb db/blob/blob_index.h EncodeBlobTTL): type 2, then varint64
+  // expiration, file number, offset and size, then the compression byte. 2^64 - 1 is ten varint
+  // bytes; 2^63 is nine 0x80 bytes and a 1.
+  const max = [0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+  const half = [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01];
+  const index = sf.decodeBlobIndex(Uint8Array.from([2, ...max, ...max, ...half, 7, 0]));
+  expect(index).toEqual({
+    type: "blob-ttl",
+    fileNumber: (1n << 64n) - 1n,
+    offset: 1n << 63n,
+    size: 7n,
+    compression: "NoCompression",
+    compressionType: 0,
+    expiration: (1n << 64n) - 1n,
+  });
+  // JSON output (scan --json, the CLI) lists the fields as the interface does.
+  expect(Object.keys(index)).toEqual([
+    "type",
+    "fileNumber",
+    "offset",
+    "size",
+    "compression",
+    "compressionType",
+    "expiration",
+  ]);
+  expect(Object.keys(sf.decodeBlobIndex(Uint8Array.of(0, 0x2a, 0x68, 0x69)))).toEqual([
+    "type",
+    "expiration",
+    "value",
+  ]);
+});
+
 describe("sstfilter scan", () => {
   const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { maxBuffer: 1 << 30 });
 

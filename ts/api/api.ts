@@ -322,7 +322,7 @@ export class SstFilter {
 
   /** Which of Chrome's stores a database is ("indexeddb", "localstorage", "sessionstorage"), or null. */
   detectStore(db: Database): Promise<StoreKind | null> {
-    return detectStore(db);
+    return detectStore(this.heap, db);
   }
 
   /**

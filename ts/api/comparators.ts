@@ -108,8 +108,8 @@ export function compareFunctionFor(
       return c;
     };
   }
-  if (name === "leveldb.BytewiseComparator" || name === "leveldb.BytewiseComparator.u64ts")
-    return compareBytes;
+  const { bytewise, bytewiseU64Ts } = heap.constants.comparatorNames;
+  if (name === bytewise || name === bytewiseU64Ts) return compareBytes;
   if (!heap.module.builtinComparatorNames().includes(name)) return null;
   return (a, b) => {
     const [ptr, aSize, bSize] = heap.putPair(a, b);

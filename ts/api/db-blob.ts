@@ -9,14 +9,12 @@ import type { ColumnFamily, DatabaseSource } from "./db-types.js";
 import { inFile, SstFilterError } from "../core/errors.js";
 import { decodeBlobIndex } from "./values.js";
 
-const HEADER_SIZE = 30;
-const RECORD_HEADER_SIZE = 32;
-
 /** The blob file's name for its number: "000012.blob". */
 const blobFileName = (number: bigint): string => `${number.toString().padStart(6, "0")}.blob`;
 
 /** The header and the record's bytes of a file, by ranged reads where the source has them. */
 async function readParts(
+  headerSize: number,
   source: DatabaseSource,
   name: string,
   recordOffset: number,
@@ -26,14 +24,14 @@ async function readParts(
     const whole = await source.read(name);
     return {
       size: whole.length,
-      header: whole.subarray(0, HEADER_SIZE),
+      header: whole.subarray(0, headerSize),
       record: whole.subarray(recordOffset, recordOffset + recordSize),
     };
   }
   const opened = await source.open(name);
   try {
     const size = opened.source.size;
-    const header = await opened.source.read(0, Math.min(HEADER_SIZE, size));
+    const header = await opened.source.read(0, Math.min(headerSize, size));
     // An index pointing past the end is the core's to report ("invalid blob offset"): read nothing.
     const inFileRange = recordOffset >= 0 && recordOffset + recordSize <= size;
     const record = inFileRange ? await opened.source.read(recordOffset, recordSize) : new Uint8Array(0);
@@ -76,13 +74,15 @@ export async function readBlobValue(
   }
   const offset = blob.offset!;
   const size = blob.size!;
-  const before = BigInt(RECORD_HEADER_SIZE + key.length);
+  // The record is its header, the key, then the value the index points at (docs/FORMATS.md 6.7).
+  const { blobFileHeader, blobRecordHeader } = heap.constants.formatSizes;
+  const before = BigInt(blobRecordHeader + key.length);
   // Offsets past 2^53 cannot be read; the core refuses them as invalid before any read matters.
   const recordOffset = offset >= before && offset < 1n << 52n ? Number(offset - before) : -1;
-  const recordSize = size < 1n << 32n ? RECORD_HEADER_SIZE + key.length + Number(size) : 0;
+  const recordSize = size < 1n << 32n ? blobRecordHeader + key.length + Number(size) : 0;
   let parts: { size: number; header: Uint8Array; record: Uint8Array };
   try {
-    parts = await readParts(source, name, recordOffset, recordSize);
+    parts = await readParts(blobFileHeader, source, name, recordOffset, recordSize);
   } catch (error) {
     throw inFile(error, name);
   }
@@ -95,9 +95,9 @@ export async function readBlobValue(
     parts.header.length,
     parts.record.length,
     key.length,
-    String(parts.size),
-    offset.toString(),
-    size.toString(),
+    BigInt(parts.size),
+    offset,
+    size,
     blob.compressionType ?? 0,
     family.id,
   );

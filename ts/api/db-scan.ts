@@ -13,6 +13,7 @@ import type { WalRecovery } from "./wal-recovery.js";
 export interface ScannedDatabase {
   readonly columnFamilies: readonly ColumnFamily[];
   compareFor(family: ColumnFamily): CompareFunction;
+  timestampSizeOf(family: ColumnFamily): number;
   openTable(file: DatabaseFile): Promise<AsyncTable>;
   recoverMemtable(): Promise<WalRecovery>;
 }
@@ -81,8 +82,8 @@ export async function* scanDatabase(
     );
   }
   const compare = db.compareFor(family);
-  // The logs' keys carry the family's user-defined timestamp (8 bytes with .u64ts); entries do not.
-  const timestampSize = family.comparator.endsWith(".u64ts") ? 8 : 0;
+  // The logs' keys carry the family's user-defined timestamp; entries do not.
+  const timestampSize = db.timestampSizeOf(family);
   const userKey = (key: Uint8Array): Uint8Array =>
     timestampSize > 0 ? key.subarray(0, Math.max(0, key.length - timestampSize)) : key;
   const newest = new Map<string, DatabaseRecord>();

@@ -126,6 +126,24 @@ export interface ManifestEnd {
   what: string;
 }
 
+/**
+ * @internal A MANIFEST's state as the core reads it (cpp/db/manifest.cc), in the public shapes:
+ * what wasm/db_bindings.cc readManifest builds (wasm/marshal.h), the Database's fields.
+ */
+export interface ManifestState {
+  format: DatabaseFormat;
+  dbId: string | null;
+  nextFileNumber: bigint;
+  lastSequence: bigint;
+  prevLogNumber: bigint;
+  minLogNumberToKeep: bigint;
+  maxColumnFamily: number;
+  editCount: number;
+  manifestEnd: ManifestEnd;
+  unfinishedAtomicGroup: number;
+  columnFamilies: ColumnFamily[];
+}
+
 /** Further threads that can verify whole tables of the database, each opening the files itself. */
 export interface TableVerifyThreads {
   /** How many may run at once (db.verify's default jobs is this plus its own thread). */

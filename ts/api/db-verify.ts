@@ -327,7 +327,7 @@ async function verifyFiles(
       else f.report.log = { records: wal.batches.length, end: wal.end as LogEndReport };
       return;
     }
-    const result = heap.module.checkLog(heap.put(bytes), bytes.length, format, f.number.toString());
+    const result = heap.module.checkLog(heap.put(bytes), bytes.length, format, f.number);
     if (result === null) f.report.error = heap.lastError(f.report.name);
     else f.report.log = { records: result.records, end: result.end };
   };
@@ -339,7 +339,7 @@ async function verifyFiles(
       f.report.error = heap.lastError(f.report.name);
       return;
     }
-    f.report.blob = { count: BigInt(result.blobCount), bytes: BigInt(result.blobBytes) };
+    f.report.blob = { count: result.blobCount, bytes: result.blobBytes };
     // BlobFileReader::ReadHeader refuses a file of another column family and a TTL file (stacked
     // BlobDB's), which integrated BlobDB never writes (rocksdb db/blob/blob_file_reader.cc).
     const misfit = result.hasTtl

@@ -2,7 +2,6 @@
 // (cpp/db/manifest.cc) to give the live table files per level per column family. The files come
 // from a DatabaseSource: a directory on Node (ts/platform/node-files.ts), a set of Files in
 // browsers (a dropped folder, showDirectoryPicker), or anything that lists names and reads them.
-import type { ManifestRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
 import { explainGet, valueOf, type DatabaseGetOptions, type GetExplanation } from "./db-get.js";
 import { verifyDatabase, type DatabaseVerifyOptions, type DatabaseVerifyReport } from "./db-verify.js";
@@ -11,7 +10,6 @@ import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./opt
 import { tableOptionsOf, type DatabaseTableOptions } from "./db-table-options.js";
 import type { Key } from "../core/keys.js";
 import type { AsyncTable, OpenTableOptions } from "./table.js";
-import { columnFamilyOf } from "./db-manifest.js";
 import { comparatorsByName, compareFunctionFor, type CompareFunction } from "./comparators.js";
 import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
 import { recoverWals, type WalRecovery, type WalRecoveryMode } from "./wal-recovery.js";
@@ -26,6 +24,7 @@ import type {
   DatabaseLevel,
   DatabaseSource,
   ManifestEnd,
+  ManifestState,
   OpenDatabaseOptions,
   WalRecoverySettings,
 } from "./db-types.js";
@@ -77,27 +76,26 @@ export class Database {
     heap: WasmHeap,
     source: DatabaseSource,
     manifest: string,
-    raw: ManifestRaw,
+    state: ManifestState,
     comparators: ReadonlyMap<string, CompareFunction> = new Map(),
   ) {
     const names = source.names;
     this.#heap = heap;
     this.#source = source;
     this.#comparators = comparators;
-    const present = new Set(names);
-    this.format = raw.format;
+    this.format = state.format;
     this.manifest = manifest;
-    this.columnFamilies = raw.columnFamilies.map((cf) => columnFamilyOf(cf, raw.format, present));
+    this.columnFamilies = state.columnFamilies;
     const defaultFamily = this.columnFamilies.find((cf) => cf.id === 0);
     this.levels = defaultFamily?.levels ?? [];
     this.comparator = defaultFamily?.comparator ?? "";
-    this.nextFileNumber = BigInt(raw.nextFileNumber);
-    this.lastSequence = BigInt(raw.lastSequence);
-    this.prevLogNumber = BigInt(raw.prevLogNumber);
-    this.minLogNumberToKeep = BigInt(raw.minLogNumberToKeep);
-    this.dbId = raw.dbId ?? null;
-    this.editCount = raw.editCount;
-    this.manifestEnd = { kind: raw.end.kind, offset: Number(raw.end.offset), what: raw.end.what };
+    this.nextFileNumber = state.nextFileNumber;
+    this.lastSequence = state.lastSequence;
+    this.prevLogNumber = state.prevLogNumber;
+    this.minLogNumberToKeep = state.minLogNumberToKeep;
+    this.dbId = state.dbId;
+    this.editCount = state.editCount;
+    this.manifestEnd = state.manifestEnd;
     this.fileNames = [...names].sort();
   }
 
@@ -171,9 +169,8 @@ export class Database {
       // paranoid_checks=false ignores what the reader reports, as kSkipAnyCorruptedRecords does.
       mode: settings.readPastDamage ? "kSkipAnyCorruptedRecords" : (settings.mode ?? "kPointInTimeRecovery"),
       timestampSize: (id) => {
-        // RocksDB's built-in timestamp comparators end in ".u64ts" (8-byte timestamps).
         const family = this.columnFamilies.find((cf) => cf.id === id);
-        return family?.comparator.endsWith(".u64ts") === true ? 8 : 0;
+        return family === undefined ? 0 : this.timestampSizeOf(family);
       },
     });
     const damage = recovery.unresumedDamage;
@@ -295,11 +292,21 @@ export class Database {
   }
 
   /**
+   * @internal The size of the user-defined timestamps a column family's keys carry: RocksDB's
+   * timestamp comparators are named with the ".u64ts" suffix (8-byte timestamps); others, none.
+   */
+  timestampSizeOf(family: ColumnFamily): number {
+    const { comparatorNames, formatSizes } = this.#heap.constants;
+    return family.comparator.endsWith(comparatorNames.u64TsSuffix) ? formatSizes.u64Timestamp : 0;
+  }
+
+  /**
    * @internal The order of a column family's keys for get: the caller's comparator or a built-in
    * one; UNSUPPORTED naming the comparator and the option otherwise.
    */
   compareFor(family: ColumnFamily): CompareFunction {
-    const name = family.comparator === "" ? "leveldb.BytewiseComparator" : family.comparator;
+    // A MANIFEST that records no comparator: the libraries' default, bytewise.
+    const name = family.comparator === "" ? this.#heap.constants.comparatorNames.bytewise : family.comparator;
     const compare = compareFunctionFor(this.#heap, name, this.#comparators.get(name));
     if (compare === null) {
       throw new SstFilterError(
@@ -410,7 +417,8 @@ export async function openDatabase(
     throw new SstFilterError("CORRUPT", `CURRENT names ${manifest}, which is missing`, undefined, "CURRENT");
   }
   const bytes = await source.read(manifest);
-  const raw = heap.module.readManifest(heap.put(bytes), bytes.length, format);
-  if (raw === null) throw heap.lastError(manifest);
-  return new Database(heap, source, manifest, raw, comparatorsByName(opts.comparators));
+  // The core names the table files as they are in the folder (LevelDB's .ldb or .sst).
+  const state = heap.module.readManifest(heap.put(bytes), bytes.length, format, new Set(source.names));
+  if (state === null) throw heap.lastError(manifest);
+  return new Database(heap, source, manifest, state as ManifestState, comparatorsByName(opts.comparators));
 }

@@ -215,8 +215,8 @@ const SESSION_STORAGE = /^(version$|next-map-id$|namespace-|map-\d+-)/s;
  * logs) is `VERSION`, `META:…`, `METAACCESS:…` or `_<origin>\0…`; "sessionstorage" when every one
  * is `version`, `next-map-id`, `namespace-…` or `map-<id>-…`. Reads the logs, not the tables.
  */
-export async function detectStore(db: Database): Promise<StoreKind | null> {
-  if (db.comparator === "idb_cmp1") return "indexeddb";
+export async function detectStore(heap: WasmHeap, db: Database): Promise<StoreKind | null> {
+  if (db.comparator === heap.constants.comparatorNames.indexedDb) return "indexeddb";
   const keys: string[] = [];
   for (const level of db.levels) {
     for (const f of level.files) keys.push(latin1(f.smallestKey), latin1(f.largestKey));

@@ -1,7 +1,6 @@
 // The values of RocksDB's structured entry types (docs/FORMATS.md 3.10), decoded in the core
 // (cpp/table/blob_index.cc, cpp/table/wide_columns.cc): what t.entries() gives as the value of a
 // "blob-index" or "wide-column-entity" entry.
-import type { BlobIndexRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
 import { SstFilterError } from "../core/errors.js";
 
@@ -41,25 +40,14 @@ function checkValue(value: unknown, caller: string): asserts value is Uint8Array
   }
 }
 
-function blobIndexOf(raw: BlobIndexRaw): BlobIndex {
-  const out: BlobIndex = { type: raw.type };
-  if (raw.fileNumber !== undefined) out.fileNumber = BigInt(raw.fileNumber);
-  if (raw.offset !== undefined) out.offset = BigInt(raw.offset);
-  if (raw.size !== undefined) out.size = BigInt(raw.size);
-  if (raw.compression !== undefined) out.compression = raw.compression;
-  if (raw.compressionType !== undefined) out.compressionType = raw.compressionType;
-  if (raw.expiration !== undefined) out.expiration = BigInt(raw.expiration);
-  if (raw.value !== undefined) out.value = raw.value;
-  return out;
-}
-
 /** Decodes a blob index; SstFilterError CORRUPT (offset within `value`) when it does not decode. */
 export function decodeBlobIndex(heap: WasmHeap, value: Uint8Array): BlobIndex {
   checkValue(value, "decodeBlobIndex");
   const [ptr, size] = heap.putKey(value);
-  const raw = heap.module.decodeBlobIndex(ptr, size);
-  if (raw === null) throw heap.lastError();
-  return blobIndexOf(raw);
+  // wasm/value_bindings.cc builds the BlobIndex.
+  const index = heap.module.decodeBlobIndex(ptr, size);
+  if (index === null) throw heap.lastError();
+  return index as BlobIndex;
 }
 
 /**
@@ -69,11 +57,8 @@ export function decodeBlobIndex(heap: WasmHeap, value: Uint8Array): BlobIndex {
 export function decodeWideColumns(heap: WasmHeap, value: Uint8Array): WideColumn[] {
   checkValue(value, "decodeWideColumns");
   const [ptr, size] = heap.putKey(value);
-  const raw = heap.module.decodeWideColumns(ptr, size);
-  if (raw === null) throw heap.lastError();
-  return raw.map((c) => {
-    const column: WideColumn = { name: c.name, value: c.value };
-    if (c.blobIndex !== undefined) column.blobIndex = blobIndexOf(c.blobIndex);
-    return column;
-  });
+  // wasm/value_bindings.cc builds the WideColumns.
+  const columns = heap.module.decodeWideColumns(ptr, size);
+  if (columns === null) throw heap.lastError();
+  return columns as WideColumn[];
 }

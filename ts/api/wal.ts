@@ -2,7 +2,6 @@
 // core (cpp/db/write_batch.cc) as each library's default recovery reads them: RocksDB's
 // (kPointInTimeRecovery) every batch up to a torn tail or a bad record, which ends the log;
 // LevelDB's (paranoid_checks=false) every batch it can, reading past damage (6.4.2).
-import type { WalRaw } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
 import { SstFilterError, type SstFilterErrorCode } from "../core/errors.js";
 
@@ -167,72 +166,17 @@ export function readWriteAheadLog(
       `readPastDamage must be a boolean, got ${String(readPastDamage)}`,
     );
   }
-  const raw = heap.module.readWriteAheadLog(
+  // The core builds the WalFile (wasm/db_bindings.cc); its errors name the file.
+  const file = name === "" ? undefined : name;
+  return heap.module.readWriteAheadLog(
     heap.put(bytes),
     bytes.length,
     format,
-    number.toString(),
-    readPastDamage,
-  );
-  return walFileOf(raw, name, number);
-}
-
-function walFileOf(raw: WalRaw, name: string, number: bigint): WalFile {
-  const records: WalRecord[] = [];
-  const batches: WalBatch[] = raw.batches.map((b) => {
-    const firstRecord = records.length;
-    for (const r of b.records) {
-      records.push({
-        sequence: BigInt(r.sequence),
-        columnFamily: r.columnFamily,
-        kind: r.kind as WalRecordKind,
-        key: r.key,
-        value: r.value,
-      });
-    }
-    return {
-      sequence: BigInt(b.sequence),
-      count: b.count,
-      offset: Number(b.offset),
-      firstRecord,
-      recordCount: b.records.length,
-      markers: b.markers.map((m) => ({
-        kind: m.kind as WalMarkerKind,
-        position: m.position,
-        data: m.data,
-        timestamp: m.timestamp,
-      })),
-    };
-  });
-  const errorOf = (e: { code: string; message: string; offset: string }): SstFilterError =>
-    new SstFilterError(
-      e.code as SstFilterErrorCode,
-      e.message,
-      Number(e.offset),
-      name === "" ? undefined : name,
-    );
-  const dropped = raw.dropped.map((d) => ({
-    offset: Number(d.offset),
-    size: Number(d.size),
-    error: errorOf(d.error),
-  }));
-  if (raw.error !== undefined) {
-    const error = errorOf(raw.error);
-    const kind = raw.malformedBatch ? "malformed-batch" : "corrupt";
-    const end: WalEnd = { kind, offset: Number(raw.error.offset), what: raw.error.message };
-    return { name, number, records, batches, end, error, dropped, unlistedDrops: Number(raw.unlistedDrops) };
-  }
-  const end: WalEnd = { kind: raw.end.kind, offset: Number(raw.end.offset), what: raw.end.what };
-  return {
     name,
     number,
-    records,
-    batches,
-    end,
-    error: null,
-    dropped,
-    unlistedDrops: Number(raw.unlistedDrops),
-  };
+    readPastDamage,
+    (code, message, offset) => new SstFilterError(code as SstFilterErrorCode, message, offset, file),
+  ) as WalFile;
 }
 
 /**

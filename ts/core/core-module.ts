@@ -302,13 +302,14 @@ export interface CoreModule {
     value: Uint8Array,
     hex: boolean,
   ): Uint8Array;
-  /** The blob index at [value, value + size) (ts/api/values.ts); null on error (last error). */
-  decodeBlobIndex(value: number, size: number): BlobIndexRaw | null;
-  /** The columns of the entity at [value, value + size); null on error (last error). */
-  decodeWideColumns(
-    value: number,
-    size: number,
-  ): { name: Uint8Array; value: Uint8Array; blobIndex?: BlobIndexRaw }[] | null;
+  /**
+   * The blob index at [value, value + size): ts/api/values.ts's BlobIndex, as wasm/value_bindings.cc
+   * builds it (wasm/marshal.h); null on error (last error). Typed unknown here: the public types
+   * are ts/api's, which ts/core does not import.
+   */
+  decodeBlobIndex(value: number, size: number): unknown;
+  /** The columns of the entity at [value, value + size): ts/api/values.ts's WideColumn[]; null on error. */
+  decodeWideColumns(value: number, size: number): unknown;
   /** An IndexedDB record (user key, value) as JSON text (wasm/chrome_bindings.cc,
    * docs/FORMATS.md 7.5); null on error (last error). */
   decodeIndexedDbRecord(key: number, keySize: number, value: number, valueSize: number): string | null;
@@ -334,28 +335,41 @@ export interface CoreModule {
     contents: number,
     size: number,
   ): { start: Uint8Array; end: Uint8Array; seq: string }[] | null;
-  /** The state of the MANIFEST at [data, data + size) (wasm/db_bindings.cc); null on error. */
-  readManifest(data: number, size: number, format: "leveldb" | "rocksdb"): ManifestRaw | null;
+  /**
+   * The state of the MANIFEST at [data, data + size): ts/api/db-types.ts's ManifestState, as
+   * wasm/db_bindings.cc builds it, table file names as they are among `present`; null on error.
+   */
+  readManifest(
+    data: number,
+    size: number,
+    format: "leveldb" | "rocksdb",
+    present: ReadonlySet<string>,
+  ): unknown;
   /** The MANIFEST file name CURRENT at [data, data + size) names; null on error. */
   parseCurrentFile(data: number, size: number): string | null;
-  /** The write batches of the WAL at [data, data + size) (wasm/db_bindings.cc); never null. */
+  /**
+   * The WAL at [data, data + size) named `name`: ts/api/wal.ts's WalFile, as wasm/db_bindings.cc
+   * builds it, its errors made by `makeError`; never null.
+   */
   readWriteAheadLog(
     data: number,
     size: number,
     format: "leveldb" | "rocksdb",
-    logNumber: string,
+    name: string,
+    logNumber: bigint,
     readPastDamage: boolean,
-  ): WalRaw;
+    makeError: (code: string, message: string, offset: number) => Error,
+  ): unknown;
   /**
    * Reads the log (a WAL or a MANIFEST) at [data, data + size) record by record, checking every
    * fragment (wasm/db_check_bindings.cc); null at the first bad one (last error, with its offset).
    */
-  checkLog(data: number, size: number, format: "leveldb" | "rocksdb", logNumber: string): LogCheckRaw | null;
+  checkLog(data: number, size: number, format: "leveldb" | "rocksdb", logNumber: bigint): LogCheck | null;
   /** Checks the blob file at [data, data + size) (wasm/db_check_bindings.cc); null when it is bad. */
-  checkBlobFile(data: number, size: number): BlobFileCheckRaw | null;
+  checkBlobFile(data: number, size: number): BlobFileCheck | null;
   /**
    * The value a blob index names (wasm/db_check_bindings.cc): at `data` the file's header, the
-   * record's bytes and the user key; sizes of the file, offset and value in decimal; the key's
+   * record's bytes and the user key; sizes of the file, offset and value; the key's
    * column family id, which the file's header must name. Null when bad.
    */
   readBlobValue(
@@ -363,115 +377,27 @@ export interface CoreModule {
     headerSize: number,
     recordSize: number,
     keySize: number,
-    fileSize: string,
-    valueOffset: string,
-    valueSize: string,
+    fileSize: bigint,
+    valueOffset: bigint,
+    valueSize: bigint,
     compression: number,
     columnFamily: number,
   ): Uint8Array | null;
 }
 
-/** What checkBlobFile read: the counts as decimal strings. */
-export interface BlobFileCheckRaw {
+/** What checkBlobFile read. */
+export interface BlobFileCheck {
   columnFamilyId: number;
   compression: number;
   hasTtl: boolean;
-  blobCount: string;
-  blobBytes: string;
+  blobCount: bigint;
+  blobBytes: bigint;
 }
 
 /** What checkLog found: the records read and how the log ended (a torn tail is no error). */
-export interface LogCheckRaw {
+export interface LogCheck {
   records: number;
   end: { kind: "clean" | "torn" | "old-record"; offset: number; what: string };
-}
-
-/** A table file of a MANIFEST's state as wasm/db_bindings.cc returns it: 64-bit numbers as strings. */
-export interface TableFileRaw {
-  number: string;
-  pathId: number;
-  size: string;
-  smallestKey: Uint8Array;
-  largestKey: Uint8Array;
-  smallestInternalKey: Uint8Array;
-  largestInternalKey: Uint8Array;
-  smallestSeqno?: string;
-  largestSeqno?: string;
-  markedForCompaction: boolean;
-  oldestBlobFileNumber: string;
-  oldestAncesterTime: string;
-  fileCreationTime: string;
-  epochNumber: string;
-  fileChecksum: Uint8Array;
-  fileChecksumFuncName: string;
-  temperature: number;
-  uniqueId?: [string, string];
-}
-
-export interface ColumnFamilyRaw {
-  id: number;
-  name: string;
-  comparator: string;
-  logNumber: string;
-  levels: TableFileRaw[][];
-  blobFiles: {
-    number: string;
-    totalBlobCount: string;
-    totalBlobBytes: string;
-    garbageBlobCount: string;
-    garbageBlobBytes: string;
-    checksumMethod: string;
-    checksumValue: Uint8Array;
-  }[];
-}
-
-export interface ManifestRaw {
-  format: "leveldb" | "rocksdb";
-  dbId?: string;
-  nextFileNumber: string;
-  lastSequence: string;
-  prevLogNumber: string;
-  minLogNumberToKeep: string;
-  maxColumnFamily: number;
-  editCount: number;
-  end: { kind: "clean" | "torn" | "old-record"; offset: string; what: string };
-  unfinishedAtomicGroup: number;
-  columnFamilies: ColumnFamilyRaw[];
-}
-
-/** A WAL's batches as wasm/db_bindings.cc returns them: 64-bit numbers as decimal strings. */
-export interface WalRaw {
-  batches: {
-    sequence: string;
-    count: number;
-    offset: string;
-    records: {
-      kind: string;
-      columnFamily: number;
-      sequence: string;
-      offset: string;
-      key: Uint8Array;
-      value: Uint8Array;
-    }[];
-    markers: { kind: string; offset: string; position: number; data: Uint8Array; timestamp: Uint8Array }[];
-  }[];
-  end: { kind: "clean" | "torn" | "old-record"; offset: string; what: string };
-  error?: { code: string; message: string; offset: string };
-  malformedBatch: boolean;
-  dropped: { offset: string; size: string; error: { code: string; message: string; offset: string } }[];
-  unlistedDrops: string;
-}
-
-/** A blob index as wasm/value_bindings.cc returns it: 64-bit numbers as decimal strings. */
-export interface BlobIndexRaw {
-  type: "inlined-ttl" | "blob" | "blob-ttl";
-  expiration?: string;
-  value?: Uint8Array;
-  fileNumber?: string;
-  offset?: string;
-  size?: string;
-  compression?: string;
-  compressionType?: number;
 }
 
 /**
@@ -486,6 +412,19 @@ export interface ModuleConstants {
   entryTypes: Record<string, number>;
   /** TableRegionKind values by name ("data": 0, ...). */
   regionKinds: Record<string, number>;
+  /** Sizes in bytes of the formats' fixed parts (docs/FORMATS.md 3.1, 6.7). */
+  formatSizes: Record<
+    "blockTrailer" | "blobFileHeader" | "blobRecordHeader" | "blobFileFooter" | "u64Timestamp",
+    number
+  >;
+  /**
+   * The built-in comparators' names (sstfilter/comparator.h), and the suffix of the names of
+   * RocksDB's comparators with u64Timestamp-byte timestamps (".u64ts").
+   */
+  comparatorNames: Record<
+    "bytewise" | "reverseBytewise" | "bytewiseU64Ts" | "indexedDb" | "u64TsSuffix",
+    string
+  >;
 }
 
 /** What Emscripten's MODULARIZE factory accepts here (see INCOMING_MODULE_JS_API in CMakeLists). */
