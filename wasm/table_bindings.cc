@@ -6,7 +6,6 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <charconv>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,6 +14,7 @@
 
 #include "binding_support.h"
 #include "comparator_bindings.h"
+#include "marshal.h"
 #include "sstfilter/table.h"
 #include "sstfilter/table_get.h"
 
@@ -67,14 +67,14 @@ val EntriesValue(const Packed& packed, val keys) {
   return out;
 }
 
-// Range deletions: [{ start, end: Uint8Array, seq: decimal string }].
+// Range deletions: [{ start, end: Uint8Array, seq: bigint }] (ts/api/entries.ts RangeDeletion).
 val RangeDeletionsValue(const std::vector<RangeDeletion>& deletions) {
   val out = val::array();
   for (const RangeDeletion& d : deletions) {
     val entry = val::object();
     entry.set("start", ToUint8Array(d.start));
     entry.set("end", ToUint8Array(d.end));
-    entry.set("seq", std::to_string(d.sequence));
+    entry.set("seq", wasm::BigIntOf(d.sequence));
     out.call<void>("push", entry);
   }
   return out;
@@ -512,9 +512,7 @@ val RangeDeletionsOf(uintptr_t contents, size_t size) {
 
 // The line sst_dump --command=scan prints for an entry (AppendScanLine): `seq` a decimal sequence
 // number below 2^56, `type` a byte (validated by ts/api/api.ts), `timestamp` empty without one.
-val FormatScanLine(val key, val timestamp, const std::string& seq, int type, val value, bool hex) {
-  uint64_t sequence = 0;
-  std::from_chars(seq.data(), seq.data() + seq.size(), sequence);
+val FormatScanLine(val key, val timestamp, uint64_t sequence, int type, val value, bool hex) {
   Bytes line;
   Bytes errors;  // none: blob indexes are shown as stored
   AppendScanLine(emscripten::vecFromJSArray<uint8_t>(key),

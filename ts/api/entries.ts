@@ -135,13 +135,6 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
-/** The range deletions as the core decoded them. */
-export function rangeDeletionsOf(
-  raw: { start: Uint8Array; end: Uint8Array; seq: string }[],
-): RangeDeletion[] {
-  return raw.map(({ start, end, seq }) => ({ start, end, seq: BigInt(seq) }));
-}
-
 /**
  * What a table's point lookup finds: the key's entries (newest first, as stored) and the range
  * deletions covering it, as entries of type "range-delete" (key: the range's start, value: its
@@ -182,9 +175,7 @@ export function formatScanLines(module: CoreModule, entries: Iterable<Entry>, he
       throw new SstFilterError("BAD_OPTIONS", `an entry's typeCode must be a byte, got ${type}`);
     }
     const timestamp = e.timestamp === undefined ? NO_TIMESTAMP : keyBytes(e.timestamp);
-    lines.push(
-      module.formatScanLine(keyBytes(e.key), timestamp, seq.toString(), type, keyBytes(e.value), hex),
-    );
+    lines.push(module.formatScanLine(keyBytes(e.key), timestamp, seq, type, keyBytes(e.value), hex));
   }
   const out = new Uint8Array(lines.reduce((n, line) => n + line.length, 0));
   let at = 0;

@@ -21,7 +21,6 @@ import {
   entryRange,
   entryTypeNames,
   lookupResult,
-  rangeDeletionsOf,
   type Entry,
   type EntryOptions,
   type EntryRangeRaw,
@@ -766,7 +765,7 @@ class TableBase extends WasmObject<TableHandle> {
     const [ptr, size] = this.heap.putKey(contents);
     const raw = this.heap.module.rangeDeletionsOf(ptr, size);
     if (raw === null) throw this.heap.lastError();
-    return rangeDeletionsOf(raw);
+    return raw;
   }
 
   /** The core's point lookup of `key` (sstfilter/table_get.h), to be run and then answered. */
@@ -787,11 +786,7 @@ class TableBase extends WasmObject<TableHandle> {
       blocksRead.push({ offset: blocks[b]!, size: blocks[b + 1]!, entriesEnd: blocks[b + 2]! });
     }
     return {
-      entries: lookupResult(
-        found,
-        rangeDeletionsOf(covering),
-        this.heap.constants.entryTypes["range-delete"]!,
-      ),
+      entries: lookupResult(found, covering, this.heap.constants.entryTypes["range-delete"]!),
       blocksRead,
       filteredOut,
     };

@@ -87,7 +87,7 @@ export interface TableGetHandle extends IoHandle {
    */
   answer(): {
     entries: Omit<EntryBatchRaw, "blocks">;
-    covering: { start: Uint8Array; end: Uint8Array; seq: string }[];
+    covering: { start: Uint8Array; end: Uint8Array; seq: bigint }[];
     blocks: Float64Array;
     filteredOut: boolean;
   };
@@ -293,11 +293,11 @@ export interface CoreModule {
     baseContextChecksum: number;
     properties: [string, string][];
   }): TableWriterHandle | null;
-  /** sst_dump's scan line for an entry: seq a decimal string below 2^56, type a byte. */
+  /** sst_dump's scan line for an entry: seq below 2^56, type a byte. */
   formatScanLine(
     key: Uint8Array,
     timestamp: Uint8Array,
-    seq: string,
+    seq: bigint,
     type: number,
     value: Uint8Array,
     hex: boolean,
@@ -334,7 +334,7 @@ export interface CoreModule {
   rangeDeletionsOf(
     contents: number,
     size: number,
-  ): { start: Uint8Array; end: Uint8Array; seq: string }[] | null;
+  ): { start: Uint8Array; end: Uint8Array; seq: bigint }[] | null;
   /**
    * The state of the MANIFEST at [data, data + size): ts/api/db-types.ts's ManifestState, as
    * wasm/db_bindings.cc builds it, table file names as they are among `present`; null on error.
