@@ -2,7 +2,8 @@
 // DB::Get reads it, with the public C++ API only (cpp/include/sstfilter). The library does no I/O:
 // this program reads CURRENT, the MANIFEST it names, the write-ahead logs (replayed into the
 // memtable, sstfilter/wal_recovery.h) and the table files the lookup asks for (sstfilter/
-// db_get.h), and prints the value, "not found", or a merge chain's operands (no merge operator runs).
+// db_get.h), and prints the value, "not found", or a merge chain's operands (no merge operator
+// runs).
 //
 //   sstfilter_example_db_get <folder> <key> [--column-family NAME] [--leveldb | --rocksdb]
 //
@@ -43,8 +44,8 @@ int Fail(const std::string& what) {
 }
 
 std::string Show(ByteView bytes) {
-  const bool printable = std::all_of(bytes.begin(), bytes.end(),
-                                     [](uint8_t c) { return c >= 0x20 && c < 0x7f; });
+  const bool printable =
+      std::all_of(bytes.begin(), bytes.end(), [](uint8_t c) { return c >= 0x20 && c < 0x7f; });
   if (printable) return std::string(bytes.begin(), bytes.end());
   std::string hex = "0x";
   for (uint8_t c : bytes) {
@@ -54,6 +55,9 @@ std::string Show(ByteView bytes) {
   }
   return hex;
 }
+
+// "" (not consulted, not read) as "-".
+const char* OrDash(const char* name) { return *name == '\0' ? "-" : name; }
 
 bool ParseKey(const std::string& text, Bytes* key) {
   if (text.rfind("0x", 0) != 0) {
@@ -119,7 +123,8 @@ int main(int argc, char** argv) {
   Bytes current;
   Bytes manifest_bytes;
   std::string manifest_name;
-  if (!ReadWhole(dir / "CURRENT", &current)) return Fail("cannot read " + (dir / "CURRENT").string());
+  if (!ReadWhole(dir / "CURRENT", &current))
+    return Fail("cannot read " + (dir / "CURRENT").string());
   if (Status s = sstfilter::ParseCurrentFile(current, &manifest_name); !s.ok()) {
     return Fail("CURRENT: " + s.message());
   }
@@ -204,14 +209,16 @@ int main(int argc, char** argv) {
       std::printf("not found\n");
       break;
   }
+  // The route, on stderr: one line per memtable log or table consulted.
   for (const sstfilter::DbGetStep& step : get.steps()) {
     std::fprintf(stderr, "  %s %llu%s: filter %s, entry %s, %llu block(s)\n",
                  step.where == sstfilter::DbGetStep::Where::kMemTable
                      ? "log"
                      : ("L" + std::to_string(step.level) + " table").c_str(),
                  static_cast<unsigned long long>(step.file_number),
-                 step.in_range ? "" : " (out of range)", sstfilter::DbGetFilterName(step.filter),
-                 sstfilter::DbGetEntryName(step.entry),
+                 step.in_range ? "" : " (out of range)",
+                 OrDash(sstfilter::DbGetFilterName(step.filter)),
+                 OrDash(sstfilter::DbGetEntryName(step.entry)),
                  static_cast<unsigned long long>(step.blocks_read));
   }
   return 0;

@@ -24,7 +24,7 @@ struct Version {
 
 // What one source (a log's records, a table) holds for the key.
 struct SourceAnswer {
-  std::vector<Version> versions;  // newest first
+  std::vector<Version> versions;    // newest first
   uint64_t covering_tombstone = 0;  // the largest covering range deletion's sequence; 0: none
 };
 
@@ -107,8 +107,9 @@ Status TableVersionOf(uint64_t tag, ByteView value, Version* out) {
     case EntryType::kValuePreferredSeqno:
       if (value.size() < 8) {
         return Status::Error(ErrorCode::kCorrupt,
-                             "get: the TimedPut value at sequence " + std::to_string(out->sequence) +
-                                 " is " + std::to_string(value.size()) +
+                             "get: the TimedPut value at sequence " +
+                                 std::to_string(out->sequence) + " is " +
+                                 std::to_string(value.size()) +
                                  " bytes, too short for its preferred sequence number");
       }
       out->entry = Entry::kValue;
@@ -134,10 +135,10 @@ Status TableVersionOf(uint64_t tag, ByteView value, Version* out) {
     case EntryType::kRangeDelete:
       break;
   }
-  return Status::Error(ErrorCode::kUnsupported,
-                       "get: the key's entry at sequence " + std::to_string(out->sequence) +
-                           " is of type " + std::to_string(tag & 0xff) +
-                           ", which get does not resolve");
+  return Status::Error(ErrorCode::kUnsupported, "get: the key's entry at sequence " +
+                                                    std::to_string(out->sequence) + " is of type " +
+                                                    std::to_string(tag & 0xff) +
+                                                    ", which get does not resolve");
 }
 
 // GetContext: takes the sources newest first and decides at a value or a deletion, or at a range
@@ -315,9 +316,7 @@ bool DbGet::done() const { return state_->done; }
 const DbGetResult& DbGet::result() const { return state_->resolution.result(); }
 const std::vector<DbGetStep>& DbGet::steps() const { return state_->steps; }
 
-BlockFetcher& DbGet::fetcher() const {
-  return state_->get ? state_->get->fetcher() : state_->idle;
-}
+BlockFetcher& DbGet::fetcher() const { return state_->get ? state_->get->fetcher() : state_->idle; }
 
 const TableFileMeta* DbGet::table_needed() const {
   const State& s = *state_;
@@ -407,10 +406,9 @@ void DbGet::State::ListCandidates() {
       std::vector<const TableFileMeta*> newest_first;
       for (const TableFileMeta& f : files) newest_first.push_back(&f);
       if (options.format == DbFormat::kLevelDb) {
-        std::stable_sort(newest_first.begin(), newest_first.end(),
-                         [](const TableFileMeta* a, const TableFileMeta* b) {
-                           return a->number > b->number;
-                         });
+        std::stable_sort(
+            newest_first.begin(), newest_first.end(),
+            [](const TableFileMeta* a, const TableFileMeta* b) { return a->number > b->number; });
       }
       for (const TableFileMeta* f : newest_first) candidates.push_back({0, f});
       continue;
@@ -432,7 +430,7 @@ Status DbGet::State::FinishTable() {
   const bool may_contain = !get->filtered_out();
   // LevelDB's index, not a filter, rules out a key after the file's last.
   const bool filtered = trace.filter_in_use || trace.route == LookupRoute::kAfterLastKey;
-  step.filter = !filtered      ? DbGetStep::Filter::kNone
+  step.filter = !filtered     ? DbGetStep::Filter::kNone
                 : may_contain ? DbGetStep::Filter::kMaybe
                               : DbGetStep::Filter::kNo;
   step.blocks_read = trace.route == LookupRoute::kPartition ? 1 : 0;
@@ -474,7 +472,8 @@ Status DbGet::Advance() {
     if (s.open_wanted) return Status::Ok();  // the driver opens table_needed()
     if (s.get) {
       if (Status st = s.get->Advance(); !st.ok()) {
-        return s.Fail(InFile(st, FileText(DbGetStep::Where::kTable, s.candidates[s.next].file->number)));
+        return s.Fail(
+            InFile(st, FileText(DbGetStep::Where::kTable, s.candidates[s.next].file->number)));
       }
       if (!s.get->done()) return Status::Ok();  // need() bytes
       if (Status st = s.FinishTable(); !st.ok()) return s.Fail(std::move(st));
@@ -520,8 +519,9 @@ Status DbGetFromMemory(DbGet& get, const TableFileSource& table_file,
     }
     std::unique_ptr<TableReader> table;
     if (Status s = OpenTableFromMemory(bytes, table_options, &table); !s.ok()) {
-      return Status::Error(s.code(), FileText(DbGetStep::Where::kTable, meta->number) + ": " +
-                                         s.message(), s.offset());
+      return Status::Error(s.code(),
+                           FileText(DbGetStep::Where::kTable, meta->number) + ": " + s.message(),
+                           s.offset());
     }
     if (Status s = get.SetTable(*table); !s.ok()) return s;
   }

@@ -146,10 +146,11 @@ std::string Show(const std::optional<Bytes>& v) {
 std::string Route(const DbGet& get) {
   std::string out;
   for (const DbGetStep& s : get.steps()) {
-    out += (s.where == DbGetStep::Where::kMemTable ? " log " : " L" + std::to_string(s.level) + " ") +
-           std::to_string(s.file_number) + (s.in_range ? "" : " out") + " filter=" +
-           DbGetFilterName(s.filter) + " entry=" + DbGetEntryName(s.entry) +
-           " blocks=" + std::to_string(s.blocks_read) + ";";
+    out +=
+        (s.where == DbGetStep::Where::kMemTable ? " log " : " L" + std::to_string(s.level) + " ") +
+        std::to_string(s.file_number) + (s.in_range ? "" : " out") +
+        " filter=" + DbGetFilterName(s.filter) + " entry=" + DbGetEntryName(s.entry) +
+        " blocks=" + std::to_string(s.blocks_read) + ";";
   }
   return out;
 }
@@ -174,8 +175,8 @@ TEST(DbGet, RocksDbBenchDatabaseAnswersAsRocksDb) {
       std::set<Outcome> outcomes;
       size_t from_log = 0;
       for (size_t i = 0; i < probes.size(); ++i) {
-        const std::string what = id + " probe " + std::to_string(i) + " " +
-                                 golden::HexEncode(probes[i]);
+        const std::string what =
+            id + " probe " + std::to_string(i) + " " + golden::HexEncode(probes[i]);
         const nlohmann::json& a = answers[i];
         const auto tables = db.Get("default", probes[i], false);
         outcomes.insert(tables->result().outcome);
@@ -200,10 +201,10 @@ TEST(DbGet, RocksDbBenchDatabaseAnswersAsRocksDb) {
           positive += s.filter == DbGetStep::Filter::kMaybe;
           blocks += s.blocks_read;
           using E = DbGetStep::Entry;
-          const bool ends = s.entry == E::kValue ||
-                            (r.outcome == Outcome::kMergeOperands &&
-                             (s.entry == E::kDeletion || s.entry == E::kSingleDeletion ||
-                              s.entry == E::kRangeDeletion));
+          const bool ends =
+              s.entry == E::kValue || (r.outcome == Outcome::kMergeOperands &&
+                                       (s.entry == E::kDeletion || s.entry == E::kSingleDeletion ||
+                                        s.entry == E::kRangeDeletion));
           if (s.where == DbGetStep::Where::kTable && ends && hit_level < 0) hit_level = s.level;
         }
         EXPECT_EQ(useful, tickers.at("rocksdb.bloom.filter.useful").get<uint64_t>()) << what;
@@ -215,8 +216,8 @@ TEST(DbGet, RocksDbBenchDatabaseAnswersAsRocksDb) {
         EXPECT_EQ(hit_level == 1, tickers.at("rocksdb.l1.hit").get<int>() == 1) << what;
         EXPECT_EQ(hit_level >= 2, tickers.at("rocksdb.l2andup.hit").get<int>() == 1) << what;
       }
-      EXPECT_EQ(outcomes, (std::set<Outcome>{Outcome::kFound, Outcome::kDeleted,
-                                             Outcome::kNotFound, Outcome::kMergeOperands}))
+      EXPECT_EQ(outcomes, (std::set<Outcome>{Outcome::kFound, Outcome::kDeleted, Outcome::kNotFound,
+                                             Outcome::kMergeOperands}))
           << id << ": every outcome occurs over the tables alone";
       EXPECT_GT(from_log, 0u) << id << ": the WAL decides some probes";
     }
@@ -258,7 +259,8 @@ TEST(DbGet, ColumnFamiliesAnswerAsRocksDb) {
 // The node corpus: $SSTFILTER_NODE_CORPUS_DIR, else beside the generated corpus.
 fs::path NodeCorpus() {
   const char* env = std::getenv("SSTFILTER_NODE_CORPUS_DIR");
-  return env != nullptr && *env != '\0' ? fs::path(env) : golden::Generated().dir.parent_path() / "node";
+  return env != nullptr && *env != '\0' ? fs::path(env)
+                                        : golden::Generated().dir.parent_path() / "node";
 }
 
 TEST(DbGet, NodeDatabasesAnswerAsLevelDbAndRocksDb) {
@@ -279,9 +281,8 @@ TEST(DbGet, NodeDatabasesAnswerAsLevelDbAndRocksDb) {
     size_t found = 0;
     for (size_t i = 0; i < probes.size(); ++i) {
       const std::string key = probes[i].get<std::string>();
-      const auto get = db.Get("default", ByteView(reinterpret_cast<const uint8_t*>(key.data()),
-                                                  key.size()),
-                              true);
+      const auto get = db.Get(
+          "default", ByteView(reinterpret_cast<const uint8_t*>(key.data()), key.size()), true);
       std::optional<Bytes> theirs;
       if (!answers[i].is_null()) {
         const std::string v = answers[i].get<std::string>();
