@@ -4,7 +4,9 @@
 // range deletions, uint64add merge chains and an unflushed WAL (DB::Get with the WAL replayed and
 // on a copy without it, and the Statistics and PerfContext counters each Get moved), its
 // three-column-family database (one reverse bytewise), and the node corpus's node_db_get
-// databases: LevelDB 1.23 (classic-level) and RocksDB 10.5.1 (rocksdb-native).
+// databases: LevelDB 1.23 (classic-level) and RocksDB 10.5.1 (rocksdb-native); and, as tests/ts/
+// db-get-values.test.ts checks them, every record kind RocksDB writes replayed from a WAL and
+// wide-column entities read from a table.
 #include "sstfilter/db_get.h"
 
 #include <gtest/gtest.h>
@@ -295,6 +297,113 @@ TEST(DbGet, NodeDatabasesAnswerAsLevelDbAndRocksDb) {
     EXPECT_GT(found, 0u) << id;
   }
   EXPECT_EQ(formats, (std::set<std::string>{"leveldb", "rocksdb"})) << root;
+}
+
+// The db_wal section's rocksdb_wal_kinds database: every record kind RocksDB writes, on column
+// family cf1, which lives in the WAL only (the case copies no table: the default family's flushed
+// one is not there), as tests/corpus/native/wal_section.cc (EveryKind and the batch) writes them;
+// each key answers as DB::Get does for those writes. The entities answer their default column.
+TEST(DbGet, EveryWrittenKindAnswersAsWritten) {
+  struct Expectation {
+    std::string family;
+    std::string key;
+    Outcome outcome;
+    std::string value;  // kFound: the value; kMergeOperands: the operands newest first, joined by |
+  };
+  const std::vector<Expectation> expectations = {
+      {"cf1", "c-put", Outcome::kFound, "value-c-"},
+      {"cf1", "c-delete", Outcome::kDeleted, ""},
+      {"cf1", "c-merge", Outcome::kMergeOperands, "operand-4|operand-3|operand-2|operand-1"},
+      {"cf1", "c-range-c", Outcome::kDeleted, ""},
+      {"cf1", "c-range-q", Outcome::kNotFound, ""},
+      {"cf1", "c-entity", Outcome::kFound, "default-column"},
+      {"cf1", "b-entity", Outcome::kFound, "v"},
+      {"cf1", "b-delete", Outcome::kDeleted, ""},
+      {"cf1", std::string("b-\0binary\xff", 11), Outcome::kFound, std::string("\0\x01\x02", 3)},
+      {"cf1", "d-put", Outcome::kNotFound, ""},
+  };
+  size_t cases = 0;
+  for (const golden::CorpusSection& section : golden::Sections("db_wal")) {
+    for (const nlohmann::json& c : section.manifest.at("cases")) {
+      if (c.at("id") != "rocksdb_wal_kinds") continue;
+      ++cases;
+      const std::string current = c.at("copied").at("CURRENT").get<std::string>();
+      Database db(section.corpus->Path(current).parent_path(), DbFormat::kRocksDb);
+      for (const Expectation& e : expectations) {
+        const auto get = db.Get(
+            e.family, ByteView(reinterpret_cast<const uint8_t*>(e.key.data()), e.key.size()), true);
+        const DbGetResult& r = get->result();
+        std::string value(r.value.begin(), r.value.end());
+        if (r.outcome == Outcome::kMergeOperands) {
+          EXPECT_FALSE(r.has_value) << e.key;
+          value.clear();
+          for (const Bytes& o : r.operands) {
+            if (!value.empty()) value += '|';
+            value.append(o.begin(), o.end());
+          }
+        }
+        EXPECT_EQ(DbGetOutcomeName(r.outcome), std::string(DbGetOutcomeName(e.outcome)))
+            << e.family << " " << e.key << Route(*get);
+        EXPECT_EQ(value, e.value) << e.family << " " << e.key << Route(*get);
+      }
+    }
+  }
+  EXPECT_EQ(cases, 1u) << "no rocksdb_wal_kinds case in " << golden::CorporaSummary();
+}
+
+// The rocksdb_values section's "entities" table (PutEntity and one Put, flushed by RocksDB 7.8.3)
+// as the one table of a database's bottom level: Get answers each key's default column as the
+// columns GetEntity recorded hold it, the empty value where there is none.
+TEST(DbGet, EntitiesAnswerTheirDefaultColumn) {
+  size_t cases = 0;
+  for (const golden::CorpusSection& section : golden::Sections("rocksdb_values")) {
+    for (const nlohmann::json& c : section.manifest.at("cases")) {
+      if (!c.contains("get_entity")) continue;
+      ++cases;
+      const Bytes file = section.corpus->ReadBytes(c.at("file"));
+      std::vector<std::string> keys;
+      for (const nlohmann::json& g : c.at("get_entity")) keys.push_back(g.at("key"));
+      const auto [lowest, highest] = std::minmax_element(keys.begin(), keys.end());
+      ColumnFamilyState family;
+      family.comparator = std::string(kBytewiseComparatorName);
+      family.files.resize(7);
+      TableFileMeta meta;
+      meta.number = 5;
+      meta.size = file.size();
+      meta.smallest.assign(lowest->begin(), lowest->end());
+      meta.smallest.resize(meta.smallest.size() + 8);
+      meta.largest.assign(highest->begin(), highest->end());
+      meta.largest.resize(meta.largest.size() + 8);
+      family.files[6].push_back(meta);
+      size_t without_default = 0;
+      for (const nlohmann::json& g : c.at("get_entity")) {
+        const std::string key = g.at("key");
+        const auto names = section.corpus->ReadKeys(g.at("names"));
+        const auto values = section.corpus->ReadKeys(g.at("values"));
+        const auto at =
+            std::find_if(names.begin(), names.end(), [](const auto& n) { return n.empty(); });
+        without_default += at == names.end();
+        const Bytes expected = at == names.end() ? Bytes() : values[at - names.begin()];
+        DbGetOptions options;
+        options.family = &family;
+        DbGet get(std::move(options),
+                  ByteView(reinterpret_cast<const uint8_t*>(key.data()), key.size()));
+        ASSERT_TRUE(DbGetFromMemory(get,
+                                    [&](const TableFileMeta&, ByteView* bytes) {
+                                      *bytes = file;
+                                      return Status::Ok();
+                                    })
+                        .ok())
+            << key;
+        EXPECT_EQ(get.result().outcome, Outcome::kFound) << key << Route(get);
+        EXPECT_EQ(golden::HexEncode(get.result().value), golden::HexEncode(expected)) << key;
+        ASSERT_EQ(get.steps().size(), 1u) << key;
+        EXPECT_EQ(get.steps()[0].entry, DbGetStep::Entry::kValue) << key;
+      }
+      EXPECT_GT(without_default, 0u) << c.at("id") << ": an entity without a default column";
+    }
+  }
+  EXPECT_GE(cases, 1u) << "no entities case in " << golden::CorporaSummary();
 }
 
 TEST(DbGet, RefusesMisuseWithTypedErrors) {

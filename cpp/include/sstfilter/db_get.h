@@ -107,6 +107,11 @@ struct DbGetOptions {
 // whose default column is a blob reference) and for a comparator it does not have; kCorrupt for a
 // TimedPut value too short for its preferred sequence number and an entity that does not decode;
 // the tables' errors as TableGet gives them. Messages name the file.
+//
+// `user_key` is looked up as ts/api/db-get.ts looks it up: in the memtable by the stored key's
+// bytes (MemTable::Versions), in the tables as TableGet takes it (with user-defined timestamps:
+// without the timestamp, every version newest timestamp first). No corpus database has a
+// timestamped column family yet, so that case is not checked against RocksDB.
 class DbGet final : public ResumableRead {
  public:
   DbGet(DbGetOptions options, ByteView user_key);
