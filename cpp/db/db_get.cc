@@ -512,18 +512,14 @@ Status DbGetFromMemory(DbGet& get, const TableFileSource& table_file,
     }
     ByteView bytes;
     if (Status s = table_file(*meta, &bytes); !s.ok()) return s;
-    if (get.need() == IoNeed::kBytes) {
-      // The wanted table is open: its lookup asks for bytes.
-      if (Status s = DriveFromMemory(get, bytes); !s.ok()) return s;
-      continue;
-    }
     std::unique_ptr<TableReader> table;
     if (Status s = OpenTableFromMemory(bytes, table_options, &table); !s.ok()) {
-      return Status::Error(s.code(),
-                           FileText(DbGetStep::Where::kTable, meta->number) + ": " + s.message(),
-                           s.offset());
+      return InFile(s, FileText(DbGetStep::Where::kTable, meta->number));
     }
     if (Status s = get.SetTable(*table); !s.ok()) return s;
+    // The table's lookup reads from the same bytes, until the next table is wanted or the answer
+    // is complete.
+    if (Status s = DriveFromMemory(get, bytes); !s.ok()) return s;
   }
 }
 
