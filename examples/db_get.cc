@@ -5,9 +5,10 @@
 // db_get.h), and prints the value, "not found", or a merge chain's operands (no merge operator
 // runs).
 //
-//   sstfilter_example_db_get <folder> <key> [--column-family NAME] [--leveldb | --rocksdb]
+//   sstfilter_example_db_get <folder> <key> [--column-family NAME] [--leveldb | --rocksdb] [--hex]
 //
-// A key starting with 0x is hex. The format is RocksDB when the folder has an OPTIONS file, else
+// A key starting with 0x is hex; values print as text where every byte is printable, else (and
+// with --hex) as 0x and hex. The format is RocksDB when the folder has an OPTIONS file, else
 // LevelDB, unless a flag says.
 #include <sstfilter/db.h>
 #include <sstfilter/db_get.h>
@@ -43,9 +44,12 @@ int Fail(const std::string& what) {
   return 1;
 }
 
+bool always_hex = false;
+
 std::string Show(ByteView bytes) {
-  const bool printable =
-      std::all_of(bytes.begin(), bytes.end(), [](uint8_t c) { return c >= 0x20 && c < 0x7f; });
+  const bool printable = !always_hex && std::all_of(bytes.begin(), bytes.end(), [](uint8_t c) {
+    return c >= 0x20 && c < 0x7f;
+  });
   if (printable) return std::string(bytes.begin(), bytes.end());
   std::string hex = "0x";
   for (uint8_t c : bytes) {
@@ -98,6 +102,8 @@ int main(int argc, char** argv) {
       family_name = args[++i];
     } else if (args[i] == "--leveldb") {
       forced = sstfilter::DbFormat::kLevelDb;
+    } else if (args[i] == "--hex") {
+      always_hex = true;
     } else if (args[i] == "--rocksdb") {
       forced = sstfilter::DbFormat::kRocksDb;
     } else {
@@ -108,7 +114,7 @@ int main(int argc, char** argv) {
   if (positional.size() != 2 || !ParseKey(positional[1], &key)) {
     return Fail(
         "usage: sstfilter_example_db_get <folder> <key> [--column-family NAME] "
-        "[--leveldb | --rocksdb]");
+        "[--leveldb | --rocksdb] [--hex]");
   }
   const fs::path dir = positional[0];
 
