@@ -3,8 +3,10 @@
 #include "sstfilter/db_get.h"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 
+#include "sstfilter/table_get.h"
 #include "sstfilter/values.h"
 #include "table/block_fetcher.h"
 

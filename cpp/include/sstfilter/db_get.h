@@ -22,7 +22,6 @@
 #include "sstfilter/memtable.h"
 #include "sstfilter/status.h"
 #include "sstfilter/table.h"
-#include "sstfilter/table_get.h"
 
 namespace sstfilter {
 
