@@ -329,6 +329,20 @@ TEST(DbGet, EveryWrittenKindAnswersAsWritten) {
       ++cases;
       const std::string current = c.at("copied").at("CURRENT").get<std::string>();
       Database db(section.corpus->Path(current).parent_path(), DbFormat::kRocksDb);
+      // cf1's keys with the sequence number of their newest record: a batch's records take its
+      // sequence number and the ones after it, in order.
+      std::map<std::string, uint64_t> newest_in_cf1;
+      for (const nlohmann::json& batch : c.at("batches")) {
+        uint64_t sequence = batch.at("sequence").get<uint64_t>();
+        for (const nlohmann::json& record : batch.at("records")) {
+          const Bytes key = golden::HexDecode(record.at("key").get<std::string>());
+          if (record.at("cf") == 1) {
+            uint64_t& newest = newest_in_cf1[std::string(key.begin(), key.end())];
+            newest = std::max(newest, sequence);
+          }
+          ++sequence;
+        }
+      }
       for (const Expectation& e : expectations) {
         const auto get = db.Get(
             e.family, ByteView(reinterpret_cast<const uint8_t*>(e.key.data()), e.key.size()), true);
@@ -345,6 +359,16 @@ TEST(DbGet, EveryWrittenKindAnswersAsWritten) {
         EXPECT_EQ(DbGetOutcomeName(r.outcome), std::string(DbGetOutcomeName(e.outcome)))
             << e.family << " " << e.key << Route(*get);
         EXPECT_EQ(value, e.value) << e.family << " " << e.key << Route(*get);
+        // The deciding sequence number: the newest record of the key in the batches RocksDB
+        // wrote (the case lists them), the range deletion's for a key only that covers.
+        const std::string decider = e.key == "c-range-c" ? "c-range-a" : e.key;
+        const auto newest = newest_in_cf1.find(decider);
+        if (r.outcome == Outcome::kNotFound) {
+          EXPECT_FALSE(r.sequence.has_value()) << e.key;
+        } else {
+          ASSERT_TRUE(newest != newest_in_cf1.end()) << "no record of " << decider;
+          EXPECT_EQ(r.sequence, std::optional<uint64_t>(newest->second)) << e.key << Route(*get);
+        }
       }
     }
   }
