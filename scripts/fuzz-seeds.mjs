@@ -343,6 +343,42 @@ for (const section of ["db-twopc", "db-wal-damage"]) {
   }
 }
 
+// ---- database Gets: db_get [mode u8][WAL length u16][WAL batches: u16 size, batch...][table input] ----
+// The db_get section's RocksDB database: its last WAL's batches (as many as fit), and each of its
+// tables small enough, with the first 16 probes; on level 0 and on level 1 (mode bit 0).
+for (const c of manifest("db-get").cases) {
+  if (c.answers === undefined) continue;
+  const log = c.files.filter((f) => f.endsWith(".log")).at(-1);
+  const batches = [];
+  let walBytes = 0;
+  for (const r of logRecords(read(`${c.dir}/${log}`))) {
+    if (r.length > 0xffff || walBytes + 2 + r.length > 0xffff) break;
+    batches.push(u16(r.length), r);
+    walBytes += 2 + r.length;
+  }
+  const wal = concat(batches);
+  const probes = probeKeys(readKeys(c.probes.path, 16));
+  for (const name of c.files.filter((f) => f.endsWith(".sst"))) {
+    const file = read(`${c.dir}/${name}`);
+    if (file.length > MAX_TABLE_BYTES) continue;
+    for (const level of [0, 1]) {
+      seed(
+        "db_get",
+        `${c.id}-${name}-L${level}`,
+        concat([
+          Uint8Array.of(2 | level),
+          u16(wal.length),
+          wal,
+          Uint8Array.of(0),
+          u16(probes.length),
+          probes,
+          file,
+        ]),
+      );
+    }
+  }
+}
+
 // ---- blob files: blob_file [mode u8] then, built (mode bit 0), [cut u16][u8 key size][key][u16 value size][value]... ----
 // No corpus section holds blob files: seeds built from the keys and values of a few records (the
 // harness writes their CRCs), whole and with the footer cut, and one raw header-only file.

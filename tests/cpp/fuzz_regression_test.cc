@@ -35,6 +35,7 @@ const std::map<std::string, Harness> kHarnesses = {
     {"version_edit", fuzz::FuzzVersionEdit},
     {"write_batch", fuzz::FuzzWriteBatch},
     {"wal_replay", fuzz::FuzzWalReplay},
+    {"db_get", fuzz::FuzzDbGet},
     {"blob_file", fuzz::FuzzBlobFile},
     {"indexeddb_key", fuzz::FuzzIndexedDbKey},
     {"v8_value", fuzz::FuzzV8Value},

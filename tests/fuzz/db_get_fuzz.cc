@@ -1,0 +1,7 @@
+// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzDbGet (harnesses.h).
+#include "harnesses.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  sstfilter::fuzz::FuzzDbGet(data, size);
+  return 0;
+}
