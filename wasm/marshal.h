@@ -1,7 +1,8 @@
-// The one place C++ values become JavaScript values for the public shapes of ts/api (the names of
-// ../shared/DESIGN.md): the bindings build those objects with these, so TypeScript takes them as
-// they come, without copying or renaming a field. Every 64-bit number whose public type is bigint
-// crosses as a BigInt; the few whose public type is number (file offsets and sizes) as a number.
+// The one place C++ values become JavaScript values for the public shapes of ts/api (the names the
+// README and ts/api/index.ts export): the bindings build those objects with these, so TypeScript
+// takes them as they come, without copying or renaming a field. Every 64-bit number whose public
+// type is bigint crosses as a BigInt; the few whose public type is number (file offsets and sizes)
+// as a number.
 #pragma once
 
 #include <emscripten/val.h>
