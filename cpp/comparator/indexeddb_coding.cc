@@ -4,7 +4,6 @@
 // follows (content/browser/indexed_db/indexed_db_leveldb_coding.cc unless said otherwise).
 #include "comparator/indexeddb_coding.h"
 
-#include <cstring>
 #include <string>
 
 #include "comparator/indexeddb_coding_internal.h"

@@ -3,7 +3,6 @@
 // keys they hold are read by indexeddb_coding.cc. Moved out of indexeddb_coding.cc; each
 // function notes the Chromium function it follows
 // (content/browser/indexed_db/indexed_db_leveldb_coding.cc unless said otherwise).
-#include <cstring>
 #include <string>
 
 #include "comparator/indexeddb_coding.h"
