@@ -266,13 +266,29 @@ class LayoutHandle : public IoHandle {
 };
 
 // A table's point lookup (TableGet).
+// { mayContain, route, filterInUse, partition, dataBlock, probedSize }: how a lookup's filter
+// answered (ts/core/core-module.ts LookupExplanationRaw), for explain() and a TableGet's answer.
+val TraceValue(bool may_match, const LookupTrace& trace) {
+  val out = val::object();
+  out.set("mayContain", may_match);
+  out.set("route", std::string(LookupRouteName(trace.route)));
+  out.set("filterInUse", trace.filter_in_use);
+  out.set("partition", trace.route == LookupRoute::kPartition
+                           ? val(static_cast<double>(trace.partition))
+                           : val::null());
+  out.set("dataBlock", trace.data_block ? HandleValue(*trace.data_block) : val::null());
+  out.set("probedSize", static_cast<double>(trace.probed_size));
+  return out;
+}
+
 class TableGetHandle : public IoHandle {
  public:
   explicit TableGetHandle(std::unique_ptr<TableGet> get)
       : IoHandle(get.get()), get_(std::move(get)) {}
 
   // Once advance() returned 0: { entries: EntriesValue, covering: RangeDeletionsValue (newest
-  // first), blocks: Float64Array of [offset, size, entriesEnd] per data block read, filteredOut }.
+  // first), blocks: Float64Array of [offset, size, entriesEnd] per data block read, filter:
+  // TraceValue of the filter's answer (MayContain's, which the lookup asked first) }.
   val Answer() const {
     val keys = val::object();
     keys.set("data", ToUint8Array(get_->key_data()));
@@ -287,7 +303,7 @@ class TableGetHandle : public IoHandle {
       blocks.push_back(static_cast<double>(b.entries_end));
     }
     out.set("blocks", ToTypedArray(std::span<const double>(blocks)));
-    out.set("filteredOut", get_->filtered_out());
+    out.set("filter", TraceValue(!get_->filtered_out(), get_->trace()));
     return out;
   }
 
@@ -404,9 +420,8 @@ class TableHandle : public IoHandle {
     }
     return may_match ? 1 : 0;
   }
-  // { mayContain, route, filterInUse, partition, dataBlock, probedSize } (ts/api/table.ts
-  // LookupExplanation before the key bytes are attached), or null on error (last-error slot).
-  // `read`: ReadOptionsOf's.
+  // TraceValue of MayContain's answer (ts/api/table.ts LookupExplanation before the key bytes are
+  // attached), or null on error (last-error slot). `read`: ReadOptionsOf's.
   val Explain(uintptr_t key, size_t size, val read) const {
     const TableReadOptions options = ReadOptionsOf(std::move(read));
     bool may_match = true;
@@ -415,16 +430,7 @@ class TableHandle : public IoHandle {
       Fail(std::move(s));
       return val::null();
     }
-    val out = val::object();
-    out.set("mayContain", may_match);
-    out.set("route", std::string(LookupRouteName(trace.route)));
-    out.set("filterInUse", trace.filter_in_use);
-    out.set("partition", trace.route == LookupRoute::kPartition
-                             ? val(static_cast<double>(trace.partition))
-                             : val::null());
-    out.set("dataBlock", trace.data_block ? HandleValue(*trace.data_block) : val::null());
-    out.set("probedSize", static_cast<double>(trace.probed_size));
-    return out;
+    return TraceValue(may_match, trace);
   }
 
   // results[i] as MayContain(keys[i]); false on error.

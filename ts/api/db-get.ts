@@ -410,15 +410,15 @@ async function tableStep(
   };
   if (!step.inRange) return step;
   const table = await source.table(file);
-  const explained = await table.explain(key, read);
+  // The table's point lookup asks the filter first and reads the data blocks only where it allows,
+  // and brings the file's range tombstones covering the key either way (TableCache::Get consults
+  // them before the filter).
+  const lookup = await table.pointLookup(key, read);
+  const explained = lookup.filter;
   // LevelDB's index, not a filter, rules out a key after the file's last key.
   const filtered = explained.filterInUse || explained.route === "after-last-key";
   step.filter = !filtered ? "none" : explained.mayContain ? "maybe" : "no";
   const partitionRead = explained.partition === null ? 0 : 1;
-  // The table's point lookup reads the data blocks only where the filter allows, and brings the
-  // file's range tombstones covering the key either way (TableCache::Get consults them before the
-  // filter).
-  const lookup = await table.pointLookup(key, read);
   const answer = tableAnswer(lookup.entries, file.name, source.decodeEntity);
   step.blocksRead = partitionRead;
   if (!explained.mayContain && answer.coveringTombstone === 0n) return step;

@@ -7,6 +7,7 @@ import type {
   BlockReadHandle,
   IoHandle,
   LayoutHandle,
+  LookupExplanationRaw,
   TableCursorHandle,
   TableGetHandle,
   TableHandle,
@@ -15,7 +16,7 @@ import type {
 import { SstFilterError } from "../core/errors.js";
 import type { FilterKind } from "./filters.js";
 import type { WasmHeap } from "../core/heap.js";
-import type { Key, KeyBatch } from "../core/keys.js";
+import { keyBytes, type Key, type KeyBatch } from "../core/keys.js";
 import {
   entriesOf,
   entryRange,
@@ -636,8 +637,21 @@ export interface TableLookup {
    * came from this block and the ones before it.
    */
   blocksRead: { offset: number; size: number; entriesEnd: number }[];
-  /** The filter (or a LevelDB table's index) ruled the key out: no data block was read. */
-  filteredOut: boolean;
+  /**
+   * How the filter (or a LevelDB table's index) answered, as explain(key) does: where mayContain is
+   * false no data block was read.
+   */
+  filter: LookupExplanation;
+}
+
+/** A lookup's explanation from the core's trace; the probed bytes are a prefix of `key`. */
+function explanationOf(raw: LookupExplanationRaw, key: Uint8Array): LookupExplanation {
+  const { probedSize, ...rest } = raw;
+  return {
+    ...rest,
+    route: rest.route as LookupRoute,
+    probed: key.slice(0, Math.min(probedSize, key.length)),
+  };
 }
 
 function checkBlockHandle(offset: number, size: number): void {
@@ -709,10 +723,7 @@ class TableBase extends WasmObject<TableHandle> {
     const raw = handle.explain(ptr, size, options);
     throwComparatorFault();
     if (raw === null) throw this.heap.lastError();
-    const { probedSize, ...rest } = raw;
-    // The probed bytes are a prefix of the key as placed.
-    const probed = this.heap.bytes.slice(ptr, ptr + Math.min(probedSize, size));
-    return { ...rest, route: rest.route as LookupRoute, probed };
+    return explanationOf(raw, this.heap.bytes.subarray(ptr, ptr + size));
   }
 
   protected probeMany(keys: Key[] | KeyBatch): Uint8Array {
@@ -778,8 +789,8 @@ class TableBase extends WasmObject<TableHandle> {
   }
 
   /** What a finished lookup found: get()'s entries, and the blocks it read. */
-  protected takeAnswer(get: TableGetHandle): TableLookup {
-    const { entries, covering, blocks, filteredOut } = get.answer();
+  protected takeAnswer(get: TableGetHandle, key: Key): TableLookup {
+    const { entries, covering, blocks, filter } = get.answer();
     const found = entriesOf(entries, entryTypeNames(this.heap.constants));
     const blocksRead: TableLookup["blocksRead"] = [];
     for (let b = 0; b < blocks.length; b += 3) {
@@ -788,7 +799,7 @@ class TableBase extends WasmObject<TableHandle> {
     return {
       entries: lookupResult(found, covering, this.heap.constants.entryTypes["range-delete"]!),
       blocksRead,
-      filteredOut,
+      filter: explanationOf(filter, keyBytes(key)),
     };
   }
 
@@ -922,7 +933,7 @@ export class Table extends TableBase {
     const get = this.newGet(userKey, read);
     try {
       runSync(this.heap, get, this.bytes);
-      return this.takeAnswer(get).entries;
+      return this.takeAnswer(get, userKey).entries;
     } finally {
       get.delete();
     }
@@ -1048,7 +1059,7 @@ export class AsyncTable extends TableBase {
     const get = this.newGet(userKey, read);
     try {
       await runAsync(this.heap, get, this.source);
-      return this.takeAnswer(get);
+      return this.takeAnswer(get, userKey);
     } finally {
       get.delete();
     }

@@ -83,13 +83,13 @@ export interface TableGetHandle extends IoHandle {
   /**
    * Once advance() returned 0: the key's entries in stored order (newest first), the range
    * deletions covering it (newest first), [offset, size, entriesEnd] per data block read (entries
-   * [previous entriesEnd, entriesEnd) came from it), and whether the filter ruled the key out.
+   * [previous entriesEnd, entriesEnd) came from it), and how the filter answered (as explain()).
    */
   answer(): {
     entries: Omit<EntryBatchRaw, "blocks">;
     covering: { start: Uint8Array; end: Uint8Array; seq: bigint }[];
     blocks: Float64Array;
-    filteredOut: boolean;
+    filter: LookupExplanationRaw;
   };
 }
 
