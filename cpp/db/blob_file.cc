@@ -1,10 +1,11 @@
 // Blob files (docs/FORMATS.md 6.7), where RocksDB's integrated BlobDB keeps values apart from the
 // tables: a 30-byte header, records of a 32-byte header, key and blob, and a 32-byte footer. Facts
 // from rocksdb db/blob/blob_log_format.h and .cc, db/blob/blob_file_reader.cc (7.8.3 and main).
+#include "sstfilter/blob_file.h"
+
 #include <algorithm>
 #include <string>
 
-#include "sstfilter/db.h"
 #include "sstfilter/hash.h"
 #include "table/codecs/codecs.h"
 #include "table/compression.h"

@@ -6,8 +6,8 @@
 // db/log_format.h, db/log_reader.cc and db/log_writer.cc (7.8.3 and main).
 #include <algorithm>
 
-#include "sstfilter/db.h"
 #include "sstfilter/hash.h"
+#include "sstfilter/log.h"
 
 namespace sstfilter {
 namespace {

@@ -2,8 +2,8 @@
 // Writer::AddRecord without recycling): what LogReader reads back.
 #include <algorithm>
 
-#include "sstfilter/db.h"
 #include "sstfilter/hash.h"
+#include "sstfilter/log.h"
 
 namespace sstfilter {
 namespace {

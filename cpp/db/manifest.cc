@@ -3,11 +3,12 @@
 // db/version_edit_handler.cc (7.8.3 and main) do: within an edit, deletions before additions;
 // RocksDB's column families are created and dropped by edits, and the edits of an atomic group
 // apply together or, cut off at the end of the file, not at all. CURRENT names the MANIFEST.
+#include "sstfilter/manifest.h"
+
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "sstfilter/db.h"
 #include "table/internal_key.h"
 
 namespace sstfilter {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "db/version_edit_tags.h"
-#include "sstfilter/db.h"
+#include "sstfilter/manifest.h"
 
 namespace sstfilter {
 namespace {

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "db/version_edit_tags.h"
-#include "sstfilter/db.h"
+#include "sstfilter/manifest.h"
 #include "table/internal_key.h"
 
 namespace sstfilter {

@@ -3,9 +3,9 @@
 // the column-family tags, and length-prefixed fields. Tags from rocksdb db/dbformat.h ValueType
 // and db/write_batch.cc ReadRecordFromWriteBatch (7.8.3 and main), leveldb db/write_batch.cc
 // (1.23: put and delete only).
-#include <algorithm>
+#include "sstfilter/write_batch.h"
 
-#include "sstfilter/db.h"
+#include <algorithm>
 
 namespace sstfilter {
 namespace {

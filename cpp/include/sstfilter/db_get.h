@@ -18,10 +18,10 @@
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/comparator.h"
-#include "sstfilter/db.h"
+#include "sstfilter/manifest.h"
 #include "sstfilter/memtable.h"
 #include "sstfilter/status.h"
-#include "sstfilter/table.h"
+#include "sstfilter/table_reader.h"
 
 namespace sstfilter {
 

@@ -18,7 +18,7 @@
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/comparator.h"
-#include "sstfilter/db.h"
+#include "sstfilter/write_batch.h"
 
 namespace sstfilter {
 

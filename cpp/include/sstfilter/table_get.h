@@ -14,7 +14,7 @@
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/status.h"
-#include "sstfilter/table.h"
+#include "sstfilter/table_cursor.h"
 
 namespace sstfilter {
 

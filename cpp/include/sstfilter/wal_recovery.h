@@ -27,9 +27,9 @@
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/comparator.h"
-#include "sstfilter/db.h"
 #include "sstfilter/memtable.h"
 #include "sstfilter/status.h"
+#include "sstfilter/write_batch.h"
 
 namespace sstfilter {
 

@@ -1,0 +1,120 @@
+// Write batches and the write-ahead logs that hold them (docs/FORMATS.md 6.4): a batch's records
+// and markers decoded, and a log's batches read as recovery reads them, stopping at damage or
+// reading past it. Bytes only.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sstfilter/bytes.h"
+#include "sstfilter/db_format.h"
+#include "sstfilter/log.h"
+#include "sstfilter/status.h"
+
+namespace sstfilter {
+
+// The records of a write batch that write data. Each takes one sequence number, in batch order,
+// from the batch's sequence (rocksdb db/write_batch.cc MemTableInserter, without seq_per_batch;
+// leveldb db/write_batch.cc MemTableInserter), and the batch's count says how many there are.
+enum class WalRecordKind : uint8_t {
+  kPut,
+  kDelete,
+  kSingleDelete,
+  kMerge,
+  kRangeDelete,  // key: the begin key, value: the end key (exclusive)
+  kBlobIndex,    // value: a blob index (values.h)
+  kWideColumns,  // PutEntity: value is a wide-column entity (values.h)
+  kTimedPut,     // RocksDB 9.x TimedPut: value without its trailing write time
+};
+
+// "put", "delete", "single-delete", "merge", "range-delete", "blob-index", "wide-columns",
+// "timed-put".
+const char* WalRecordKindName(WalRecordKind kind);
+
+// The records of a write batch that write nothing and take no sequence number: a blob for WAL
+// readers (PutLogData) and the markers of two-phase commit and of WritePrepared transactions.
+enum class WalMarkerKind : uint8_t {
+  kLogData,                // data: the blob
+  kBeginPrepare,           // WriteCommitted transactions
+  kBeginPersistedPrepare,  // WritePrepared
+  kBeginUnprepare,         // WriteUnprepared
+  kEndPrepare,             // data: the transaction id
+  kCommit,                 // data: the transaction id
+  kCommitWithTimestamp,    // data: the transaction id, timestamp: the commit timestamp
+  kRollback,               // data: the transaction id
+  kNoop,                   // a sub-batch boundary (WritePrepared), or a space holder
+};
+
+// "log-data", "begin-prepare", "begin-persisted-prepare", "begin-unprepare", "end-prepare",
+// "commit", "commit-with-timestamp", "rollback", "noop".
+const char* WalMarkerKindName(WalMarkerKind kind);
+
+struct WalRecord {
+  WalRecordKind kind = WalRecordKind::kPut;
+  uint32_t column_family = 0;
+  uint64_t sequence = 0;
+  uint64_t offset = 0;  // of its tag byte (within the batch, or the file when read from a log)
+  Bytes key;            // with the timestamp where the column family has one
+  Bytes value;          // empty for deletions
+};
+
+struct WalMarker {
+  WalMarkerKind kind = WalMarkerKind::kNoop;
+  uint64_t offset = 0;  // of its tag byte, as WalRecord::offset
+  size_t position = 0;  // how many of the batch's records come before it
+  Bytes data;           // see WalMarkerKind
+  Bytes timestamp;
+};
+
+struct WriteBatch {
+  uint64_t sequence = 0;  // of its first record
+  uint32_t count = 0;     // records (markers not counted)
+  uint64_t offset = 0;    // of the log record holding it (0 when decoded alone)
+  std::vector<WalRecord> records;
+  std::vector<WalMarker> markers;
+};
+
+// Decodes a write batch: a 12-byte header (fixed64 sequence, fixed32 count) and its records.
+// kCorrupt, with the offset within `batch`, for a batch shorter than its header, a record cut
+// short, a tag the format does not have (LevelDB: put and delete only; RocksDB:
+// ReadRecordFromWriteBatch's) and a count that disagrees with the records, as
+// WriteBatch::Iterate refuses; `out` then holds the batch up to the bad record.
+Status DecodeWriteBatch(ByteView batch, DbFormat format, WriteBatch* out);
+
+// A write-ahead log read as recovery reads it.
+struct WalContents {
+  std::vector<WriteBatch> batches;  // offsets in the file
+  // How the log ended when it read to its end (status ok): clean, torn (the records before a
+  // record cut short by a crash) or a recycled file's old record.
+  LogEnd end;
+  // Not ok: the log stops at a bad record (LogReader's errors, DecodeWriteBatch's with file
+  // offsets); `batches` holds the ones before it, as kPointInTimeRecovery replays them.
+  Status status;
+  // `status` is a write batch whose record's checksum holds but which WriteBatch::Iterate refuses
+  // (not one too short for its header): RocksDB's recovery then fails DB::Open.
+  bool malformed_batch = false;
+  // What a kSkip read passed over, by offset: the reader's drops, records too short for a batch
+  // header and (LevelDB) malformed batches from their bad record on, whose records before it are
+  // in `batches`, as WriteBatchInternal::InsertInto inserts them. Empty for kStop. At most
+  // kMaxLogDrops; `unlisted_drops` counts the rest.
+  std::vector<LogDrop> drops;
+  uint64_t unlisted_drops = 0;
+};
+
+// Reads every write batch of a WAL (`log_number` from its name, for recyclable records) as a
+// recovery does: kStop ends at a bad record (`status` set); kSkip reads past damage (`drops`) but,
+// for RocksDB, ends at a malformed batch, which its recovery refuses. Metadata records
+// (compression, timestamp sizes, predecessor WAL) are skipped. Never fails as a whole.
+WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number,
+                              LogDamage damage);
+// The format's default recovery: RocksDB's stops at damage, LevelDB's reads past it.
+WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_number);
+// As ReadWriteAheadLog, handing each batch to `on_batch` as it is read instead of keeping it (the
+// result's `batches` stays empty), so that a replay holds one batch at a time. Reading stops after
+// a batch for which `on_batch` returns false; the result then says how far the log was read.
+using WriteBatchSink = std::function<bool(WriteBatch&& batch)>;
+WalContents ForEachWriteBatch(ByteView file, DbFormat format, uint64_t log_number, LogDamage damage,
+                              const WriteBatchSink& on_batch);
+
+}  // namespace sstfilter
