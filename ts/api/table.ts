@@ -498,18 +498,20 @@ function checkBatch(
   return { blocks: cursor.takeBlocks(), keys, ruledOut, unprobed };
 }
 
-const NO_KEYS: { data: Uint8Array; offsets: Uint32Array } = {
-  data: new Uint8Array(0),
-  offsets: new Uint32Array(1),
-};
+const NO_OFFSETS = new Uint32Array(1);
 
 /**
  * The user keys of a walk, a batch of data blocks at a time. A plain iterator rather than a
  * generator: a key walk does little else per key, and a generator's per-key cost would dominate
- * it (an async generator's most of all).
+ * it (an async generator's most of all). Each key is a view of the batch's copy out of the core's
+ * memory, which no later batch reuses: keys stay valid after the walk moves on.
  */
 abstract class KeyWalk {
-  protected batch = NO_KEYS;
+  // The batch in hand, as the fields each key reads: a view made with the Uint8Array constructor
+  // over `buffer` costs less than data.subarray, which looks up the species constructor per call.
+  private buffer: ArrayBufferLike = new ArrayBuffer(0);
+  private base = 0;
+  private offsets: Uint32Array = NO_OFFSETS;
   protected index = 0;
   protected count = 0;
   private finished = false;
@@ -519,8 +521,8 @@ abstract class KeyWalk {
   /** The next key of the batch in hand; the caller checked there is one. */
   protected take(): IteratorResult<Uint8Array> {
     const i = this.index++;
-    const { data, offsets } = this.batch;
-    return { done: false, value: data.subarray(offsets[i], offsets[i + 1]) };
+    const from = this.offsets[i]!;
+    return { done: false, value: new Uint8Array(this.buffer, this.base + from, this.offsets[i + 1]! - from) };
   }
 
   /** Takes the batch the cursor gathered; false (and the cursor freed) at the end. */
@@ -529,16 +531,20 @@ abstract class KeyWalk {
       this.finish();
       return false;
     }
-    this.batch = this.cursor.takeKeys();
+    const { data, offsets } = this.cursor.takeKeys();
+    this.buffer = data.buffer;
+    this.base = data.byteOffset;
+    this.offsets = offsets;
     this.index = 0;
-    this.count = this.batch.offsets.length - 1;
+    this.count = offsets.length - 1;
     return true;
   }
 
   protected finish(): IteratorResult<Uint8Array> {
     if (!this.finished) {
       this.finished = true;
-      this.batch = NO_KEYS;
+      this.buffer = new ArrayBuffer(0);
+      this.offsets = NO_OFFSETS;
       this.index = this.count = 0;
       this.cursor.delete();
     }
