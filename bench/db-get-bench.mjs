@@ -436,7 +436,9 @@ async function main() {
 
   const databases = [
     database("levels-200k", LEVELS_FLAGS),
-    ...(walksOnly ? [] : [quick ? database("wal-100k", walFlags(100000)) : database("wal-1m", walFlags(1000000))]),
+    ...(walksOnly
+      ? []
+      : [quick ? database("wal-100k", walFlags(100000)) : database("wal-1m", walFlags(1000000))]),
     ...(full ? [database("wal-4m", walFlags(4000000))] : []),
   ];
   for (const db of databases) {

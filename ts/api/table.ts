@@ -597,25 +597,38 @@ class AsyncKeyWalk extends KeyWalk implements AsyncIterableIterator<Uint8Array> 
     super(cursor);
   }
 
+  // The read of the next batch while it runs. next() calls made meanwhile wait for it, in the order
+  // they came, as an async generator queues them: the cursor serves one read at a time.
+  private loading: Promise<void> | null = null;
+
+  /** A key of the batch in hand without an async function's frame per key; else the next batch's. */
   next(): Promise<IteratorResult<Uint8Array>> {
-    return this.index < this.count ? Promise.resolve(this.take()) : this.nextBatch();
+    if (this.index < this.count) return Promise.resolve(this.take());
+    // After a read, whatever became of it: its error went to the call that started it.
+    if (this.loading !== null) return this.loading.then(this.nextAfter, this.nextAfter);
+    if (this.ended) return Promise.resolve(this.finish());
+    this.loading = this.load();
+    return this.loading.then(this.nextAfter);
   }
 
-  private async nextBatch(): Promise<IteratorResult<Uint8Array>> {
-    while (this.index >= this.count) {
-      if (this.ended) return this.finish();
-      try {
-        await runAsync(this.heap, this.cursor, this.source);
-      } catch (error) {
-        this.finish();
-        throw error;
-      }
-      if (!this.adopt()) return this.finish();
+  private readonly nextAfter = (): Promise<IteratorResult<Uint8Array>> => this.next();
+
+  /** Reads and adopts the next batch (none at the end); an error ends the walk. */
+  private async load(): Promise<void> {
+    try {
+      await runAsync(this.heap, this.cursor, this.source);
+      this.adopt();
+    } catch (error) {
+      this.finish();
+      throw error;
+    } finally {
+      this.loading = null;
     }
-    return this.take();
   }
 
   async return(): Promise<IteratorResult<Uint8Array>> {
+    // The cursor is freed only once a read it serves is over.
+    if (this.loading !== null) await this.loading.catch(() => undefined);
     return this.finish();
   }
 
