@@ -23,9 +23,10 @@
 //           `for await` over the same keys; the other table-walk figures of the issue (keyBatches
 //           against the native walk, verify against sst_dump) are the content bench's, cited
 //           from bench/results.json.
-// Usage: node bench/db-get-bench.mjs --out FILE [--quick | --full | --walks] [--merge-into RESULTS_JSON]
-// (the last sets the "dbGet" member of an existing results.json). --quick: a 100,000-key WAL,
-// 1,000 gets, 3 runs. --walks: only the table walks (5 runs; a minute at most). Databases are cached in build/bench/db-get/, keyed by their db_bench command.
+// Usage: node bench/db-get-bench.mjs --out FILE [--quick | --full | --walks] [--merge-into
+// RESULTS_JSON] (the last sets the "dbGet" member of an existing results.json). --quick: a
+// 100,000-key WAL, 1,000 gets, 3 runs. --walks: only the table walks (5 runs; a minute at most).
+// Databases are cached in build/bench/db-get/, keyed by their db_bench command.
 // Internal: --memory-of sstfilter|rocksdb-native DIR KEYHEX prints that process's memory as JSON.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
