@@ -23,9 +23,10 @@
 //           `for await` over the same keys; the other table-walk figures of the issue (keyBatches
 //           against the native walk, verify against sst_dump) are the content bench's, cited
 //           from bench/results.json.
-// Usage: node bench/db-get-bench.mjs --out FILE [--quick | --full] [--merge-into RESULTS_JSON]
-// (the last sets the "dbGet" member of an existing results.json). --quick: a 100,000-key WAL,
-// 1,000 gets, 3 runs. Databases are cached in build/bench/db-get/, keyed by their db_bench command.
+// Usage: node bench/db-get-bench.mjs --out FILE [--quick | --full | --walks] [--merge-into
+// RESULTS_JSON] (the last sets the "dbGet" member of an existing results.json). --quick: a
+// 100,000-key WAL, 1,000 gets, 3 runs. --walks: only the table walks (5 runs; a minute at most).
+// Databases are cached in build/bench/db-get/, keyed by their db_bench command.
 // Internal: --memory-of sstfilter|rocksdb-native DIR KEYHEX prints that process's memory as JSON.
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -428,6 +429,7 @@ async function tableWalks(sf, db, runs) {
 async function main() {
   const quick = args.includes("--quick");
   const full = args.includes("--full");
+  const walksOnly = args.includes("--walks");
   const outFile = args.includes("--out") ? args[args.indexOf("--out") + 1] : "build/bench/db-get.json";
   const runs = quick ? 3 : 5;
   const GETS = quick ? 1000 : 10000;
@@ -435,7 +437,9 @@ async function main() {
 
   const databases = [
     database("levels-200k", LEVELS_FLAGS),
-    quick ? database("wal-100k", walFlags(100000)) : database("wal-1m", walFlags(1000000)),
+    ...(walksOnly
+      ? []
+      : [quick ? database("wal-100k", walFlags(100000)) : database("wal-1m", walFlags(1000000))]),
     ...(full ? [database("wal-4m", walFlags(4000000))] : []),
   ];
   for (const db of databases) {
@@ -452,7 +456,7 @@ async function main() {
   const target = (name, value, limit, unit) =>
     targets.push({ name, value, limit, unit, met: value !== null && value <= limit });
 
-  for (const db of databases) {
+  for (const db of walksOnly ? [] : databases) {
     /** @type {Record<string, any>} */
     const r = (results[db.name] = {
       dbBench: db.command,
@@ -532,7 +536,7 @@ async function main() {
 
   const report = {
     generated: new Date().toISOString(),
-    run: quick ? "quick" : full ? "full" : "standard",
+    run: quick ? "quick" : full ? "full" : walksOnly ? "walks" : "standard",
     label: "baseline: the code before issue 29 (Get, recovery and the memtable in TypeScript)",
     machine: { cpu: cpus()[0]?.model, cores: cpus().length, loadAverageAtEnd: loadavg()[0] },
     versions: {

@@ -671,6 +671,63 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
     });
     expect(core.liveHandles()).toBe(before);
   });
+
+  test("async key walks: overlapping next() calls answer in order, return() waits for a read, errors free the walk", async () => {
+    const { sf, hooks: core } = await loadTestingBackend(simd);
+    const c = TABLES.find((x) => x.id === "generated:rocksdb-sst/big_dec_n200000_snappy")!;
+    const bytes = readFile(c.file);
+    let unreadableFrom = Infinity;
+    const source = {
+      size: bytes.length,
+      read: async (offset: number, length: number) => {
+        if (offset >= unreadableFrom) throw new Error(`unreadable at ${offset}`);
+        return bytes.slice(offset, offset + length);
+      },
+    };
+    const before = core.liveHandles();
+    const t = await sf.openTableFrom(source);
+    const batches: number[] = [];
+    for await (const batch of t.keyBatches()) batches.push(batch.offsets.length - 1);
+    expect([c.id, batches.length > 1]).toEqual([c.id, true]); // the walks below cross a batch
+
+    // Every next() asked at once, before the first batch is read: each key once, in order, then
+    // the end; the keys of the first batch are still whole after the last batch was read.
+    const all = t.keys();
+    const answers = await Promise.all(Array.from({ length: c.keys.length + 2 }, () => all.next()));
+    sameKeys(
+      c,
+      answers.slice(0, -2).map((r) => r.value as Uint8Array),
+    );
+    expect(answers.slice(-2)).toEqual([
+      { done: true, value: undefined },
+      { done: true, value: undefined },
+    ]);
+    expect(core.liveHandles()).toBe(before + 1); // the finished walk freed its cursor
+
+    // return() while the first batch is being read: that next() still answers the first key.
+    const early = t.keys();
+    const first = early.next();
+    const returned = early.return!(undefined);
+    expect(bytesEqual((await first).value as Uint8Array, c.keys[0]!)).toBe(true);
+    expect(await returned).toEqual({ done: true, value: undefined });
+    expect(await early.next()).toEqual({ done: true, value: undefined });
+    expect(core.liveHandles()).toBe(before + 1);
+
+    // A read failing past the first batch: the keys before it, then the error, then the end.
+    unreadableFrom = Math.floor(bytes.length / 2);
+    const failing = t.keys();
+    let walked = 0;
+    await expect(
+      (async () => {
+        for (let r = await failing.next(); r.done !== true; r = await failing.next()) walked++;
+      })(),
+    ).rejects.toThrow("unreadable at");
+    expect(walked).toBeGreaterThan(0);
+    expect(await failing.next()).toEqual({ done: true, value: undefined });
+    expect(core.liveHandles()).toBe(before + 1);
+    t.dispose();
+    expect(core.liveHandles()).toBe(before);
+  });
 });
 
 test("openTableFile exists only in the Node entries; the browser build imports no node: module", async () => {

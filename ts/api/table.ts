@@ -267,36 +267,44 @@ function runSync(heap: WasmHeap, op: IoHandle, bytes: Uint8Array): void {
 // cost memory (each of an operation's two buffers is this size).
 const READ_PIECE_BYTES = 1 << 20;
 
-// Each operation's reusable buffers, for sources with readInto: one for the reads the core waits
-// for, one for the read ahead.
-const pieceBuffers = new WeakMap<IoHandle, Uint8Array>();
-const aheadBuffers = new WeakMap<IoHandle, Uint8Array>();
+// The buffers sources with readInto read into, one per read in flight: a read holds its buffer from
+// the moment it starts until its bytes are copied into the core's buffer, then hands it back here
+// for the next read of any operation. A buffer per operation instead (two, with the read ahead) made
+// a walk over many tables allocate 2 MiB off the JavaScript heap per table, and V8 answered that
+// external memory with a full collection every few tables: a third of a walk's CPU time on the
+// 16 tables of bench/db-get-bench.mjs --walks. A fresh buffer's untouched pages cost no memory.
+const spareBuffers: Uint8Array[] = [];
+// Enough for two walks, each with a read and a read ahead in flight; a spare beyond is dropped.
+const SPARE_BUFFERS = 4;
 
-/**
- * Up to `length` bytes of `source` at `offset` (fewer at its end). With readInto they land in
- * `op`'s buffer of `buffers`, which the next piece read into that map reuses.
- */
-async function readPiece(
-  source: ByteSource,
-  buffers: WeakMap<IoHandle, Uint8Array>,
-  op: IoHandle,
-  offset: number,
-  length: number,
-): Promise<Uint8Array> {
+/** Bytes read from a source, in `buffer` (a spare to hand back once they are copied) with readInto. */
+interface Piece {
+  bytes: Uint8Array;
+  buffer: Uint8Array | null;
+}
+
+/** Hands `piece`'s buffer back for the next read: its bytes are no longer needed. */
+function handBack(piece: Piece): void {
+  if (piece.buffer !== null && spareBuffers.length < SPARE_BUFFERS) spareBuffers.push(piece.buffer);
+}
+
+/** Copies `piece` (or its first `length` bytes) to the core's memory at `ptr`, then hands it back. */
+function copyPiece(heap: WasmHeap, piece: Piece, ptr: number, length = piece.bytes.length): void {
+  heap.bytes.set(length < piece.bytes.length ? piece.bytes.subarray(0, length) : piece.bytes, ptr);
+  handBack(piece);
+}
+
+/** Up to `length` bytes of `source` at `offset` (fewer at its end). */
+async function readPiece(source: ByteSource, offset: number, length: number): Promise<Piece> {
   if (source.readInto === undefined) {
     const bytes = await source.read(offset, length);
     if (!(bytes instanceof Uint8Array)) {
       throw new SstFilterError("BAD_OPTIONS", "ByteSource.read must resolve to a Uint8Array", offset);
     }
-    return bytes.length > length ? bytes.subarray(0, length) : bytes;
+    return { bytes: bytes.length > length ? bytes.subarray(0, length) : bytes, buffer: null };
   }
-  let buffer = buffers.get(op);
-  if (buffer === undefined) {
-    // One buffer of the largest piece for the operation's life, not buffers grown step by step:
-    // pages it never reads into cost no memory, and no discarded buffers pile up on a long walk.
-    buffer = new Uint8Array(READ_PIECE_BYTES);
-    buffers.set(op, buffer);
-  }
+  // A read that fails keeps its buffer: the source may still be writing into it.
+  const buffer = spareBuffers.pop() ?? new Uint8Array(READ_PIECE_BYTES);
   const read = await source.readInto(buffer.subarray(0, length), offset);
   if (!Number.isSafeInteger(read) || read < 0 || read > length) {
     throw new SstFilterError(
@@ -305,13 +313,13 @@ async function readPiece(
       offset,
     );
   }
-  return buffer.subarray(0, read);
+  return { bytes: buffer.subarray(0, read), buffer };
 }
 
 /** A read started before the core asked for it: the one its previous read announced. */
 interface ReadAhead {
   offset: number;
-  bytes: Promise<Uint8Array>;
+  piece: Promise<Piece>;
 }
 const readAheads = new WeakMap<IoHandle, ReadAhead>();
 
@@ -321,13 +329,14 @@ async function takeReadAhead(heap: WasmHeap, op: IoHandle, ptr: number, r: ReadR
   if (ahead === undefined) return 0;
   readAheads.delete(op);
   if (ahead.offset !== r.offset) {
-    // Not what the core wants after all: dropped, once done with the buffer the next one reuses.
-    await ahead.bytes.catch(() => undefined);
+    // Not what the core wants after all: dropped once read, its buffer handed back unused.
+    const unused = await ahead.piece.catch(() => null);
+    if (unused !== null) handBack(unused);
     return 0;
   }
-  const piece = await ahead.bytes;
-  const n = Math.min(piece.length, r.length);
-  heap.bytes.set(piece.subarray(0, n), ptr);
+  const piece = await ahead.piece;
+  const n = Math.min(piece.bytes.length, r.length);
+  copyPiece(heap, piece, ptr, n);
   return n;
 }
 
@@ -345,17 +354,17 @@ async function readInto(
   let got = await takeReadAhead(heap, op, ptr, r);
   while (got < r.length) {
     const want = Math.min(READ_PIECE_BYTES, r.length - got);
-    const piece = await readPiece(source, pieceBuffers, op, r.offset + got, want);
-    // heap.bytes afresh after every await: memory may have grown meanwhile; the buffer at ptr stays.
-    heap.bytes.set(piece, ptr + got);
-    got += piece.length;
-    if (piece.length < want) break; // a short read: supplied() reports it
+    const piece = await readPiece(source, r.offset + got, want);
+    // heap.bytes afresh after every await (copyPiece): memory may have grown; the buffer at ptr stays.
+    copyPiece(heap, piece, ptr + got);
+    got += piece.bytes.length;
+    if (piece.bytes.length < want) break; // a short read: supplied() reports it
   }
   if (got === r.length && r.ahead > 0 && r.ahead <= READ_PIECE_BYTES) {
     const offset = r.offset + r.length;
-    const bytes = readPiece(source, aheadBuffers, op, offset, r.ahead);
-    bytes.catch(() => undefined); // its error counts only if the core asks for these bytes
-    readAheads.set(op, { offset, bytes });
+    const piece = readPiece(source, offset, r.ahead);
+    piece.catch(() => undefined); // its error counts only if the core asks for these bytes
+    readAheads.set(op, { offset, piece });
   }
   return got;
 }
@@ -489,18 +498,20 @@ function checkBatch(
   return { blocks: cursor.takeBlocks(), keys, ruledOut, unprobed };
 }
 
-const NO_KEYS: { data: Uint8Array; offsets: Uint32Array } = {
-  data: new Uint8Array(0),
-  offsets: new Uint32Array(1),
-};
+const NO_OFFSETS = new Uint32Array(1);
 
 /**
  * The user keys of a walk, a batch of data blocks at a time. A plain iterator rather than a
  * generator: a key walk does little else per key, and a generator's per-key cost would dominate
- * it (an async generator's most of all).
+ * it (an async generator's most of all). Each key is a view of the batch's copy out of the core's
+ * memory, which no later batch reuses: keys stay valid after the walk moves on.
  */
 abstract class KeyWalk {
-  protected batch = NO_KEYS;
+  // The batch in hand, as the fields each key reads: a view made with the Uint8Array constructor
+  // over `buffer` costs less than data.subarray, which looks up the species constructor per call.
+  private buffer: ArrayBufferLike = new ArrayBuffer(0);
+  private base = 0;
+  private offsets: Uint32Array = NO_OFFSETS;
   protected index = 0;
   protected count = 0;
   private finished = false;
@@ -510,8 +521,8 @@ abstract class KeyWalk {
   /** The next key of the batch in hand; the caller checked there is one. */
   protected take(): IteratorResult<Uint8Array> {
     const i = this.index++;
-    const { data, offsets } = this.batch;
-    return { done: false, value: data.subarray(offsets[i], offsets[i + 1]) };
+    const from = this.offsets[i]!;
+    return { done: false, value: new Uint8Array(this.buffer, this.base + from, this.offsets[i + 1]! - from) };
   }
 
   /** Takes the batch the cursor gathered; false (and the cursor freed) at the end. */
@@ -520,16 +531,20 @@ abstract class KeyWalk {
       this.finish();
       return false;
     }
-    this.batch = this.cursor.takeKeys();
+    const { data, offsets } = this.cursor.takeKeys();
+    this.buffer = data.buffer;
+    this.base = data.byteOffset;
+    this.offsets = offsets;
     this.index = 0;
-    this.count = this.batch.offsets.length - 1;
+    this.count = offsets.length - 1;
     return true;
   }
 
   protected finish(): IteratorResult<Uint8Array> {
     if (!this.finished) {
       this.finished = true;
-      this.batch = NO_KEYS;
+      this.buffer = new ArrayBuffer(0);
+      this.offsets = NO_OFFSETS;
       this.index = this.count = 0;
       this.cursor.delete();
     }
@@ -582,25 +597,38 @@ class AsyncKeyWalk extends KeyWalk implements AsyncIterableIterator<Uint8Array> 
     super(cursor);
   }
 
+  // The read of the next batch while it runs. next() calls made meanwhile wait for it, in the order
+  // they came, as an async generator queues them: the cursor serves one read at a time.
+  private loading: Promise<void> | null = null;
+
+  /** A key of the batch in hand without an async function's frame per key; else the next batch's. */
   next(): Promise<IteratorResult<Uint8Array>> {
-    return this.index < this.count ? Promise.resolve(this.take()) : this.nextBatch();
+    if (this.index < this.count) return Promise.resolve(this.take());
+    // After a read, whatever became of it: its error went to the call that started it.
+    if (this.loading !== null) return this.loading.then(this.nextAfter, this.nextAfter);
+    if (this.ended) return Promise.resolve(this.finish());
+    this.loading = this.load();
+    return this.loading.then(this.nextAfter);
   }
 
-  private async nextBatch(): Promise<IteratorResult<Uint8Array>> {
-    while (this.index >= this.count) {
-      if (this.ended) return this.finish();
-      try {
-        await runAsync(this.heap, this.cursor, this.source);
-      } catch (error) {
-        this.finish();
-        throw error;
-      }
-      if (!this.adopt()) return this.finish();
+  private readonly nextAfter = (): Promise<IteratorResult<Uint8Array>> => this.next();
+
+  /** Reads and adopts the next batch (none at the end); an error ends the walk. */
+  private async load(): Promise<void> {
+    try {
+      await runAsync(this.heap, this.cursor, this.source);
+      this.adopt();
+    } catch (error) {
+      this.finish();
+      throw error;
+    } finally {
+      this.loading = null;
     }
-    return this.take();
   }
 
   async return(): Promise<IteratorResult<Uint8Array>> {
+    // The cursor is freed only once a read it serves is over.
+    if (this.loading !== null) await this.loading.catch(() => undefined);
     return this.finish();
   }
 
