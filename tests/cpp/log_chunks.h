@@ -24,7 +24,7 @@ inline constexpr size_t kWhole = 0;  // the whole-file API
 struct Reading {
   std::string text;
   size_t peak_held = 0;       // the most bytes the reader held between chunks
-  size_t largest_record = 0;  // the largest payload read
+  size_t largest_record = 0;  // the largest record: read, torn off by the end, or dropped
 };
 
 inline std::string StatusText(const Status& s) {
@@ -66,6 +66,13 @@ inline Reading ReadLog(ByteView log, DbFormat format, uint64_t number, LogDamage
     out.largest_record = std::max(out.largest_record, record.payload.size());
   };
   const auto finish = [&](const LogReader& reader) {
+    // A record being reassembled is held too, whether it is then torn or dropped.
+    if (reader.end().kind == LogEnd::Kind::kTorn) {
+      out.largest_record = std::max<size_t>(out.largest_record, log.size() - reader.end().offset);
+    }
+    for (const LogDrop& d : reader.drops()) {
+      out.largest_record = std::max<size_t>(out.largest_record, d.size);
+    }
     out.text += "status " + StatusText(reader.status()) + "\n" + EndText(reader.end()) +
                 DropsText(reader.drops(), reader.unlisted_drops());
   };

@@ -108,9 +108,11 @@ std::string ReplayText(const WalReplay& replay, const Status& status) {
       out += std::string(" stopped ") + ReplayStopReasonName(log.stopped->reason) + "@" +
              std::to_string(log.stopped->offset) + " " + log.stopped->what;
     }
-    out += "\n" + log_chunks::EndText(log.end) + "status " + log_chunks::StatusText(log.status) +
-           (log.malformed_batch ? " malformed\n" : "\n") +
-           log_chunks::DropsText(log.drops, log.unlisted_drops);
+    out += "\n";
+    out += log_chunks::EndText(log.end);
+    out += "status " + log_chunks::StatusText(log.status);
+    out += log.malformed_batch ? " malformed\n" : "\n";
+    out += log_chunks::DropsText(log.drops, log.unlisted_drops);
   }
   for (const PreparedTransaction& t : replay.PreparedUncommitted()) {
     out += "prepared " + XidText(t.xid) + " " + t.log + "@" + std::to_string(t.offset) + " " +
