@@ -688,10 +688,11 @@ inline void FuzzWalReplay(const uint8_t* data, size_t size) {
         continue;
       }
       r->BeginLog(std::to_string(5 + i) + ".log", static_cast<uint64_t>(5 + i));
-      for (size_t at = 0; at < logs[i].size(); at += chunk) {
-        chunk = std::min(chunk, logs[i].size() - at);
-        r->Append(ByteView(logs[i]).subspan(at, chunk));
+      for (size_t at = 0; at < logs[i].size();) {
+        const size_t n = std::min(chunk, logs[i].size() - at);
+        r->Append(ByteView(logs[i]).subspan(at, n));
         FUZZ_CHECK(r->held_bytes() <= kLogBlockSize + logs[i].size());
+        at += n;
         chunk = chunk * 3 % 32771 + 1;
       }
       if (Status s = r->EndLog(); !s.ok()) return s;
