@@ -65,11 +65,12 @@ uint64_t LogRecord::FileOffset(size_t pos) const {
 }
 
 struct LogReader::Fragment {
-  uint8_t type = 0;  // recyclable FULL..LAST normalized to 1..4
+  uint8_t type = 0;         // recyclable FULL..LAST normalized to 1..4
+  uint8_t stored_type = 0;  // the type byte as the header holds it
   bool recyclable = false;
-  size_t header_offset = 0;  // positions in the file, which is in memory
-  size_t payload_offset = 0;
-  uint32_t size = 0;
+  uint64_t header_offset = 0;
+  uint64_t payload_offset = 0;
+  ByteView payload;  // in the current block: valid until the next NextFragment
 };
 
 const char* LogEndKindName(LogEnd::Kind kind) {
@@ -84,12 +85,60 @@ const char* LogEndKindName(LogEnd::Kind kind) {
   return "clean";
 }
 
+LogReader::LogReader(DbFormat format, uint64_t log_number, LogDamage damage)
+    : format_(format), log_number_(log_number), damage_(damage) {}
+
 LogReader::LogReader(ByteView file, DbFormat format, uint64_t log_number, LogDamage damage)
-    : file_(file), format_(format), log_number_(log_number), damage_(damage) {}
+    : LogReader(format, log_number, damage) {
+  Feed(file);
+  EndOfFile();
+}
+
+void LogReader::Feed(ByteView chunk) {
+  if (stopped_ || eof_) return;
+  input_ = chunk;
+  fed_ += chunk.size();
+}
+
+void LogReader::EndOfFile() {
+  eof_ = true;
+  // A checksum drop found before the block was whole runs to the block's full end (DropRestOfBlock
+  // in NextFragment); a block the file ends inside ends at the file's end, as a whole-file read
+  // finds it.
+  for (LogDrop& d : drops_) d.size = std::min(d.size, fed_ - std::min(d.offset, fed_));
+}
+
+size_t LogReader::held_bytes() const {
+  return block_copy_.size() + (assembling_ ? partial_.payload.size() : 0);
+}
+
+void LogReader::Stop() {
+  stopped_ = true;
+  input_ = {};
+  block_ = {};
+  Bytes().swap(block_copy_);
+}
+
+void LogReader::FillBlock() {
+  const size_t room = kLogBlockSize - block_.size();
+  if (room == 0 || input_.empty()) return;
+  const size_t n = std::min(room, input_.size());
+  if (block_.empty() && (n == room || eof_)) {
+    // The chunk holds the whole block (or the file's last bytes): read in place, no copy.
+    block_ = input_.first(n);
+  } else {
+    // A block straddling chunks: its bytes so far are already in block_copy_ (a block is read in
+    // place only when it is whole or the file's last, which need no more input).
+    if (block_copy_.capacity() < kLogBlockSize) block_copy_.reserve(kLogBlockSize);
+    block_copy_.insert(block_copy_.end(), input_.begin(), input_.begin() + n);
+    block_ = block_copy_;
+  }
+  input_ = input_.subspan(n);
+}
 
 bool LogReader::Fail(ErrorCode code, const std::string& what, uint64_t offset) {
   status_ = RecordError(code, what, offset);
-  pos_ = file_.size();
+  Stop();
   return false;
 }
 
@@ -107,7 +156,7 @@ bool LogReader::Damage(ErrorCode code, const std::string& what, uint64_t offset,
 // Damage in a fragment's header or payload: nothing more of its block is trusted (the length
 // itself may be the damage), so a skipping reader goes on at the next block.
 LogReader::Step LogReader::DropRestOfBlock(ErrorCode code, const std::string& what,
-                                           size_t block_end) {
+                                           uint64_t block_end) {
   if (!Damage(code, what, pos_, block_end - pos_)) return Step::kError;
   pos_ = block_end;
   return Step::kDropped;
@@ -120,7 +169,7 @@ LogReader::Step LogReader::DropRestOfBlock(ErrorCode code, const std::string& wh
 LogReader::Step LogReader::EndInLeftovers(const char* what) {
   end_ = LogEnd{LogEnd::Kind::kOldRecord, pos_,
                 std::string(what) + " after the records of this log: a recycled file's leftovers"};
-  pos_ = file_.size();
+  Stop();
   return Step::kEnd;
 }
 
@@ -128,31 +177,44 @@ LogReader::Step LogReader::EndInLeftovers(const char* what) {
 // kPointInTimeRecovery and kAbsoluteConsistency, which count it as damage (6.4.2).
 void LogReader::EndTorn(uint64_t offset, const std::string& what) {
   end_ = LogEnd{LogEnd::Kind::kTorn, offset, what};
-  pos_ = file_.size();
+  Stop();
 }
 
 LogReader::Step LogReader::NextFragment(Fragment* fragment) {
-  while (pos_ < file_.size()) {
-    const size_t full_block_end = pos_ - pos_ % kLogBlockSize + kLogBlockSize;
-    const size_t block_end = std::min(full_block_end, file_.size());
-    // The file ends inside this block (both readers' eof_: a read returned less than a block): a
-    // record that does not fit was cut off by the end of the file (a torn write), not by a bad
-    // length. A file that ends with a whole block has no such block.
-    const bool partial_block = full_block_end > file_.size();
-    const size_t left = block_end - pos_;
-    const uint8_t* header = file_.data() + pos_;
-    const uint8_t type = left >= kLegacyHeaderSize ? header[6] : 0;
+  while (!stopped_) {
+    FillBlock();
+    const uint64_t full_block_end = block_start_ + kLogBlockSize;
+    const uint64_t received_end = block_start_ + block_.size();
+    if (pos_ >= received_end) {
+      if (block_.size() < kLogBlockSize) return eof_ ? Step::kEnd : Step::kNeedInput;
+      block_start_ = full_block_end;  // this block is read: on to the next
+      block_ = {};
+      block_copy_.clear();
+      continue;
+    }
+    // The block's end is known once the block is whole or the file has ended: then it is
+    // received_end. The file ends inside this block (both readers' eof_: a read returned less
+    // than a block): a record that does not fit was cut off by the end of the file (a torn
+    // write), not by a bad length. A file that ends with a whole block has no such block.
+    const bool block_known = eof_ || block_.size() == kLogBlockSize;
+    const bool partial_block = eof_ && block_.size() < kLogBlockSize;
+    // The bytes of the block from pos_ on: all of them once the block is known.
+    const ByteView left = block_.subspan(pos_ - block_start_);
+    if (!block_known && left.size() < kLegacyHeaderSize) return Step::kNeedInput;
+    const uint8_t* header = left.data();
+    const uint8_t type = left.size() >= kLegacyHeaderSize ? header[6] : 0;
     const size_t header_size =
         IsRecyclable(format_, type) ? kRecyclableHeaderSize : kLegacyHeaderSize;
-    if (left < header_size) {
+    if (left.size() < header_size) {
+      if (!block_known) return Step::kNeedInput;
       // Too few bytes for a header: a whole block's padding, skipped unchecked; or, in a block the
       // file ends inside, a header cut short (RocksDB's kBadHeader whatever the bytes; LevelDB
       // reads either as the end, and zeros there as preallocated space).
-      if (partial_block && (format_ == DbFormat::kRocksDb || !AllZero(file_.subspan(pos_, left)))) {
+      if (partial_block && (format_ == DbFormat::kRocksDb || !AllZero(left))) {
         EndTorn(pos_, "truncated header (a record header cut off by the end of the file)");
         return Step::kEnd;
       }
-      pos_ = block_end;
+      pos_ = received_end;
       continue;
     }
     const uint32_t length = DecodeFixed16(header + 4);
@@ -161,11 +223,13 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
       end_ = LogEnd{LogEnd::Kind::kOldRecord, pos_,
                     "recyclable record of log " + std::to_string(DecodeFixed32(header + 7)) +
                         ", not of log " + std::to_string(static_cast<uint32_t>(log_number_))};
-      pos_ = file_.size();
+      Stop();
       return Step::kEnd;
     }
     if (pos_ == 0) recycled_ = header_size == kRecyclableHeaderSize;
-    if (header_size + length > left) {
+    if (header_size + length > left.size()) {
+      // Fits the block's room or overruns it: the rest of the block or the file's end tells.
+      if (!block_known) return Step::kNeedInput;
       if (recycled_ && !partial_block) return EndInLeftovers("a length that overruns its block");
       if (partial_block) {
         EndTorn(pos_, "truncated record body (a record of " + std::to_string(length) +
@@ -174,92 +238,111 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
       }
       return DropRestOfBlock(ErrorCode::kCorrupt,
                              "length " + std::to_string(length) + " overruns its block (" +
-                                 std::to_string(left) + " bytes left)",
-                             block_end);
+                                 std::to_string(left.size()) + " bytes left)",
+                             received_end);
     }
     if (type == kZeroType && length == 0) {
       // Space a writer preallocated (mmap writes): both readers drop the rest of the block.
-      *fragment = Fragment{kZeroType, false, pos_, pos_ + header_size, 0};
-      pos_ = block_end;
+      *fragment = Fragment{kZeroType, type, false, pos_, pos_ + header_size, {}};
+      pos_ = block_known ? received_end : full_block_end;
       return Step::kFragment;
     }
     const uint32_t expected = Crc32cUnmask(DecodeFixed32(header));
     // The CRC covers the type byte, the log number where there is one, and the payload.
-    const uint32_t actual = Crc32c(file_.subspan(pos_ + 6, header_size - 6 + length));
+    const uint32_t actual = Crc32c(left.subspan(6, header_size - 6 + length));
     if (actual != expected) {
       if (recycled_) return EndInLeftovers("a checksum mismatch");
+      // Before the block is whole, to its full end: EndOfFile cuts the drop back to the file's
+      // end if the file ends inside this block.
       return DropRestOfBlock(ErrorCode::kChecksumMismatch,
                              "checksum mismatch (stored " + std::to_string(expected) +
                                  ", computed " + std::to_string(actual) + ")",
-                             block_end);
+                             block_known ? received_end : full_block_end);
     }
     const bool recyclable = header_size == kRecyclableHeaderSize;
     const uint8_t normalized =
         recyclable && type <= kRecyclableLastType ? type - (kRecyclableFullType - kFullType) : type;
-    *fragment = Fragment{normalized, recyclable, pos_, pos_ + header_size, length};
+    *fragment = Fragment{
+        normalized, type, recyclable, pos_, pos_ + header_size, left.subspan(header_size, length)};
     pos_ += header_size + length;
     return Step::kFragment;
   }
   return Step::kEnd;
 }
 
-bool LogReader::Next(LogRecord* record) {
-  bool assembling = false;
-  const auto start = [&](const Fragment& f, LogRecordKind kind) {
-    record->kind = kind;
-    record->type = file_[f.header_offset + 6];
-    record->offset = f.header_offset;
-    record->recyclable = f.recyclable;
-    const auto payload = file_.subspan(f.payload_offset, f.size);
-    record->payload.assign(payload.begin(), payload.end());
-    record->fragments.assign(1, LogFragment{f.payload_offset, f.size});
+void LogReader::Start(const Fragment& f, LogRecordKind kind) {
+  partial_.kind = kind;
+  partial_.type = f.stored_type;
+  partial_.offset = f.header_offset;
+  partial_.recyclable = f.recyclable;
+  partial_.payload.assign(f.payload.begin(), f.payload.end());
+  partial_.fragments.assign(1,
+                            LogFragment{f.payload_offset, static_cast<uint32_t>(f.payload.size())});
+}
+
+// Drops the record being assembled, its fragments' extent; under kStop, fails at `at`, where the
+// loss shows.
+bool LogReader::DropAssembled(uint64_t at, const char* why) {
+  assembling_ = false;
+  const std::string what =
+      "fragmented record starting at offset " + std::to_string(partial_.offset) + " " + why;
+  if (damage_ == LogDamage::kStop) return Fail(ErrorCode::kCorrupt, what, at);
+  const LogFragment& last = partial_.fragments.back();
+  return Damage(ErrorCode::kCorrupt, what, partial_.offset,
+                last.payload_offset + last.size - partial_.offset);
+}
+
+LogReader::ReadResult LogReader::Read(LogRecord* record) {
+  if (done_) return ReadResult::kDone;
+  const auto done = [&] {
+    done_ = true;
+    assembling_ = false;
+    return ReadResult::kDone;
   };
-  // Drops the record being assembled, its fragments' extent; under kStop, fails at `at`, where
-  // the loss shows.
-  const auto drop_assembled = [&](uint64_t at, const char* why) {
-    assembling = false;
-    const std::string what =
-        "fragmented record starting at offset " + std::to_string(record->offset) + " " + why;
-    if (damage_ == LogDamage::kStop) return Fail(ErrorCode::kCorrupt, what, at);
-    const LogFragment& last = record->fragments.back();
-    return Damage(ErrorCode::kCorrupt, what, record->offset,
-                  last.payload_offset + last.size - record->offset);
+  // The record read, handed over; the caller's old record becomes the next one's storage.
+  const auto emit = [&] {
+    assembling_ = false;
+    std::swap(*record, partial_);
+    return ReadResult::kRecord;
   };
   // A fragment's extent, header included.
-  const auto extent = [](const Fragment& f) { return f.payload_offset + f.size - f.header_offset; };
+  const auto extent = [](const Fragment& f) {
+    return f.payload_offset + f.payload.size() - f.header_offset;
+  };
   while (true) {
     Fragment f;
     const Step step = NextFragment(&f);
-    if (step == Step::kError) return false;
+    if (step == Step::kNeedInput) return ReadResult::kNeedInput;
+    if (step == Step::kError) return done();
     if (step == Step::kDropped) {
-      if (assembling) drop_assembled(record->offset, "lost a fragment to damage");
+      if (assembling_) DropAssembled(partial_.offset, "lost a fragment to damage");
       continue;
     }
     if (step == Step::kEnd) {
-      if (assembling && end_.kind == LogEnd::Kind::kClean) {
-        EndTorn(record->offset,
+      if (assembling_ && end_.kind == LogEnd::Kind::kClean) {
+        EndTorn(partial_.offset,
                 "error reading trailing data (a fragmented record without its last fragment)");
-      } else if (assembling && end_.kind == LogEnd::Kind::kTorn) {
-        end_.offset = record->offset;  // the torn record starts at its first fragment
+      } else if (assembling_ && end_.kind == LogEnd::Kind::kTorn) {
+        end_.offset = partial_.offset;  // the torn record starts at its first fragment
       }
-      return false;
+      return done();
     }
     const bool is_fragment = f.type >= kMiddleType && f.type <= kLastType;
-    if (assembling && !is_fragment) {
+    if (assembling_ && !is_fragment) {
       // A FULL or FIRST fragment after an empty FIRST one: both readers read on silently (an
       // older writer left empty FIRST fragments at the end of a block).
       const bool empty_first =
-          record->payload.empty() && (f.type == kFullType || f.type == kFirstType);
+          partial_.payload.empty() && (f.type == kFullType || f.type == kFirstType);
       if (empty_first) {
-        assembling = false;
-      } else if (!drop_assembled(f.header_offset, "has no last fragment")) {
-        return false;
+        assembling_ = false;
+      } else if (!DropAssembled(f.header_offset, "has no last fragment")) {
+        return done();
       }
     }
-    if (!assembling && is_fragment) {
+    if (!assembling_ && is_fragment) {
       if (!Damage(ErrorCode::kCorrupt, "fragment without the first fragment of its record",
                   f.header_offset, extent(f))) {
-        return false;
+        return done();
       }
       continue;
     }
@@ -267,32 +350,31 @@ bool LogReader::Next(LogRecord* record) {
       case kZeroType:
         // Preallocated space (length 0, the rest of its block skipped); a type 0 record with a
         // payload is an unknown type to both readers.
-        if (f.size == 0) continue;
+        if (f.payload.empty()) continue;
         break;
       case kFullType:
-        start(f, LogRecordKind::kData);
+        Start(f, LogRecordKind::kData);
         data_record_seen_ = true;
-        return true;
+        return emit();
       case kFirstType:
-        start(f, LogRecordKind::kData);
+        Start(f, LogRecordKind::kData);
         data_record_seen_ = true;
-        assembling = true;
+        assembling_ = true;
         continue;
       case kMiddleType:
-      case kLastType: {
-        const auto payload = file_.subspan(f.payload_offset, f.size);
-        record->payload.insert(record->payload.end(), payload.begin(), payload.end());
-        record->fragments.push_back(LogFragment{f.payload_offset, f.size});
-        if (f.type == kLastType) return true;
+      case kLastType:
+        partial_.payload.insert(partial_.payload.end(), f.payload.begin(), f.payload.end());
+        partial_.fragments.push_back(
+            LogFragment{f.payload_offset, static_cast<uint32_t>(f.payload.size())});
+        if (f.type == kLastType) return emit();
         continue;
-      }
       default:
         break;
     }
     if (format_ == DbFormat::kLevelDb) {
       if (!Damage(ErrorCode::kCorrupt, "unknown record type " + std::to_string(f.type),
                   f.header_offset, extent(f))) {
-        return false;
+        return done();
       }
       continue;
     }
@@ -306,43 +388,44 @@ bool LogReader::Next(LogRecord* record) {
                     compression_seen_ ? "a second SetCompressionType record"
                                       : "SetCompressionType after data records",
                     f.header_offset, extent(f))) {
-          return false;
+          return done();
         }
         compression_seen_ = true;
-        if (f.size != 4) {
+        if (f.payload.size() != 4) {
           if (!Damage(ErrorCode::kCorrupt,
-                      "SetCompressionType record of " + std::to_string(f.size) + " bytes, not 4",
+                      "SetCompressionType record of " + std::to_string(f.payload.size()) +
+                          " bytes, not 4",
                       f.header_offset, extent(f))) {
-            return false;
+            return done();
           }
           continue;
         }
-        const uint32_t compression = DecodeFixed32(file_.data() + f.payload_offset);
+        const uint32_t compression = DecodeFixed32(f.payload.data());
         if (compression != 0) {
-          return Fail(
-              ErrorCode::kUnsupported,
-              "compressed log records (compression type " + std::to_string(compression) + ")",
-              f.header_offset);
+          Fail(ErrorCode::kUnsupported,
+               "compressed log records (compression type " + std::to_string(compression) + ")",
+               f.header_offset);
+          return done();
         }
-        start(f, LogRecordKind::kSetCompressionType);
-        return true;
+        Start(f, LogRecordKind::kSetCompressionType);
+        return emit();
       }
       case kUserDefinedTimestampSizeType:
       case kRecyclableUserDefinedTimestampSizeType:
-        start(f, LogRecordKind::kUserDefinedTimestampSize);
-        return true;
+        Start(f, LogRecordKind::kUserDefinedTimestampSize);
+        return emit();
       case kPredecessorWalInfoType:
       case kRecyclePredecessorWalInfoType:
-        start(f, LogRecordKind::kPredecessorWalInfo);
-        return true;
+        Start(f, LogRecordKind::kPredecessorWalInfo);
+        return emit();
       default:
         if ((f.type & kRecordTypeSafeIgnoreMask) != 0) {
-          start(f, LogRecordKind::kIgnorable);
-          return true;
+          Start(f, LogRecordKind::kIgnorable);
+          return emit();
         }
         if (!Damage(ErrorCode::kCorrupt, "unknown record type " + std::to_string(f.type),
                     f.header_offset, extent(f))) {
-          return false;
+          return done();
         }
         continue;
     }

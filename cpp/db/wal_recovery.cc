@@ -83,12 +83,14 @@ void WalReplay::BeginLog(std::string name, uint64_t number) {
   log.name = std::move(name);
   log.number = number;
   logs_.push_back(std::move(log));
-  buffer_.clear();
-  in_log_ = true;
+  batch_error_ = Status::Ok();
+  reader_.emplace(options_.format, number, damage_);
 }
 
 void WalReplay::Append(ByteView chunk) {
-  if (in_log_ && error_.ok()) buffer_.insert(buffer_.end(), chunk.begin(), chunk.end());
+  if (reader_ && error_.ok()) {
+    reader_->Append(chunk, BatchSink());
+  }
 }
 
 Status WalReplay::ReplayLog(std::string name, uint64_t number, ByteView file) {
@@ -99,17 +101,13 @@ Status WalReplay::ReplayLog(std::string name, uint64_t number, ByteView file) {
 
 Status WalReplay::EndLog() {
   if (!error_.ok()) return error_;
-  if (!in_log_) {
+  if (!reader_) {
     error_ = Status::Error(ErrorCode::kBadOptions, "EndLog without BeginLog");
     return error_;
   }
-  in_log_ = false;
+  WalContents contents = reader_->Finish(BatchSink());
+  reader_.reset();
   RecoveredLog& log = logs_.back();
-  batch_error_ = Status::Ok();
-  WalContents contents =
-      ForEachWriteBatch(buffer_, options_.format, log.number, damage_,
-                        [this](WriteBatch&& batch) { return OnBatch(std::move(batch)); });
-  Bytes().swap(buffer_);
   log.end = std::move(contents.end);
   log.status = std::move(contents.status);
   log.malformed_batch = contents.malformed_batch;
@@ -125,6 +123,11 @@ Status WalReplay::EndLog() {
     error_ = CheckEnd(&log);
   }
   return error_;
+}
+
+// Bound per call, not kept: a WalReplay may move between calls.
+WriteBatchSink WalReplay::BatchSink() {
+  return [this](WriteBatch&& batch) { return OnBatch(std::move(batch)); };
 }
 
 bool WalReplay::OnBatch(WriteBatch&& batch) {

@@ -6,6 +6,7 @@
 #include "sstfilter/write_batch.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace sstfilter {
 namespace {
@@ -258,27 +259,64 @@ WalContents ReadWriteAheadLog(ByteView file, DbFormat format, uint64_t log_numbe
 
 WalContents ForEachWriteBatch(ByteView file, DbFormat format, uint64_t log_number, LogDamage damage,
                               const WriteBatchSink& on_batch) {
-  WalContents out;
-  const bool skip = damage == LogDamage::kSkip;
-  LogReader reader(file, format, log_number, damage);
-  LogRecord record;
-  const auto add_drop = [&](LogDrop drop) {
-    if (out.drops.size() < kMaxLogDrops) {
-      out.drops.push_back(std::move(drop));
-    } else {
-      ++out.unlisted_drops;
+  WriteAheadLogReader reader(format, log_number, damage);
+  reader.Append(file, on_batch);
+  return reader.Finish(on_batch);
+}
+
+WriteAheadLogReader::WriteAheadLogReader(DbFormat format, uint64_t log_number, LogDamage damage)
+    : format_(format), skip_(damage == LogDamage::kSkip), reader_(format, log_number, damage) {}
+
+void WriteAheadLogReader::AddDrop(LogDrop drop) {
+  if (out_.drops.size() < kMaxLogDrops) {
+    out_.drops.push_back(std::move(drop));
+  } else {
+    ++out_.unlisted_drops;
+  }
+}
+
+void WriteAheadLogReader::Append(ByteView chunk, const WriteBatchSink& on_batch) {
+  if (state_ != State::kReading) return;
+  reader_.Feed(chunk);
+  ReadRecords(on_batch);
+}
+
+WalContents WriteAheadLogReader::Finish(const WriteBatchSink& on_batch) {
+  if (state_ == State::kReading) {
+    reader_.EndOfFile();
+    ReadRecords(on_batch);
+  }
+  if (state_ == State::kMalformed) return std::move(out_);
+  for (const LogDrop& d : reader_.drops()) AddDrop(d);
+  out_.unlisted_drops += reader_.unlisted_drops();
+  std::stable_sort(out_.drops.begin(), out_.drops.end(),
+                   [](const LogDrop& a, const LogDrop& b) { return a.offset < b.offset; });
+  out_.status = reader_.status();
+  out_.end = reader_.end();
+  return std::move(out_);
+}
+
+void WriteAheadLogReader::ReadRecords(const WriteBatchSink& on_batch) {
+  LogRecord& record = record_;
+  while (true) {
+    const LogReader::ReadResult read = reader_.Read(&record);
+    if (read == LogReader::ReadResult::kNeedInput) return;
+    if (read == LogReader::ReadResult::kDone) {
+      state_ = State::kEnd;
+      return;
     }
-  };
-  while (reader.Next(&record)) {
     if (record.kind != LogRecordKind::kData) continue;
     WriteBatch batch;
-    const Status s = DecodeWriteBatch(record.payload, format, &batch);
+    const Status s = DecodeWriteBatch(record.payload, format_, &batch);
     // Offsets within the batch become file offsets through the record's fragments.
     for (WalRecord& r : batch.records) r.offset = record.FileOffset(static_cast<size_t>(r.offset));
     for (WalMarker& m : batch.markers) m.offset = record.FileOffset(static_cast<size_t>(m.offset));
     batch.offset = record.offset;
     if (s.ok()) {
-      if (!on_batch(std::move(batch))) break;
+      if (!on_batch(std::move(batch))) {
+        state_ = State::kEnd;
+        return;
+      }
       continue;
     }
     const uint64_t at = record.FileOffset(static_cast<size_t>(s.offset()));
@@ -289,29 +327,26 @@ WalContents ForEachWriteBatch(ByteView file, DbFormat format, uint64_t log_numbe
     const bool has_header = record.payload.size() >= kBatchHeaderSize;
     // RocksDB iterates a batch before replaying it (UpdateProtectionInfo) and fails the open on a
     // malformed one, whatever the mode.
-    if (!skip || (has_header && format == DbFormat::kRocksDb)) {
-      out.status = std::move(error);
-      out.malformed_batch = has_header;
-      return out;
+    if (!skip_ || (has_header && format_ == DbFormat::kRocksDb)) {
+      out_.status = std::move(error);
+      out_.malformed_batch = has_header;
+      state_ = State::kMalformed;
+      return;
     }
     // A skipping recovery passes over a record too short for a batch header ("log record too
     // small"); LevelDB's inserts a malformed batch's records up to the bad one
     // (WriteBatch::Iterate stops there).
     const uint64_t record_end = record.FileOffset(record.payload.size());
     if (has_header) {
-      add_drop(LogDrop{at, record_end - at, std::move(error)});
-      if (!on_batch(std::move(batch))) break;
+      AddDrop(LogDrop{at, record_end - at, std::move(error)});
+      if (!on_batch(std::move(batch))) {
+        state_ = State::kEnd;
+        return;
+      }
     } else {
-      add_drop(LogDrop{record.offset, record_end - record.offset, std::move(error)});
+      AddDrop(LogDrop{record.offset, record_end - record.offset, std::move(error)});
     }
   }
-  for (const LogDrop& d : reader.drops()) add_drop(d);
-  out.unlisted_drops += reader.unlisted_drops();
-  std::stable_sort(out.drops.begin(), out.drops.end(),
-                   [](const LogDrop& a, const LogDrop& b) { return a.offset < b.offset; });
-  out.status = reader.status();
-  out.end = reader.end();
-  return out;
 }
 
 }  // namespace sstfilter

@@ -12,6 +12,7 @@
 
 #include "../fuzz/log_builder.h"
 #include "golden.h"
+#include "log_chunks.h"
 #include "sstfilter/db.h"
 #include "sstfilter/hash.h"
 
@@ -345,8 +346,10 @@ TEST(Manifest, BitFlipsInARecordAreChecksumMismatchesAtItsHeader) {
 
 using fuzz::LogBuilder;
 
+// Read whole; read in chunks, each log built here must read the same (log_chunks.h).
 std::vector<std::string> ReadAll(ByteView log, DbFormat format, uint64_t number, Status* status,
                                  LogEnd* end) {
+  log_chunks::ExpectChunkingsAgree(log, format, number, LogDamage::kStop, "built log");
   LogReader reader(log, format, number);
   std::vector<std::string> out;
   LogRecord r;
@@ -435,6 +438,7 @@ TEST(LogReader, FragmentsOutOfOrderAndUnknownTypesAreCorrupt) {
 // records after it are read (leveldb db/log_reader.cc ReadRecord, ReadPhysicalRecord).
 TEST(LogReader, SkipModeDropsWhatLevelDbDropsAndReadsOn) {
   const auto read = [](ByteView log, std::vector<std::string>* drops) {
+    log_chunks::ExpectChunkingsAgree(log, DbFormat::kLevelDb, 0, LogDamage::kSkip, "built log");
     LogReader reader(log, DbFormat::kLevelDb, 0, LogDamage::kSkip);
     std::vector<std::string> out;
     LogRecord r;
@@ -537,6 +541,8 @@ TEST(LogReader, TypeZeroWithAPayloadIsAnUnknownType) {
   EXPECT_EQ(ReadAll(w.bytes(), DbFormat::kRocksDb, 0, &s, &end), std::vector<std::string>{"ok"});
   EXPECT_EQ(s.code(), ErrorCode::kCorrupt);
   EXPECT_EQ(s.offset(), 9);
+  log_chunks::ExpectChunkingsAgree(w.bytes(), DbFormat::kRocksDb, 0, LogDamage::kSkip,
+                                   "type 0 with a payload");
   LogReader skipping(w.bytes(), DbFormat::kRocksDb, 0, LogDamage::kSkip);
   std::vector<std::string> read;
   LogRecord r;
@@ -552,6 +558,8 @@ TEST(LogReader, DropsBeyondTheLimitAreCounted) {
   LogBuilder w;
   for (size_t i = 0; i < kMaxLogDrops + 10; ++i) w.Physical(3, Bytes{});
   w.Add(BytesOf("end"));
+  log_chunks::ExpectChunkingsAgree(w.bytes(), DbFormat::kLevelDb, 0, LogDamage::kSkip,
+                                   "drops beyond the limit");
   LogReader reader(w.bytes(), DbFormat::kLevelDb, 0, LogDamage::kSkip);
   LogRecord r;
   ASSERT_TRUE(reader.Next(&r));
@@ -566,6 +574,8 @@ TEST(LogReader, RocksDbMetadataRecordsAreReturnedOrRefused) {
   w.Physical(10, BytesOf("ts sizes"));
   w.Physical(0x85, BytesOf("future, ignorable"));
   w.Add(BytesOf("data"));
+  log_chunks::ExpectChunkingsAgree(w.bytes(), DbFormat::kRocksDb, 0, LogDamage::kStop,
+                                   "metadata records");
   LogReader reader(w.bytes(), DbFormat::kRocksDb);
   std::vector<LogRecordKind> kinds;
   LogRecord r;

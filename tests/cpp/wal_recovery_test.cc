@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "golden.h"
+#include "log_chunks.h"
 #include "sstfilter/db.h"
 #include "sstfilter/memtable.h"
 #include "sstfilter/table.h"
@@ -95,6 +96,39 @@ Status Replay(WalReplay* replay, const Folder& folder, const std::vector<std::st
 }
 
 std::string Text(ByteView key) { return std::string(key.begin(), key.end()); }
+
+// What a replay did, as one text: each log's records, stop, end, status and drops, the
+// transactions left prepared, the next sequence number and the memtable's size; chunked and whole
+// replays must write the same.
+std::string ReplayText(const WalReplay& replay, const Status& status) {
+  std::string out = "status " + log_chunks::StatusText(status) + "\n";
+  for (const RecoveredLog& log : replay.logs()) {
+    out += log.name + " records " + std::to_string(log.records);
+    if (log.stopped) {
+      out += std::string(" stopped ") + ReplayStopReasonName(log.stopped->reason) + "@" +
+             std::to_string(log.stopped->offset) + " " + log.stopped->what;
+    }
+    out += "\n";
+    out += log_chunks::EndText(log.end);
+    out += "status " + log_chunks::StatusText(log.status);
+    out += log.malformed_batch ? " malformed\n" : "\n";
+    out += log_chunks::DropsText(log.drops, log.unlisted_drops);
+  }
+  for (const PreparedTransaction& t : replay.PreparedUncommitted()) {
+    out += "prepared " + XidText(t.xid) + " " + t.log + "@" + std::to_string(t.offset) + " " +
+           std::to_string(t.records.size()) + " records\n";
+  }
+  out += "next " + (replay.next_sequence() ? std::to_string(*replay.next_sequence()) : "none");
+  return out + " memtable " + std::to_string(replay.memtable().entry_count()) + " " +
+         std::to_string(replay.memtable().record_bytes()) + "\n";
+}
+
+// The whole file, then chunks from a byte to just past a block (log_chunks.h).
+std::vector<size_t> ReplayChunkSizes() {
+  std::vector<size_t> out = {size_t{1} << 30};
+  out.insert(out.end(), log_chunks::kChunkSizes.begin(), log_chunks::kChunkSizes.end());
+  return out;
+}
 
 // The newest version of every user key in the default family's live tables: (sequence, type,
 // value). These corpora hold puts and deletions only, so the newest sequence number decides.
@@ -202,11 +236,15 @@ TEST(WalRecovery, DamagedLogsStopResumeOrRefuseAsDbOpen) {
       const std::vector<std::string> logs = c.at("logs");
       const std::string open = c.at("library").at("open");
       // Whole, and in chunks that split records and blocks: the same replay.
-      for (const size_t chunk : {size_t{1} << 30, size_t{4093}}) {
+      std::string whole;
+      for (const size_t chunk : ReplayChunkSizes()) {
         const std::string where = corpus->name + ":" + id + " chunk " + std::to_string(chunk);
         WalReplay replay(OptionsFor(folder, format, c.value("recovery", nlohmann::json())));
         std::string failed_log;
         const Status s = Replay(&replay, folder, logs, chunk, &failed_log);
+        const std::string text = ReplayText(replay, s) + "failed " + failed_log;
+        if (whole.empty()) whole = text;
+        EXPECT_EQ(text, whole) << where << ": not the replay of the whole files";
         if (open != "OK") {
           // RocksDB's words after its "Corruption: ", on the damaged log.
           EXPECT_EQ(s.code(), ErrorCode::kCorrupt) << where << ": " << s.message();
@@ -216,7 +254,7 @@ TEST(WalRecovery, DamagedLogsStopResumeOrRefuseAsDbOpen) {
           const std::string named =
               failed_log.empty() ? replay.UnresumedDamage()->first : failed_log;
           EXPECT_EQ(named, c.at("damage")[0].at("file").get<std::string>()) << where;
-          refused += chunk == 4093 ? 1 : 0;
+          refused += chunk == log_chunks::kChunkSizes[0] ? 1 : 0;
           continue;
         }
         ASSERT_TRUE(s.ok()) << where << ": " << s.message();
@@ -251,7 +289,7 @@ TEST(WalRecovery, DamagedLogsStopResumeOrRefuseAsDbOpen) {
         const size_t decided =
             ExpectAnswers(where, folder, replay.memtable(), probes, c.at("library").at("answers"));
         EXPECT_GT(decided, 0u) << where << ": no probe answered by the memtable";
-        opened += chunk == 4093 ? 1 : 0;
+        opened += chunk == log_chunks::kChunkSizes[0] ? 1 : 0;
       }
     }
   }
@@ -298,6 +336,17 @@ TEST(WalRecovery, TwoPhaseCommitAsTransactionDbRecoversIt) {
       WalReplay replay(OptionsFor(folder, DbFormat::kRocksDb, nullptr));
       std::string failed_log;
       const Status s = Replay(&replay, folder, logs, size_t{1} << 30, &failed_log);
+      for (const size_t chunk : log_chunks::kChunkSizes) {
+        WalReplay chunked(OptionsFor(folder, DbFormat::kRocksDb, nullptr));
+        const Status cs = Replay(&chunked, folder, logs, chunk, &failed_log);
+        EXPECT_EQ(ReplayText(chunked, cs), ReplayText(replay, s)) << where << " chunk " << chunk;
+        if (!cs.ok() || !s.ok()) continue;
+        for (const Bytes& probe : corpus->ReadKeys(c.at("probes"))) {
+          EXPECT_EQ(chunked.memtable().Versions(0, probe).size(),
+                    replay.memtable().Versions(0, probe).size())
+              << where << " chunk " << chunk << " probe " << Text(probe);
+        }
+      }
       if (c.contains("transaction_db_write_prepared")) {
         // A WRITE_COMMITTED recovery refuses a WRITE_PREPARED log.
         EXPECT_EQ(s.code(), ErrorCode::kUnsupported) << where << ": " << s.message();

@@ -9,6 +9,7 @@
 
 #include "../fuzz/log_builder.h"
 #include "golden.h"
+#include "log_chunks.h"
 #include "sstfilter/db.h"
 
 namespace sstfilter {
@@ -275,6 +276,9 @@ TEST(WriteAheadLog, BadBatchInALogStopsWithItsFileOffset) {
   bad.push_back(0x33);
   log.Add(bad);
   log.Add(good);
+  for (const LogDamage damage : {LogDamage::kStop, LogDamage::kSkip}) {
+    log_chunks::ExpectChunkingsAgree(log.bytes(), DbFormat::kRocksDb, 0, damage, "bad batch");
+  }
   const WalContents wal = ReadWriteAheadLog(log.bytes(), DbFormat::kRocksDb, 0);
   EXPECT_EQ(wal.status.code(), ErrorCode::kCorrupt);
   EXPECT_EQ(wal.status.offset(), static_cast<int64_t>(second + 7 + 12)) << wal.status.message();
@@ -303,6 +307,10 @@ TEST(WriteAheadLog, LevelDbReadsPastMalformedBatchesAndShortRecords) {
   good.push_back(0x00);  // a delete
   Field(&good, "d");
   log.Add(good);
+  for (const DbFormat format : {DbFormat::kLevelDb, DbFormat::kRocksDb}) {
+    log_chunks::ExpectChunkingsAgree(log.bytes(), format, 0, LogDamage::kSkip, "malformed batch");
+    log_chunks::ExpectChunkingsAgree(log.bytes(), format, 0, LogDamage::kStop, "malformed batch");
+  }
   const WalContents wal = ReadWriteAheadLog(log.bytes(), DbFormat::kLevelDb, 0);
   EXPECT_TRUE(wal.status.ok()) << wal.status.message();
   ASSERT_EQ(wal.batches.size(), 2u);

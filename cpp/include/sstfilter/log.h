@@ -91,39 +91,84 @@ inline constexpr size_t kMaxLogDrops = 1000;
 // of order and unknown record types, kUnsupported for compressed WAL records. Each names the file
 // offset of the fragment's header. With LogDamage::kSkip those damages but kUnsupported are
 // dropped instead (drops(), in the order found) and reading goes on.
+//
+// Incremental: the file may come in chunks of any size (Feed, then EndOfFile), and Read hands out
+// each record as soon as its last fragment has arrived; chunked or whole, the records, ends,
+// drops and errors are the same. What decides a fragment's fate but the end of the file (a short
+// header or an overlong length is a torn tail only in the block the file ends inside) waits for
+// the rest of its block or for EndOfFile. Memory: the reader holds the unread bytes of the current
+// block when they straddle two chunks (at most kLogBlockSize) and the fragments of the record
+// being reassembled, never the file (held_bytes()).
 class LogReader {
  public:
+  // An incremental reader: Feed it the file's bytes, then EndOfFile.
+  LogReader(DbFormat format, uint64_t log_number = 0, LogDamage damage = LogDamage::kStop);
+  // The whole file at once, which must outlive the reader: Feed(file) and EndOfFile().
   LogReader(ByteView file, DbFormat format, uint64_t log_number = 0,
             LogDamage damage = LogDamage::kStop);
 
-  // The next record; false at the end of the log (end() says how it ended) or on an error.
-  bool Next(LogRecord* record);
+  // The next bytes of the file. The reader views them in place: they must stay valid until Read
+  // returns kNeedInput (after EndOfFile, until the reader is done). Feed only after kNeedInput
+  // (or before the first Read).
+  void Feed(ByteView chunk);
+  // No bytes follow those fed.
+  void EndOfFile();
+
+  enum class ReadResult : uint8_t {
+    kRecord,     // *record is the next record
+    kNeedInput,  // every byte fed is consumed or held: Feed more, or EndOfFile
+    kDone,       // the end of the log (end() says how it ended) or an error (status())
+  };
+  ReadResult Read(LogRecord* record);
+  // Read for a whole file: false at the end of the log or on an error (or when input is needed).
+  bool Next(LogRecord* record) { return Read(record) == ReadResult::kRecord; }
+
   const Status& status() const { return status_; }
   const LogEnd& end() const { return end_; }
   const std::vector<LogDrop>& drops() const { return drops_; }
   uint64_t unlisted_drops() const { return unlisted_drops_; }  // past kMaxLogDrops
+  // The file bytes the reader holds copies of: the current block's, when they straddle chunks,
+  // and the payload of the record being reassembled.
+  size_t held_bytes() const;
 
  private:
   struct Fragment;
   // kDropped: a kSkip reader dropped the rest of a block.
-  enum class Step : uint8_t { kFragment, kDropped, kEnd, kError };
+  enum class Step : uint8_t { kFragment, kDropped, kNeedInput, kEnd, kError };
   Step NextFragment(Fragment* fragment);
+  // Moves fed bytes into the current block: viewed in place when the chunk holds the block's
+  // rest, else copied into block_.
+  void FillBlock();
+  void Start(const Fragment& fragment, LogRecordKind kind);
+  // Drops the record being assembled (see Read).
+  bool DropAssembled(uint64_t at, const char* why);
   Step EndInLeftovers(const char* what);
   bool Fail(ErrorCode code, const std::string& what, uint64_t offset);
   // Damage at `offset`: Fail (false) under kStop, else a drop of `size` bytes (true).
   bool Damage(ErrorCode code, const std::string& what, uint64_t offset, uint64_t size);
   // Damage from pos_ on: kError under kStop, else the block's rest dropped (kDropped).
-  Step DropRestOfBlock(ErrorCode code, const std::string& what, size_t block_end);
+  Step DropRestOfBlock(ErrorCode code, const std::string& what, uint64_t block_end);
   void EndTorn(uint64_t offset, const std::string& what);
+  // Ends the log: nothing more is read.
+  void Stop();
 
-  ByteView file_;
   DbFormat format_;
   uint64_t log_number_;
   LogDamage damage_;
   std::vector<LogDrop> drops_;
   uint64_t unlisted_drops_ = 0;
-  size_t pos_ = 0;
-  bool recycled_ = false;  // the first record is recyclable
+  ByteView input_;            // fed and not yet in the block
+  uint64_t fed_ = 0;          // the bytes fed: the file's size at EndOfFile
+  bool eof_ = false;          // EndOfFile was called
+  bool stopped_ = false;      // an end or an error: no more fragments are read
+  bool done_ = false;         // Read returned kDone
+  uint64_t block_start_ = 0;  // the file offset of the current block
+  ByteView block_;            // its bytes received so far: in the chunk fed, or in block_copy_
+  Bytes block_copy_;          // the block's bytes when they straddle chunks
+  uint64_t pos_ = 0;          // the file offset of the next unread byte
+  bool assembling_ = false;   // partial_ is a record whose LAST fragment is still to come
+  LogRecord partial_;         // the record being read
+  bool recycled_ = false;     // the first record is recyclable
   bool data_record_seen_ = false;
   bool compression_seen_ = false;
   Status status_;

@@ -118,11 +118,18 @@ class WalReplay {
  public:
   explicit WalReplay(WalReplayOptions options);
 
-  // Feeds one log: BeginLog, its bytes in one or more chunks (the log is replayed at EndLog, which
-  // needs all of them: a record can span blocks), then EndLog. Logs in ascending number. An error
-  // is where DB::Open would refuse the database (kCorrupt, the log's offset), or what cannot be
+  // Feeds one log: BeginLog, its bytes in chunks of any size, then EndLog. Logs in ascending
+  // number. Append replays each write batch whose record the chunk completes before it returns
+  // (the chunk need not outlive the call); EndLog reads the log's last block and says how the log
+  // ended (a torn tail, its damage...), exactly as a replay of the whole file would. An error is
+  // where DB::Open would refuse the database (kCorrupt, the log's offset), or what cannot be
   // replayed (kUnsupported: a compressed log, another write policy's markers); it is the log's
   // that was fed, and every later call returns it.
+  //
+  // Memory: no log is ever held whole. Besides the memtable (with only_key, that key's versions),
+  // the replay holds the unread bytes of the log's current 32 KiB block when they straddle two
+  // chunks, the record being reassembled from its fragments, the batch being replayed, and the
+  // prepared transactions not yet committed (held_bytes() counts the first two).
   void BeginLog(std::string name, uint64_t number);
   void Append(ByteView chunk);
   Status EndLog();
@@ -148,8 +155,12 @@ class WalReplay {
   const MemTable& memtable() const { return memtable_; }
   // The sequence number after the last batch replayed; none before the first.
   std::optional<uint64_t> next_sequence() const { return next_; }
+  // The log bytes held between Appends: the current block's, when they straddle chunks, and the
+  // record being reassembled (WriteAheadLogReader::held_bytes); 0 outside a log.
+  size_t held_bytes() const { return reader_ ? reader_->held_bytes() : 0; }
 
  private:
+  WriteBatchSink BatchSink();
   bool OnBatch(WriteBatch&& batch);
   Status OnMarker(const WalMarker& marker, uint64_t batch_offset);
   void OnRecord(WalRecord&& record);
@@ -171,10 +182,9 @@ class WalReplay {
   uint64_t sequence_ = 0;
   std::optional<uint64_t> next_;
   std::optional<PreparedTransaction> section_;
-  Bytes buffer_;  // the log being fed
-  bool in_log_ = false;
-  Status error_;        // the replay's failure, kept
-  Status batch_error_;  // a marker's refusal in the log being replayed
+  std::optional<WriteAheadLogReader> reader_;  // the log being fed, between BeginLog and EndLog
+  Status error_;                               // the replay's failure, kept
+  Status batch_error_;                         // a marker's refusal in the log being replayed
 };
 
 }  // namespace sstfilter

@@ -117,4 +117,37 @@ using WriteBatchSink = std::function<bool(WriteBatch&& batch)>;
 WalContents ForEachWriteBatch(ByteView file, DbFormat format, uint64_t log_number, LogDamage damage,
                               const WriteBatchSink& on_batch);
 
+// ForEachWriteBatch over a file that comes in chunks: each batch goes to `on_batch` as soon as its
+// record's last fragment has arrived, and Finish says how the log was read, as ForEachWriteBatch
+// over the whole file does, whatever the chunks. Memory: what LogReader holds (a block's bytes
+// and the record being reassembled) and the batch being handed over, never the file.
+class WriteAheadLogReader {
+ public:
+  WriteAheadLogReader(DbFormat format, uint64_t log_number, LogDamage damage);
+
+  // The file's next bytes: every batch they complete goes to `on_batch` before Append returns, so
+  // the chunk need not outlive the call. Ignored once reading has stopped (at the log's end, an
+  // error, or a batch for which `on_batch` returned false).
+  void Append(ByteView chunk, const WriteBatchSink& on_batch);
+  // No more bytes: reads what is left and says how the log was read (`batches` stays empty).
+  WalContents Finish(const WriteBatchSink& on_batch);
+  // LogReader::held_bytes.
+  size_t held_bytes() const { return reader_.held_bytes(); }
+
+ private:
+  // Reads the records of the bytes fed, handing over their batches, until more input is needed
+  // or reading has stopped.
+  void ReadRecords(const WriteBatchSink& on_batch);
+  void AddDrop(LogDrop drop);
+
+  DbFormat format_;
+  bool skip_;
+  LogReader reader_;
+  LogRecord record_;
+  WalContents out_;
+  // kEnd: the reader's end or error, or on_batch said stop: the reader's state is the log's.
+  // kMalformed: a bad batch ended the log and out_ is complete.
+  enum class State : uint8_t { kReading, kEnd, kMalformed } state_ = State::kReading;
+};
+
 }  // namespace sstfilter
