@@ -1,11 +1,14 @@
 // Embind bindings for the database Get (sstfilter/db_get.h): the MANIFEST's state kept in wasm
 // memory for the lookups (ManifestHandle), and a DbGet TypeScript drives (ts/api/db-get.ts): as
 // every IoHandle for the bytes of the table it reads, and through tableNeeded()/setTable() for the
-// tables to open, which it opens as AsyncTables. Result and route in the public shapes of
-// ts/api/db-get.ts (wasm/marshal.h: 64-bit numbers as BigInts).
+// tables to open, which it opens as AsyncTables. A replay's memtable and a table's reader come by
+// the address their handles give (replayAddress(), readerAddress(): Embind cannot pass one
+// translation unit's class to another's functions), as the filters' fast paths take readers. Result
+// and route in the public shapes of ts/api/db-get.ts (wasm/marshal.h: 64-bit numbers as BigInts).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -15,8 +18,8 @@
 #include "comparator_bindings.h"
 #include "db_marshal.h"
 #include "marshal.h"
-#include "replay_handle.h"
 #include "sstfilter/db_get.h"
+#include "sstfilter/wal_recovery.h"
 #include "table_handle.h"
 
 namespace sstfilter::wasm {
@@ -46,11 +49,12 @@ val NameOrNull(const char* name) { return *name == '\0' ? val::null() : val(std:
 class DbGetHandle : public IoHandle {
  public:
   DbGetHandle(std::unique_ptr<DbGet> get, const WalReplay* replay, DbFormat format, val present)
-      : IoHandle(get.get()),
-        get_(std::move(get)),
-        replay_(replay),
-        format_(format),
-        present_(std::move(present)) {}
+      : IoHandle(get.get()), get_(std::move(get)), format_(format), present_(std::move(present)) {
+    // The names now: the memtable's steps are listed once the Get is done.
+    if (replay != nullptr) {
+      for (const RecoveredLog& log : replay->logs()) log_names_[log.number] = log.name;
+    }
+  }
 
   bool Done() const { return get_->done(); }
   // The number of the table to open before the next advance() (a BigInt), or null.
@@ -58,8 +62,9 @@ class DbGetHandle : public IoHandle {
     const TableFileMeta* meta = get_->table_needed();
     return meta == nullptr ? val::null() : BigIntOf(meta->number);
   }
-  bool SetTable(const TableHandle* table) {
-    Status s = get_->SetTable(ReaderOf(*table));
+  // `reader`: a TableHandle's readerAddress().
+  bool SetTable(uintptr_t reader) {
+    Status s = get_->SetTable(*reinterpret_cast<const TableReader*>(reader));
     return s.ok() || Fail(std::move(s));
   }
   // GetResult, and valueInBlobFile: the value is a blob index (ts/api/db-blob.ts reads it).
@@ -94,14 +99,12 @@ class DbGetHandle : public IoHandle {
 
  private:
   std::string LogName(uint64_t number) const {
-    for (const RecoveredLog& log : replay_->logs()) {
-      if (log.number == number) return log.name;
-    }
-    return std::to_string(number);
+    const auto found = log_names_.find(number);
+    return found == log_names_.end() ? std::to_string(number) : found->second;
   }
 
   std::unique_ptr<DbGet> get_;
-  const WalReplay* replay_;
+  std::map<uint64_t, std::string> log_names_;
   DbFormat format_;
   val present_;
   LiveHandleCount live_;
@@ -118,11 +121,12 @@ ManifestHandle* CreateManifestHandle(uintptr_t data, size_t size, const std::str
 }
 
 // A Get of the user key at [key, key + size) in column family `family_id` of `manifest`, the
-// memtable `replay` built (null: the tables alone); both must outlive it. `comparator` and
+// memtable of the replay at `replay` (a ReplayHandle's replayAddress(); 0: the tables alone); both
+// must outlive it. `comparator` and
 // `compare` as ComparatorFrom takes them; `read`: ReadOptionsOf's; table files named as the
 // folder's names `present` (a Set) have them. Null on bad options (last error).
-DbGetHandle* CreateDbGet(const ManifestHandle* manifest, const ReplayHandle* replay,
-                         uint32_t family_id, const std::string& comparator, val compare, val read,
+DbGetHandle* CreateDbGet(const ManifestHandle* manifest, uintptr_t replay, uint32_t family_id,
+                         const std::string& comparator, val compare, val read,
                          const std::string& format, val present, uintptr_t key, size_t size) {
   DbGetOptions options;
   const DbFormat db_format = FormatNamed(format);
@@ -134,7 +138,7 @@ DbGetHandle* CreateDbGet(const ManifestHandle* manifest, const ReplayHandle* rep
     return nullptr;
   }
   if (!ComparatorFrom(comparator, std::move(compare), &options.comparator)) return nullptr;
-  const WalReplay* wal = replay == nullptr ? nullptr : &ReplayOf(*replay);
+  const auto* wal = reinterpret_cast<const WalReplay*>(replay);
   if (wal != nullptr) {
     options.memtable = &wal->memtable();
     for (const RecoveredLog& log : wal->logs()) options.log_numbers.push_back(log.number);
@@ -154,7 +158,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_db_get) {
   class_<DbGetHandle, base<IoHandle>>("DbGetHandle")
       .function("done", &DbGetHandle::Done)
       .function("tableNeeded", &DbGetHandle::TableNeeded)
-      .function("setTable", &DbGetHandle::SetTable, allow_raw_pointers())
+      .function("setTable", &DbGetHandle::SetTable)
       .function("result", &DbGetHandle::Result)
       .function("steps", &DbGetHandle::Steps);
   function("createManifestHandle", &CreateManifestHandle, allow_raw_pointers());

@@ -14,9 +14,10 @@
 #include "comparator_bindings.h"
 #include "db_marshal.h"
 #include "marshal.h"
-#include "replay_handle.h"
+#include "sstfilter/wal_recovery.h"
 
 namespace sstfilter::wasm {
+namespace {
 
 using emscripten::val;
 
@@ -103,7 +104,9 @@ class ReplayHandle {
   // What the memtable holds in memory, in bytes.
   double MemoryUsage() const { return static_cast<double>(replay_->memtable().memory_usage()); }
 
-  const WalReplay& replay() const { return *replay_; }
+  // Where the replay is, for the database Gets over its memtable (wasm/db_get_bindings.cc): the
+  // handle lives as long as they do (ts/api/db.ts).
+  uintptr_t ReplayAddress() const { return reinterpret_cast<uintptr_t>(replay_.get()); }
 
  private:
   std::unique_ptr<WalReplay> replay_;
@@ -111,10 +114,6 @@ class ReplayHandle {
   std::vector<val> records_;  // per log, when listing
   LiveHandleCount live_;
 };
-
-const WalReplay& ReplayOf(const ReplayHandle& handle) { return handle.replay(); }
-
-namespace {
 
 // A replay from { format, mode (WalRecoveryModeName's), paranoidChecks, columnFamilies: [{ id,
 // logNumber: bigint, comparator: name, compare: function | null }], onlyKey?: Uint8Array,
@@ -172,6 +171,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_recovery) {
       .function("logs", &ReplayHandle::Logs)
       .function("preparedUncommitted", &ReplayHandle::PreparedUncommitted)
       .function("unresumedDamage", &ReplayHandle::UnresumedDamage)
-      .function("memoryUsage", &ReplayHandle::MemoryUsage);
+      .function("memoryUsage", &ReplayHandle::MemoryUsage)
+      .function("replayAddress", &ReplayHandle::ReplayAddress);
   function("createWalReplay", &CreateWalReplay, allow_raw_pointers());
 }

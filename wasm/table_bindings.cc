@@ -273,8 +273,6 @@ class TableGetHandle : public IoHandle {
   LiveHandleCount live_;
 };
 
-}  // namespace
-
 class TableHandle : public IoHandle {
  public:
   explicit TableHandle(std::unique_ptr<TableReader> reader)
@@ -457,7 +455,9 @@ class TableHandle : public IoHandle {
     return new LayoutHandle(std::make_unique<TableLayoutRead>(*reader_));
   }
 
-  const TableReader& reader() const { return *reader_; }
+  // Where the reader is, for a database Get that reads this table (wasm/db_get_bindings.cc): the
+  // handle lives as long as the Get (ts/api/db.ts keeps its tables open).
+  uintptr_t ReaderAddress() const { return reinterpret_cast<uintptr_t>(reader_.get()); }
 
   // offset and size: whole numbers below 2^53 (validated by ts/api/table.ts).
   BlockReadHandle* ReadBlock(double offset, double size) const {
@@ -470,6 +470,8 @@ class TableHandle : public IoHandle {
   LiveHandleCount live_;
 };
 
+}  // namespace
+
 TableReadOptions ReadOptionsOf(val read) {
   TableReadOptions options;
   options.use_filter = read["useFilter"].as<bool>();
@@ -479,8 +481,6 @@ TableReadOptions ReadOptionsOf(val read) {
   }
   return options;
 }
-
-const TableReader& ReaderOf(const TableHandle& table) { return table.reader(); }
 
 namespace {
 
@@ -548,6 +548,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
   class_<LayoutHandle, base<IoHandle>>("LayoutHandle").function("regions", &LayoutHandle::Regions);
   class_<TableHandle, base<IoHandle>>("TableHandle")
       .function("family", &TableHandle::Family)
+      .function("readerAddress", &TableHandle::ReaderAddress)
       .function("footer", &TableHandle::Footer)
       .function("metaindex", &TableHandle::Metaindex)
       .function("properties", &TableHandle::Properties)

@@ -1,9 +1,9 @@
 // What the table bindings (wasm/table_bindings.cc) share with the database Get's
-// (wasm/db_get_bindings.cc), which drives the tables a TableHandle opened with the same read
-// options: the I/O half of every resumable operation the bindings hand to TypeScript
-// (sstfilter/table.h ResumableRead). TypeScript calls advance(), reads the file range it reports
-// straight into the buffer supplyBuffer() points at, announces it with supplied(), and calls
-// advance() again (ts/api/table.ts pump, runAsync).
+// (wasm/db_get_bindings.cc), which drives the tables a TableHandle opened (by its readerAddress())
+// with the same read options: the I/O half of every resumable operation the bindings hand to
+// TypeScript (sstfilter/table.h ResumableRead). TypeScript calls advance(), reads the file range it
+// reports straight into the buffer supplyBuffer() points at, announces it with supplied(), and
+// calls advance() again (ts/api/table.ts pump, runAsync).
 #pragma once
 
 #include <emscripten/val.h>
@@ -44,11 +44,6 @@ class IoHandle {
  private:
   ResumableRead* op_;
 };
-
-// An opened table file (wasm/table_bindings.cc).
-class TableHandle;
-// The reader behind `table`, valid while the handle lives.
-const TableReader& ReaderOf(const TableHandle& table);
 
 // TableReadOptions from { useFilter, wholeKeyFiltering, prefixExtractor? } (a missing
 // prefixExtractor is the table's own, "" none; validated by ts/api/table.ts).

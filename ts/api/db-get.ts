@@ -139,7 +139,7 @@ export async function explainGet(
   const [ptr, size] = heap.putKey(key);
   const get = heap.module.createDbGet(
     source.manifest.coreHandle(),
-    memtable === null ? null : memtable.coreHandle(),
+    memtable === null ? 0 : memtable.coreHandle().replayAddress(),
     family.id,
     comparator.name,
     comparator.compare,
@@ -171,7 +171,7 @@ export async function explainGet(
         );
       }
       const reader = (await source.table(wanted)).coreReader();
-      if (!get.setTable(reader.handle)) throw heap.lastError(wanted.name);
+      if (!get.setTable(reader.handle.readerAddress())) throw heap.lastError(wanted.name);
       bytes = reader.source;
       file = wanted.name;
     }

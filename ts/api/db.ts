@@ -90,6 +90,10 @@ export class Database {
   #memtable: Promise<MemtableReplay> | undefined;
   /** The MANIFEST's state in wasm memory for get and explain, kept until dispose(). */
   #manifestForGets: Promise<ManifestForGets> | undefined;
+  /** Gets running: the core reads the memtable and the MANIFEST's state until they end. */
+  #running = 0;
+  /** What dispose() let go while Gets were running, freed once they end. */
+  #retired: Promise<{ dispose(): void }>[] = [];
   #options: Promise<DatabaseOptions | null> | undefined;
   /** The live tables get and explain opened, kept open until dispose(). */
   readonly #tables = new Map<string, Promise<AsyncTable>>();
@@ -472,7 +476,20 @@ export class Database {
       readBlob: (family: ColumnFamily, key: Uint8Array, index: Uint8Array) =>
         readBlobValue(this.#heap, this.#source, family, key, index),
     };
-    return explainGet(source, memtable, key, opts);
+    this.#running++;
+    try {
+      return await explainGet(source, memtable, key, opts);
+    } finally {
+      if (--this.#running === 0) this.#freeRetired();
+    }
+  }
+
+  #freeRetired(): void {
+    for (const object of this.#retired.splice(0))
+      object.then(
+        (o) => o.dispose(),
+        () => undefined,
+      );
   }
 
   /** The MANIFEST read again, its state kept in wasm memory for the core's Gets. */
@@ -509,17 +526,14 @@ export class Database {
 
   /** Closes the tables get and explain keep open and frees the memtable they keep in wasm memory. */
   dispose(): void {
-    const kept: Promise<{ dispose(): void }>[] = [...this.#tables.values()];
-    if (this.#memtable !== undefined) kept.push(this.#memtable);
-    if (this.#manifestForGets !== undefined) kept.push(this.#manifestForGets);
-    for (const object of kept)
-      object.then(
-        (o) => o.dispose(),
-        () => undefined,
-      );
+    this.#retired.push(...this.#tables.values());
+    if (this.#memtable !== undefined) this.#retired.push(this.#memtable);
+    if (this.#manifestForGets !== undefined) this.#retired.push(this.#manifestForGets);
     this.#tables.clear();
     this.#memtable = undefined;
     this.#manifestForGets = undefined;
+    // A Get still running reads them: the last one to end frees them.
+    if (this.#running === 0) this.#freeRetired();
   }
 
   #table(file: DatabaseFile): Promise<AsyncTable> {

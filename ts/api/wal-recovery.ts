@@ -10,7 +10,7 @@ import { SstFilterError } from "../core/errors.js";
 import type { WasmHeap } from "../core/heap.js";
 import type { ReplayHandle } from "../core/core-module.js";
 import { WasmObject } from "../core/wasm-object.js";
-import type { CoreComparator } from "./comparators.js";
+import { throwComparatorFault, type CoreComparator } from "./comparators.js";
 import type { WalRecord } from "./wal.js";
 
 /** One log's part of the memtable. */
@@ -173,7 +173,10 @@ export async function replayLogs(
       for await (const piece of log.pieces()) {
         handle.append(heap.put(piece), piece.length);
       }
-      if (!handle.endLog()) throw heap.lastError(log.name);
+      const ended = handle.endLog();
+      // A caller's comparator ordered the log's range deletions: what it threw, first.
+      throwComparatorFault();
+      if (!ended) throw heap.lastError(log.name);
     }
     const withTables = opts.columnFamilies
       .filter((cf) => cf.hasTables)

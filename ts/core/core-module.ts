@@ -64,6 +64,8 @@ export interface ReplayHandle extends EmbindHandle {
   unresumedDamage(): unknown;
   /** The memtable's bytes in wasm memory. */
   memoryUsage(): number;
+  /** Address of the C++ replay, for the Gets over its memtable (createDbGet). */
+  replayAddress(): number;
 }
 
 /** A MANIFEST's state kept for database Gets (wasm/db_get_bindings.cc). */
@@ -74,8 +76,8 @@ export interface DbGetHandle extends IoHandle {
   done(): boolean;
   /** The number of the table to open and hand over (setTable) before advancing; null: none. */
   tableNeeded(): bigint | null;
-  /** false = failed (last error). */
-  setTable(table: TableHandle): boolean;
+  /** `reader`: the opened table's readerAddress(). false = failed (last error). */
+  setTable(reader: number): boolean;
   /** ts/api/db-get.ts's GetResult, and whether its value is a blob index. */
   result(): unknown;
   /** RouteStep[]. */
@@ -173,6 +175,8 @@ export interface TableReadRaw {
 
 export interface TableHandle extends IoHandle {
   family(): string;
+  /** Address of the C++ reader, for a database Get that reads the table (DbGetHandle.setTable). */
+  readerAddress(): number;
   footer(): unknown;
   metaindex(): unknown;
   properties(): unknown;
@@ -327,12 +331,13 @@ export interface CoreModule {
   /** The MANIFEST at [data, data + size), kept for Gets; null on error (last error). */
   createManifestHandle(data: number, size: number, format: "leveldb" | "rocksdb"): ManifestHandle | null;
   /**
-   * A Get of the key at [key, key + size) in column family `familyId`, over `replay`'s memtable
-   * (null: the tables alone); both must outlive it. Null on bad options (last error).
+   * A Get of the key at [key, key + size) in column family `familyId`, over the memtable of the
+   * replay at `replay` (replayAddress(); 0: the tables alone); both must outlive it. Null on bad
+   * options (last error).
    */
   createDbGet(
     manifest: ManifestHandle,
-    replay: ReplayHandle | null,
+    replay: number,
     familyId: number,
     comparatorName: string,
     compare: ((a: Uint8Array, b: Uint8Array) => number) | null,
