@@ -54,8 +54,9 @@ class MemTable {
   void Finish();
 
   // The versions of `key` (the stored key bytes, with the timestamp where the family has one) in
-  // `column_family`: the newest log's first and, within a log, by sequence number descending. Only records whose key bytes equal `key` count:
-  // the comparators a Get takes call keys equal only when their bytes are.
+  // `column_family`: the newest log's first and, within a log, by sequence number descending. Only
+  // records whose key bytes equal `key` count: the comparators a Get takes call keys equal only
+  // when their bytes are.
   std::vector<MemTableVersion> Versions(uint32_t column_family, ByteView key) const;
 
   // The largest sequence number of the range deletions [begin, end) of `column_family` covering
