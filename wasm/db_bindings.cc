@@ -7,11 +7,11 @@
 #include <string>
 
 #include "binding_support.h"
+#include "db_marshal.h"
 #include "marshal.h"
 #include "sstfilter/db.h"
 
 namespace sstfilter::wasm {
-namespace {
 
 using emscripten::val;
 
@@ -19,9 +19,8 @@ DbFormat FormatNamed(const std::string& format) {
   return format == "leveldb" ? DbFormat::kLevelDb : DbFormat::kRocksDb;
 }
 
-// A table file's name, "000012" and the extension: LevelDB 1.23 writes .ldb and still reads the
-// older .sst (leveldb db/filename.cc TableFileName, SSTTableFileName), so a LevelDB file is the
-// .sst where only that one is among the folder's names `present` (a JavaScript Set).
+// LevelDB 1.23 writes .ldb and still reads the older .sst (leveldb db/filename.cc TableFileName,
+// SSTTableFileName).
 std::string TableName(uint64_t number, DbFormat format, const val& present) {
   std::string base = std::to_string(number);
   if (base.size() < 6) base.insert(0, 6 - base.size(), '0');
@@ -31,6 +30,18 @@ std::string TableName(uint64_t number, DbFormat format, const val& present) {
   }
   return base + (format == DbFormat::kLevelDb ? ".ldb" : ".sst");
 }
+
+val WalRecordOf(const WalRecord& r) {
+  val out = val::object();
+  out.set("sequence", BigIntOf(r.sequence));
+  out.set("columnFamily", r.column_family);
+  out.set("kind", std::string(WalRecordKindName(r.kind)));
+  out.set("key", ToUint8Array(r.key));
+  out.set("value", ToUint8Array(r.value));
+  return out;
+}
+
+namespace {
 
 // A DatabaseFile (ts/api/db-types.ts).
 val DatabaseFileOf(const TableFileMeta& f, DbFormat format, const val& present) {
@@ -141,17 +152,6 @@ val ParseCurrentAt(uintptr_t data, size_t size) {
     return val::null();
   }
   return val(name);
-}
-
-// A WalRecord (ts/api/wal.ts).
-val WalRecordOf(const WalRecord& r) {
-  val out = val::object();
-  out.set("sequence", BigIntOf(r.sequence));
-  out.set("columnFamily", r.column_family);
-  out.set("kind", std::string(WalRecordKindName(r.kind)));
-  out.set("key", ToUint8Array(r.key));
-  out.set("value", ToUint8Array(r.value));
-  return out;
 }
 
 // A WalMarker.

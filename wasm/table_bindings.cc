@@ -17,6 +17,7 @@
 #include "marshal.h"
 #include "sstfilter/table.h"
 #include "sstfilter/table_get.h"
+#include "table_handle.h"
 
 namespace sstfilter::wasm {
 namespace {
@@ -79,46 +80,6 @@ val RangeDeletionsValue(const std::vector<RangeDeletion>& deletions) {
   }
   return out;
 }
-
-// TableReadOptions from { useFilter, wholeKeyFiltering, prefixExtractor? } (a missing
-// prefixExtractor is the table's own, "" none; validated by ts/api/table.ts).
-TableReadOptions ReadOptionsOf(val read) {
-  TableReadOptions options;
-  options.use_filter = read["useFilter"].as<bool>();
-  options.whole_key_filtering = read["wholeKeyFiltering"].as<bool>();
-  if (val prefix = read["prefixExtractor"]; prefix.isString()) {
-    options.prefix_extractor = prefix.as<std::string>();
-  }
-  return options;
-}
-
-// The I/O half of every resumable operation. advance() returns the IoNeed (numbered for TypeScript
-// by constants.cc), or -1 on error (last-error slot).
-class IoHandle {
- public:
-  explicit IoHandle(ResumableRead* op) : op_(op) {}
-  virtual ~IoHandle() = default;
-
-  int Advance() {
-    if (Status s = op_->Advance(); !s.ok()) {
-      Fail(std::move(s));
-      return -1;
-    }
-    return static_cast<int>(op_->need());
-  }
-  double NeedOffset() const { return static_cast<double>(op_->need_offset()); }
-  double NeedLength() const { return static_cast<double>(op_->need_length()); }
-  double NeedAheadLength() const { return static_cast<double>(op_->need_ahead_length()); }
-  // Where the needLength() bytes go: an address in the module's memory.
-  uintptr_t SupplyBuffer() { return reinterpret_cast<uintptr_t>(op_->SupplyBuffer()); }
-  bool Supplied(size_t size) {
-    Status s = op_->Supplied(size);
-    return s.ok() || Fail(std::move(s));
-  }
-
- private:
-  ResumableRead* op_;
-};
 
 // A walk of a table's keys or entries (TableCursor), a batch of data blocks at a time.
 class TableCursorHandle : public IoHandle {
@@ -494,6 +455,10 @@ class TableHandle : public IoHandle {
     return new LayoutHandle(std::make_unique<TableLayoutRead>(*reader_));
   }
 
+  // Where the reader is, for a database Get that reads this table (wasm/db_get_bindings.cc): the
+  // handle lives as long as the Get (ts/api/db.ts keeps its tables open).
+  uintptr_t ReaderAddress() const { return reinterpret_cast<uintptr_t>(reader_.get()); }
+
   // offset and size: whole numbers below 2^53 (validated by ts/api/table.ts).
   BlockReadHandle* ReadBlock(double offset, double size) const {
     const BlockHandle handle{static_cast<uint64_t>(offset), static_cast<uint64_t>(size)};
@@ -504,6 +469,20 @@ class TableHandle : public IoHandle {
   std::unique_ptr<TableReader> reader_;
   LiveHandleCount live_;
 };
+
+}  // namespace
+
+TableReadOptions ReadOptionsOf(val read) {
+  TableReadOptions options;
+  options.use_filter = read["useFilter"].as<bool>();
+  options.whole_key_filtering = read["wholeKeyFiltering"].as<bool>();
+  if (val prefix = read["prefixExtractor"]; prefix.isString()) {
+    options.prefix_extractor = prefix.as<std::string>();
+  }
+  return options;
+}
+
+namespace {
 
 // The range deletions of a rocksdb.range_del block's contents: [{ start, end: Uint8Array, seq:
 // decimal string }]; null on error.
@@ -569,6 +548,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
   class_<LayoutHandle, base<IoHandle>>("LayoutHandle").function("regions", &LayoutHandle::Regions);
   class_<TableHandle, base<IoHandle>>("TableHandle")
       .function("family", &TableHandle::Family)
+      .function("readerAddress", &TableHandle::ReaderAddress)
       .function("footer", &TableHandle::Footer)
       .function("metaindex", &TableHandle::Metaindex)
       .function("properties", &TableHandle::Properties)

@@ -180,6 +180,7 @@ void WalReplay::OnRecord(WalRecord&& record) {
 
 void WalReplay::Insert(const WalRecord& record, ByteView key) {
   ++logs_.back().records;
+  if (options_.on_record) options_.on_record(record);
   const auto family = families_.find(record.column_family);
   if (family == families_.end() || logs_.back().number < family->second->log_number) return;
   if (options_.only_key) {

@@ -397,6 +397,26 @@ TEST(WalRecovery, TwoPhaseCommitAsTransactionDbRecoversIt) {
       std::sort(prepared_got.begin(), prepared_got.end());
       EXPECT_EQ(prepared_got, prepared_want) << where;
       EXPECT_GE(prepared_want.size(), 2u) << where;
+      // The record listener sees each record the replay numbers: as many as the logs count, and
+      // every version the memtable holds of a probe with its sequence number.
+      {
+        std::vector<WalRecord> listed;
+        WalReplayOptions listening = OptionsFor(folder, DbFormat::kRocksDb, nullptr);
+        listening.on_record = [&](const WalRecord& r) { listed.push_back(r); };
+        WalReplay heard(std::move(listening));
+        ASSERT_TRUE(Replay(&heard, folder, logs, size_t{1} << 30, &failed_log).ok()) << where;
+        uint64_t counted = 0;
+        for (const RecoveredLog& log : heard.logs()) counted += log.records;
+        EXPECT_EQ(listed.size(), counted) << where;
+        for (size_t i = 0; i < probes.size(); ++i) {
+          for (const MemTableVersion& v : heard.memtable().Versions(0, probes[i])) {
+            const bool seen = std::any_of(listed.begin(), listed.end(), [&](const WalRecord& r) {
+              return r.sequence == v.sequence && r.column_family == 0 && r.key == probes[i];
+            });
+            EXPECT_TRUE(seen) << where << " probe " << i << " sequence " << v.sequence;
+          }
+        }
+      }
       // Keeping one key: the same versions of it, and nothing else.
       for (size_t i = 0; i < probes.size(); ++i) {
         WalReplayOptions only = OptionsFor(folder, DbFormat::kRocksDb, nullptr);

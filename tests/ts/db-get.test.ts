@@ -2,7 +2,7 @@
 // section: a database db_bench (RocksDB 7.8.3) left with files on levels 0 to 2, range deletions,
 // merge chains (uint64add) and an unflushed WAL, with RocksDB's Get answer, Statistics and
 // PerfContext counters for every probe, and `ldb get --hex`'s output for every fourth.
-// Every probe is checked twice: with the WAL replayed (our memtable from db.recoverMemtable()),
+// Every probe is checked twice: with the WAL replayed (the core's memtable, as db.recoverMemtable() lists it),
 // and over the tables alone (no logs read) against RocksDB's answer on a copy without the WAL.
 import { spawnSync } from "node:child_process";
 import * as path from "node:path";
@@ -14,12 +14,11 @@ import {
   type NodeSstFilter,
   type RouteStep,
   type WalFile,
-  type WalRecovery,
 } from "sstfilter";
 
 // The CommonJS package holds only what the Node entry imports; the command's module is taken from source.
 import { dbGet, routeLine } from "../../ts/tools/db-get";
-import { recoverWals } from "../../ts/api/wal-recovery";
+import { logBytes } from "./wal-bytes";
 import { loadBackend } from "./backends";
 import { libraryGetCases, parseKeys, sectionCases } from "./golden";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -64,13 +63,7 @@ const CASES = sectionCases<GetCase>("db_get")
 
 /** A Get on `db` as if it had no logs: the tables alone. */
 async function explainTablesOnly(db: Database, key: Uint8Array): Promise<GetExplanation> {
-  const empty: WalRecovery = { logs: [], preparedUncommitted: [], unresumedDamage: null };
-  Object.defineProperty(db, "recoverMemtable", { value: async () => empty, configurable: true });
-  try {
-    return await db.explain(key);
-  } finally {
-    Reflect.deleteProperty(db, "recoverMemtable");
-  }
+  return db.explainWith(key, undefined, null);
 }
 
 /** The probes whose answer changes when the WAL is replayed. */
@@ -369,33 +362,27 @@ describe.each(CASES)("$name", (c) => {
       value: Buffer.from(value),
     });
     // Each record a batch of its own, at its sequence number.
-    const log = (number: bigint, records: WalFile["records"]): WalFile => ({
+    const log = (number: bigint, records: WalFile["records"]) => ({
       name: `${String(number).padStart(6, "0")}.log`,
       number,
-      records,
-      end: { kind: "clean", offset: 0, what: "" },
-      batches: records.map((r, i) => ({
-        sequence: r.sequence,
-        count: 1,
-        offset: 0,
-        firstRecord: i,
-        recordCount: 1,
-        markers: [],
-      })),
-      error: null,
-      dropped: [],
-      unlistedDrops: 0,
+      bytes: logBytes(
+        sf.hash,
+        records.map((r) => ({ sequence: r.sequence, records: [r], markers: [] })),
+      ).bytes,
     });
     // The logs the Database reads, replaced by these (and replayed as it replays its own).
-    const withLogs = async (logs: WalFile[]): Promise<GetExplanation> => {
-      const recovered = recoverWals(logs);
-      Object.defineProperty(db, "recoverMemtable", { value: async () => recovered, configurable: true });
-      try {
-        return await db.explain(key);
-      } finally {
-        Reflect.deleteProperty(db, "recoverMemtable");
-      }
-    };
+    const withLogs = (logs: ReturnType<typeof log>[]): Promise<GetExplanation> =>
+      db.explainWith(
+        key,
+        undefined,
+        logs.map((l) => ({
+          name: l.name,
+          number: l.number,
+          async *pieces() {
+            yield l.bytes;
+          },
+        })),
+      );
     const next = db.columnFamilies[0]!.logNumber;
     // A put in the newest log wins; the table is not consulted.
     let e = await withLogs([log(next, [put(last + 1n, "old")]), log(next + 1n, [put(last + 2n, "new")])]);

@@ -1,15 +1,17 @@
-// Two-phase-commit WALs (ts/api/wal-recovery.ts, db.recoverMemtable(), db.get / db.explain) on
+// Two-phase-commit WALs (the core's replay through ts/api/wal-recovery.ts, db.recoverMemtable(), db.get / db.explain) on
 // the db_twopc section: TransactionDBs of RocksDB 7.8.3 closed with transactions prepared and
 // committed, rolled back and left prepared over keys in flushed tables, against what
 // TransactionDB::Open answers for every probe, the transactions it recovers as prepared, and the
 // memtable's versions of each key with their sequence numbers (a read-only open with allow_2pc).
 import { readFileSync } from "node:fs";
 
-import { SstFilterError, type Database, type NodeSstFilter, type WalFile } from "sstfilter";
+import { SstFilterError, type Database, type NodeSstFilter, type WalFile, type WalRecovery } from "sstfilter";
 
 // The CommonJS package holds only what the Node entry imports; the command's module is taken from source.
 import { walAndOptions } from "../../ts/tools/db-wal";
-import { recoverWals } from "../../ts/api/wal-recovery";
+import { replayLogs } from "../../ts/api/wal-recovery";
+import type { WasmHeap } from "../../ts/core/heap";
+import { logBytes, type HandBatch } from "./wal-bytes";
 import { loadBackend } from "./backends";
 import { getMismatches, parseKeys, sectionCases, type GetAnswer } from "./golden";
 
@@ -194,7 +196,7 @@ describe.each(WRITE_PREPARED)("$name", (c) => {
 });
 
 // Markers the corpus cannot make (RocksDB writes them well-formed): the replay's own rules.
-describe("recoverWals on hand-made logs", () => {
+describe("the core's replay on hand-made logs", () => {
   const bytes = (t: string): Uint8Array => new Uint8Array(Buffer.from(t, "latin1"));
   const put = (key: string, value: string, sequence: bigint) => ({
     sequence,
@@ -210,30 +212,61 @@ describe("recoverWals on hand-made logs", () => {
     data: bytes(data),
     timestamp: bytes(timestamp),
   });
-  /** One log of batches, each [header sequence, records, markers]. */
-  const log = (number: bigint, batches: [bigint, ReturnType<typeof put>[], Marker[]][]): WalFile => {
-    const records: WalFile["records"] = [];
-    return {
-      name: `${String(number).padStart(6, "0")}.log`,
-      number,
-      records,
-      end: { kind: "clean", offset: 0, what: "" },
-      batches: batches.map(([sequence, rs, markers], i) => {
-        const firstRecord = records.length;
-        records.push(...rs);
-        return { sequence, count: rs.length, offset: 100 * i, firstRecord, recordCount: rs.length, markers };
-      }),
-      error: null,
-      dropped: [],
-      unlistedDrops: 0,
-    };
+  /** One log of batches, each [header sequence, records, markers], as bytes. */
+  type Batch = [bigint, ReturnType<typeof put>[], Marker[]];
+  const log = (number: bigint, batches: Batch[]) => ({
+    name: `${String(number).padStart(6, "0")}.log`,
+    number,
+    ...logBytes(
+      sf.hash,
+      batches.map(([sequence, records, markers]): HandBatch => ({ sequence, records, markers })),
+    ),
+  });
+  // The core's replay of the logs, as a RocksDB database of one column family replays its own:
+  // with 8-byte timestamps (`timestamped`) its comparator is the u64ts one.
+  const recover = async (logs: ReturnType<typeof log>[], timestamped = false): Promise<WalRecovery> => {
+    const heap = (sf as unknown as { heap: WasmHeap }).heap;
+    const replay = await replayLogs(
+      heap,
+      logs.map((l) => ({
+        name: l.name,
+        number: l.number,
+        async *pieces() {
+          yield l.bytes;
+        },
+      })),
+      {
+        format: "rocksdb",
+        mode: "kPointInTimeRecovery",
+        columnFamilies: [
+          {
+            id: 0,
+            name: "default",
+            logNumber: 0n,
+            comparator: timestamped
+              ? {
+                  name: heap.constants.comparatorNames.bytewise + heap.constants.comparatorNames.u64TsSuffix,
+                  compare: null,
+                }
+              : { name: "", compare: null },
+            hasTables: false,
+          },
+        ],
+        listRecords: true,
+      },
+    );
+    try {
+      return replay.recovery();
+    } finally {
+      replay.dispose();
+    }
   };
-  const seen = (logs: WalFile[], ts = 0) =>
-    recoverWals(logs, { timestampSize: () => ts }).logs.map((l) =>
+  const seen = async (logs: ReturnType<typeof log>[], timestamped = false) =>
+    (await recover(logs, timestamped)).logs.map((l) =>
       l.records.map((r) => `${r.sequence} ${text(r.key)}=${text(r.value)}`),
     );
 
-  test("a batch mixing plain records and a prepared section numbers only the plain ones; the commit numbers the rest", () => {
+  test("a batch mixing plain records and a prepared section numbers only the plain ones; the commit numbers the rest", async () => {
     const logs = [
       log(7n, [
         [
@@ -245,60 +278,70 @@ describe("recoverWals on hand-made logs", () => {
       ]),
       log(8n, [[12n, [], [marker("commit", 0, "x")]]]),
     ];
-    expect(seen(logs)).toEqual([["10 a=1", "11 c=3", "11 d=4"], ["12 b=2"]]);
+    expect(await seen(logs)).toEqual([["10 a=1", "11 c=3", "11 d=4"], ["12 b=2"]]);
   });
 
-  test("a section its batch does not close is dropped; a commit of an unknown id does nothing", () => {
+  test("a section its batch does not close is dropped; a commit of an unknown id does nothing", async () => {
     const logs = [
       log(7n, [
         [5n, [put("a", "1", 5n)], [marker("begin-prepare", 0)]],
         [5n, [], [marker("commit", 0, "nobody")]],
       ]),
     ];
-    const r = recoverWals(logs);
+    const r = await recover(logs);
     expect(r.logs[0]!.records).toEqual([]);
     expect(r.preparedUncommitted).toEqual([]);
   });
 
-  test("commit with timestamp writes the timestamp over the keys' own", () => {
-    const logs = [
+  test("commit with timestamp writes the timestamp over the keys' own", async () => {
+    // A family of 8-byte timestamps (the u64ts comparator), committed with `timestamp`.
+    const logs = (timestamp: string) => [
       log(7n, [
-        [5n, [put("k\0\0", "v", 5n)], [marker("begin-prepare", 0), marker("end-prepare", 1, "x")]],
-        [5n, [], [marker("commit-with-timestamp", 0, "x", "TS")]],
+        [
+          5n,
+          [put(`k${"\0".repeat(8)}`, "v", 5n)],
+          [marker("begin-prepare", 0), marker("end-prepare", 1, "x")],
+        ],
+        [5n, [], [marker("commit-with-timestamp", 0, "x", timestamp)]],
       ]),
     ];
-    expect(seen(logs, 2)).toEqual([["5 kTS=v"]]);
-    expect(() => seen(logs, 3)).toThrow(/2-byte timestamp/);
+    expect(await seen(logs("TTTTTTTS"), true)).toEqual([["5 kTTTTTTTS=v"]]);
+    await expect(seen(logs("TS"), true)).rejects.toThrow(/2-byte timestamp/);
   });
 
-  test("malformed sections and other policies' markers are typed errors naming the log and offset", () => {
-    // recoverWals comes from source here: its errors are the source's SstFilterError class.
-    const refusal = (batches: [bigint, ReturnType<typeof put>[], Marker[]][]): unknown[] | null => {
+  test("malformed sections and other policies' markers are typed errors naming the log and offset", async () => {
+    const refusal = async (batches: Batch[]): Promise<unknown[] | null> => {
       try {
-        recoverWals([log(9n, batches)]);
+        await recover([log(9n, batches)]);
       } catch (e) {
         const error = e as SstFilterError;
         return [error.code, error.file, error.offset, error.message];
       }
       return null;
     };
-    expect(refusal([[1n, [], [marker("end-prepare", 0, "x")]]])).toEqual([
+    expect(await refusal([[1n, [], [marker("end-prepare", 0, "x")]]])).toEqual([
       "CORRUPT",
       "000009.log",
       0,
       expect.stringContaining("end-prepare without begin-prepare"),
     ]);
-    expect(refusal([[1n, [], [marker("begin-prepare", 0), marker("begin-prepare", 0)]]])?.[0]).toBe(
+    expect((await refusal([[1n, [], [marker("begin-prepare", 0), marker("begin-prepare", 0)]]]))?.[0]).toBe(
       "CORRUPT",
     );
     const twice: Marker[] = [marker("begin-prepare", 0), marker("end-prepare", 0, "x")];
-    expect(
-      refusal([
-        [1n, [], twice],
-        [1n, [], twice],
-      ]),
-    ).toEqual(["UNSUPPORTED", "000009.log", 100, expect.stringContaining("x prepared twice")]);
-    expect(refusal([[1n, [], [marker("begin-unprepare", 0)]]])).toEqual([
+    const preparedTwice: Batch[] = [
+      [1n, [], twice],
+      [1n, [], twice],
+    ];
+    // The second batch's offset in the log.
+    const second = log(9n, preparedTwice).offsets[1];
+    expect(await refusal(preparedTwice)).toEqual([
+      "UNSUPPORTED",
+      "000009.log",
+      second,
+      expect.stringContaining("x prepared twice"),
+    ]);
+    expect(await refusal([[1n, [], [marker("begin-unprepare", 0)]]])).toEqual([
       "UNSUPPORTED",
       "000009.log",
       0,

@@ -3,17 +3,35 @@
 // from a DatabaseSource: a directory on Node (ts/platform/node-files.ts), a set of Files in
 // browsers (a dropped folder, showDirectoryPicker), or anything that lists names and reads them.
 import type { WasmHeap } from "../core/heap.js";
-import { explainGet, valueOf, type DatabaseGetOptions, type GetExplanation } from "./db-get.js";
+import {
+  explainGet,
+  ManifestForGets,
+  valueOf,
+  type DatabaseGetOptions,
+  type GetExplanation,
+} from "./db-get.js";
 import { verifyDatabase, type DatabaseVerifyOptions, type DatabaseVerifyReport } from "./db-verify.js";
 import { inFile, SstFilterError } from "../core/errors.js";
 import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./options-file.js";
 import { tableOptionsOf, type DatabaseTableOptions } from "./db-table-options.js";
-import type { Key } from "../core/keys.js";
+import { keyBytes, type Key } from "../core/keys.js";
 import type { AsyncTable, OpenTableOptions } from "./table.js";
-import { comparatorsByName, compareFunctionFor, type CompareFunction } from "./comparators.js";
+import {
+  comparatorsByName,
+  compareFunctionFor,
+  coreComparator,
+  type CompareFunction,
+  type CoreComparator,
+} from "./comparators.js";
 import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
-import { recoverWals, type WalRecovery, type WalRecoveryMode } from "./wal-recovery.js";
-import { decodeWideColumns } from "./values.js";
+import {
+  replayLogs,
+  type MemtableReplay,
+  type ReplayLog,
+  type ReplayOptions,
+  type WalRecovery,
+  type WalRecoveryMode,
+} from "./wal-recovery.js";
 import { readBlobValue } from "./db-blob.js";
 import { scanDatabase, type DatabaseRecord, type DatabaseScanOptions } from "./db-scan.js";
 import { detectDatabaseFormat, openSourceTable } from "./db-source.js";
@@ -26,8 +44,12 @@ import type {
   ManifestEnd,
   ManifestState,
   OpenDatabaseOptions,
+  OpenedFile,
   WalRecoverySettings,
 } from "./db-types.js";
+
+// The pieces a log is fed to the core's replay in: JavaScript holds at most one at a time.
+const LOG_PIECE_BYTES = 1 << 20;
 
 /**
  * `promise`, calling `forget` when it fails: what the Database keeps of a file it read, so that a
@@ -63,8 +85,15 @@ export class Database {
   readonly #heap: WasmHeap;
   readonly #source: DatabaseSource;
   #wals: Promise<WalFile[]> | undefined;
-  #olderWals: Promise<WalFile[]> | undefined;
   #recovery: Promise<WalRecovery> | undefined;
+  /** The core's memtable get and explain look keys up in, kept in wasm memory until dispose(). */
+  #memtable: Promise<MemtableReplay> | undefined;
+  /** The MANIFEST's state in wasm memory for get and explain, kept until dispose(). */
+  #manifestForGets: Promise<ManifestForGets> | undefined;
+  /** Gets running: the core reads the memtable and the MANIFEST's state until they end. */
+  #running = 0;
+  /** What dispose() let go while Gets were running, freed once they end. */
+  #retired: Promise<{ dispose(): void }>[] = [];
   #options: Promise<DatabaseOptions | null> | undefined;
   /** The live tables get and explain opened, kept open until dispose(). */
   readonly #tables = new Map<string, Promise<AsyncTable>>();
@@ -145,73 +174,119 @@ export class Database {
   }
 
   /**
-   * The memtable a TransactionDB (default WRITE_COMMITTED policy) recovers (docs/FORMATS.md 6.4,
-   * ts/api/wal-recovery.ts): per log the records it inserts with the sequence numbers recovery
-   * gives them, committed transactions at their commit, and the transactions left prepared. It
-   * reads the live logs and the older ones a two-phase-commit recovery still reads for their
-   * prepared sections (numbered at least the MANIFEST's min log number to keep). Damaged logs
+   * The memtable a TransactionDB (default WRITE_COMMITTED policy) recovers (docs/FORMATS.md 6.4), as
+   * the core replays it (ts/api/wal-recovery.ts): per log the records it inserts with the sequence
+   * numbers recovery gives them, committed transactions at their commit, and the transactions left
+   * prepared. It reads the live logs and the older ones a two-phase-commit recovery still reads for
+   * their prepared sections (numbered at least the MANIFEST's min log number to keep). Damaged logs
    * are replayed as recoverySettings() says RocksDB or LevelDB would (6.4.2: where the replay
    * stopped is each log's `stopped`). Throws CORRUPT where DB::Open would refuse the database,
    * UNSUPPORTED for logs a WRITE_PREPARED or WRITE_UNPREPARED TransactionDB wrote. Replayed on the
-   * first call (each get and explain asks) and kept.
+   * first call and kept: every record as a JavaScript object (get and explain keep the core's
+   * memtable in wasm memory instead).
    */
   recoverMemtable(): Promise<WalRecovery> {
-    this.#recovery ??= forgetOnFailure(this.#recover(), () => (this.#recovery = undefined));
+    this.#recovery ??= forgetOnFailure(
+      this.#replay(true).then((replay) => {
+        try {
+          return replay.recovery();
+        } finally {
+          replay.dispose();
+        }
+      }),
+      () => (this.#recovery = undefined),
+    );
     return this.#recovery;
   }
 
-  async #recover(): Promise<WalRecovery> {
-    const logs = [...(await this.#readOlderWals()), ...(await this.writeAheadLogs())];
-    logs.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+  /** The core's replay of the logs recovery reads (recoverMemtable), fed piece by piece. */
+  async #replay(
+    listRecords: boolean,
+    logs?: readonly ReplayLog[],
+    onlyKey?: ReplayOptions["onlyKey"],
+  ): Promise<MemtableReplay> {
     const settings = await this.recoverySettings();
-    const recovery = recoverWals(logs, {
+    return replayLogs(this.#heap, logs ?? (await this.#recoveryLogs(settings.allow2pc)), {
       format: this.format,
       // paranoid_checks=false ignores what the reader reports, as kSkipAnyCorruptedRecords does.
       mode: settings.readPastDamage ? "kSkipAnyCorruptedRecords" : (settings.mode ?? "kPointInTimeRecovery"),
-      timestampSize: (id) => {
-        const family = this.columnFamilies.find((cf) => cf.id === id);
-        return family === undefined ? 0 : this.timestampSizeOf(family);
-      },
+      columnFamilies: this.columnFamilies.map((cf) => ({
+        id: cf.id,
+        name: cf.name,
+        logNumber: cf.logNumber,
+        comparator: this.#replayComparator(cf),
+        hasTables: cf.levels.some((l) => l.bytes > 0),
+      })),
+      listRecords,
+      ...(onlyKey !== undefined ? { onlyKey } : {}),
     });
-    const damage = recovery.unresumedDamage;
-    // RecoverLogFiles after a point-in-time stop that never resumed: a family flushed past the
-    // damaged log holds writes the lost records came before, and DB::Open refuses the database.
-    const ahead = this.columnFamilies.find(
-      (cf) => damage !== null && cf.logNumber > damage.number && cf.levels.some((l) => l.bytes > 0),
-    );
-    if (damage !== null && ahead !== undefined) {
-      throw new SstFilterError(
-        "CORRUPT",
-        `the database does not open: RocksDB's recovery stops at the damage in ${damage.log}, and ` +
-          `column family ${ahead.name} has tables of later writes (log number ${ahead.logNumber}): ` +
-          `"SST file is ahead of WALs in CF ${ahead.name}"`,
-        undefined,
-        damage.log,
-      );
-    }
-    return recovery;
   }
 
   /**
-   * Logs below the live ones that a two-phase-commit recovery reads (RecoverLogFiles: without
-   * allow_2pc it skips every log below the smallest one holding unflushed data).
+   * The logs recovery reads, ascending by number: the live ones and, for a two-phase-commit
+   * recovery, the older ones down to the MANIFEST's min log number to keep (RecoverLogFiles:
+   * without allow_2pc it skips every log below the smallest one holding unflushed data).
    */
-  #readOlderWals(): Promise<WalFile[]> {
-    if (this.format === "leveldb") return Promise.resolve([]);
-    const live = new Set(this.#liveWalNames());
-    const older = this.fileNames.filter((name) => {
-      const number = walNumber(name);
-      return number !== null && number >= this.minLogNumberToKeep && !live.has(name);
-    });
-    this.#olderWals ??= forgetOnFailure(
-      this.recoverySettings().then((settings) =>
-        settings.allow2pc
-          ? readWals(this.#heap, this.format, settings.readPastDamage, older, (name) => this.#read(name))
-          : [],
-      ),
-      () => (this.#olderWals = undefined),
-    );
-    return this.#olderWals;
+  async #recoveryLogs(allow2pc: boolean): Promise<ReplayLog[]> {
+    const live = this.#liveWalNames();
+    const older =
+      this.format === "leveldb" || !allow2pc
+        ? []
+        : this.fileNames.filter((name) => {
+            const number = walNumber(name);
+            return number !== null && number >= this.minLogNumberToKeep && !live.includes(name);
+          });
+    return [...older, ...live]
+      .map((name) => ({ name, number: walNumber(name)!, pieces: () => this.#pieces(name) }))
+      .sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+  }
+
+  /**
+   * A file's bytes in pieces of at most LOG_PIECE_BYTES: read piece by piece where the source
+   * opens files for ranged reads, else read whole and handed over piece by piece.
+   */
+  async *#pieces(name: string): AsyncGenerator<Uint8Array> {
+    if (this.#source.open === undefined) {
+      const bytes = await this.#read(name);
+      for (let at = 0; at < bytes.length; at += LOG_PIECE_BYTES) {
+        yield bytes.subarray(at, at + LOG_PIECE_BYTES);
+      }
+      return;
+    }
+    let opened: OpenedFile;
+    try {
+      opened = await this.#source.open(name);
+    } catch (error) {
+      throw inFile(error, name);
+    }
+    try {
+      for (let at = 0; at < opened.source.size; at += LOG_PIECE_BYTES) {
+        const length = Math.min(LOG_PIECE_BYTES, opened.source.size - at);
+        let piece: Uint8Array;
+        try {
+          piece = await opened.source.read(at, length);
+        } catch (error) {
+          throw inFile(error, name);
+        }
+        yield piece;
+        if (piece.length < length) return; // the file ended early
+      }
+    } finally {
+      opened.close();
+    }
+  }
+
+  /**
+   * A column family's key order for the replay (its range deletions): the caller's comparator or a
+   * built-in one; bytewise where neither (a Get then refuses the family: compareFor).
+   */
+  #replayComparator(family: ColumnFamily): CoreComparator {
+    const name = family.comparator === "" ? this.#heap.constants.comparatorNames.bytewise : family.comparator;
+    const supplied = this.#comparators.get(name);
+    if (supplied !== undefined) return coreComparator({ name, compare: supplied });
+    return this.#heap.module.builtinComparatorNames().includes(name)
+      ? { name, compare: null }
+      : { name: "", compare: null };
   }
 
   /**
@@ -342,17 +417,93 @@ export class Database {
 
   /** The route of a Get for `key`: the memtable, every file consulted, filter answers, the result. */
   async explain(key: Key, opts?: DatabaseGetOptions): Promise<GetExplanation> {
-    const tables = {
+    this.#memtable ??= forgetOnFailure(this.#replay(false), () => (this.#memtable = undefined));
+    return this.#explain(key, opts, await this.#memtable);
+  }
+
+  /**
+   * @internal explain() for a single Get that keeps nothing (the CLI's db get): the logs are
+   * streamed once keeping only the key's versions, in memory bounded by those, then freed.
+   */
+  async explainOnce(key: Key, opts?: DatabaseGetOptions): Promise<GetExplanation> {
+    const name = typeof opts === "object" && opts !== null ? (opts.columnFamily ?? "default") : undefined;
+    const family = this.columnFamilies.find((cf) => cf.name === name);
+    // Kept already, or options explain() refuses.
+    if (this.#memtable !== undefined || family === undefined) return this.explain(key, opts);
+    const replay = await this.#replay(false, undefined, { key: keyBytes(key), columnFamily: family.id });
+    try {
+      return await this.#explain(key, opts, replay);
+    } finally {
+      replay.dispose();
+    }
+  }
+
+  /**
+   * @internal explain() over another memtable: the tables alone (null), or the core's replay of
+   * `logs` in place of the database's own (replayed as its own are, then freed).
+   */
+  async explainWith(
+    key: Key,
+    opts: DatabaseGetOptions | undefined,
+    logs: readonly ReplayLog[] | null,
+  ): Promise<GetExplanation> {
+    if (logs === null) return this.#explain(key, opts, null);
+    const replay = await this.#replay(false, logs);
+    try {
+      return await this.#explain(key, opts, replay);
+    } finally {
+      replay.dispose();
+    }
+  }
+
+  async #explain(
+    key: Key,
+    opts: DatabaseGetOptions | undefined,
+    memtable: MemtableReplay | null,
+  ): Promise<GetExplanation> {
+    this.#manifestForGets ??= forgetOnFailure(this.#readManifestForGets(), () => {
+      this.#manifestForGets = undefined;
+    });
+    const source = {
+      heap: this.#heap,
       format: this.format,
-      compare: (family: ColumnFamily) => this.compareFor(family),
       columnFamilies: this.columnFamilies,
+      names: new Set(this.fileNames),
+      manifest: await this.#manifestForGets,
+      comparator: (family: ColumnFamily) => this.#getComparator(family),
       table: (f: DatabaseFile) => this.#table(f),
       tableOptions: (columnFamily: string) => this.tableOptions(columnFamily),
-      decodeEntity: (value: Uint8Array) => decodeWideColumns(this.#heap, value),
       readBlob: (family: ColumnFamily, key: Uint8Array, index: Uint8Array) =>
         readBlobValue(this.#heap, this.#source, family, key, index),
     };
-    return explainGet(tables, (await this.recoverMemtable()).logs, key, opts);
+    this.#running++;
+    try {
+      return await explainGet(source, memtable, key, opts);
+    } finally {
+      if (--this.#running === 0) this.#freeRetired();
+    }
+  }
+
+  #freeRetired(): void {
+    for (const object of this.#retired.splice(0))
+      object.then(
+        (o) => o.dispose(),
+        () => undefined,
+      );
+  }
+
+  /** The MANIFEST read again, its state kept in wasm memory for the core's Gets. */
+  async #readManifestForGets(): Promise<ManifestForGets> {
+    const bytes = await this.#read(this.manifest);
+    const handle = this.#heap.module.createManifestHandle(this.#heap.put(bytes), bytes.length, this.format);
+    if (handle === null) throw this.#heap.lastError(this.manifest);
+    return new ManifestForGets(handle);
+  }
+
+  /** A column family's key order for a Get, as compareFor checks it: UNSUPPORTED where unknown. */
+  #getComparator(family: ColumnFamily): CoreComparator {
+    this.compareFor(family);
+    return this.#replayComparator(family);
   }
 
   /**
@@ -373,14 +524,16 @@ export class Database {
     return tableOptionsOf(options, columnFamily);
   }
 
-  /** Closes the tables get and explain keep open. */
+  /** Closes the tables get and explain keep open and frees the memtable they keep in wasm memory. */
   dispose(): void {
-    for (const table of this.#tables.values())
-      table.then(
-        (t) => t.dispose(),
-        () => undefined,
-      );
+    this.#retired.push(...this.#tables.values());
+    if (this.#memtable !== undefined) this.#retired.push(this.#memtable);
+    if (this.#manifestForGets !== undefined) this.#retired.push(this.#manifestForGets);
     this.#tables.clear();
+    this.#memtable = undefined;
+    this.#manifestForGets = undefined;
+    // A Get still running reads them: the last one to end frees them.
+    if (this.#running === 0) this.#freeRetired();
   }
 
   #table(file: DatabaseFile): Promise<AsyncTable> {

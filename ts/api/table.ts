@@ -369,7 +369,8 @@ async function readInto(
   return got;
 }
 
-async function runAsync(heap: WasmHeap, op: IoHandle, source: ByteSource): Promise<void> {
+/** @internal Runs `op` to its end, reading what it needs from `source` (ts/api/db-get.ts drives a Get so). */
+export async function runAsync(heap: WasmHeap, op: IoHandle, source: ByteSource): Promise<void> {
   for (let r = pump(heap, op); r !== null; r = pump(heap, op)) {
     // The buffer stays where it is while the pieces arrive: nothing else runs on this operation.
     const ptr = op.supplyBuffer() >>> 0;
@@ -637,8 +638,8 @@ class AsyncKeyWalk extends KeyWalk implements AsyncIterableIterator<Uint8Array> 
   }
 }
 
-/** The core's TableReadOptions from the caller's. */
-function tableReadRaw(read: TableReadOptions): TableReadRaw {
+/** @internal The core's TableReadOptions from the caller's. */
+export function tableReadRaw(read: TableReadOptions): TableReadRaw {
   if (read === null || typeof read !== "object") {
     throw new SstFilterError("BAD_OPTIONS", "table read options must be an object");
   }
@@ -1004,6 +1005,14 @@ export class AsyncTable extends TableBase {
     private release: (() => void) | undefined,
   ) {
     super(heap, handle);
+  }
+
+  /**
+   * @internal The core's reader and the bytes behind it, for a lookup the core drives over several
+   * tables (ts/api/db-get.ts).
+   */
+  coreReader(): { handle: TableHandle; source: ByteSource } {
+    return { handle: this.live(), source: this.source };
   }
 
   /** See Table.mayContain. Footer, index and filter are in memory: no read is needed today. */

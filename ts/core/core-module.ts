@@ -44,6 +44,46 @@ export interface IoHandle extends EmbindHandle {
   supplied(size: number): boolean;
 }
 
+/**
+ * A write-ahead log replay held in wasm memory (wasm/recovery_bindings.cc): its shapes are
+ * ts/api/wal-recovery.ts's, which ts/core does not import.
+ */
+export interface ReplayHandle extends EmbindHandle {
+  beginLog(name: string, number: bigint): void;
+  /** Feeds [data, data + size) of the log begun (copied). */
+  append(data: number, size: number): void;
+  /** false = the replay failed (last error). */
+  endLog(): boolean;
+  /** `families`: those holding tables. false = DB::Open's refusal (last error). */
+  finish(families: { id: number; name: string; logNumber: bigint }[]): boolean;
+  /** RecoveredLog[]. */
+  logs(): unknown[];
+  /** PreparedTransaction[]. */
+  preparedUncommitted(): unknown[];
+  /** { log, number } or null. */
+  unresumedDamage(): unknown;
+  /** The memtable's bytes in wasm memory. */
+  memoryUsage(): number;
+  /** Address of the C++ replay, for the Gets over its memtable (createDbGet). */
+  replayAddress(): number;
+}
+
+/** A MANIFEST's state kept for database Gets (wasm/db_get_bindings.cc). */
+export type ManifestHandle = EmbindHandle;
+
+/** A database Get (wasm/db_get_bindings.cc): bytes of the table it reads, as every IoHandle. */
+export interface DbGetHandle extends IoHandle {
+  done(): boolean;
+  /** The number of the table to open and hand over (setTable) before advancing; null: none. */
+  tableNeeded(): bigint | null;
+  /** `reader`: the opened table's readerAddress(). false = failed (last error). */
+  setTable(reader: number): boolean;
+  /** ts/api/db-get.ts's GetResult, and whether its value is a blob index. */
+  result(): unknown;
+  /** RouteStep[]. */
+  steps(): unknown[];
+}
+
 /** What a walk of entries hands over per batch (TableCursorHandle.takeEntries). */
 export interface EntryBatchRaw {
   keys: { data: Uint8Array; offsets: Uint32Array };
@@ -135,6 +175,8 @@ export interface TableReadRaw {
 
 export interface TableHandle extends IoHandle {
   family(): string;
+  /** Address of the C++ reader, for a database Get that reads the table (DbGetHandle.setTable). */
+  readerAddress(): number;
   footer(): unknown;
   metaindex(): unknown;
   properties(): unknown;
@@ -268,6 +310,43 @@ export interface CoreModule {
     compare: ((a: Uint8Array, b: Uint8Array) => number) | null,
     manifestComparator: string,
   ): TableHandle | null;
+  /**
+   * A replay (ts/api/wal-recovery.ts validates the options): `compare` as createTable takes it, ""
+   * and null for bytewise. Null on bad options (last error).
+   */
+  createWalReplay(options: {
+    format: "leveldb" | "rocksdb";
+    mode: string;
+    paranoidChecks: boolean;
+    columnFamilies: {
+      id: number;
+      logNumber: bigint;
+      comparator: string;
+      compare: ((a: Uint8Array, b: Uint8Array) => number) | null;
+    }[];
+    onlyKey?: Uint8Array;
+    onlyColumnFamily?: number;
+    listRecords: boolean;
+  }): ReplayHandle | null;
+  /** The MANIFEST at [data, data + size), kept for Gets; null on error (last error). */
+  createManifestHandle(data: number, size: number, format: "leveldb" | "rocksdb"): ManifestHandle | null;
+  /**
+   * A Get of the key at [key, key + size) in column family `familyId`, over the memtable of the
+   * replay at `replay` (replayAddress(); 0: the tables alone); both must outlive it. Null on bad
+   * options (last error).
+   */
+  createDbGet(
+    manifest: ManifestHandle,
+    replay: number,
+    familyId: number,
+    comparatorName: string,
+    compare: ((a: Uint8Array, b: Uint8Array) => number) | null,
+    read: unknown,
+    format: "leveldb" | "rocksdb",
+    present: ReadonlySet<string>,
+    key: number,
+    size: number,
+  ): DbGetHandle | null;
   /** -1, 0 or 1 as the built-in comparator `name` orders the two keys; -2 (last error) for an unknown name. */
   compareWithBuiltin(name: string, a: number, aSize: number, b: number, bSize: number): number;
   /** The names of the built-in comparators. */

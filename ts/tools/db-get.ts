@@ -85,7 +85,8 @@ function explanationJson(e: GetExplanation): string {
 
 /** Runs the Get and renders it: ldb's output, the route (--explain) or JSON (--json). */
 export async function dbGet(db: Database, key: Uint8Array, opts: DbGetOptions): Promise<DbGetOutput> {
-  const explanation = await db.explain(
+  // One Get: the logs are streamed keeping only this key's versions (nothing else is kept).
+  const explanation = await db.explainOnce(
     key,
     opts.columnFamily === undefined ? {} : { columnFamily: opts.columnFamily },
   );

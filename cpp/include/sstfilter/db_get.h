@@ -5,7 +5,7 @@
 // then the index and data blocks (sstfilter/table_get.h). Sources: rocksdb db/db_impl/db_impl.cc
 // DBImpl::GetImpl, db/memtable.cc MemTable::Get, db/version_set.cc Version::Get and FilePicker,
 // db/table_cache.cc TableCache::Get, table/get_context.cc GetContext::SaveValue; leveldb
-// db/version_set.cc Version::Get. The same resolution as ts/api/db-get.ts explainGet.
+// db/version_set.cc Version::Get. ts/api/db-get.ts drives it (wasm/db_get_bindings.cc).
 #pragma once
 
 #include <cstddef>
@@ -107,7 +107,7 @@ struct DbGetOptions {
 // TimedPut value too short for its preferred sequence number and an entity that does not decode;
 // the tables' errors as TableGet gives them. Messages name the file.
 //
-// `user_key` is looked up as ts/api/db-get.ts looks it up: in the memtable by the stored key's
+// `user_key` is looked up in the memtable by the stored key's
 // bytes (MemTable::Versions), in the tables as TableGet takes it (with user-defined timestamps:
 // without the timestamp, every version newest timestamp first). No corpus database has a
 // timestamped column family yet, so that case is not checked against RocksDB.

@@ -54,9 +54,9 @@ class MemTable {
   void Finish();
 
   // The versions of `key` (the stored key bytes, with the timestamp where the family has one) in
-  // `column_family`: the newest log's first and, within a log, by sequence number descending, as
-  // ts/api/db-get.ts lookupMemtable orders them. Only records whose key bytes equal `key` count:
-  // the comparators a Get takes call keys equal only when their bytes are.
+  // `column_family`: the newest log's first and, within a log, by sequence number descending. Only
+  // records whose key bytes equal `key` count: the comparators a Get takes call keys equal only
+  // when their bytes are.
   std::vector<MemTableVersion> Versions(uint32_t column_family, ByteView key) const;
 
   // The largest sequence number of the range deletions [begin, end) of `column_family` covering
@@ -108,8 +108,8 @@ class MemTable {
 int OrderStoredKeys(const Comparator& comparator, ByteView a, ByteView b);
 
 // Whether the range deletion [begin, end) covers `key`: begin <= key < end in the comparator's
-// order. A timestamped family's keys compare as whole bytes, as ts/api/db-get.ts lookupMemtable
-// compares them (ts/api/comparators.ts takes compareBytes for leveldb.BytewiseComparator.u64ts).
+// order. A timestamped family's keys compare as whole bytes, as the Get over the memtable always
+// compared them (ts/api/comparators.ts takes compareBytes for leveldb.BytewiseComparator.u64ts).
 bool RangeDeletionCovers(const Comparator& comparator, ByteView begin, ByteView end, ByteView key);
 
 }  // namespace sstfilter

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <map>
 #include <optional>
@@ -70,6 +71,10 @@ struct WalReplayOptions {
   // replayed the same.
   std::optional<Bytes> only_key;
   uint32_t only_column_family = 0;
+  // Called with each record given a sequence number, in replay order, of every column family and
+  // kept or not (a committed transaction's at its commit marker, its key carrying the commit's
+  // timestamp): what a caller listing the replay (ts/api db.recoverMemtable) sees. May be empty.
+  std::function<void(const WalRecord& record)> on_record;
 };
 
 // Where point-in-time recovery left a log before its end.
