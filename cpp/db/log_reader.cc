@@ -199,7 +199,7 @@ LogReader::Step LogReader::NextFragment(Fragment* fragment) {
     const bool block_known = eof_ || block_.size() == kLogBlockSize;
     const bool partial_block = eof_ && block_.size() < kLogBlockSize;
     // The bytes of the block from pos_ on: all of them once the block is known.
-    const ByteView left = block_.subspan(pos_ - block_start_);
+    const ByteView left = block_.subspan(static_cast<size_t>(pos_ - block_start_));
     if (!block_known && left.size() < kLegacyHeaderSize) return Step::kNeedInput;
     const uint8_t* header = left.data();
     const uint8_t type = left.size() >= kLegacyHeaderSize ? header[6] : 0;

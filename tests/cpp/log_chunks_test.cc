@@ -78,9 +78,11 @@ TEST(LogChunks, AReplayOfALargeLogHoldsABlockAndARecord) {
   size_t largest = 0;
   for (int i = 0; log.bytes().size() < (size_t{24} << 20); ++i) {
     // Mostly small batches, every 97th a large one that spans blocks.
-    const Bytes batch = i % 97 == 0 ? PutBatch(sequence, 2, "big" + std::to_string(i), 100000, 'b')
-                                    : PutBatch(sequence, 5, "k" + std::to_string(i), 100, 'v');
-    sequence += i % 97 == 0 ? 2 : 5;
+    // The key built with append: GCC 12 warns (-Wrestrict) on "literal" + std::string&&.
+    const bool big = i % 97 == 0;
+    const std::string key = std::string(big ? "big" : "k").append(std::to_string(i));
+    const Bytes batch = big ? PutBatch(sequence, 2, key, 100000, 'b') : PutBatch(sequence, 5, key, 100, 'v');
+    sequence += big ? 2 : 5;
     largest = std::max(largest, batch.size());
     log.Add(batch);
   }
