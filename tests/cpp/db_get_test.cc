@@ -337,10 +337,9 @@ TEST(DbGet, ABlockCacheServesRepeatedLookupsWithTheSameAnswers) {
   }
   const fs::path node = NodeCorpus();
   const nlohmann::json manifest = golden::ReadJson(node / "manifest.json");
-  for (const nlohmann::json& c :
-       golden::ReadJson(node /
-                        manifest.at("sections").at("node_db_get").at("path").get<std::string>())
-           .at("cases")) {
+  const nlohmann::json node_section = golden::ReadJson(
+      node / manifest.at("sections").at("node_db_get").at("path").get<std::string>());
+  for (const nlohmann::json& c : node_section.at("cases")) {
     Case one{
         node / c.at("dir").get<std::string>(),
         c.at("format").get<std::string>() == "leveldb" ? DbFormat::kLevelDb : DbFormat::kRocksDb,
