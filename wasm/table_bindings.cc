@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "binding_support.h"
+#include "block_cache_bindings.h"
 #include "comparator_bindings.h"
 #include "marshal.h"
 #include "sstfilter/table.h"
@@ -244,12 +245,14 @@ val TraceValue(bool may_match, const LookupTrace& trace) {
 
 class TableGetHandle : public IoHandle {
  public:
-  explicit TableGetHandle(std::unique_ptr<TableGet> get)
-      : IoHandle(get.get()), get_(std::move(get)) {}
+  // `cache`: the block cache the lookup uses, kept alive with it (null: none).
+  TableGetHandle(std::unique_ptr<TableGet> get, std::shared_ptr<BlockCache> cache)
+      : IoHandle(get.get()), cache_(std::move(cache)), get_(std::move(get)) {}
 
   // Once advance() returned 0: { entries: EntriesValue, covering: RangeDeletionsValue (newest
-  // first), blocks: Float64Array of [offset, size, entriesEnd] per data block read, filter:
-  // TraceValue of the filter's answer (MayContain's, which the lookup asked first) }.
+  // first), blocks: Float64Array of [offset, size, entriesEnd] per data block read,
+  // blocksFromCache: Uint8Array, 1 per block the block cache served, filter: TraceValue of the
+  // filter's answer (MayContain's, which the lookup asked first) }.
   val Answer() const {
     val keys = val::object();
     keys.set("data", ToUint8Array(get_->key_data()));
@@ -258,17 +261,21 @@ class TableGetHandle : public IoHandle {
     out.set("entries", EntriesValue(*get_, keys));
     out.set("covering", RangeDeletionsValue(get_->covering()));
     std::vector<double> blocks;
+    std::vector<uint8_t> from_cache;
     for (const TableGet::BlockRead& b : get_->blocks_read()) {
       blocks.push_back(static_cast<double>(b.handle.offset));
       blocks.push_back(static_cast<double>(b.handle.size));
       blocks.push_back(static_cast<double>(b.entries_end));
+      from_cache.push_back(b.from_cache ? 1 : 0);
     }
     out.set("blocks", ToTypedArray(std::span<const double>(blocks)));
+    out.set("blocksFromCache", ToUint8Array(from_cache));
     out.set("filter", TraceValue(!get_->filtered_out(), get_->trace()));
     return out;
   }
 
  private:
+  std::shared_ptr<BlockCache> cache_;
   std::unique_ptr<TableGet> get_;
   LiveHandleCount live_;
 };
@@ -447,8 +454,15 @@ class TableHandle : public IoHandle {
   // The point lookup of the key at [key, key + size), the filter consulted as `read`
   // (ReadOptionsOf) says.
   TableGetHandle* Get(uintptr_t key, size_t size, val read) const {
-    return new TableGetHandle(
-        std::make_unique<TableGet>(*reader_, View(key, size), ReadOptionsOf(std::move(read))));
+    return GetThrough(key, size, std::move(read), nullptr);
+  }
+  // The same through `cache` (null: none).
+  TableGetHandle* GetThrough(uintptr_t key, size_t size, val read, BlockCacheHandle* cache) const {
+    TableReadOptions options = ReadOptionsOf(std::move(read));
+    std::shared_ptr<BlockCache> shared = cache != nullptr ? cache->cache() : nullptr;
+    options.block_cache = shared.get();
+    return new TableGetHandle(std::make_unique<TableGet>(*reader_, View(key, size), options),
+                              std::move(shared));
   }
 
   LayoutHandle* Layout() const {
@@ -564,6 +578,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_tables) {
       .function("entries", &TableHandle::Entries, allow_raw_pointers())
       .function("readBlock", &TableHandle::ReadBlock, allow_raw_pointers())
       .function("get", &TableHandle::Get, allow_raw_pointers())
+      .function("get", &TableHandle::GetThrough, allow_raw_pointers())
       .function("layout", &TableHandle::Layout, allow_raw_pointers());
   function("createTable", &CreateTable, allow_raw_pointers());
   function("rangeDeletionsOf", &RangeDeletionsOf);

@@ -339,7 +339,9 @@ Status DbGet::SetTable(const TableReader& table) {
     return Status::Error(ErrorCode::kBadOptions, "get: the table handed over is not open");
   }
   s.open_wanted = false;
-  s.get = std::make_unique<TableGet>(table, s.key, s.options.read);
+  TableReadOptions read = s.options.read;
+  if (read.cache_table.owner != 0) read.cache_table.file = s.candidates[s.next].file->number;
+  s.get = std::make_unique<TableGet>(table, s.key, read);
   return Status::Ok();
 }
 
@@ -455,9 +457,13 @@ Status DbGet::State::FinishTable() {
   step.entry = found.entry;
   step.sequence = found.sequence;
   if (may_contain) {
-    step.blocks_read += options.format == DbFormat::kLevelDb
-                            ? 1
-                            : BlocksUntilDecided(get->blocks_read(), found.decided_at);
+    const std::vector<TableGet::BlockRead>& blocks = get->blocks_read();
+    const uint64_t counted =
+        options.format == DbFormat::kLevelDb ? 1 : BlocksUntilDecided(blocks, found.decided_at);
+    for (size_t i = 0; i < counted && i < blocks.size(); ++i) {
+      step.block_cache_hits += blocks[i].from_cache ? 1 : 0;
+    }
+    step.blocks_read += counted - step.block_cache_hits;
   }
   return Status::Ok();
 }

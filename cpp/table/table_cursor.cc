@@ -49,6 +49,8 @@ struct TableCursor::Walk {
   std::optional<IndexBlock::Iterator> blocks;  // over data-block handles
   std::optional<BlockHandle> pending_partition;
   std::optional<BlockHandle> pending_block;
+  // The block cache was asked for the pending block and did not hold it (it is being read).
+  bool pending_missed = false;
   // SetOrderCheck: the separators of the pending block and of the block read before it, and the
   // last entry read (stored user key and tag).
   std::optional<IndexEntry> block_separator;
@@ -130,9 +132,10 @@ bool TableCursor::PastRange(ByteView user_key) const {
   return r.to && table_->comparator_ref->Compare(user_key, *r.to) >= 0;
 }
 
-Status TableCursor::OnDataBlock(const Bytes& contents) {
+Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool from_cache) {
   const BlockHandle handle = *walk_->pending_block;
   walk_->pending_block.reset();
+  walk_->pending_missed = false;
   const size_t keys_before = key_offsets_.size();
   const size_t key_data_before = key_data_.size();
   const size_t value_data_before = value_data_.size();
@@ -140,7 +143,6 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
   const uint64_t taken_before = entries_taken_;
   // Offsets inside a decompressed block mean nothing in the file: name the block instead. A block
   // that fails to decode yields none of its entries.
-  const bool compressed = walk_->data_fetcher.trailer()[0] != 0;
   auto located = [&](Status s) {
     key_data_.resize(key_data_before);
     key_offsets_.resize(keys_before);
@@ -219,8 +221,37 @@ Status TableCursor::OnDataBlock(const Bytes& contents) {
       value_offsets_.push_back(static_cast<uint32_t>(value_data_.size()));
     }
   }
-  key_blocks_.push_back(BatchBlock{handle, static_cast<uint32_t>(key_offsets_.size() - 1)});
+  key_blocks_.push_back(
+      BatchBlock{handle, static_cast<uint32_t>(key_offsets_.size() - 1), from_cache});
   return Status::Ok();
+}
+
+Status TableCursor::ReadDataBlock() {
+  Walk& w = *walk_;
+  const BlockHandle handle = *w.pending_block;
+  // The cache is asked once per block: a miss is read through the fetcher, over as many Advance
+  // calls as the driver needs (rocksdb BlockBasedTable::RetrieveBlock: the cache, then the file).
+  if (cache_ != nullptr && !w.pending_missed) {
+    if (const std::shared_ptr<const CachedBlock> cached =
+            cache_->Lookup(cache_table_, handle.offset, handle.size)) {
+      return OnDataBlock(cached->contents, cached->compressed, true);
+    }
+    w.pending_missed = true;
+  }
+  std::optional<Bytes> contents;
+  Status s = w.data_fetcher.Fetch(handle, BlockKind::kData, &contents);
+  if (!s.ok() || !contents) return s;
+  const bool compressed = w.data_fetcher.trailer()[0] != 0;
+  s = OnDataBlock(*contents, compressed, false);
+  if (s.ok() && cache_ != nullptr) {
+    contents->shrink_to_fit();  // the cache charges what the contents hold
+    cache_->Insert(
+        cache_table_, handle.offset, handle.size,
+        std::make_shared<const CachedBlock>(CachedBlock{std::move(*contents), compressed}));
+  } else {
+    w.data_fetcher.Recycle(std::move(*contents));
+  }
+  return s;
 }
 
 // Whether every key the index entry separates lies before the range's start: its separator, which
@@ -286,11 +317,7 @@ Status TableCursor::Advance() {
     Status s;
     BlockFetcher* fetcher = &w.data_fetcher;
     if (w.pending_block) {
-      s = w.data_fetcher.Fetch(*w.pending_block, BlockKind::kData, &contents);
-      if (s.ok() && contents) {
-        s = OnDataBlock(*contents);
-        w.data_fetcher.Recycle(std::move(*contents));
-      }
+      s = ReadDataBlock();
     } else if (w.pending_partition) {
       fetcher = &w.index_fetcher;
       s = w.index_fetcher.Fetch(*w.pending_partition, BlockKind::kIndex, &contents);

@@ -18,6 +18,11 @@ struct TableGet::Steps {
   BlockFetcher range_fetcher;
   // The range-deletion block while it is still to be read.
   std::optional<BlockHandle> range_block;
+  // Where blocks are looked up first, the table's name there, and whether the cache was asked
+  // for the range-deletion block and did not hold it.
+  BlockCache* cache = nullptr;
+  BlockCacheTable cache_table;
+  bool range_missed = false;
   // The walk over the key's data blocks while it runs; null once done or when the filter said no.
   std::unique_ptr<TableCursor> cursor;
   bool done = false;
@@ -33,6 +38,9 @@ TableGet::TableGet(const TableReader& table, ByteView user_key, const TableReadO
   if (const MetaindexEntry* block = table_->FindMeta(kRangeDeletionsBlock)) {
     steps_->range_block = block->handle;
   }
+  steps_->cache = read.block_cache;
+  steps_->cache_table =
+      read.cache_table.owner != 0 ? read.cache_table : BlockCacheTable{table_->cache_id, 0};
   // The filter is in memory once the table is open: it answers before any read.
   bool may_match = true;
   filter_status_ = table.MayContain(user_key, &may_match, &trace_, read);
@@ -43,6 +51,7 @@ TableGet::TableGet(const TableReader& table, ByteView user_key, const TableReadO
   range.from = user_key_;
   range.exact = true;
   filter_status_ = steps_->cursor->SetEntryRange(std::move(range));
+  steps_->cursor->SetBlockCache(steps_->cache, steps_->cache_table);
 }
 
 TableGet::~TableGet() = default;
@@ -57,11 +66,7 @@ Status TableGet::Advance() {
   if (!filter_status_.ok()) return filter_status_;
   Steps& steps = *steps_;
   if (steps.range_block) {
-    std::optional<Bytes> contents;
-    Status s = steps.range_fetcher.Fetch(*steps.range_block, BlockKind::kMeta, &contents);
-    if (!s.ok() || !contents) return s;
-    if (s = OnRangeDeletions(*contents); !s.ok()) return s;
-    steps.range_block.reset();
+    if (Status s = ReadRangeDeletions(); !s.ok() || steps.range_block) return s;
   }
   while (steps.cursor) {
     if (Status s = steps.cursor->Advance(); !s.ok()) return s;
@@ -73,11 +78,38 @@ Status TableGet::Advance() {
   return Status::Ok();
 }
 
-Status TableGet::OnRangeDeletions(const Bytes& contents) {
+// Leaves range_block set while the driver is needed.
+Status TableGet::ReadRangeDeletions() {
+  Steps& steps = *steps_;
+  const BlockHandle handle = *steps.range_block;
+  if (steps.cache != nullptr && !steps.range_missed) {
+    if (const std::shared_ptr<const CachedBlock> cached =
+            steps.cache->Lookup(steps.cache_table, handle.offset, handle.size)) {
+      if (Status s = OnRangeDeletions(cached->contents, cached->compressed); !s.ok()) return s;
+      steps.range_block.reset();
+      return Status::Ok();
+    }
+    steps.range_missed = true;
+  }
+  std::optional<Bytes> contents;
+  Status s = steps.range_fetcher.Fetch(handle, BlockKind::kMeta, &contents);
+  if (!s.ok() || !contents) return s;
+  const bool compressed = steps.range_fetcher.trailer()[0] != 0;
+  if (s = OnRangeDeletions(*contents, compressed); !s.ok()) return s;
+  if (steps.cache != nullptr) {
+    contents->shrink_to_fit();  // the cache charges what the contents hold
+    steps.cache->Insert(
+        steps.cache_table, handle.offset, handle.size,
+        std::make_shared<const CachedBlock>(CachedBlock{std::move(*contents), compressed}));
+  }
+  steps.range_block.reset();
+  return Status::Ok();
+}
+
+Status TableGet::OnRangeDeletions(const Bytes& contents, bool compressed) {
   std::vector<RangeDeletion> all;
   if (Status s = DecodeRangeDeletions(contents, &all); !s.ok()) {
     // Offsets inside a decompressed block mean nothing in the file: name the block instead.
-    const bool compressed = steps_->range_fetcher.trailer()[0] != 0;
     const uint64_t inner = s.offset() < 0 || compressed ? 0 : static_cast<uint64_t>(s.offset());
     return Status::Error(s.code(), s.message() + " (range_del block)",
                          static_cast<int64_t>(steps_->range_block->offset + inner));
@@ -124,7 +156,8 @@ void TableGet::TakeBatch() {
   tags_.insert(tags_.end(), cursor.tags().begin(), cursor.tags().end());
   timestamps_.insert(timestamps_.end(), cursor.timestamps().begin(), cursor.timestamps().end());
   for (const TableCursor::BatchBlock& block : cursor.key_blocks()) {
-    blocks_read_.push_back(BlockRead{block.handle, entries_before + block.keys_end});
+    blocks_read_.push_back(
+        BlockRead{block.handle, entries_before + block.keys_end, block.from_cache});
   }
   cursor.ClearBatch();
 }

@@ -105,6 +105,7 @@ struct TableReader::State {
 
 TableReader::TableReader(uint64_t file_size, TableOptions options)
     : table_(std::make_shared<OpenedTable>()), state_(std::make_unique<State>(&table_->file)) {
+  table_->cache_id = BlockCache::NewId();
   table_->options = options;
   table_->file.file_size = file_size;
   table_->file.blocks_end = file_size;

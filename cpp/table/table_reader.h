@@ -30,6 +30,9 @@ inline constexpr std::string_view kCompressionDictionaryBlock = "rocksdb.compres
 inline constexpr std::string_view kRangeDeletionsBlock = "rocksdb.range_del";
 
 struct OpenedTable {
+  // The table's owner id in a block cache when the lookup names none (TableReadOptions::
+  // cache_table): BlockCache::NewId() of this open.
+  uint64_t cache_id = 0;
   TableOptions options;
   TableFileFormat file;
   Footer footer;

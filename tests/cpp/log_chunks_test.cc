@@ -81,7 +81,8 @@ TEST(LogChunks, AReplayOfALargeLogHoldsABlockAndARecord) {
     // The key built with append: GCC 12 warns (-Wrestrict) on "literal" + std::string&&.
     const bool big = i % 97 == 0;
     const std::string key = std::string(big ? "big" : "k").append(std::to_string(i));
-    const Bytes batch = big ? PutBatch(sequence, 2, key, 100000, 'b') : PutBatch(sequence, 5, key, 100, 'v');
+    const Bytes batch =
+        big ? PutBatch(sequence, 2, key, 100000, 'b') : PutBatch(sequence, 5, key, 100, 'v');
     sequence += big ? 2 : 5;
     largest = std::max(largest, batch.size());
     log.Add(batch);

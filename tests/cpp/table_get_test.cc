@@ -12,12 +12,14 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "../fuzz/harnesses.h"
 #include "golden.h"
+#include "sstfilter/block_cache.h"
 #include "sstfilter/table.h"
 #include "sstfilter/table_writer.h"
 
@@ -373,6 +375,167 @@ TEST(TableGet, UnknownOrderReadsEveryBlockAndRefusesRangeDeletions) {
   auto outside = Get("ranged supplied", *ranged_known, ranged, Key("key040"));
   ASSERT_NE(outside, nullptr);
   EXPECT_TRUE(outside->covering().empty());
+}
+
+// A lookup through a block cache, or the error it ends with.
+struct CachedGet {
+  std::unique_ptr<TableGet> get;
+  Status status;
+};
+CachedGet GetThrough(BlockCache* cache, const TableReader& reader, const Bytes& file,
+                     ByteView key) {
+  TableReadOptions read;
+  read.block_cache = cache;
+  CachedGet out;
+  out.get = std::make_unique<TableGet>(reader, key, read);
+  out.status = DriveFromMemory(*out.get, file);
+  return out;
+}
+
+size_t CacheServed(const TableGet& get) {
+  size_t n = 0;
+  for (const TableGet::BlockRead& b : get.blocks_read()) n += b.from_cache;
+  return n;
+}
+
+// Every table of the corpus, every key sampled and every probe: the lookup through a block cache
+// answers as the one without, the first time (reading) and the second (served by the cache, the
+// cache counting a hit per block); a second open of the same file shares none of the first
+// reader's blocks.
+TEST(TableGet, ABlockCacheServesRepeatedLookupsWithTheSameAnswers) {
+  size_t tables = 0;
+  uint64_t served = 0;
+  for (const char* section : {"leveldb_table", "rocksdb_sst", "rocksdb_timestamp"}) {
+    for (const auto& [corpus, manifest] : golden::Sections(section)) {
+      for (const auto& c : manifest.at("cases")) {
+        const std::string id = corpus->name + ":" + section + "/" + c.at("id").get<std::string>();
+        const Bytes file = corpus->ReadBytes(c.at("file"));
+        TableOptions options;
+        if (c.contains("internal_keys")) options.internal_keys = c.at("internal_keys").get<bool>();
+        auto reader = Open(id, file, options);
+        if (!reader) continue;
+        std::vector<Bytes> keys;
+        if (c.contains("probes")) keys = corpus->ReadKeys(c.at("probes"));
+        if (c.contains("keys")) {
+          const std::vector<Bytes> more = corpus->ReadKeys(c.at("keys"));
+          keys.insert(keys.end(), more.begin(), more.end());
+        }
+        ASSERT_FALSE(keys.empty()) << id << ": no keys to look up";
+        BlockCache cache(uint64_t{64} << 20);
+        std::optional<Bytes> read_key;  // a key whose lookup read a data block
+        for (size_t k = 0; k < keys.size(); k += kSampleStride) {
+          const std::string key_id = id + " key " + golden::HexEncode(keys[k]);
+          TableGet plain(*reader, keys[k]);
+          const Status plain_status = DriveFromMemory(plain, file);
+          for (int pass = 0; pass < 2; ++pass) {
+            const BlockCacheStats before = cache.stats();
+            const CachedGet cached = GetThrough(&cache, *reader, file, keys[k]);
+            ASSERT_TRUE(fuzz::SameTableGetAnswer(plain, plain_status, *cached.get, cached.status))
+                << key_id << " pass " << pass << ": " << Describe(cached.status) << " against "
+                << Describe(plain_status);
+            const size_t from_cache = CacheServed(*cached.get);
+            const uint64_t hits = cache.stats().hits - before.hits;
+            if (pass == 1) {
+              EXPECT_EQ(from_cache, cached.get->blocks_read().size())
+                  << key_id << ": a block read again";
+              EXPECT_EQ(cache.stats().misses, before.misses) << key_id;
+            }
+            // The range-deletion block, read before the filter, counts among the hits, not
+            // among the data blocks.
+            const uint64_t range_hits =
+                reader->table().FindMeta("rocksdb.range_del") != nullptr ? 1 : 0;
+            EXPECT_GE(hits, from_cache) << key_id;
+            EXPECT_LE(hits, from_cache + range_hits) << key_id;
+            if (pass == 1) {
+              EXPECT_EQ(hits, from_cache + range_hits) << key_id;
+            }
+            served += from_cache;
+          }
+          if (!read_key && plain_status.ok() && !plain.blocks_read().empty()) read_key = keys[k];
+        }
+        // The same file opened again is another table to the cache.
+        ASSERT_TRUE(read_key.has_value()) << id << ": no lookup read a block";
+        auto again = Open(id, file, options);
+        ASSERT_NE(again, nullptr);
+        const CachedGet other = GetThrough(&cache, *again, file, *read_key);
+        ASSERT_TRUE(other.status.ok()) << id << ": " << Describe(other.status);
+        EXPECT_FALSE(other.get->blocks_read().empty()) << id;
+        EXPECT_EQ(CacheServed(*other.get), 0u) << id << ": a second open shared the first's blocks";
+        EXPECT_LE(cache.stats().bytes_held, cache.stats().capacity) << id;
+        ++tables;
+      }
+    }
+  }
+  EXPECT_GT(tables, 0u) << "no tables in " << golden::CorporaSummary();
+  EXPECT_GT(served, 0u) << "no block was served by the cache";
+  std::printf("[ table get  ] %zu tables through a block cache, %llu blocks served by it\n", tables,
+              static_cast<unsigned long long>(served));
+}
+
+// A block that fails its checksum is not cached: every lookup reads it again and fails alike.
+TEST(TableGet, ABlockCacheKeepsNoCorruptBlock) {
+  TableWriteOptions options;
+  options.block_size = 64;
+  std::unique_ptr<TableWriter> writer;
+  ASSERT_TRUE(TableWriter::Create(options, &writer).ok());
+  for (int i = 0; i < 100; ++i) {
+    char key[16];
+    std::snprintf(key, sizeof key, "key%05d", i);
+    ASSERT_TRUE(writer->Put(Key(key), Key("value")).ok());
+  }
+  ASSERT_TRUE(writer->Finish().ok());
+  Bytes file = writer->TakeOutput();
+  auto reader = Open("corrupt", file, TableOptions{});
+  ASSERT_NE(reader, nullptr);
+  const Bytes key = Key("key00050");
+  auto intact = Get("corrupt", *reader, file, key);
+  ASSERT_NE(intact, nullptr);
+  ASSERT_FALSE(intact->blocks_read().empty());
+  const BlockHandle block = intact->blocks_read()[0].handle;
+  file[block.offset + block.size / 2] ^= 0x40;  // the block, not its trailer: the checksum fails
+
+  BlockCache cache(uint64_t{1} << 20);
+  TableGet plain(*reader, key);
+  const Status plain_status = DriveFromMemory(plain, file);
+  ASSERT_EQ(plain_status.code(), ErrorCode::kChecksumMismatch) << Describe(plain_status);
+  for (int pass = 0; pass < 3; ++pass) {
+    const CachedGet cached = GetThrough(&cache, *reader, file, key);
+    EXPECT_TRUE(fuzz::SameTableGetAnswer(plain, plain_status, *cached.get, cached.status))
+        << "pass " << pass << ": " << Describe(cached.status);
+    const BlockCacheStats stats = cache.stats();
+    EXPECT_EQ(stats.inserts, 0u) << "pass " << pass;
+    EXPECT_EQ(stats.hits, 0u) << "pass " << pass;
+    EXPECT_EQ(stats.misses, static_cast<uint64_t>(pass + 1)) << "pass " << pass;
+  }
+}
+
+// Capacity 0: nothing is kept, every block is read, the answers stay.
+TEST(TableGet, ABlockCacheOfCapacityZeroCachesNothing) {
+  size_t lookups = 0;
+  for (const auto& [corpus, manifest] : golden::Sections("rocksdb_sst")) {
+    for (const auto& c : manifest.at("cases")) {
+      const std::string id = corpus->name + ":rocksdb-sst/" + c.at("id").get<std::string>();
+      const Bytes file = corpus->ReadBytes(c.at("file"));
+      auto reader = Open(id, file, TableOptions{});
+      if (!reader) continue;
+      const std::vector<Bytes> keys = corpus->ReadKeys(c.at("keys"));
+      BlockCache cache(0);
+      for (size_t k = 0; k < keys.size(); k += kSampleStride * 4) {
+        TableGet plain(*reader, keys[k]);
+        const Status plain_status = DriveFromMemory(plain, file);
+        for (int pass = 0; pass < 2; ++pass) {
+          const CachedGet cached = GetThrough(&cache, *reader, file, keys[k]);
+          ASSERT_TRUE(fuzz::SameTableGetAnswer(plain, plain_status, *cached.get, cached.status))
+              << id;
+          EXPECT_EQ(CacheServed(*cached.get), 0u) << id;
+          ++lookups;
+        }
+      }
+      EXPECT_EQ(cache.stats().inserts, 0u) << id;
+      EXPECT_EQ(cache.stats().bytes_held, 0u) << id;
+    }
+  }
+  EXPECT_GT(lookups, 0u) << "no rocksdb_sst keys in " << golden::CorporaSummary();
 }
 
 // The table_get fuzz target's invariants hold on the corpus's tables, in the seeds' layout

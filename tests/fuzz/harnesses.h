@@ -22,6 +22,7 @@
 #include "filter/kernels/bloom_kernels.h"
 #include "filter/kernels/ribbon_kernels.h"
 #include "log_builder.h"
+#include "sstfilter/block_cache.h"
 #include "sstfilter/bytes.h"
 #include "sstfilter/db.h"
 #include "sstfilter/db_get.h"
@@ -414,14 +415,56 @@ inline void FuzzTable(const uint8_t* data, size_t size) {
 // no block; the blocks read follow one another and hold every entry found, each of the key (under
 // the table's order, or in bytes where it is unknown); the covering range deletions hold the key.
 // A failure is a typed error inside the file, or kUnsupported (range deletions, order unknown).
+// Whether two lookups of one key answered alike: the same error (code and offset), or the same
+// entries, range deletions and blocks (where each block came from aside). Messages are not
+// compared: zlib words a broken stream differently depending on the output buffer it is handed,
+// and a fetcher reuses the last block's buffer unless the block went into a cache.
+inline bool SameTableGetAnswer(const TableGet& a, const Status& a_status, const TableGet& b,
+                               const Status& b_status) {
+  if (a_status.ok() != b_status.ok()) return false;
+  if (!a_status.ok()) {
+    return a_status.code() == b_status.code() && a_status.offset() == b_status.offset();
+  }
+  auto same_deletions = [](const RangeDeletion& x, const RangeDeletion& y) {
+    return x.start == y.start && x.end == y.end && x.sequence == y.sequence;
+  };
+  auto same_blocks = [](const TableGet::BlockRead& x, const TableGet::BlockRead& y) {
+    return x.handle.offset == y.handle.offset && x.handle.size == y.handle.size &&
+           x.entries_end == y.entries_end;
+  };
+  return a.filtered_out() == b.filtered_out() && a.key_data() == b.key_data() &&
+         a.key_offsets() == b.key_offsets() && a.tags() == b.tags() &&
+         a.timestamps() == b.timestamps() && a.value_data() == b.value_data() &&
+         a.value_offsets() == b.value_offsets() &&
+         std::equal(a.covering().begin(), a.covering().end(), b.covering().begin(),
+                    b.covering().end(), same_deletions) &&
+         std::equal(a.blocks_read().begin(), a.blocks_read().end(), b.blocks_read().begin(),
+                    b.blocks_read().end(), same_blocks);
+}
+
+// A block cache budget that holds a few of the fuzzed tables' blocks, so that lookups evict.
+inline constexpr uint64_t kFuzzBlockCacheBytes = 4 * (1024 + BlockCache::kEntryOverhead);
+
 inline void FuzzTableGet(const uint8_t* data, size_t size) {
   const std::optional<FuzzedTable> opened = OpenFuzzedTable(data, size);
   if (!opened) return;
   const TableReader& reader = *opened->reader;
   const Comparator* order = reader.table().comparator_ref.get();
+  // Every lookup again through a block cache shared by all of them, twice: each answer, error
+  // included, is the one read without it, and the cache stays within its budget.
+  BlockCache cache(kFuzzBlockCacheBytes);
+  TableReadOptions cached_read;
+  cached_read.block_cache = &cache;
   for (ByteView k : opened->keys) {
     TableGet get(reader, k);
     const Status s = DriveForFuzzing(get, opened->file);
+    for (int pass = 0; pass < 2; ++pass) {
+      TableGet cached(reader, k, cached_read);
+      const Status cached_status = DriveForFuzzing(cached, opened->file);
+      FUZZ_CHECK(SameTableGetAnswer(get, s, cached, cached_status));
+      const BlockCacheStats stats = cache.stats();
+      FUZZ_CHECK(stats.bytes_held <= stats.capacity);
+    }
     if (!s.ok()) {
       FUZZ_CHECK(InFile(s, opened->file) || s.code() == ErrorCode::kUnsupported ||
                  s.code() == ErrorCode::kResourceLimit);

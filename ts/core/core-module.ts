@@ -123,14 +123,32 @@ export interface TableGetHandle extends IoHandle {
   /**
    * Once advance() returned 0: the key's entries in stored order (newest first), the range
    * deletions covering it (newest first), [offset, size, entriesEnd] per data block read (entries
-   * [previous entriesEnd, entriesEnd) came from it), and how the filter answered (as explain()).
+   * [previous entriesEnd, entriesEnd) came from it), 1 per such block the block cache served, and
+   * how the filter answered (as explain()).
    */
   answer(): {
     entries: Omit<EntryBatchRaw, "blocks">;
     covering: { start: Uint8Array; end: Uint8Array; seq: bigint }[];
     blocks: Float64Array;
+    blocksFromCache: Uint8Array;
     filter: LookupExplanationRaw;
   };
+}
+
+/** A block cache's counters (wasm/block_cache_bindings.cc, sstfilter/block_cache.h BlockCacheStats). */
+export interface BlockCacheStatsRaw {
+  hits: bigint;
+  misses: bigint;
+  inserts: bigint;
+  evictions: bigint;
+  entries: bigint;
+  bytesHeld: bigint;
+  capacity: bigint;
+}
+
+/** A block cache with a byte budget, shared by the lookups given it (wasm/block_cache_bindings.cc). */
+export interface BlockCacheHandle extends EmbindHandle {
+  stats(): BlockCacheStatsRaw;
 }
 
 export interface BlockReadHandle extends IoHandle {
@@ -211,8 +229,8 @@ export interface TableHandle extends IoHandle {
   /** mayContain's answers for the keys of the batch `cursor` holds, written at `results`. */
   mayContainCursorKeys(cursor: TableCursorHandle, results: number): boolean;
   readBlock(offset: number, size: number): BlockReadHandle;
-  /** The point lookup of the key at [key, key + size). */
-  get(key: number, size: number, read: TableReadRaw): TableGetHandle;
+  /** The point lookup of the key at [key, key + size), through `cache` where one is given. */
+  get(key: number, size: number, read: TableReadRaw, cache?: BlockCacheHandle | null): TableGetHandle;
   /** The layout listing of the table's blocks. */
   layout(): LayoutHandle;
 }
@@ -347,6 +365,8 @@ export interface CoreModule {
     key: number,
     size: number,
   ): DbGetHandle | null;
+  /** A block cache holding at most `capacity` bytes (0: caches nothing). */
+  createBlockCache(capacity: bigint): BlockCacheHandle;
   /** -1, 0 or 1 as the built-in comparator `name` orders the two keys; -2 (last error) for an unknown name. */
   compareWithBuiltin(name: string, a: number, aSize: number, b: number, bSize: number): number;
   /** The names of the built-in comparators. */

@@ -72,10 +72,19 @@ struct DbGetStep {
   Filter filter = Filter::kNotConsulted;
   Entry entry = Entry::kNotRead;
   std::optional<uint64_t> sequence;  // the entry's
-  // Blocks the step read as RocksDB's PerfContext block_read_count counts them: the filter
-  // partition probed, the data blocks BlockBasedTable::Get reads until the key is decided
-  // (LevelDB's Table::InternalGet: the one data block).
+  // Blocks the step read as RocksDB's PerfContext block_read_count counts them ("total number of
+  // block reads (with IO)", rocksdb include/rocksdb/perf_context.h; table/block_fetcher.cc counts
+  // it on each read from the file): the filter partition probed, the data blocks BlockBasedTable::
+  // Get reads until the key is decided (LevelDB's Table::InternalGet: the one data block), less
+  // those the block cache served. The filter partitions are held by the reader since it opened
+  // the table, so they are never looked up in the cache and count here as RocksDB reading one
+  // would.
   uint64_t blocks_read = 0;
+  // Of those data blocks, the ones the block cache (TableReadOptions::block_cache) served, as
+  // PerfContext block_cache_hit_count counts them (rocksdb table/block_based/
+  // block_based_table_reader.cc UpdateCacheHitMetrics): a block is counted once, in one of the
+  // two.
+  uint64_t block_cache_hits = 0;
 };
 
 // "no", "maybe", "none", "" (not consulted); "value", "deletion", "single-deletion", "merge",
@@ -95,7 +104,11 @@ struct DbGetOptions {
   // outlive the lookup.
   const MemTable* memtable = nullptr;
   std::vector<uint64_t> log_numbers;
-  // How the database reads its tables (TableReader::MayContain).
+  // How the database reads its tables (TableReader::MayContain), and its block cache. With a
+  // cache, name the database by read.cache_table.owner (BlockCache::NewId(), taken once when it
+  // is opened): each table is then cached under that owner and its file number, so that the
+  // blocks of a table reopened for the next lookup are found again (owner 0: under the id of
+  // each reader, found again only through the same reader).
   TableReadOptions read;
 };
 

@@ -102,6 +102,7 @@ class TableCursor final : public ResumableRead {
   struct BatchBlock {
     BlockHandle handle;
     uint32_t keys_end = 0;
+    bool from_cache = false;  // served by the block cache (SetBlockCache), not read
   };
   const std::vector<BatchBlock>& key_blocks() const { return key_blocks_; }
   // Called once the batch was consumed; the next Advance gathers the next.
@@ -125,11 +126,20 @@ class TableCursor final : public ResumableRead {
   // kUnsupported when the range needs an order the table's comparator does not give. Call before
   // the first Advance.
   Status SetEntryRange(EntryRange range);
+  // Looks each data block up in `cache` (as `table`'s) before reading it, and puts in those it
+  // read and decoded without error. Call before the first Advance.
+  void SetBlockCache(BlockCache* cache, BlockCacheTable table) {
+    cache_ = cache;
+    cache_table_ = table;
+  }
 
  private:
   struct Walk;  // the block reads and the index iterators (table_cursor.cc)
 
-  Status OnDataBlock(const Bytes& contents);
+  // `compressed`: the file stored the block compressed (errors then name the block).
+  Status OnDataBlock(const Bytes& contents, bool compressed, bool from_cache);
+  // Reads the pending data block, from the cache where it is held.
+  Status ReadDataBlock();
   // SetOrderCheck's verdict on the entry at `entry_offset` (stored user key and tag) of the block
   // being read; `first`: whether it is the block's first entry.
   Status CheckEntryOrder(ByteView key, uint64_t tag, uint64_t entry_offset, bool first);
@@ -151,6 +161,8 @@ class TableCursor final : public ResumableRead {
   bool from_reached_ = true;      // no entry before the range's start is left to skip
   bool unordered_exact_ = false;  // an exact range over keys in an unknown order: every block
   bool check_order_ = false;
+  BlockCache* cache_ = nullptr;
+  BlockCacheTable cache_table_;
   uint64_t entries_taken_ = 0;
   Status deferred_error_;  // met after the batch's blocks: reported once they are taken
   Bytes key_data_;

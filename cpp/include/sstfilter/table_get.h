@@ -31,12 +31,14 @@ class TableGet final : public ResumableRead {
   struct BlockRead {
     BlockHandle handle;
     size_t entries_end = 0;
+    bool from_cache = false;  // served by TableReadOptions::block_cache, not asked of the driver
   };
 
   // `table` must be open; the lookup keeps what it needs of it. `user_key` is without a timestamp
   // (with user-defined timestamps every version is found, the newest timestamp first, as a read
   // at the largest timestamp sees them). `read`: how the database reading the table is configured
-  // (TableReader::MayContain).
+  // (TableReader::MayContain), and the block cache the lookup takes blocks from and fills: a block
+  // it holds is not asked of the driver.
   TableGet(const TableReader& table, ByteView user_key, const TableReadOptions& read = {});
   ~TableGet() override;
   TableGet(const TableGet&) = delete;
@@ -75,7 +77,10 @@ class TableGet final : public ResumableRead {
  private:
   struct Steps;  // the range-deletion read and the cursor over the key's blocks (table_get.cc)
 
-  Status OnRangeDeletions(const Bytes& contents);
+  // `compressed`: the file stored the block compressed (errors then name the block).
+  Status OnRangeDeletions(const Bytes& contents, bool compressed);
+  // Reads the range-deletion block, from the cache where it is held.
+  Status ReadRangeDeletions();
   // Moves the cursor's batch into the answer.
   void TakeBatch();
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sstfilter/block_cache.h"
 #include "sstfilter/bytes.h"
 #include "sstfilter/comparator.h"
 #include "sstfilter/key_batch.h"
@@ -142,6 +143,12 @@ struct TableReadOptions {
   // The database's prefix extractor by name ("rocksdb.FixedPrefix.3"; "" for none); unset: the
   // table's own. The table's prefixes are probed only under an extractor of the same name.
   std::optional<std::string> prefix_extractor;
+  // Where a point lookup (TableGet) finds the data and range-deletion blocks it reads before
+  // asking the driver, and keeps those it had to read (sstfilter/block_cache.h); null: none.
+  BlockCache* block_cache = nullptr;
+  // The table's name in block_cache. Owner 0: an id of the reader's own, taken when it was made,
+  // so a file opened twice is cached twice and never mistaken for another (file is then unused).
+  BlockCacheTable cache_table;
 };
 
 struct LookupTrace {
