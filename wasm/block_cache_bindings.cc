@@ -32,7 +32,9 @@ BlockCacheHandle* CreateBlockCache(uint64_t capacity) { return new BlockCacheHan
 
 EMSCRIPTEN_BINDINGS(sstfilter_block_cache) {
   emscripten::class_<BlockCacheHandle>("BlockCacheHandle")
-      .function("stats", &BlockCacheHandle::Stats);
+      .function("stats", &BlockCacheHandle::Stats)
+      .function("address", &BlockCacheHandle::Address)
+      .function("owner", &BlockCacheHandle::Owner);
   emscripten::function("createBlockCache", &CreateBlockCache, emscripten::allow_raw_pointers());
 }
 

@@ -93,6 +93,7 @@ class DbGetHandle : public IoHandle {
       out.set("entry", NameOrNull(DbGetEntryName(step.entry)));
       out.set("sequence", step.sequence ? BigIntOf(*step.sequence) : val::null());
       out.set("blocksRead", NumberOf(step.blocks_read));
+      out.set("blockCacheHits", NumberOf(step.block_cache_hits));
       return out;
     });
   }
@@ -124,10 +125,12 @@ ManifestHandle* CreateManifestHandle(uintptr_t data, size_t size, const std::str
 // memtable of the replay at `replay` (a ReplayHandle's replayAddress(); 0: the tables alone); both
 // must outlive it. `comparator` and
 // `compare` as ComparatorFrom takes them; `read`: ReadOptionsOf's; table files named as the
-// folder's names `present` (a Set) have them. Null on bad options (last error).
+// folder's names `present` (a Set) have them; `cache`: a BlockCacheHandle's address() (0: none),
+// which must outlive the Get, with its owner(). Null on bad options (last error).
 DbGetHandle* CreateDbGet(const ManifestHandle* manifest, uintptr_t replay, uint32_t family_id,
                          const std::string& comparator, val compare, val read,
-                         const std::string& format, val present, uintptr_t key, size_t size) {
+                         const std::string& format, val present, uintptr_t cache,
+                         double cache_owner, uintptr_t key, size_t size) {
   DbGetOptions options;
   const DbFormat db_format = FormatNamed(format);
   options.format = db_format;
@@ -144,6 +147,8 @@ DbGetHandle* CreateDbGet(const ManifestHandle* manifest, uintptr_t replay, uint3
     for (const RecoveredLog& log : wal->logs()) options.log_numbers.push_back(log.number);
   }
   options.read = ReadOptionsOf(std::move(read));
+  options.read.block_cache = reinterpret_cast<BlockCache*>(cache);
+  options.read.cache_table.owner = static_cast<uint64_t>(cache_owner);
   auto get = std::make_unique<DbGet>(std::move(options), View(key, size));
   return new DbGetHandle(std::move(get), wal, db_format, std::move(present));
 }

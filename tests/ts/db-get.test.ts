@@ -165,6 +165,44 @@ describe.each(CASES)("$name", (c) => {
     expect([...outcomes].sort()).toEqual(["deleted", "found", "merge-operands", "not-found"]);
   });
 
+  test("with a block cache (blockCacheBytes): the same answers and routes, the second pass's data blocks served by the cache", async () => {
+    const cached = await sf.openDatabase(c.dirPath, { blockCacheBytes: 64 << 20 });
+    try {
+      const first: GetExplanation[] = [];
+      const second: GetExplanation[] = [];
+      for (const key of c.probes) first.push(await cached.explain(key));
+      for (const key of c.probes) second.push(await cached.explain(key));
+      const withoutCounts = (e: GetExplanation) =>
+        JSON.stringify(
+          e.steps.map(({ blocksRead: _r, blockCacheHits: _h, ...rest }) => rest),
+          (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v),
+        );
+      const problems: string[] = [];
+      let hits = 0;
+      c.probes.forEach((key, i) => {
+        const [plain, a, b] = [explained[i]!, first[i]!, second[i]!];
+        if (withoutCounts(a) !== withoutCounts(plain) || withoutCounts(b) !== withoutCounts(plain)) {
+          problems.push(`probe ${i} ${hex(key)}: the route differs with a cache`);
+        }
+        b.steps.forEach((step, s) => {
+          // Each data block the first pass read comes from the cache; the filter partitions are
+          // the reader's own and still count as read.
+          const dataBlocks = a.steps[s]!.blocksRead + a.steps[s]!.blockCacheHits - plain.steps[s]!.blocksRead;
+          if (dataBlocks !== 0 && step.blocksRead + step.blockCacheHits !== plain.steps[s]!.blocksRead) {
+            problems.push(`probe ${i} step ${s}: ${step.blocksRead} read + ${step.blockCacheHits} cached`);
+          }
+          if (plain.steps[s]!.blockCacheHits !== 0)
+            problems.push(`probe ${i} step ${s}: a hit without a cache`);
+          hits += step.blockCacheHits;
+        });
+      });
+      expect(problems).toEqual([]);
+      expect(hits).toBeGreaterThan(c.probes.length / 4);
+    } finally {
+      cached.dispose();
+    }
+  });
+
   test("every probe: Get equals RocksDB's Get with the WAL replayed", () => {
     expect(differences(explained, (a) => a.with_wal)).toEqual([]);
     // The WAL decides some probes, and our memtable read them from the log.
@@ -322,6 +360,7 @@ describe.each(CASES)("$name", (c) => {
       entry: "value",
       sequence: 7n,
       blocksRead: 1,
+      blockCacheHits: 0,
       ...over,
     });
     const memtable = { where: "memtable", level: null, filter: null, blocksRead: 0 } as const;
@@ -334,6 +373,7 @@ describe.each(CASES)("$name", (c) => {
         step({ ...memtable, file: "000075.log", entry: "none", sequence: null }),
         step({ ...memtable, file: "000075.log", entry: "deletion", sequence: 9n }),
         step({ blobFile: "000016.blob" }),
+        step({ blocksRead: 0, blockCacheHits: 2 }),
       ].map(routeLine),
     ).toEqual([
       "L1 000012.sst: filter maybe, value @ 7, 1 block read",
@@ -343,6 +383,7 @@ describe.each(CASES)("$name", (c) => {
       "memtable 000075.log: no entry for the key",
       "memtable 000075.log: deletion @ 9",
       "L1 000012.sst: filter maybe, value @ 7, value read from 000016.blob, 1 block read",
+      "L1 000012.sst: filter maybe, value @ 7, 0 blocks read, 2 from the block cache",
     ]);
   });
 

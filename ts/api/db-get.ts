@@ -7,7 +7,7 @@
 // blob file's value when a blob index decides (ts/api/db-blob.ts). It keeps the public shapes.
 import { inFile, SstFilterError } from "../core/errors.js";
 import type { WasmHeap } from "../core/heap.js";
-import type { ManifestHandle } from "../core/core-module.js";
+import type { BlockCacheHandle, ManifestHandle } from "../core/core-module.js";
 import { WasmObject } from "../core/wasm-object.js";
 import { runAsync, tableReadRaw, type AsyncTable, type ByteSource } from "./table.js";
 import type { CoreComparator } from "./comparators.js";
@@ -59,8 +59,17 @@ export interface RouteStep {
   entry: "value" | "deletion" | "single-deletion" | "merge" | "range-deletion" | "none" | null;
   /** That entry's sequence number. */
   sequence: bigint | null;
-  /** Blocks this step read: the filter partition probed, the data block the index names. */
+  /**
+   * Blocks this step read from the file, as RocksDB's PerfContext block_read_count counts them:
+   * the filter partition probed, the data blocks the index names that the block cache did not
+   * hold.
+   */
   blocksRead: number;
+  /**
+   * Data blocks of this step the database's block cache held (OpenDatabaseOptions.blockCacheBytes),
+   * as PerfContext block_cache_hit_count counts them; 0 for the memtable and without a cache.
+   */
+  blockCacheHits: number;
   /** The blob file the deciding value was read from, when the entry was a blob index. */
   blobFile?: string;
 }
@@ -98,6 +107,8 @@ export interface GetSource {
   manifest: ManifestForGets;
   /** The family's key order as the core takes it; throws UNSUPPORTED for one no one supplied. */
   comparator(family: ColumnFamily): CoreComparator;
+  /** The database's block cache; null: none. */
+  blockCache: BlockCacheHandle | null;
   table(file: DatabaseFile): Promise<AsyncTable>;
   /** The table options the column family's tables are read with. */
   tableOptions(columnFamily: string): Promise<DatabaseTableOptions>;
@@ -146,6 +157,8 @@ export async function explainGet(
     tableReadRaw(tableOptions.read),
     source.format,
     source.names,
+    source.blockCache === null ? 0 : source.blockCache.address(),
+    source.blockCache === null ? 0 : source.blockCache.owner(),
     ptr,
     size,
   );

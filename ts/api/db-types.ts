@@ -45,6 +45,13 @@ export interface OpenDatabaseOptions {
    * get and explain are UNSUPPORTED naming the comparator.
    */
   comparators?: Record<string, CompareFunction | Comparator>;
+  /**
+   * The byte budget of the block cache get and explain keep the data blocks they read in (RocksDB's
+   * block_cache; its default capacity is 32 MiB in RocksDB 10, 8 MiB in LevelDB). Default 0: no
+   * cache, every Get reads its blocks from the files, as RocksDB with no_block_cache. explain's
+   * steps count the blocks the cache held (blockCacheHits) apart from those read (blocksRead).
+   */
+  blockCacheBytes?: number;
 }
 
 /** A live table file as the MANIFEST describes it. */

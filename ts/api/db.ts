@@ -3,6 +3,7 @@
 // from a DatabaseSource: a directory on Node (ts/platform/node-files.ts), a set of Files in
 // browsers (a dropped folder, showDirectoryPicker), or anything that lists names and reads them.
 import type { WasmHeap } from "../core/heap.js";
+import type { BlockCacheHandle } from "../core/core-module.js";
 import {
   explainGet,
   ManifestForGets,
@@ -99,6 +100,8 @@ export class Database {
   readonly #tables = new Map<string, Promise<AsyncTable>>();
 
   readonly #comparators: ReadonlyMap<string, CompareFunction>;
+  /** The block cache get and explain keep data blocks in (OpenDatabaseOptions.blockCacheBytes). */
+  #blockCache: BlockCacheHandle | null;
 
   /** @internal */
   constructor(
@@ -107,8 +110,10 @@ export class Database {
     manifest: string,
     state: ManifestState,
     comparators: ReadonlyMap<string, CompareFunction> = new Map(),
+    blockCacheBytes = 0,
   ) {
     const names = source.names;
+    this.#blockCache = blockCacheBytes > 0 ? heap.module.createBlockCache(BigInt(blockCacheBytes)) : null;
     this.#heap = heap;
     this.#source = source;
     this.#comparators = comparators;
@@ -471,6 +476,7 @@ export class Database {
       names: new Set(this.fileNames),
       manifest: await this.#manifestForGets,
       comparator: (family: ColumnFamily) => this.#getComparator(family),
+      blockCache: this.#blockCache,
       table: (f: DatabaseFile) => this.#table(f),
       tableOptions: (columnFamily: string) => this.tableOptions(columnFamily),
       readBlob: (family: ColumnFamily, key: Uint8Array, index: Uint8Array) =>
@@ -529,6 +535,9 @@ export class Database {
     this.#retired.push(...this.#tables.values());
     if (this.#memtable !== undefined) this.#retired.push(this.#memtable);
     if (this.#manifestForGets !== undefined) this.#retired.push(this.#manifestForGets);
+    const cache = this.#blockCache;
+    if (cache !== null) this.#retired.push(Promise.resolve({ dispose: () => cache.delete() }));
+    this.#blockCache = null;
     this.#tables.clear();
     this.#memtable = undefined;
     this.#manifestForGets = undefined;
@@ -556,6 +565,13 @@ export async function openDatabase(
   if (opts === null || typeof opts !== "object") {
     throw new SstFilterError("BAD_OPTIONS", "openDatabase options must be an object");
   }
+  const cacheBytes = opts.blockCacheBytes ?? 0;
+  if (!Number.isSafeInteger(cacheBytes) || cacheBytes < 0) {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      `blockCacheBytes must be a whole number of bytes, 0 or more, got ${String(cacheBytes)}`,
+    );
+  }
   const format = opts.format ?? detectDatabaseFormat(source.names);
   if (format !== "leveldb" && format !== "rocksdb") {
     throw new SstFilterError("BAD_OPTIONS", `format must be "leveldb" or "rocksdb", got ${String(format)}`);
@@ -573,5 +589,12 @@ export async function openDatabase(
   // The core names the table files as they are in the folder (LevelDB's .ldb or .sst).
   const state = heap.module.readManifest(heap.put(bytes), bytes.length, format, new Set(source.names));
   if (state === null) throw heap.lastError(manifest);
-  return new Database(heap, source, manifest, state as ManifestState, comparatorsByName(opts.comparators));
+  return new Database(
+    heap,
+    source,
+    manifest,
+    state as ManifestState,
+    comparatorsByName(opts.comparators),
+    cacheBytes,
+  );
 }

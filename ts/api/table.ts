@@ -316,19 +316,29 @@ async function readPiece(source: ByteSource, offset: number, length: number): Pr
   return { bytes: buffer.subarray(0, read), buffer };
 }
 
-/** A read started before the core asked for it: the one its previous read announced. */
+/**
+ * A read started before the core asked for it: the one its previous read announced, of `source`
+ * (an operation that reads several files, a database's Get, moves from one source to the next).
+ */
 interface ReadAhead {
+  source: ByteSource;
   offset: number;
   piece: Promise<Piece>;
 }
 const readAheads = new WeakMap<IoHandle, ReadAhead>();
 
 /** Copies what the read ahead brought for `r` to `ptr`: the bytes copied (0 if it read elsewhere). */
-async function takeReadAhead(heap: WasmHeap, op: IoHandle, ptr: number, r: ReadRange): Promise<number> {
+async function takeReadAhead(
+  heap: WasmHeap,
+  op: IoHandle,
+  source: ByteSource,
+  ptr: number,
+  r: ReadRange,
+): Promise<number> {
   const ahead = readAheads.get(op);
   if (ahead === undefined) return 0;
   readAheads.delete(op);
-  if (ahead.offset !== r.offset) {
+  if (ahead.source !== source || ahead.offset !== r.offset) {
     // Not what the core wants after all: dropped once read, its buffer handed back unused.
     const unused = await ahead.piece.catch(() => null);
     if (unused !== null) handBack(unused);
@@ -351,7 +361,7 @@ async function readInto(
   ptr: number,
   r: ReadRange,
 ): Promise<number> {
-  let got = await takeReadAhead(heap, op, ptr, r);
+  let got = await takeReadAhead(heap, op, source, ptr, r);
   while (got < r.length) {
     const want = Math.min(READ_PIECE_BYTES, r.length - got);
     const piece = await readPiece(source, r.offset + got, want);
@@ -364,7 +374,7 @@ async function readInto(
     const offset = r.offset + r.length;
     const piece = readPiece(source, offset, r.ahead);
     piece.catch(() => undefined); // its error counts only if the core asks for these bytes
-    readAheads.set(op, { offset, piece });
+    readAheads.set(op, { source, offset, piece });
   }
   return got;
 }

@@ -149,6 +149,10 @@ export interface BlockCacheStatsRaw {
 /** A block cache with a byte budget, shared by the lookups given it (wasm/block_cache_bindings.cc). */
 export interface BlockCacheHandle extends EmbindHandle {
   stats(): BlockCacheStatsRaw;
+  /** The cache's address in wasm memory, for createDbGet. */
+  address(): number;
+  /** The id the database using it names its tables by. */
+  owner(): number;
 }
 
 export interface BlockReadHandle extends IoHandle {
@@ -362,6 +366,9 @@ export interface CoreModule {
     read: unknown,
     format: "leveldb" | "rocksdb",
     present: ReadonlySet<string>,
+    /** A BlockCacheHandle's address() (0: none) and owner(). */
+    cache: number,
+    cacheOwner: number,
     key: number,
     size: number,
   ): DbGetHandle | null;

@@ -55,6 +55,7 @@ export function routeLine(step: RouteStep): string {
     parts.push(step.sequence === null ? step.entry : `${step.entry} @ ${step.sequence}`);
   if (step.blobFile !== undefined) parts.push(`value read from ${step.blobFile}`);
   if (step.where === "table") parts.push(`${step.blocksRead} block${step.blocksRead === 1 ? "" : "s"} read`);
+  if (step.blockCacheHits > 0) parts.push(`${step.blockCacheHits} from the block cache`);
   return `${where}: ${parts.join(", ")}`;
 }
 
