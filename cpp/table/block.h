@@ -54,7 +54,7 @@ class BlockEntryDecoder {
   // Decodes the entry at the current position. Errors carry the entry's offset in the block.
   Status Next();
 
-  ByteView key() const { return key_; }
+  ByteView key() const { return ByteView(key_).first(key_size_); }
   // The value; without value lengths, every byte from the value's start to the end of the entries.
   ByteView value() const { return value_; }
   uint32_t shared() const { return shared_; }
@@ -69,7 +69,8 @@ class BlockEntryDecoder {
   size_t entry_offset_ = 0;
   size_t value_offset_ = 0;
   uint32_t shared_ = 0;
-  Bytes key_;
+  Bytes key_;  // the current key in its first key_size_ bytes
+  size_t key_size_ = 0;
   ByteView value_;
 };
 
