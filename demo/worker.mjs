@@ -340,20 +340,22 @@ async function blockAnchor(t, regions, offset) {
 }
 
 /**
- * The database's live write-ahead logs with their record counts; when reading them fails (the
- * picture still shows the tables), every *.log file of the folder with the error.
+ * The database's live write-ahead logs with their record counts, from the memtable the core
+ * replays for Gets (the records stay in wasm memory: a log of hundreds of megabytes fits); when
+ * the replay fails (the picture still shows the tables), every *.log file of the folder with the
+ * error.
  * @param {Database} db
  * @param {Map<string, number>} sizes file sizes by name
  * @returns {Promise<WalSummary[]>}
  */
 async function walSummaries(db, sizes) {
   try {
-    return (await db.writeAheadLogs()).map((log) => ({
+    return (await db.memtableLogs()).map((log) => ({
       name: log.name,
       size: sizes.get(log.name) ?? 0,
-      records: log.records.length,
-      end: log.end.kind,
-      error: log.error === null ? null : `${log.error.code}: ${log.error.message}`,
+      records: log.records,
+      end: log.end,
+      error: log.stopped === null ? null : `replay stopped (${log.stopped.reason}): ${log.stopped.what}`,
     }));
   } catch (thrown) {
     const { code, message } = plainError(thrown);

@@ -58,6 +58,16 @@ class ReplayHandle {
     return s.ok() || Fail(std::move(s));
   }
 
+  // ReplayStop (ts/api/wal-recovery.ts), or null when the replay read all of the log.
+  static val StopOf(const RecoveredLog& log) {
+    if (!log.stopped) return val::null();
+    val stop = val::object();
+    stop.set("reason", std::string(ReplayStopReasonName(log.stopped->reason)));
+    stop.set("offset", NumberOf(log.stopped->offset));
+    stop.set("what", log.stopped->what);
+    return stop;
+  }
+
   // RecoveredLog[] (ts/api/wal-recovery.ts): `records` as listed (empty without listing).
   val Logs() const {
     val out = val::array();
@@ -68,18 +78,22 @@ class ReplayHandle {
       entry.set("name", log.name);
       entry.set("number", BigIntOf(log.number));
       entry.set("records", i < records_.size() ? records_[i] : val::array());
-      if (log.stopped) {
-        val stop = val::object();
-        stop.set("reason", std::string(ReplayStopReasonName(log.stopped->reason)));
-        stop.set("offset", NumberOf(log.stopped->offset));
-        stop.set("what", log.stopped->what);
-        entry.set("stopped", stop);
-      } else {
-        entry.set("stopped", val::null());
-      }
+      entry.set("stopped", StopOf(log));
       out.call<void>("push", entry);
     }
     return out;
+  }
+  // MemtableLog[] (ts/api/wal-recovery.ts): each log's record count and end, without records.
+  val Summaries() const {
+    return ArrayOf(replay_->logs(), [](const RecoveredLog& log) {
+      val entry = val::object();
+      entry.set("name", log.name);
+      entry.set("number", BigIntOf(log.number));
+      entry.set("records", NumberOf(log.records));
+      entry.set("end", std::string(LogEndKindName(log.end.kind)));
+      entry.set("stopped", StopOf(log));
+      return entry;
+    });
   }
   // PreparedTransaction[].
   val PreparedUncommitted() const {
@@ -169,6 +183,7 @@ EMSCRIPTEN_BINDINGS(sstfilter_recovery) {
       .function("endLog", &ReplayHandle::EndLog)
       .function("finish", &ReplayHandle::Finish)
       .function("logs", &ReplayHandle::Logs)
+      .function("summaries", &ReplayHandle::Summaries)
       .function("preparedUncommitted", &ReplayHandle::PreparedUncommitted)
       .function("unresumedDamage", &ReplayHandle::UnresumedDamage)
       .function("memoryUsage", &ReplayHandle::MemoryUsage)

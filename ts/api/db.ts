@@ -27,6 +27,7 @@ import {
 import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
 import {
   replayLogs,
+  type MemtableLog,
   type MemtableReplay,
   type ReplayLog,
   type ReplayOptions,
@@ -418,6 +419,16 @@ export class Database {
    */
   scan(opts?: DatabaseScanOptions): AsyncIterableIterator<DatabaseRecord> {
     return scanDatabase(this, opts);
+  }
+
+  /**
+   * The memtable get and explain look keys up in, per log: its record count, how it ended, where
+   * the replay stopped; the records stay in the core (recoverMemtable() lists them). Replayed on
+   * the first call (or Get) and kept until dispose(); throws as recoverMemtable() does.
+   */
+  async memtableLogs(): Promise<MemtableLog[]> {
+    this.#memtable ??= forgetOnFailure(this.#replay(false), () => (this.#memtable = undefined));
+    return (await this.#memtable).logs();
   }
 
   /** The route of a Get for `key`: the memtable, every file consulted, filter answers, the result. */

@@ -108,6 +108,7 @@ export type { TableVerifyThread, TableVerifyThreads } from "./db-types.js";
 export type { InitOptions } from "./init.js";
 export type { DatabaseGetOptions, GetExplanation, GetOutcome, GetResult, RouteStep } from "./db-get.js";
 export type {
+  MemtableLog,
   PreparedTransaction,
   RecoveredLog,
   ReplayStop,

@@ -112,6 +112,19 @@ export interface ReplayOptions {
 }
 
 /** @internal A replay's memtable in wasm memory, until disposed. */
+/** One log's part of the memtable get and explain use, without its records (Database.memtableLogs). */
+export interface MemtableLog {
+  /** "000012.log" */
+  name: string;
+  number: bigint;
+  /** The records given sequence numbers while it was replayed (of every column family). */
+  records: number;
+  /** How the log reader ended it: "clean", "torn" by a crash, or "old-record" in a recycled file. */
+  end: "clean" | "torn" | "old-record";
+  /** Where the replay stopped before its end; null when it read all of it. */
+  stopped: ReplayStop | null;
+}
+
 export class MemtableReplay extends WasmObject<ReplayHandle> {
   /** @internal */
   constructor(handle: ReplayHandle) {
@@ -131,6 +144,11 @@ export class MemtableReplay extends WasmObject<ReplayHandle> {
       preparedUncommitted: handle.preparedUncommitted() as PreparedTransaction[],
       unresumedDamage: handle.unresumedDamage() as WalRecovery["unresumedDamage"],
     };
+  }
+
+  /** Each log's record count and end. */
+  logs(): MemtableLog[] {
+    return this.live().summaries() as MemtableLog[];
   }
 
   /** The bytes the memtable holds in wasm memory. */

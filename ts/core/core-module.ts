@@ -58,6 +58,8 @@ export interface ReplayHandle extends EmbindHandle {
   finish(families: { id: number; name: string; logNumber: bigint }[]): boolean;
   /** RecoveredLog[]. */
   logs(): unknown[];
+  /** MemtableLog[]. */
+  summaries(): unknown[];
   /** PreparedTransaction[]. */
   preparedUncommitted(): unknown[];
   /** { log, number } or null. */
