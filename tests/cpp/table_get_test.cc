@@ -96,6 +96,21 @@ std::unique_ptr<TableReader> Open(const std::string& id, const Bytes& file, Tabl
   return reader;
 }
 
+// Calls visit(corpus, c, id, file, reader) for each table of the rocksdb_sst sections that opens
+// (`c`: its case in the section's manifest).
+template <typename Visit>
+void ForEachRocksDbSstTable(Visit&& visit) {
+  for (const auto& [corpus, manifest] : golden::Sections("rocksdb_sst")) {
+    for (const auto& c : manifest.at("cases")) {
+      const std::string id =
+          corpus->name + ":rocksdb-sst/" + c.at("id").template get<std::string>();
+      const Bytes file = corpus->ReadBytes(c.at("file"));
+      auto reader = Open(id, file, TableOptions{});
+      if (reader) visit(*corpus, c, id, file, *reader);
+    }
+  }
+}
+
 std::unique_ptr<TableGet> Get(const std::string& id, const TableReader& reader, const Bytes& file,
                               ByteView key) {
   std::unique_ptr<TableGet> get;
@@ -245,28 +260,23 @@ TEST(TableGet, TimestampTablesFindEveryVersionNewestTimestampFirst) {
 
 TEST(TableGet, RocksDbTablesAnswerAsTheFilterAndFindEveryKey) {
   size_t cases = 0;
-  for (const auto& [corpus, manifest] : golden::Sections("rocksdb_sst")) {
-    for (const auto& c : manifest.at("cases")) {
-      const std::string id = corpus->name + ":rocksdb-sst/" + c.at("id").get<std::string>();
-      const Bytes file = corpus->ReadBytes(c.at("file"));
-      auto reader = Open(id, file, TableOptions{});
-      if (!reader) continue;
-      // One put per key (SstFileWriter's, or a database's flush), found alone.
-      const std::vector<Bytes> keys = corpus->ReadKeys(c.at("keys"));
-      for (size_t k = 0; k < keys.size(); k += kSampleStride) {
-        const Bytes& key = keys[k];
-        const std::string key_id = id + " key " + golden::HexEncode(key);
-        auto get = Get(key_id, *reader, file, key);
-        if (!get) break;
-        ASSERT_EQ(get->entry_count(), 1u) << key_id;
-        EXPECT_EQ(get->tags()[0] & 0xff, static_cast<uint64_t>(EntryType::kPut)) << key_id;
-        CheckBlocksRead(key_id, *get);
-      }
-      CheckProbes(id, *reader, file, corpus->ReadKeys(c.at("probes")),
-                  corpus->ReadBytes(c.at("get_results")), corpus->ReadBytes(c.at("probe_is_key")));
-      ++cases;
+  ForEachRocksDbSstTable([&](const golden::Corpus& corpus, const auto& c, const std::string& id,
+                             const Bytes& file, const TableReader& reader) {
+    // One put per key (SstFileWriter's, or a database's flush), found alone.
+    const std::vector<Bytes> keys = corpus.ReadKeys(c.at("keys"));
+    for (size_t k = 0; k < keys.size(); k += kSampleStride) {
+      const Bytes& key = keys[k];
+      const std::string key_id = id + " key " + golden::HexEncode(key);
+      auto get = Get(key_id, reader, file, key);
+      if (!get) break;
+      ASSERT_EQ(get->entry_count(), 1u) << key_id;
+      EXPECT_EQ(get->tags()[0] & 0xff, static_cast<uint64_t>(EntryType::kPut)) << key_id;
+      CheckBlocksRead(key_id, *get);
     }
-  }
+    CheckProbes(id, reader, file, corpus.ReadKeys(c.at("probes")),
+                corpus.ReadBytes(c.at("get_results")), corpus.ReadBytes(c.at("probe_is_key")));
+    ++cases;
+  });
   EXPECT_GT(cases, 0u) << "no rocksdb_sst cases in " << golden::CorporaSummary();
 }
 
@@ -512,29 +522,24 @@ TEST(TableGet, ABlockCacheKeepsNoCorruptBlock) {
 // Capacity 0: nothing is kept, every block is read, the answers stay.
 TEST(TableGet, ABlockCacheOfCapacityZeroCachesNothing) {
   size_t lookups = 0;
-  for (const auto& [corpus, manifest] : golden::Sections("rocksdb_sst")) {
-    for (const auto& c : manifest.at("cases")) {
-      const std::string id = corpus->name + ":rocksdb-sst/" + c.at("id").get<std::string>();
-      const Bytes file = corpus->ReadBytes(c.at("file"));
-      auto reader = Open(id, file, TableOptions{});
-      if (!reader) continue;
-      const std::vector<Bytes> keys = corpus->ReadKeys(c.at("keys"));
-      BlockCache cache(0);
-      for (size_t k = 0; k < keys.size(); k += kSampleStride * 4) {
-        TableGet plain(*reader, keys[k]);
-        const Status plain_status = DriveFromMemory(plain, file);
-        for (int pass = 0; pass < 2; ++pass) {
-          const CachedGet cached = GetThrough(&cache, *reader, file, keys[k]);
-          ASSERT_TRUE(fuzz::SameTableGetAnswer(plain, plain_status, *cached.get, cached.status))
-              << id;
-          EXPECT_EQ(CacheServed(*cached.get), 0u) << id;
-          ++lookups;
-        }
+  ForEachRocksDbSstTable([&](const golden::Corpus& corpus, const auto& c, const std::string& id,
+                             const Bytes& file, const TableReader& reader) {
+    const std::vector<Bytes> keys = corpus.ReadKeys(c.at("keys"));
+    BlockCache cache(0);
+    for (size_t k = 0; k < keys.size(); k += kSampleStride * 4) {
+      TableGet plain(reader, keys[k]);
+      const Status plain_status = DriveFromMemory(plain, file);
+      for (int pass = 0; pass < 2; ++pass) {
+        const CachedGet cached = GetThrough(&cache, reader, file, keys[k]);
+        ASSERT_TRUE(fuzz::SameTableGetAnswer(plain, plain_status, *cached.get, cached.status))
+            << id;
+        EXPECT_EQ(CacheServed(*cached.get), 0u) << id;
+        ++lookups;
       }
-      EXPECT_EQ(cache.stats().inserts, 0u) << id;
-      EXPECT_EQ(cache.stats().bytes_held, 0u) << id;
     }
-  }
+    EXPECT_EQ(cache.stats().inserts, 0u) << id;
+    EXPECT_EQ(cache.stats().bytes_held, 0u) << id;
+  });
   EXPECT_GT(lookups, 0u) << "no rocksdb_sst keys in " << golden::CorporaSummary();
 }
 
