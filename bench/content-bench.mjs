@@ -13,7 +13,7 @@
 // Usage: node bench/content-bench.mjs --out FILE [--quick] [--merge-into RESULTS_JSON] (the last
 // sets the "content" member of an existing results.json). Tables are cached in
 // build/bench/content/, keyed by the db_bench command that wrote them.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -30,6 +30,7 @@ import path from "node:path";
 import { init } from "../dist/esm/platform/node.js";
 import { writeReport } from "./report.mjs";
 import { measureCommand } from "./timing.mjs";
+import { openViewerPage } from "./viewer-page.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -262,25 +263,8 @@ if (!quick) {
 
 // ---- the viewer in headless Chromium ----
 {
-  const { chromium } = await import("playwright-core");
-  const server = spawn(process.execPath, ["demo/serve.mjs", "--port", "0"], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = await new Promise((resolve, reject) => {
-    server.once("exit", (code) => reject(new Error(`demo/serve.mjs exited with ${code}`)));
-    server.stdout.on("data", (chunk) => {
-      const found = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(chunk.toString())?.[0];
-      if (found) resolve(found);
-    });
-  });
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu"],
-  });
+  const { page, close } = await openViewerPage();
   try {
-    const page = await browser.newPage();
-    await page.goto(url);
-    await page.waitForFunction(() => document.getElementById("backend").textContent !== "loading…");
     await page.setInputFiles("#file", mainTable.file);
     await page.waitForSelector("#status.ok", { timeout: 120000 });
     // The time the viewer itself shows under the bar (from its click handler to the report), and
@@ -306,8 +290,7 @@ if (!quick) {
     };
     target("viewer verify in Chromium / Node verify", viewer / results.main.sstfilterVerifySeconds, 2, "x");
   } finally {
-    await browser.close();
-    server.kill();
+    await close();
   }
 }
 

@@ -40,6 +40,7 @@ import { init } from "../dist/esm/platform/node.js";
 import { dbBenchDatabase } from "./db-bench-database.mjs";
 import { writeReport } from "./report.mjs";
 import { cpuMs, measureCommand, median } from "./timing.mjs";
+import { openViewerPage } from "./viewer-page.mjs";
 
 const args = process.argv.slice(2);
 const log = (/** @type {string} */ line) => process.stderr.write(`db get bench: ${line}\n`);
@@ -253,6 +254,37 @@ function cliGet(db, key, expected, runs) {
     wallRatio: sf && ldb ? round4(sf.wallSeconds / ldb.wallSeconds) : null,
     peakRssRatio: sf && ldb ? round4(sf.peakRssMb / ldb.peakRssMb) : null,
   };
+}
+
+// ---- the viewer: a Get in Chromium ---------------------------------------------------------------
+
+/**
+ * The viewer opens the database folder (the core replays its WAL in the page's worker) and answers
+ * a Get of each key: the seconds from choosing the folder to the open picture and from the click to
+ * the answer; the outcome must be the peer's (a crashed tab throws).
+ * @param {ReturnType<typeof database>} db @param {Buffer[]} keys @param {(Buffer | null)[]} answers
+ */
+async function viewerGets(db, keys, answers) {
+  const { page, close } = await openViewerPage();
+  try {
+    const opening = performance.now();
+    await page.setInputFiles("#folder", db.dir);
+    await page.waitForSelector("#db-status.ok", { timeout: 600000 });
+    const openSeconds = (performance.now() - opening) / 1000;
+    const gets = [];
+    for (const [i, key] of keys.entries()) {
+      const outcome = answers[i] === null ? "not-found" : "found";
+      await page.selectOption("#get-mode", "hex");
+      await page.fill("#get-key", key.toString("hex"));
+      const started = performance.now();
+      await page.click("#get-submit");
+      await page.waitForSelector(`#get-result[data-outcome="${outcome}"]`, { timeout: 600000 });
+      gets.push({ present: answers[i] !== null, seconds: (performance.now() - started) / 1000 });
+    }
+    return { openSeconds, gets };
+  } finally {
+    await close();
+  }
 }
 
 // ---- the API: db.get against rocksdb-native ------------------------------------------------------
@@ -500,6 +532,10 @@ async function main() {
         target(`${what}: wall time`, c.wallRatio, 1, "x");
         target(`${what}: peak RSS`, c.peakRssRatio, 1.5, "x");
       }
+    }
+    if (db.name.startsWith("wal-")) {
+      r.viewer = await viewerGets(db, keys.slice(0, 2), answers.slice(0, 2));
+      log(`${db.name}: the viewer in Chromium: ${JSON.stringify(r.viewer)}`);
     }
     if (r.api) target(`db.get / rocksdb-native get, ${db.name}: gets per second (wall)`, r.api.ratio, 3, "x");
     if (r.memory && db.name.startsWith("wal-"))
