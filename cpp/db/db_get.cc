@@ -16,7 +16,7 @@ namespace {
 using Entry = DbGetStep::Entry;
 using Outcome = DbGetResult::Outcome;
 
-// A version of the key as a source holds it (ts/api/db-get.ts Version).
+// A version of the key as a source (a memtable log, a table) holds it.
 struct Version {
   Entry entry = Entry::kValue;  // kValue, kDeletion, kSingleDeletion or kMerge
   uint64_t sequence = 0;
@@ -64,7 +64,7 @@ Status DefaultColumn(ByteView entity, uint64_t sequence, ByteView* out) {
   return Status::Ok();
 }
 
-// The version a memtable record stands for (ts/api/db-get.ts versionOf): a TimedPut's value comes
+// The version a memtable record stands for: a TimedPut's value comes
 // without its write time already (the WAL reader's), a blob index is answered as the index.
 Status MemTableVersionOf(const MemTableVersion& v, Version* out) {
   out->sequence = v.sequence;
@@ -214,7 +214,7 @@ class Resolution {
 // The data blocks BlockBasedTable::Get reads of those the table's lookup read: it goes on to the
 // next block until an entry after the key or one that decides is seen, so a merge chain running
 // past a block's end costs a block more, and so does a key between a block's last key and the
-// index separator above it (ts/api/db-get.ts blocksUntilDecided).
+// index separator above it.
 uint64_t BlocksUntilDecided(const std::vector<TableGet::BlockRead>& blocks,
                             std::optional<size_t> decided_at) {
   if (!decided_at) return blocks.size();
@@ -424,8 +424,7 @@ void DbGet::State::ListCandidates() {
   }
 }
 
-// Takes the finished lookup of the current table into the resolution and the route (ts/api/
-// db-get.ts tableStep).
+// Takes the finished lookup of the current table into the resolution and the route.
 Status DbGet::State::FinishTable() {
   const Candidate& c = candidates[next];
   const std::string file = FileText(DbGetStep::Where::kTable, c.file->number);

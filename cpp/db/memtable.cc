@@ -165,7 +165,7 @@ bool MemTable::Before(const Entry& a, const Entry& b) const {
   const int c =
       OrderStoredKeys(ComparatorOf(a.column_family), Decode(a.record).key, Decode(b.record).key);
   if (c != 0) return c < 0;
-  // lookupMemtable takes the logs newest first and each log's versions by sequence descending.
+  // A Get takes the logs newest first and each log's versions by sequence descending.
   if (a.log != b.log) return a.log > b.log;
   return a.sequence > b.sequence;
 }
@@ -203,7 +203,7 @@ uint64_t MemTable::CoveringTombstone(uint32_t column_family, ByteView key,
                                      std::optional<uint64_t> log_number) const {
   const Comparator& comparator = ComparatorOf(column_family);
   uint64_t covering = 0;
-  // Every one of the family's, as lookupMemtable does: a memtable holds few range deletions.
+  // Every one of the family's: a memtable holds few range deletions.
   for (const Entry& e : range_deletions_) {
     if (e.column_family != column_family) continue;
     if (log_number && log_numbers_[e.log] != *log_number) continue;

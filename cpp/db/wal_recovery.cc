@@ -1,5 +1,5 @@
-// The replay of write-ahead logs into the memtable (sstfilter/wal_recovery.h), moved from
-// ts/api/wal-recovery.ts with its decisions and messages. Sources: rocksdb db/write_batch.cc
+// The replay of write-ahead logs into the memtable (sstfilter/wal_recovery.h), with the decisions
+// and messages the TypeScript replay it replaced had. Sources: rocksdb db/write_batch.cc
 // (MemTableInserter: MarkBeginPrepare, MarkEndPrepare, MarkCommit, MarkCommitWithTimestamp,
 // MarkRollback, MaybeAdvanceSeq; WriteBatchInternal::Iterate's checks of the begin markers against
 // the write policy), db/db_impl/db_impl_open.cc (RecoverLogFiles: each batch starts at its
@@ -114,7 +114,7 @@ Status WalReplay::EndLog() {
   log.drops = std::move(contents.drops);
   log.unlisted_drops = contents.unlisted_drops;
   // A log this reader cannot decode (a compressed WAL) would read as empty: RocksDB reads it, so
-  // the memtable cannot be told. recoverWals checks it before the log's markers.
+  // the memtable cannot be told. This is checked before the log's markers.
   if (log.status.code() == ErrorCode::kUnsupported) {
     error_ = log.status;
   } else if (!batch_error_.ok()) {
@@ -132,7 +132,7 @@ WriteBatchSink WalReplay::BatchSink() {
 
 bool WalReplay::OnBatch(WriteBatch&& batch) {
   // After a marker's refusal the log is only read on for a compressed record, which EndLog reports
-  // first, as recoverWals checks the log's error before replaying it.
+  // first: the log's error is reported before what its replay refused.
   if (!batch_error_.ok()) return true;
   RecoveredLog& log = logs_.back();
   if (mode_ == WalRecoveryMode::kPointInTimeRecovery && unresumed_damage_) {
