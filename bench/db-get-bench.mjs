@@ -578,7 +578,8 @@ async function main() {
   const report = {
     generated: new Date().toISOString(),
     run: quick ? "quick" : full ? "full" : walksOnly ? "walks" : "standard",
-    label: "the engine in the core (issue 29): WalReplay, MemTable and DbGet in C++, a 32 MiB block cache as rocksdb-native has",
+    label:
+      "the engine in the core (issue 29): WalReplay, MemTable and DbGet in C++, a 32 MiB block cache as rocksdb-native has",
     machine: { cpu: cpus()[0]?.model, cores: cpus().length, loadAverageAtEnd: loadavg()[0] },
     versions: {
       rocksdbTools: execFileSync("dpkg-query", ["-W", "-f=${Version}", "rocksdb-tools"]).toString(),
