@@ -3,9 +3,7 @@
 // ComparatorWithU64TsImpl) and the registry of built-in comparators by name.
 #include "sstfilter/comparator.h"
 
-#include <algorithm>
 #include <array>
-#include <cstring>
 
 namespace sstfilter {
 
@@ -14,26 +12,19 @@ void Comparator::FindShortSuccessor(Bytes*) const {}
 
 namespace {
 
-int MemcmpThenLength(ByteView a, ByteView b) {
-  const size_t n = std::min(a.size(), b.size());
-  const int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
-  if (c != 0) return c;
-  return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
-}
-
 // Separators are shortened by the table writer itself for these (table/key_shortening.h): LevelDB
 // and RocksDB shorten bytewise keys by different rules under the same comparator name.
 class Bytewise final : public Comparator {
  public:
   std::string_view Name() const override { return kBytewiseComparatorName; }
-  int Compare(ByteView a, ByteView b) const override { return MemcmpThenLength(a, b); }
+  int Compare(ByteView a, ByteView b) const override { return CompareBytes(a, b); }
   bool is_bytewise() const override { return true; }
 };
 
 class ReverseBytewise final : public Comparator {
  public:
   std::string_view Name() const override { return kReverseBytewiseComparatorName; }
-  int Compare(ByteView a, ByteView b) const override { return MemcmpThenLength(b, a); }
+  int Compare(ByteView a, ByteView b) const override { return CompareBytes(b, a); }
 };
 
 // RocksDB 7.8.3 records no timestamp size in a table's properties (newer versions add
@@ -41,7 +32,7 @@ class ReverseBytewise final : public Comparator {
 class BytewiseU64Ts final : public Comparator {
  public:
   std::string_view Name() const override { return kBytewiseU64TsComparatorName; }
-  int Compare(ByteView a, ByteView b) const override { return MemcmpThenLength(a, b); }
+  int Compare(ByteView a, ByteView b) const override { return CompareBytes(a, b); }
   size_t timestamp_size() const override { return 8; }
   bool is_bytewise() const override { return true; }
 };

@@ -10,7 +10,6 @@
 
 namespace sstfilter::indexeddb {
 
-using internal::CompareBytes;
 using internal::CompareInts;
 using internal::CompareSizes;
 using internal::Skip;

@@ -5,23 +5,12 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "sstfilter/bytes.h"
 
 namespace sstfilter::indexeddb::internal {
 
 inline ByteView Skip(ByteView in, size_t n) { return in.subspan(n); }
-
-// std::string_view::compare over bytes: memcmp, then the shorter first.
-inline int CompareBytes(ByteView a, ByteView b) {
-  const size_t n = a.size() < b.size() ? a.size() : b.size();
-  if (n > 0) {
-    if (int r = std::memcmp(a.data(), b.data(), n)) return r < 0 ? -1 : 1;
-  }
-  if (a.size() == b.size()) return 0;
-  return a.size() < b.size() ? -1 : 1;
-}
 
 // CompareInts: the sign of a - b. Chromium subtracts int64s, which can only overflow for ids read
 // from 8-byte prefixes with the top bit set (never written); signed overflow is undefined there

@@ -82,13 +82,6 @@ const uint8_t* GetVarint(const uint8_t* p, uint32_t* v) {
   return p;
 }
 
-int CompareBytes(ByteView a, ByteView b) {
-  const size_t n = std::min(a.size(), b.size());
-  const int c = n == 0 ? 0 : std::memcmp(a.data(), b.data(), n);
-  if (c != 0) return c;
-  return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
-}
-
 }  // namespace
 
 int OrderStoredKeys(const Comparator& comparator, ByteView a, ByteView b) {

@@ -53,6 +53,15 @@ struct LookupKey {
 int CompareInternalKeys(const Comparator& comparator, ByteView a, uint64_t a_tag, ByteView b,
                         uint64_t b_tag, bool has_tag);
 
+// CompareInternalKeys under a bytewise comparator without timestamps, inline and without the
+// comparator's virtual calls: verify's walk compares every entry with two keys.
+inline int CompareBytewiseInternalKeys(ByteView a, uint64_t a_tag, ByteView b, uint64_t b_tag,
+                                       bool has_tag) {
+  if (const int c = CompareBytes(a, b); c != 0) return c;
+  if (!has_tag || a_tag == b_tag) return 0;
+  return a_tag > b_tag ? -1 : 1;
+}
+
 // <0 when the index key (stored user key `key`, with its timestamp when the comparator has them,
 // and `tag` when `has_tag`) sorts before `lookup`, else >=0 (0: the lookup stops at this key).
 // Indexes of user keys only compare user keys (and timestamps).

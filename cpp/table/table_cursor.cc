@@ -33,7 +33,9 @@ struct TableCursor::Walk {
   explicit Walk(const OpenedTable& table)
       : data_fetcher(&table.file),
         index_fetcher(&table.file),
-        two_level(table.index_type == kTwoLevelIndexSearch) {
+        two_level(table.index_type == kTwoLevelIndexSearch),
+        bytewise_order(table.comparator_ref && table.comparator_ref->is_bytewise() &&
+                       table.comparator_ref->timestamp_size() == 0) {
     // Data blocks, and the partitions of a partitioned index (written together after the data
     // blocks), each lie one after another: each read reads ahead in its own window.
     data_fetcher.EnableReadahead();
@@ -43,6 +45,8 @@ struct TableCursor::Walk {
   BlockFetcher data_fetcher;
   BlockFetcher index_fetcher;
   bool two_level;
+  // SetOrderCheck compares inline under this, the common order: it runs for every entry.
+  bool bytewise_order;
   bool entered = false;  // the table's index (the top level, when partitioned) was entered
   std::optional<IndexBlock::Iterator> top;  // over the partitions of a partitioned index
   std::unique_ptr<IndexBlock> partition;
@@ -55,7 +59,9 @@ struct TableCursor::Walk {
   // last entry read (stored user key and tag).
   std::optional<IndexEntry> block_separator;
   std::optional<IndexEntry> previous_separator;
-  std::optional<std::pair<Bytes, uint64_t>> last_entry;
+  bool has_last_entry = false;
+  Bytes last_key;
+  uint64_t last_tag = 0;
 };
 
 TableCursor::TableCursor(const TableReader& table, Content content, size_t batch_bytes)
@@ -351,36 +357,38 @@ Status TableCursor::CheckEntryOrder(ByteView key, uint64_t tag, uint64_t entry_o
   if (comparator == nullptr) return Status::Ok();
   const bool has_tag = table_->options.internal_keys;
   const bool index_tags = table_->index.keys_have_tag();
-  std::string problem;
-  if (w.last_entry && CompareInternalKeys(*comparator, w.last_entry->first, w.last_entry->second,
-                                          key, tag, has_tag) >= 0) {
+  auto compare = [&](ByteView a, uint64_t a_tag, ByteView b, uint64_t b_tag, bool tags) {
+    return w.bytewise_order ? CompareBytewiseInternalKeys(a, a_tag, b, b_tag, tags)
+                    : CompareInternalKeys(*comparator, a, a_tag, b, b_tag, tags);
+  };
+  const char* problem = nullptr;
+  if (w.has_last_entry && compare(w.last_key, w.last_tag, key, tag, has_tag) >= 0) {
     problem = "sorts before the entry before it";
   } else if (first && w.previous_separator &&
-             CompareInternalKeys(*comparator, key, tag, w.previous_separator->user_key,
-                                 w.previous_separator->tag, has_tag && index_tags) < 0) {
+             compare(key, tag, w.previous_separator->user_key, w.previous_separator->tag,
+                     has_tag && index_tags) < 0) {
     problem = "sorts before the index separator of the block before";
-  } else if (w.block_separator &&
-             CompareInternalKeys(*comparator, key, tag, w.block_separator->user_key,
-                                 w.block_separator->tag, has_tag && index_tags) > 0) {
+  } else if (w.block_separator && compare(key, tag, w.block_separator->user_key,
+                                          w.block_separator->tag, has_tag && index_tags) > 0) {
     problem = "sorts after its block's index separator";
   }
-  if (!problem.empty()) {
+  if (problem != nullptr) {
     const TableKeyOrder& order = table_->key_order;
     if (order.source == KeyOrderSource::kSeparators) {
       return Status::Error(ErrorCode::kUnsupported,
-                           "the keys are not in bytewise order (an entry " + problem +
+                           std::string("the keys are not in bytewise order (an entry ") + problem +
                                "), and LevelDB tables do not record their comparator: supply it "
                                "as the comparator option",
                            static_cast<int64_t>(entry_offset));
     }
     return Status::Error(
         ErrorCode::kCorrupt,
-        "an entry " + problem + " under the comparator \"" + order.comparator + "\"",
+        std::string("an entry ") + problem + " under the comparator \"" + order.comparator + "\"",
         static_cast<int64_t>(entry_offset));
   }
-  if (!w.last_entry) w.last_entry.emplace();
-  w.last_entry->first.assign(key.begin(), key.end());
-  w.last_entry->second = tag;
+  w.has_last_entry = true;
+  w.last_key.assign(key.begin(), key.end());
+  w.last_tag = tag;
   return Status::Ok();
 }
 

@@ -43,6 +43,32 @@ Bytes TwoEntryBlock() {
   return b;
 }
 
+// CompareBytes against std::lexicographical_compare over unsigned bytes (memcmp, then the shorter
+// first), on pairs differing at every position of keys up to 40 bytes, across the word-sized chunks.
+TEST(CompareBytes, OrdersAsMemcmpThenLength) {
+  auto expected = [](const Bytes& x, const Bytes& y) {
+    if (std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end())) return -1;
+    return std::lexicographical_compare(y.begin(), y.end(), x.begin(), x.end()) ? 1 : 0;
+  };
+  size_t pairs = 0;
+  for (size_t size = 0; size <= 40; ++size) {
+    const Bytes a(size, 0x80);
+    for (size_t at = 0; at <= size; ++at) {
+      for (int delta : {-0x80, -1, 1, 0x7f}) {
+        Bytes b = a;
+        if (at < size) b[at] = static_cast<uint8_t>(b[at] + delta);
+        if (at == size) b.push_back(static_cast<uint8_t>(0x80 + delta));
+        for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}, std::pair{a, a}}) {
+          ASSERT_EQ(CompareBytes(x, y), expected(x, y))
+              << "sizes " << x.size() << " and " << y.size() << ", differing at " << at;
+          ++pairs;
+        }
+      }
+    }
+  }
+  EXPECT_GT(pairs, 1000u);
+}
+
 TEST(BlockEntries, RebuildsKeysFromSharedPrefixes) {
   std::vector<std::string> seen;
   const Status s = ForEachBlockEntry(TwoEntryBlock(), [&](ByteView key, ByteView value) {
