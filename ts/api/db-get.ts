@@ -104,6 +104,8 @@ export interface GetSource {
   columnFamilies: readonly ColumnFamily[];
   /** The folder's file names (the core names the table files as they are there). */
   names: ReadonlySet<string>;
+  /** Each column family's live table files by number, by family id (the tables the core asks for). */
+  liveTables: ReadonlyMap<number, ReadonlyMap<bigint, DatabaseFile>>;
   manifest: ManifestForGets;
   /** The family's key order as the core takes it; throws UNSUPPORTED for one no one supplied. */
   comparator(family: ColumnFamily): CoreComparator;
@@ -176,7 +178,7 @@ export async function explainGet(
       }
       if (get.done()) break;
       const number = get.tableNeeded();
-      const wanted = family.levels.flatMap((l) => l.files).find((f) => f.number === number);
+      const wanted = number === null ? undefined : source.liveTables.get(family.id)?.get(number);
       if (wanted === undefined) {
         throw new SstFilterError(
           "CORRUPT",

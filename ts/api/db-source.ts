@@ -57,6 +57,15 @@ export async function openSourceTable(
   }
 }
 
+/** @internal File `name` of `source`, whole; errors name it. */
+export async function readSourceFile(source: DatabaseSource, name: string): Promise<Uint8Array> {
+  try {
+    return await source.read(name);
+  } catch (error) {
+    throw inFile(error, name);
+  }
+}
+
 /** The library that wrote the database, from the names of its files (OpenDatabaseOptions.format). */
 export function detectDatabaseFormat(names: readonly string[]): DatabaseFormat {
   return names.some((n) => n === "IDENTITY" || n.startsWith("OPTIONS-")) ? "rocksdb" : "leveldb";

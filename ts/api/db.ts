@@ -2,6 +2,7 @@
 // (cpp/db/manifest.cc) to give the live table files per level per column family. The files come
 // from a DatabaseSource: a directory on Node (ts/platform/node-files.ts), a set of Files in
 // browsers (a dropped folder, showDirectoryPicker), or anything that lists names and reads them.
+// The logs' replay in the core is driven by ts/api/db-replay.ts, Gets by ts/api/db-get.ts.
 import type { WasmHeap } from "../core/heap.js";
 import type { BlockCacheHandle } from "../core/core-module.js";
 import {
@@ -20,23 +21,16 @@ import type { AsyncTable, OpenTableOptions } from "./table.js";
 import {
   comparatorsByName,
   compareFunctionFor,
-  coreComparator,
   type CompareFunction,
   type CoreComparator,
 } from "./comparators.js";
-import { liveWalNames, readWals, walNumber, type WalFile } from "./wal.js";
-import {
-  replayLogs,
-  type MemtableLog,
-  type MemtableReplay,
-  type ReplayLog,
-  type ReplayOptions,
-  type WalRecovery,
-  type WalRecoveryMode,
-} from "./wal-recovery.js";
+import { readWals, type WalFile } from "./wal.js";
+import type { MemtableLog, MemtableReplay, ReplayLog, WalRecovery, WalRecoveryMode } from "./wal-recovery.js";
 import { readBlobValue } from "./db-blob.js";
 import { scanDatabase, type DatabaseRecord, type DatabaseScanOptions } from "./db-scan.js";
-import { detectDatabaseFormat, openSourceTable } from "./db-source.js";
+import { detectDatabaseFormat, openSourceTable, readSourceFile } from "./db-source.js";
+import { DatabaseReplay, type SingleReplay } from "./db-replay.js";
+import { forgetOnFailure } from "./forget-on-failure.js";
 import type {
   ColumnFamily,
   DatabaseFile,
@@ -46,23 +40,8 @@ import type {
   ManifestEnd,
   ManifestState,
   OpenDatabaseOptions,
-  OpenedFile,
   WalRecoverySettings,
 } from "./db-types.js";
-
-// The pieces a log is fed to the core's replay in: JavaScript holds at most one at a time.
-const LOG_PIECE_BYTES = 1 << 20;
-
-/**
- * `promise`, calling `forget` when it fails: what the Database keeps of a file it read, so that a
- * failed read is tried again on the next call rather than kept.
- */
-function forgetOnFailure<T>(promise: Promise<T>, forget: () => void): Promise<T> {
-  return promise.catch((error: unknown) => {
-    forget();
-    throw error;
-  });
-}
 
 /** A database directory as its MANIFEST describes it. */
 export class Database {
@@ -87,9 +66,8 @@ export class Database {
   readonly #heap: WasmHeap;
   readonly #source: DatabaseSource;
   #wals: Promise<WalFile[]> | undefined;
-  #recovery: Promise<WalRecovery> | undefined;
-  /** The core's memtable get and explain look keys up in, kept in wasm memory until dispose(). */
-  #memtable: Promise<MemtableReplay> | undefined;
+  /** The core's replays of the logs; the memtable get and explain use is kept until dispose(). */
+  readonly #replay: DatabaseReplay;
   /** The MANIFEST's state in wasm memory for get and explain, kept until dispose(). */
   #manifestForGets: Promise<ManifestForGets> | undefined;
   /** Gets running: the core reads the memtable and the MANIFEST's state until they end. */
@@ -99,6 +77,10 @@ export class Database {
   #options: Promise<DatabaseOptions | null> | undefined;
   /** The live tables get and explain opened, kept open until dispose(). */
   readonly #tables = new Map<string, Promise<AsyncTable>>();
+  /** The folder's file names, as a Get hands them to the core. */
+  readonly #names: ReadonlySet<string>;
+  /** Each column family's live table files by number (by family id), for the tables a Get asks for. */
+  readonly #liveTables: ReadonlyMap<number, ReadonlyMap<bigint, DatabaseFile>>;
 
   readonly #comparators: ReadonlyMap<string, CompareFunction>;
   /** The block cache get and explain keep data blocks in (OpenDatabaseOptions.blockCacheBytes). */
@@ -132,6 +114,14 @@ export class Database {
     this.editCount = state.editCount;
     this.manifestEnd = state.manifestEnd;
     this.fileNames = [...names].sort();
+    this.#names = new Set(this.fileNames);
+    this.#liveTables = new Map(
+      this.columnFamilies.map((cf) => [
+        cf.id,
+        new Map(cf.levels.flatMap((l) => l.files).map((f) => [f.number, f])),
+      ]),
+    );
+    this.#replay = new DatabaseReplay(heap, source, this, comparators);
   }
 
   /**
@@ -142,7 +132,7 @@ export class Database {
   writeAheadLogs(): Promise<WalFile[]> {
     this.#wals ??= forgetOnFailure(
       this.recoverySettings().then((settings) =>
-        readWals(this.#heap, this.format, settings.readPastDamage, this.#liveWalNames(), (name) =>
+        readWals(this.#heap, this.format, settings.readPastDamage, this.#replay.liveWalNames(), (name) =>
           this.#read(name),
         ),
       ),
@@ -171,14 +161,6 @@ export class Database {
     };
   }
 
-  #liveWalNames(): string[] {
-    return liveWalNames(
-      this.fileNames,
-      this.columnFamilies.map((cf) => cf.logNumber),
-      this.prevLogNumber,
-    );
-  }
-
   /**
    * The memtable a TransactionDB (default WRITE_COMMITTED policy) recovers (docs/FORMATS.md 6.4), as
    * the core replays it (ts/api/wal-recovery.ts): per log the records it inserts with the sequence
@@ -192,107 +174,7 @@ export class Database {
    * memtable in wasm memory instead).
    */
   recoverMemtable(): Promise<WalRecovery> {
-    this.#recovery ??= forgetOnFailure(
-      this.#replay(true).then((replay) => {
-        try {
-          return replay.recovery();
-        } finally {
-          replay.dispose();
-        }
-      }),
-      () => (this.#recovery = undefined),
-    );
-    return this.#recovery;
-  }
-
-  /** The core's replay of the logs recovery reads (recoverMemtable), fed piece by piece. */
-  async #replay(
-    listRecords: boolean,
-    logs?: readonly ReplayLog[],
-    onlyKey?: ReplayOptions["onlyKey"],
-  ): Promise<MemtableReplay> {
-    const settings = await this.recoverySettings();
-    return replayLogs(this.#heap, logs ?? (await this.#recoveryLogs(settings.allow2pc)), {
-      format: this.format,
-      // paranoid_checks=false ignores what the reader reports, as kSkipAnyCorruptedRecords does.
-      mode: settings.readPastDamage ? "kSkipAnyCorruptedRecords" : (settings.mode ?? "kPointInTimeRecovery"),
-      columnFamilies: this.columnFamilies.map((cf) => ({
-        id: cf.id,
-        name: cf.name,
-        logNumber: cf.logNumber,
-        comparator: this.#replayComparator(cf),
-        hasTables: cf.levels.some((l) => l.bytes > 0),
-      })),
-      listRecords,
-      ...(onlyKey !== undefined ? { onlyKey } : {}),
-    });
-  }
-
-  /**
-   * The logs recovery reads, ascending by number: the live ones and, for a two-phase-commit
-   * recovery, the older ones down to the MANIFEST's min log number to keep (RecoverLogFiles:
-   * without allow_2pc it skips every log below the smallest one holding unflushed data).
-   */
-  async #recoveryLogs(allow2pc: boolean): Promise<ReplayLog[]> {
-    const live = this.#liveWalNames();
-    const older =
-      this.format === "leveldb" || !allow2pc
-        ? []
-        : this.fileNames.filter((name) => {
-            const number = walNumber(name);
-            return number !== null && number >= this.minLogNumberToKeep && !live.includes(name);
-          });
-    return [...older, ...live]
-      .map((name) => ({ name, number: walNumber(name)!, pieces: () => this.#pieces(name) }))
-      .sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
-  }
-
-  /**
-   * A file's bytes in pieces of at most LOG_PIECE_BYTES: read piece by piece where the source
-   * opens files for ranged reads, else read whole and handed over piece by piece.
-   */
-  async *#pieces(name: string): AsyncGenerator<Uint8Array> {
-    if (this.#source.open === undefined) {
-      const bytes = await this.#read(name);
-      for (let at = 0; at < bytes.length; at += LOG_PIECE_BYTES) {
-        yield bytes.subarray(at, at + LOG_PIECE_BYTES);
-      }
-      return;
-    }
-    let opened: OpenedFile;
-    try {
-      opened = await this.#source.open(name);
-    } catch (error) {
-      throw inFile(error, name);
-    }
-    try {
-      for (let at = 0; at < opened.source.size; at += LOG_PIECE_BYTES) {
-        const length = Math.min(LOG_PIECE_BYTES, opened.source.size - at);
-        let piece: Uint8Array;
-        try {
-          piece = await opened.source.read(at, length);
-        } catch (error) {
-          throw inFile(error, name);
-        }
-        yield piece;
-        if (piece.length < length) return; // the file ended early
-      }
-    } finally {
-      opened.close();
-    }
-  }
-
-  /**
-   * A column family's key order for the replay (its range deletions): the caller's comparator or a
-   * built-in one; bytewise where neither (a Get then refuses the family: compareFor).
-   */
-  #replayComparator(family: ColumnFamily): CoreComparator {
-    const name = family.comparator === "" ? this.#heap.constants.comparatorNames.bytewise : family.comparator;
-    const supplied = this.#comparators.get(name);
-    if (supplied !== undefined) return coreComparator({ name, compare: supplied });
-    return this.#heap.module.builtinComparatorNames().includes(name)
-      ? { name, compare: null }
-      : { name: "", compare: null };
+    return this.#replay.recovery();
   }
 
   /**
@@ -315,12 +197,8 @@ export class Database {
     return this.#options;
   }
 
-  async #read(name: string): Promise<Uint8Array> {
-    try {
-      return await this.#source.read(name);
-    } catch (error) {
-      throw inFile(error, name);
-    }
+  #read(name: string): Promise<Uint8Array> {
+    return readSourceFile(this.#source, name);
   }
 
   /** A whole file of the database, e.g. a WAL or an OPTIONS file. */
@@ -427,14 +305,12 @@ export class Database {
    * the first call (or Get) and kept until dispose(); throws as recoverMemtable() does.
    */
   async memtableLogs(): Promise<MemtableLog[]> {
-    this.#memtable ??= forgetOnFailure(this.#replay(false), () => (this.#memtable = undefined));
-    return (await this.#memtable).logs();
+    return (await this.#replay.memtable()).logs();
   }
 
   /** The route of a Get for `key`: the memtable, every file consulted, filter answers, the result. */
   async explain(key: Key, opts?: DatabaseGetOptions): Promise<GetExplanation> {
-    this.#memtable ??= forgetOnFailure(this.#replay(false), () => (this.#memtable = undefined));
-    return this.#explain(key, opts, await this.#memtable);
+    return this.#explain(key, opts, await this.#replay.memtable());
   }
 
   /**
@@ -445,13 +321,8 @@ export class Database {
     const name = typeof opts === "object" && opts !== null ? (opts.columnFamily ?? "default") : undefined;
     const family = this.columnFamilies.find((cf) => cf.name === name);
     // Kept already, or options explain() refuses.
-    if (this.#memtable !== undefined || family === undefined) return this.explain(key, opts);
-    const replay = await this.#replay(false, undefined, { key: keyBytes(key), columnFamily: family.id });
-    try {
-      return await this.#explain(key, opts, replay);
-    } finally {
-      replay.dispose();
-    }
+    if (this.#replay.keepsMemtable() || family === undefined) return this.explain(key, opts);
+    return this.#explainOver(key, opts, { onlyKey: { key: keyBytes(key), columnFamily: family.id } });
   }
 
   /**
@@ -464,7 +335,16 @@ export class Database {
     logs: readonly ReplayLog[] | null,
   ): Promise<GetExplanation> {
     if (logs === null) return this.#explain(key, opts, null);
-    const replay = await this.#replay(false, logs);
+    return this.#explainOver(key, opts, { logs });
+  }
+
+  /** explain() over a memtable replayed for it alone (DatabaseReplay.replayOnce), freed after. */
+  async #explainOver(
+    key: Key,
+    opts: DatabaseGetOptions | undefined,
+    what: SingleReplay,
+  ): Promise<GetExplanation> {
+    const replay = await this.#replay.replayOnce(what);
     try {
       return await this.#explain(key, opts, replay);
     } finally {
@@ -484,7 +364,8 @@ export class Database {
       heap: this.#heap,
       format: this.format,
       columnFamilies: this.columnFamilies,
-      names: new Set(this.fileNames),
+      names: this.#names,
+      liveTables: this.#liveTables,
       manifest: await this.#manifestForGets,
       comparator: (family: ColumnFamily) => this.#getComparator(family),
       blockCache: this.#blockCache,
@@ -520,7 +401,7 @@ export class Database {
   /** A column family's key order for a Get, as compareFor checks it: UNSUPPORTED where unknown. */
   #getComparator(family: ColumnFamily): CoreComparator {
     this.compareFor(family);
-    return this.#replayComparator(family);
+    return this.#replay.comparator(family);
   }
 
   /**
@@ -544,13 +425,13 @@ export class Database {
   /** Closes the tables get and explain keep open and frees the memtable they keep in wasm memory. */
   dispose(): void {
     this.#retired.push(...this.#tables.values());
-    if (this.#memtable !== undefined) this.#retired.push(this.#memtable);
+    const memtable = this.#replay.release();
+    if (memtable !== undefined) this.#retired.push(memtable);
     if (this.#manifestForGets !== undefined) this.#retired.push(this.#manifestForGets);
     const cache = this.#blockCache;
     if (cache !== null) this.#retired.push(Promise.resolve({ dispose: () => cache.delete() }));
     this.#blockCache = null;
     this.#tables.clear();
-    this.#memtable = undefined;
     this.#manifestForGets = undefined;
     // A Get still running reads them: the last one to end frees them.
     if (this.#running === 0) this.#freeRetired();
