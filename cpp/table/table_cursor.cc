@@ -359,7 +359,7 @@ Status TableCursor::CheckEntryOrder(ByteView key, uint64_t tag, uint64_t entry_o
   const bool index_tags = table_->index.keys_have_tag();
   auto compare = [&](ByteView a, uint64_t a_tag, ByteView b, uint64_t b_tag, bool tags) {
     return w.bytewise_order ? CompareBytewiseInternalKeys(a, a_tag, b, b_tag, tags)
-                    : CompareInternalKeys(*comparator, a, a_tag, b, b_tag, tags);
+                            : CompareInternalKeys(*comparator, a, a_tag, b, b_tag, tags);
   };
   const char* problem = nullptr;
   if (w.has_last_entry && compare(w.last_key, w.last_tag, key, tag, has_tag) >= 0) {

@@ -44,7 +44,8 @@ Bytes TwoEntryBlock() {
 }
 
 // CompareBytes against std::lexicographical_compare over unsigned bytes (memcmp, then the shorter
-// first), on pairs differing at every position of keys up to 40 bytes, across the word-sized chunks.
+// first), on pairs differing at every position of keys up to 40 bytes, across the word-sized
+// chunks.
 TEST(CompareBytes, OrdersAsMemcmpThenLength) {
   auto expected = [](const Bytes& x, const Bytes& y) {
     if (std::lexicographical_compare(x.begin(), x.end(), y.begin(), y.end())) return -1;
