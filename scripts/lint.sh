@@ -21,6 +21,10 @@ npx tsc --noEmit -p tests/ts/tsconfig.json
 # emitted first when no build has made them yet.
 [ -f dist/esm/platform/browser.d.ts ] || npx tsc -p tsconfig.esm.json
 npx tsc --noEmit -p demo/tsconfig.json
+# A doc comment on every export of ts/ (typedoc.json: TypeDoc's notDocumented validation, warnings
+# as errors; it emits nothing).
+echo "lint: doc comments (TypeDoc)"
+npx typedoc --logLevel Warn
 echo "lint: C++ includes (layers.json: one-way layers, scripts/check-cpp-layers.mjs)"
 node scripts/check-cpp-layers.mjs
 echo "lint: dependency-cruiser (layers.json: one-way layers, no cycles)"

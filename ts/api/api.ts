@@ -36,19 +36,25 @@ import {
   type Table,
 } from "./table.js";
 
+/** Which wasm module `init` loaded: SIMD128 where the runtime validates it, else the portable one. */
 export type Backend = "wasm-simd128" | "wasm-scalar";
 
+/** What buildFilter builds: the filter family and the bits per key, as the database's own policy takes them. */
 export type BuildOptions =
   | { format: "leveldb"; bitsPerKey: number } // leveldb.BuiltinBloomFilter2
   | { format: "rocksdb-legacy-bloom"; bitsPerKey: number } // full filter, format_version < 5
   | { format: "rocksdb-bloom"; bitsPerKey: number } // FastLocalBloom, format_version >= 5
   | { format: "rocksdb-ribbon"; bitsPerKey: number }; // Standard128Ribbon
 
+/** The filter families buildFilter writes. */
 export type FilterFormat = BuildOptions["format"];
 
+/** The filter formats with more than one probe kernel (scalar, SIMD128). */
 export type KernelFamily = "fastLocalBloom" | "ribbon";
+/** Per kernel family, the kernels the module has and the one in use. */
 export type KernelInfo = Record<KernelFamily, { available: string[]; active: string }>;
 
+/** How openFilter reads filter bytes: LevelDB's carry no marker, so the family is said. */
 export interface OpenFilterOptions {
   /** "rocksdb" (default) detects the kind from the metadata trailer as RocksDB does. */
   format?: "leveldb" | "rocksdb";

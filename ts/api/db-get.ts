@@ -16,13 +16,16 @@ import type { MemtableReplay } from "./wal-recovery.js";
 import type { ColumnFamily, DatabaseFile, DatabaseFormat } from "./db-types.js";
 import { keyBytes, type Key } from "../core/keys.js";
 
+/** Which column family a database Get reads (the default one when absent). */
 export interface DatabaseGetOptions {
   /** The column family by name; default "default". */
   columnFamily?: string;
 }
 
+/** How a database Get ended: a value, a deletion, nothing, or a merge chain's operands. */
 export type GetOutcome = "found" | "deleted" | "not-found" | "merge-operands";
 
+/** What a database Get answers, as DB::Get does: the outcome, the value and the entry that decided. */
 export interface GetResult {
   outcome: GetOutcome;
   /** "found": the value; "merge-operands": the base value the chain ends at, if a put; else null. */
@@ -36,6 +39,7 @@ export interface GetResult {
   sequence: bigint | null;
 }
 
+/** One file a Get consulted (a memtable log or a table): its range, filter answer, entry and blocks read. */
 export interface RouteStep {
   where: "memtable" | "table";
   /** "000012.log" or "000015.sst". */
@@ -74,6 +78,7 @@ export interface RouteStep {
   blobFile?: string;
 }
 
+/** db.explain's answer: the result and the route of steps that led to it. */
 export interface GetExplanation {
   key: Uint8Array;
   columnFamily: string;
@@ -91,7 +96,7 @@ export class ManifestForGets extends WasmObject<ManifestHandle> {
     super(handle, "database");
   }
 
-  /** @internal */
+  /** @internal The handle the core's Gets are created over (createDbGet). */
   coreHandle(): ManifestHandle {
     return this.live();
   }
@@ -111,6 +116,7 @@ export interface GetSource {
   comparator(family: ColumnFamily): CoreComparator;
   /** The database's block cache; null: none. */
   blockCache: BlockCacheHandle | null;
+  /** The live table `file`, opened once and kept open for later Gets. */
   table(file: DatabaseFile): Promise<AsyncTable>;
   /** The table options the column family's tables are read with. */
   tableOptions(columnFamily: string): Promise<DatabaseTableOptions>;

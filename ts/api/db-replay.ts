@@ -34,6 +34,7 @@ export interface ReplayedDatabase {
   readonly columnFamilies: readonly ColumnFamily[];
   readonly prevLogNumber: bigint;
   readonly minLogNumberToKeep: bigint;
+  /** The recovery mode and paranoid checks the OPTIONS file sets (the library's defaults without one). */
   recoverySettings(): Promise<WalRecoverySettings>;
 }
 

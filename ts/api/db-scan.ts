@@ -12,9 +12,13 @@ import type { WalRecovery } from "./wal-recovery.js";
 /** What a scan reads of its Database (db.ts, which calls scanDatabase and so is not imported here). */
 export interface ScannedDatabase {
   readonly columnFamilies: readonly ColumnFamily[];
+  /** The key order of the column family, as its comparator orders user keys. */
   compareFor(family: ColumnFamily): CompareFunction;
+  /** The size of the user-defined timestamps of the column family's keys (0: none). */
   timestampSizeOf(family: ColumnFamily): number;
+  /** The live table `file`, opened for reading. */
   openTable(file: DatabaseFile): Promise<AsyncTable>;
+  /** The memtable the live logs replay into, as recovery builds it. */
   recoverMemtable(): Promise<WalRecovery>;
 }
 
@@ -33,6 +37,7 @@ export interface DatabaseRecord {
   type: EntryType;
 }
 
+/** Which column family db.scan reads (the default one when absent). */
 export interface DatabaseScanOptions {
   /** The column family to read (default "default"). */
   columnFamily?: string;

@@ -10,6 +10,7 @@
 import type { DatabaseOptions } from "./options-file.js";
 import type { TableReadOptions } from "./table.js";
 
+/** The table options the newest OPTIONS file sets for a column family, as the database reads its tables. */
 export interface DatabaseTableOptions {
   /**
    * "options-file": from the newest OPTIONS file's sections of the column family; "tables": each

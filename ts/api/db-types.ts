@@ -26,11 +26,14 @@ export interface DatabaseSource {
 /** A file opened for ranged reads; `close` releases it (a file handle, say). */
 export interface OpenedFile {
   source: ByteSource;
+  /** Releases the file (a Node file descriptor; nothing for in-memory sources). */
   close(): void;
 }
 
+/** Which library's database a folder is. */
 export type DatabaseFormat = "leveldb" | "rocksdb";
 
+/** How openDatabase reads a folder: its format, its comparators by name, a block cache budget. */
 export interface OpenDatabaseOptions {
   /**
    * Which library wrote the database. Default: "rocksdb" when the directory holds RocksDB's
@@ -92,6 +95,7 @@ export interface DatabaseLevel {
   bytes: number;
 }
 
+/** A live blob file of a column family, as the MANIFEST records it. */
 export interface DatabaseBlobFile {
   number: bigint;
   totalBlobCount: bigint;
@@ -102,6 +106,7 @@ export interface DatabaseBlobFile {
   checksumValue: Uint8Array;
 }
 
+/** A column family: its id, name, comparator, live tables per level and blob files. */
 export interface ColumnFamily {
   id: number;
   name: string;
@@ -172,5 +177,6 @@ export interface TableVerifyThread {
     signal: AbortSignal,
     manifestComparator?: string,
   ): Promise<VerifyReport>;
+  /** Ends the thread. */
   close(): void;
 }

@@ -21,6 +21,7 @@ import type {
 import { inFile, messageWithoutOffset, SstFilterError, type SstFilterErrorCode } from "../core/errors.js";
 import { liveWalNames, readWriteAheadLog, walNumber } from "./wal.js";
 
+/** How far db.verify is: bytes verified of all live files' bytes. */
 export interface DatabaseVerifyProgress {
   /**
    * Bytes of the files verified so far (a table's share by its data blocks checked), and of all
@@ -32,6 +33,7 @@ export interface DatabaseVerifyProgress {
   filesTotal: number;
 }
 
+/** db.verify's options: progress, cancellation, tables verified at once and their threads. */
 export interface DatabaseVerifyOptions {
   /** Called as files and tables' data blocks are checked, and once at the end. */
   onProgress?: (progress: DatabaseVerifyProgress) => void;
@@ -56,6 +58,7 @@ export interface LogEndReport {
   what: string;
 }
 
+/** db.verify's verdict on one live file: ok or the typed error, with what was checked. */
 export interface DatabaseFileReport {
   name: string;
   kind: DatabaseFileKind;
@@ -72,6 +75,7 @@ export interface DatabaseFileReport {
   blob: { count: bigint; bytes: bigint } | null;
 }
 
+/** db.verify's report: one entry per live file, and totals. */
 export interface DatabaseVerifyReport {
   /** Every verified file is good. */
   ok: boolean;
@@ -146,6 +150,7 @@ export interface VerifiedDatabase {
   readonly columnFamilies: readonly ColumnFamily[];
   readonly prevLogNumber: bigint;
   readonly fileNames: readonly string[];
+  /** How the table `name` is opened to be verified: its column family's comparator and key shape. */
   tableOpenOptions(name: string): OpenTableOptions;
 }
 

@@ -17,12 +17,14 @@ import { messageWithoutOffset, SstFilterError } from "../core/errors.js";
  */
 export interface RecordDecoder {
   readonly name: string;
+  /** The record as JSON; an SstFilterError with the offset of the byte it is about when it does not decode. */
   decode(key: Uint8Array, value: Uint8Array): unknown;
 }
 
 /** The names of the built-in decoders, which are also the stores detectStore recognises. */
 export type StoreKind = "indexeddb" | "localstorage" | "sessionstorage";
 
+/** The record decoders every registry has: Chrome's IndexedDB, Local Storage and Session Storage. */
 export const BUILTIN_DECODERS: readonly StoreKind[] = ["indexeddb", "localstorage", "sessionstorage"];
 
 /** A record a decoder read: the raw key and value and what the decoder made of them. */
@@ -122,6 +124,7 @@ export class DecoderRegistry {
     this.#decoders.set("sessionstorage", storageDecoder(heap, "sessionstorage"));
   }
 
+  /** Adds (or replaces) a decoder under `name`: a function or `{ name, decode }`; BAD_OPTIONS for a built-in name. */
   register(name: string, decoder: DecoderOption): RecordDecoder {
     if (typeof name !== "string" || name === "") {
       throw new SstFilterError("BAD_OPTIONS", "a decoder's name must be a non-empty string");
@@ -148,6 +151,7 @@ export class DecoderRegistry {
     return registered;
   }
 
+  /** The decoder named `name`; BAD_OPTIONS naming the known ones when there is none. */
   get(name: string): RecordDecoder {
     const decoder = this.#decoders.get(name);
     if (decoder === undefined) {
@@ -159,11 +163,13 @@ export class DecoderRegistry {
     return decoder;
   }
 
+  /** The names of the decoders registered, built-in ones first. */
   names(): string[] {
     return [...this.#decoders.keys()];
   }
 }
 
+/** decodedRecords's options: db.scan's, and what to yield for a record that does not decode. */
 export interface DecodedRecordsOptions extends DatabaseScanOptions {
   /** What to yield as the record of a key the decoder throws for (undefined: skip the record). */
   onError?: (error: unknown, key: Uint8Array) => unknown;

@@ -70,6 +70,7 @@ export interface EntryRangeRaw {
   limit?: number;
 }
 
+/** The options of an entries walk validated and encoded for the core (keys as bytes). */
 export function entryRange(opts: EntryOptions | undefined): EntryRangeRaw {
   if (opts === undefined) return {};
   if (opts === null || typeof opts !== "object") {

@@ -7,6 +7,7 @@ import type { FilterDetails, FilterKind } from "./filters.js";
 import type { KeyBatch } from "../core/keys.js";
 import type { AsyncTable, Table } from "./table.js";
 
+/** One part of a table's filter (a partition or the full filter) with its estimated and measured rates. */
 export interface FilterPart {
   /** Position among the table's filters (partition number, LevelDB filter number). */
   index: number;
@@ -22,6 +23,7 @@ export interface FilterPart {
   measuredFpRate: number | null;
 }
 
+/** summarizeTableFilter's answer: each part of the filter, and the rates over the whole. */
 export interface FilterSummary {
   kind: FilterKind | "mixed" | "custom";
   parts: FilterPart[];
@@ -41,6 +43,7 @@ export interface FilterSummary {
   samples: number;
 }
 
+/** summarizeTableFilter's options: how many absent keys to sample, LevelDB's entries per filter. */
 export interface SummarizeOptions {
   /** LevelDB: entries per filter of the filter block (verifyTable's keysPerLevelDbFilter). */
   keysPerLevelDbFilter?: number[] | null;

@@ -4,6 +4,7 @@ import type { WasmHeap } from "../core/heap.js";
 import { WasmObject } from "../core/wasm-object.js";
 import type { Key, KeyBatch } from "../core/keys.js";
 
+/** The filter kinds a reader recognizes from the bytes (RocksDB's metadata) or is told (LevelDB). */
 export type FilterKind =
   | "leveldb-bloom"
   | "rocksdb-legacy-bloom"

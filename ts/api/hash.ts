@@ -17,12 +17,15 @@ export interface Hashes {
   xxph3_64(key: Key, seed?: bigint | number): bigint;
   /** Final XXH3 64-bit (kXXH3 block checksums). */
   xxh3_64(key: Key, seed?: bigint | number): bigint;
+  /** xxHash64 (XXH64) of the key, as an unsigned bigint. */
   xxh64(key: Key, seed?: bigint | number): bigint;
+  /** xxHash32 (XXH32) of the key. */
   xxh32(key: Key, seed?: number): number;
   /** CRC-32C (Castagnoli) of the bytes. */
   crc32c(key: Key): number;
   /** The rotation + constant LevelDB/RocksDB apply before storing a CRC. */
   crc32cMask(crc: number): number;
+  /** The CRC32C a masked checksum was made from (LevelDB's crc32c::Unmask). */
   crc32cUnmask(masked: number): number;
 }
 
@@ -50,6 +53,7 @@ function u32(value: number, name: string): number {
   return value;
 }
 
+/** The hash functions of `sf.hash`, computed in the wasm module over keys placed in its heap. */
 export function makeHashes(heap: WasmHeap): Hashes {
   const m = heap.module;
   // Direct wasm exports return i32 results as signed numbers: `>>> 0` makes them unsigned.

@@ -15,9 +15,11 @@ import { inFile } from "../core/errors.js";
 
 /** The files of an IndexedDB blob folder, by path relative to it ("2/00/5"). */
 export interface BlobFolder {
+  /** The bytes of the file at `path` under the blob folder (e.g. `1/00/3`). */
   read(path: string): Promise<Uint8Array>;
 }
 
+/** Where readIndexedDb finds the blob folder of values Blink wrapped into blobs. */
 export interface ReadIndexedDbOptions {
   /** The blob folder, to read blob-wrapped values from (Node: NodeSstFilter takes `blobDir`). */
   blobs?: BlobFolder;
@@ -26,6 +28,7 @@ export interface ReadIndexedDbOptions {
 /** An IDB key or a value in the tagged JSON of docs/FORMATS.md 7.5. */
 export type TaggedJson = unknown;
 
+/** One record of an object store as the page reads it: key and value in tagged JSON. */
 export interface IndexedDbRecord {
   key: TaggedJson;
   value: TaggedJson;
@@ -35,11 +38,13 @@ export interface IndexedDbRecord {
   wrapping?: "snappy" | "blob";
 }
 
+/** One live entry of an index: the index key and the record's primary key. */
 export interface IndexedDbIndexEntry {
   key: TaggedJson;
   primaryKey: TaggedJson;
 }
 
+/** An index of an object store, with its live entries in key order. */
 export interface IndexedDbIndex {
   id: number;
   name: string;
@@ -50,6 +55,7 @@ export interface IndexedDbIndex {
   entries: IndexedDbIndexEntry[];
 }
 
+/** An object store: its key path, key generator, records and indexes. */
 export interface IndexedDbObjectStore {
   id: number;
   name: string;
@@ -61,6 +67,7 @@ export interface IndexedDbObjectStore {
   indexes: IndexedDbIndex[];
 }
 
+/** An IndexedDB database of an origin, with its object stores. */
 export interface IndexedDbDatabase {
   id: number;
   /** The origin (storage key) the database belongs to. */

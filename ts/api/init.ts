@@ -2,6 +2,7 @@ import { SstFilter, type Backend } from "./api.js";
 import type { CoreModule } from "../core/core-module.js";
 import { SstFilterError } from "../core/errors.js";
 
+/** init's options: `simd: false` forces the portable module. */
 export interface InitOptions {
   /**
    * true: require the SIMD128 module; false: use the portable one (parity tests, old runtimes).
@@ -10,10 +11,12 @@ export interface InitOptions {
   simd?: boolean;
 }
 
+/** The two wasm modules: with SIMD128 and portable. */
 export type ModuleVariant = "simd" | "scalar";
 
 /** How one platform (Node ESM, Node CommonJS, browsers) instantiates a module variant. */
 export interface Runtime {
+  /** Instantiates the wasm module `variant` as the platform loads it (fs in Node, a URL in browsers). */
   load(variant: ModuleVariant): Promise<CoreModule>;
 }
 

@@ -21,7 +21,7 @@ export interface ColumnFamilyOptionsSection {
 export interface DatabaseOptions {
   /** "OPTIONS-000009" */
   file: string;
-  /** [Version]: rocksdb_version ("7.8.3") and options_file_version ("1.1"). */
+  /** `[Version]`: rocksdb_version ("7.8.3") and options_file_version ("1.1"). */
   version: Record<string, string>;
   /** [DBOptions]. */
   dbOptions: Record<string, string>;

@@ -6,6 +6,7 @@
 import { SstFilterError, type SstFilterErrorCode } from "../core/errors.js";
 import type { AsyncTable, BlockRange, FilterCheckBatch, Table } from "./table.js";
 
+/** How far verifyTable is: data blocks and bytes read so far of the total. */
 export interface VerifyProgress {
   /** Bytes of data blocks checked so far, and in all (the data blocks lie at the file's start). */
   bytesDone: number;
@@ -14,6 +15,7 @@ export interface VerifyProgress {
   keys: number;
 }
 
+/** verifyTable's options: progress, cancellation, how many faults to list, the blocks to verify, the meta blocks. */
 export interface VerifyOptions {
   /**
    * Called as data blocks are checked (after each batch of them, about 1 MiB of keys), and once
@@ -33,12 +35,14 @@ export interface VerifyOptions {
   metaBlocks?: boolean;
 }
 
+/** A key the table holds that its filter rules out, and the data block it is in. */
 export interface FalseNegative {
   key: Uint8Array;
   /** [offset, size] of the data block holding the key. */
   dataBlock: [number, number];
 }
 
+/** verifyTable's report: whether every checksum matched and every key passed the filter, with counts. */
 export interface VerifyReport {
   /** No checksum mismatch, no undecodable block, no false negative. */
   ok: boolean;
@@ -202,6 +206,7 @@ export type RangeVerifier = (
   signal: AbortSignal | undefined,
 ) => Promise<VerifyReport>;
 
+/** How one table's verification is shared between threads: verifyTable's options with the number of threads. */
 export interface SplitVerifyOptions extends Pick<VerifyOptions, "onProgress" | "maxReported" | "signal"> {
   /** Threads to use, this one included (1: verifyTable alone). */
   jobs: number;

@@ -88,8 +88,11 @@ export type TableSink = WritableStream<Uint8Array> | NodeWritableLike;
 
 /** The part of a Node `stream.Writable` the writer uses. */
 export interface NodeWritableLike {
+  /** Node's Writable.write: false asks to wait for "drain". */
   write(chunk: Uint8Array): boolean;
+  /** Node's EventEmitter.once, to wait for "drain" or "error". */
   once(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
+  /** Node's EventEmitter.removeListener. */
   removeListener(event: "drain" | "error", listener: (error?: unknown) => void): unknown;
 }
 
@@ -228,14 +231,17 @@ export class TableWriter extends WasmObject<TableWriterHandle> {
     this.writerAddress = handle.writerAddress();
   }
 
+  /** Adds a value for `key`, which must come after the keys added before (the table's order). */
   put(key: Key, value: Key): void {
     this.add(OPS.put, key, value);
   }
 
+  /** Adds a deletion of `key` (a tombstone), in the table's order. */
   delete(key: Key): void {
     this.add(OPS.delete, key, "");
   }
 
+  /** Adds a merge operand for `key`, in the table's order. */
   merge(key: Key, value: Key): void {
     this.add(OPS.merge, key, value);
   }
@@ -307,6 +313,7 @@ export class TableWriter extends WasmObject<TableWriterHandle> {
   }
 }
 
+/** A table writer over the core's RocksDB or LevelDB table builder (sf.createTableWriter). */
 export function createTableWriter(heap: WasmHeap, opts: WriteOptions): TableWriter {
   const handle = heap.module.createTableWriter(normalize(opts));
   if (handle === null) throw heap.lastError();

@@ -36,6 +36,7 @@ import {
   type CoreComparator,
 } from "./comparators.js";
 
+/** How a table is opened: its key shape and its comparator. */
 export interface OpenTableOptions {
   /**
    * true (default): keys carry the 8-byte internal-key tag, as in every file a database or an
@@ -85,6 +86,7 @@ export interface TableKeyOrder {
 /** Anything with a size and ranged reads, e.g. a file handle or an HTTP range reader. */
 export interface ByteSource {
   size: number;
+  /** The `length` bytes at `offset` (fewer only at the end of the file). */
   read(offset: number, length: number): Promise<Uint8Array>;
   /**
    * Optional: reads from `offset` into `target` (from its start, up to its length) and resolves
@@ -93,6 +95,7 @@ export interface ByteSource {
   readInto?(target: Uint8Array, offset: number): Promise<number>;
 }
 
+/** Which library's table a file is. */
 export type TableFormat = "leveldb" | "rocksdb";
 
 /** What `t.filter` reports about a table's filter. */
@@ -747,6 +750,7 @@ class TableBase extends WasmObject<TableHandle> {
     this.filter = handle.filter() as TableFilterInfo | null;
   }
 
+  /** mayContain's or prefixMayMatch's answer from the core. */
   protected probe(which: "mayContain" | "prefixMayMatch", key: Key): boolean {
     const handle = this.live();
     const answer = handle[which](...this.heap.putKey(key));
@@ -755,6 +759,7 @@ class TableBase extends WasmObject<TableHandle> {
     return answer === 1;
   }
 
+  /** explain's answer from the core. */
   protected explainProbe(key: Key, read: TableReadOptions = {}): LookupExplanation {
     const options = tableReadRaw(read);
     const handle = this.live();
@@ -765,6 +770,7 @@ class TableBase extends WasmObject<TableHandle> {
     return explanationOf(raw, this.heap.bytes.subarray(ptr, ptr + size));
   }
 
+  /** mayContainMany's answers from the core, one byte per key. */
   protected probeMany(keys: Key[] | KeyBatch): Uint8Array {
     const handle = this.live();
     const at = this.heap.putProbeKeys(keys, "mayContainMany");
@@ -774,6 +780,7 @@ class TableBase extends WasmObject<TableHandle> {
     return this.heap.bytes.slice(at.extra, at.extra + at.count);
   }
 
+  /** The filter's bytes as stored. */
   protected rawFilters(): Uint8Array[] {
     return this.live().filterBytes();
   }
@@ -842,14 +849,17 @@ class TableBase extends WasmObject<TableHandle> {
     };
   }
 
+  /** A layout listing to drive (its reads are the subclass's). */
   protected newLayoutRead(): LayoutHandle {
     return this.live().layout();
   }
 
+  /** The regions of a finished layout listing. */
   protected takeRegions(read: LayoutHandle): TableRegion[] {
     return regionsOf(read.regions(), this.heap.constants);
   }
 
+  /** A read of the block at [offset, offset + size) to drive. */
   protected newBlockRead(offset: number, size: number): BlockReadHandle {
     checkBlockHandle(offset, size);
     return this.live().readBlock(offset, size);
@@ -1030,18 +1040,22 @@ export class AsyncTable extends TableBase {
     return this.probe("mayContain", userKey);
   }
 
+  /** See Table.mayContainMany. */
   async mayContainMany(userKeys: Key[] | KeyBatch): Promise<Uint8Array> {
     return this.probeMany(userKeys);
   }
 
+  /** See Table.prefixMayMatch. */
   async prefixMayMatch(seekKey: Key): Promise<boolean> {
     return this.probe("prefixMayMatch", seekKey);
   }
 
+  /** See Table.explain. */
   async explain(userKey: Key, read?: TableReadOptions): Promise<LookupExplanation> {
     return this.explainProbe(userKey, read);
   }
 
+  /** See Table.filterBytes. */
   async filterBytes(): Promise<Uint8Array[]> {
     return this.rawFilters();
   }
@@ -1172,6 +1186,7 @@ function createHandle(heap: WasmHeap, size: number, opts: OpenTableOptions): Tab
   return handle;
 }
 
+/** A table whose bytes are all in memory (sf.openTable). */
 export function openTable(heap: WasmHeap, bytes: Uint8Array, opts: OpenTableOptions): Table {
   if (!(bytes instanceof Uint8Array)) {
     throw new SstFilterError("BAD_OPTIONS", "openTable takes the file's bytes as a Uint8Array");
@@ -1193,6 +1208,7 @@ export function openTable(heap: WasmHeap, bytes: Uint8Array, opts: OpenTableOpti
 const BLOB_PIECE = 4 << 20;
 const BLOB_WALK_READ = 256 << 10;
 
+/** A ByteSource over a Blob or File, read in slices (Blob.slice) as the core asks. */
 export function blobSource(blob: Blob): ByteSource {
   const fetch = async (start: number, end: number): Promise<Uint8Array> =>
     new Uint8Array(await blob.slice(start, end).arrayBuffer());

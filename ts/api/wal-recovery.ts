@@ -50,6 +50,7 @@ export interface PreparedTransaction {
   records: WalRecord[];
 }
 
+/** The replay of the live logs into the memtable, as recovery does it: per log what it took and where it stopped, and the transactions left prepared. */
 export interface WalRecovery {
   /** Ascending by number. */
   logs: RecoveredLog[];
@@ -81,6 +82,7 @@ export function xidText(xid: Uint8Array): string {
 export interface ReplayLog {
   name: string;
   number: bigint;
+  /** The log's bytes, in pieces as read. */
   pieces(): AsyncIterable<Uint8Array>;
 }
 

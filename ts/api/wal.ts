@@ -17,6 +17,7 @@ export type WalRecordKind =
   /** RocksDB 9.x TimedPut: a put whose value carried its write time (dropped here). */
   | "timed-put";
 
+/** One record of a write-ahead log's batches: sequence, column family, kind, key and value. */
 export interface WalRecord {
   /** This record's own sequence number: its batch's sequence + its index among the records. */
   sequence: bigint;
@@ -41,6 +42,7 @@ export type WalMarkerKind =
   | "rollback"
   | "noop";
 
+/** A batch's transaction or log-data marker (no key of its own). */
 export interface WalMarker {
   kind: WalMarkerKind;
   /** How many of the batch's records come before it. */
@@ -82,6 +84,7 @@ export interface WalEnd {
   what: string;
 }
 
+/** One write-ahead log read as recovery reads it: records, batches, how it ended, damage dropped. */
 export interface WalFile {
   /** "000012.log" */
   name: string;
@@ -114,6 +117,7 @@ export interface WalDrop {
   error: SstFilterError;
 }
 
+/** readWriteAheadLog's options: the format, the file's name, and whether to read past damage. */
 export interface ReadWriteAheadLogOptions {
   /** Which library wrote it (default "rocksdb"): LevelDB's batches hold puts and deletes only. */
   format?: "leveldb" | "rocksdb";

@@ -1,10 +1,14 @@
 // The shape of the Embind module built from wasm/bindings.cc. Only this package calls it.
 
+/** An object of the wasm module handed to JavaScript (Embind): freed by delete(), never by the GC. */
 export interface EmbindHandle {
+  /** Frees the C++ object; the handle must not be used after. */
   delete(): void;
+  /** Whether delete() was called. */
   isDeleted(): boolean;
 }
 
+/** A filter's description as the core reads it from its bytes (FilterHandle.info). */
 export interface FilterInfoRaw {
   kind: string;
   numProbes: number;
@@ -15,16 +19,22 @@ export interface FilterInfoRaw {
 }
 
 export interface FilterHandle extends EmbindHandle {
+  /** The filter's kind (ts/api/filters.ts FilterKind). */
   kind(): string;
+  /** The filter's probes, sizes and Ribbon parameters. */
   info(): FilterInfoRaw;
+  /** Whether the reader can probe (its ProbeSupport status); false = the reason is the last error. */
   checkProbeSupport(): boolean;
   /** Address of the C++ reader, for the direct probe exports. */
   readerAddress(): number;
 }
 
 export interface FilterBlockHandle extends EmbindHandle {
+  /** How many filters the LevelDB filter block holds. */
   numFilters(): number;
+  /** The block's base_lg: each filter covers 2^baseLg bytes of data-block offsets. */
   baseLg(): number;
+  /** The block's filters, null where one is empty. */
   filters(): (Uint8Array | null)[];
   /** Address of the C++ reader, for the direct probe export. */
   readerAddress(): number;
@@ -34,7 +44,9 @@ export interface FilterBlockHandle extends EmbindHandle {
 export interface IoHandle extends EmbindHandle {
   /** One of ModuleConstants.ioNeeds, or -1 = failed (last error). */
   advance(): number;
+  /** Where in the file the bytes asked for start, once advance() asked for bytes. */
   needOffset(): number;
+  /** How many bytes are asked for from needOffset() on. */
   needLength(): number;
   /** The length of the read expected after this one, from its end on (0: none): worth reading ahead. */
   needAheadLength(): number;
@@ -49,6 +61,7 @@ export interface IoHandle extends EmbindHandle {
  * ts/api/wal-recovery.ts's, which ts/core does not import.
  */
 export interface ReplayHandle extends EmbindHandle {
+  /** Starts the log `name` (number `number`); its bytes follow through append(). */
   beginLog(name: string, number: bigint): void;
   /** Feeds [data, data + size) of the log begun (copied). */
   append(data: number, size: number): void;
@@ -75,6 +88,7 @@ export type ManifestHandle = EmbindHandle;
 
 /** A database Get (wasm/db_get_bindings.cc): bytes of the table it reads, as every IoHandle. */
 export interface DbGetHandle extends IoHandle {
+  /** Whether the Get has its answer (result() and steps() are ready). */
   done(): boolean;
   /** The number of the table to open and hand over (setTable) before advancing; null: none. */
   tableNeeded(): bigint | null;
@@ -100,6 +114,7 @@ export interface EntryBatchRaw {
 
 /** A walk of a table's keys or entries (wasm/table_bindings.cc TableCursorHandle). */
 export interface TableCursorHandle extends IoHandle {
+  /** Whether the walk has passed its last block. */
   atEnd(): boolean;
   /**
    * The keys of the batch gathered (one or more data blocks) and its blocks: [offset, size,
@@ -110,6 +125,7 @@ export interface TableCursorHandle extends IoHandle {
   takeBlocks(): Float64Array;
   /** Key i of the batch, and how many it holds. */
   key(i: number): Uint8Array;
+  /** How many keys the batch holds. */
   keyCount(): number;
   /** A walk of entries: the batch's entries and blocks. */
   takeEntries(): EntryBatchRaw;
@@ -150,6 +166,7 @@ export interface BlockCacheStatsRaw {
 
 /** A block cache with a byte budget, shared by the lookups given it (wasm/block_cache_bindings.cc). */
 export interface BlockCacheHandle extends EmbindHandle {
+  /** The cache's hit, miss, insert and eviction counters and what it holds. */
   stats(): BlockCacheStatsRaw;
   /** The cache's address in wasm memory, for createDbGet. */
   address(): number;
@@ -180,6 +197,7 @@ export interface LayoutHandle extends IoHandle {
   regions(): LayoutRaw;
 }
 
+/** A probe's answer and the filter partition or data block that gave it (TableHandle.explain). */
 export interface LookupExplanationRaw {
   mayContain: boolean;
   route: string;
@@ -198,14 +216,21 @@ export interface TableReadRaw {
 }
 
 export interface TableHandle extends IoHandle {
+  /** "leveldb" or "rocksdb": which library's table this is. */
   family(): string;
   /** Address of the C++ reader, for a database Get that reads the table (DbGetHandle.setTable). */
   readerAddress(): number;
+  /** ts/api/table.ts's TableFooter. */
   footer(): unknown;
+  /** The metaindex: block name to [offset, size]. */
   metaindex(): unknown;
+  /** The properties block, name to value. */
   properties(): unknown;
+  /** ts/api/table.ts's TableFilterInfo, or null for a table without a filter. */
   filter(): unknown;
+  /** The filter's bytes as stored: one per partition, the full filter, or LevelDB's filter block. */
   filterBytes(): Uint8Array[];
+  /** The comparator the table is read with, how its order is known, and what the keys look like. */
   keyOrder(): {
     comparator: string;
     source: string;
@@ -215,9 +240,11 @@ export interface TableHandle extends IoHandle {
   };
   /** 1 = may match, 0 = no, -1 = failed (last error). */
   mayContain(key: number, size: number): number;
+  /** The prefix filter's answer for a seek key: 1 = may match, 0 = no, -1 = failed (last error). */
   prefixMayMatch(key: number, size: number): number;
   /** null on failure (last error). */
   explain(key: number, size: number, read: TableReadRaw): LookupExplanationRaw | null;
+  /** mayContain's answers for `count` packed keys, one byte each at `out`; false = failed (last error). */
   mayContainBatch(data: number, dataSize: number, offsets: number, count: number, out: number): boolean;
   /**
    * A walk over the data blocks at offsets [begin, end); end -1: to the last. `checkOrder`: the walk
@@ -234,6 +261,7 @@ export interface TableHandle extends IoHandle {
   }): TableCursorHandle | null;
   /** mayContain's answers for the keys of the batch `cursor` holds, written at `results`. */
   mayContainCursorKeys(cursor: TableCursorHandle, results: number): boolean;
+  /** A read of the block at [offset, offset + size): checksum verified, decompressed. */
   readBlock(offset: number, size: number): BlockReadHandle;
   /** The point lookup of the key at [key, key + size), through `cache` where one is given. */
   get(key: number, size: number, read: TableReadRaw, cache?: BlockCacheHandle | null): TableGetHandle;
@@ -245,26 +273,42 @@ export interface TableHandle extends IoHandle {
 export interface TableWriterHandle extends EmbindHandle {
   /** For _sstfilter_table_writer_add / _pending; valid while the handle lives. */
   writerAddress(): number;
+  /** Writes the table's last blocks and footer; false = failed (last error). */
   finish(): boolean;
+  /** The bytes finished since the last call (copied out of wasm memory). */
   takeOutput(): Uint8Array;
+  /** The table's size so far, in bytes written. */
   fileSize(): number;
+  /** How many entries were added. */
   entries(): number;
 }
 
+/** The wasm module's exports as the package calls them (wasm/bindings.cc and the files beside it). */
 export interface CoreModule {
   HEAPU8: Uint8Array;
+  /** Allocates `size` bytes of wasm memory; 0 when none is left. */
   _malloc(size: number): number;
+  /** Frees what _malloc allocated. */
   _free(ptr: number): void;
 
   // Direct exports (wasm/fast_paths.cc): the per-key and per-batch calls, without Embind.
+  /** LevelDB's Hash of the key at [ptr, ptr + size). */
   _sstfilter_leveldb_hash32(ptr: number, size: number, seed: number): number;
+  /** RocksDB's legacy Hash (trailing bytes sign-extended). */
   _sstfilter_rocksdb_hash32(ptr: number, size: number, seed: number): number;
+  /** RocksDB's Hash64: the XXH3 preview. */
   _sstfilter_xxph3_64(ptr: number, size: number, seed: bigint): bigint;
+  /** Final XXH3, 64 bits. */
   _sstfilter_xxh3_64(ptr: number, size: number, seed: bigint): bigint;
+  /** XXH64. */
   _sstfilter_xxh64(ptr: number, size: number, seed: bigint): bigint;
+  /** XXH32. */
   _sstfilter_xxh32(ptr: number, size: number, seed: number): number;
+  /** CRC32C, unmasked. */
   _sstfilter_crc32c(ptr: number, size: number): number;
+  /** The filter at `reader` (readerAddress()) probed with one key: 1 = may match, 0 = no, -1 = failed. */
   _sstfilter_may_match(reader: number, key: number, size: number): number;
+  /** The filter probed with `count` packed keys, one answer byte each at `out`; -1 = failed. */
   _sstfilter_may_match_batch(
     reader: number,
     data: number,
@@ -273,7 +317,9 @@ export interface CoreModule {
     count: number,
     out: number,
   ): number;
+  /** The filter probed with `count` precomputed 64-bit hashes, one answer byte each at `out`; -1 = failed. */
   _sstfilter_may_match_hashes(reader: number, hashes: number, count: number, out: number): number;
+  /** The LevelDB filter block at `reader` probed for a key of the data block at `blockOffset`. */
   _sstfilter_filter_block_may_match(reader: number, blockOffset: number, key: number, size: number): number;
   /** op 0 put, 1 delete, 2 merge, 3 deleteRange (key = start, value = end). 0 = failed (last error). */
   _sstfilter_table_writer_add(
@@ -287,10 +333,14 @@ export interface CoreModule {
   /** Finished bytes not taken yet (unsigned: read with >>> 0). */
   _sstfilter_table_writer_pending(writer: number): number;
 
+  /** The code of the last failure (SstFilterErrorCode). */
   lastErrorCode(): string;
+  /** The message of the last failure. */
   lastErrorMessage(): string;
+  /** The byte offset the last failure is about (negative: none). */
   lastErrorOffset(): number;
 
+  /** A filter of `format` (ModuleConstants.filterFormats) over packed keys; null on bad options (last error). */
   buildFilter(
     format: number,
     bitsPerKey: number,
@@ -299,9 +349,12 @@ export interface CoreModule {
     offsets: number,
     count: number,
   ): Uint8Array | null;
+  /** A reader of LevelDB filter bytes at [ptr, ptr + size) (copied). */
   openLevelDbFilter(ptr: number, size: number): FilterHandle;
+  /** A reader of RocksDB filter bytes at [ptr, ptr + size) (copied); the kind comes from its metadata. */
   openRocksDbFilter(ptr: number, size: number): FilterHandle;
 
+  /** A LevelDB filter block over packed keys and the data blocks they belong to; null on bad options (last error). */
   buildLevelDbFilterBlock(
     bitsPerKey: number,
     data: number,
@@ -313,13 +366,17 @@ export interface CoreModule {
     keyCounts: number,
     numBlocks: number,
   ): Uint8Array | null;
+  /** A reader of a LevelDB filter block at [ptr, ptr + size) (copied). */
   openLevelDbFilterBlock(ptr: number, size: number): FilterBlockHandle;
 
   /** `family`: one of ModuleConstants.kernelFamilies. */
   availableKernels(family: number): string[];
+  /** The kernel of `family` in use. */
   activeKernel(family: number): string;
+  /** Makes the kernel `name` of `family` the one in use; false for an unknown family or kernel. */
   selectKernel(family: number, name: string): boolean;
 
+  /** The numbers the module and this package agree on. */
   constants(): ModuleConstants;
 
   /**
@@ -537,10 +594,13 @@ export interface ModuleConstants {
 
 /** What Emscripten's MODULARIZE factory accepts here (see INCOMING_MODULE_JS_API in CMakeLists). */
 export interface ModuleOverrides {
+  /** The .wasm bytes, read by the platform (Node) instead of fetched. */
   wasmBinary?: Uint8Array;
+  /** Where Emscripten finds a file the module loads (the .wasm), given its name. */
   locateFile?: (path: string, prefix: string) => string;
 }
 
+/** The default export of an Emscripten module file: instantiates the module. */
 export type CoreModuleFactory = (overrides: ModuleOverrides) => Promise<CoreModule>;
 
 /**
@@ -554,6 +614,7 @@ export interface TestingHooks {
   heapInUse(): number;
   /** Digests of Standard128Ribbon sizing sweeps, compared with the native build's. */
   ribbonSizingDigest(first: number, last: number, step: number): string;
+  /** Digests of Standard128Ribbon's false-positive targets over random sizes, compared with the native build's. */
   ribbonFpRateTargetDigest(randomCount: number): string;
   /** The MANIFEST of a RocksDB database holding only this table (keys as hex internal keys). */
   singleTableManifest(

@@ -26,6 +26,7 @@ export function writeUtf8(key: string, target: Uint8Array, at: number): number {
   return n;
 }
 
+/** A key as bytes: a Uint8Array as is, a string UTF-8 encoded; BAD_KEY (naming key `index` when given) for anything else. */
 export function keyBytes(key: unknown, index?: number): Uint8Array {
   if (key instanceof Uint8Array) return key;
   if (typeof key === "string") return utf8.encode(key);
@@ -39,6 +40,7 @@ function describe(value: unknown): string {
   return typeof value;
 }
 
+/** Whether `value` is a KeyBatch (packed keys: data and n+1 offsets) rather than an array of keys. */
 export function isKeyBatch(value: unknown): value is KeyBatch {
   return (
     typeof value === "object" &&

@@ -31,6 +31,7 @@ export abstract class WasmObject<Handle extends EmbindHandle> {
     this.handle = null;
   }
 
+  /** dispose(), for `using` declarations (explicit resource management). */
   [Symbol.dispose](): void {
     this.dispose();
   }

@@ -35,6 +35,7 @@ export type VerifyWorkerMessage =
   | { report: VerifyReport }
   | { error: { code: SstFilterErrorCode | null; message: string; offset: number | undefined } };
 
+/** verifyTable's options for a table shared between worker threads. */
 export interface ParallelVerifyOptions extends Pick<VerifyOptions, "onProgress" | "maxReported"> {
   /** Threads to use (1: verify here, without workers). */
   jobs: number;
@@ -119,6 +120,7 @@ export class VerifyWorker {
     });
   }
 
+  /** Ends the worker thread. */
   close(): void {
     this.#exited ??= new Error("the verify worker is closed");
     void this.#worker.terminate();

@@ -11,6 +11,7 @@ import { BUILTIN_DECODERS } from "../api/decoders.js";
 import type { BlobFolder } from "../api/indexeddb.js";
 import { printableText, toHex } from "./format.js";
 
+/** The options of `sstfilter db dump`. */
 export interface DbDumpOptions {
   /** A decoder's name, "auto" (detectStore: a Chrome store's decoder, else raw) or null (raw). */
   decode: string | null;

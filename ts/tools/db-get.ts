@@ -7,6 +7,7 @@ import type { Database } from "../api/db.js";
 import type { GetExplanation, RouteStep } from "../api/db-get.js";
 import { parseHex, toHex } from "./format.js";
 
+/** The options of `sstfilter db get`. */
 export interface DbGetOptions {
   hex: boolean;
   explain: boolean;

@@ -9,6 +9,7 @@ import type {
 import { byteSize, count, plural } from "./format.js";
 import { progressBar } from "./progress.js";
 
+/** The options of `sstfilter db verify`. */
 export interface DbVerifyOptions {
   /** Threads (default: one per core). */
   jobs: number | undefined;

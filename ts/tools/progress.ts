@@ -4,7 +4,12 @@
  * Draws a progress bar on stderr (a terminal only) once the work has run for half a second:
  * update(share done from 0 to 1, what the bar's right side says).
  */
-export function progressBar(): { update(share: number, detail: string): void; clear(): void } {
+export function progressBar(): {
+  /** Redraws the bar: `share` done from 0 to 1, `detail` on its right. */
+  update(share: number, detail: string): void;
+  /** Erases the bar, if drawn. */
+  clear(): void;
+} {
   const started = Date.now();
   let drawn = false;
   return {
