@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Formatting, type and import-layer checks; part of `npm test`. `--fix` rewrites files instead of checking.
+# Formatting, type, doc-comment and layer checks; part of `npm test`. `--fix` rewrites files instead of checking.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cpp_files=$(git ls-files --cached --others --exclude-standard -- '*.cc' '*.h')
