@@ -85,7 +85,7 @@ Status BlockEntryDecoder::Next() {
   // their unshared bytes: resizing it per entry cost a twentieth of a wasm key walk.
   key_size_ = size_t{*shared} + *non_shared;
   if (key_.size() < key_size_) key_.resize(key_size_);
-  if (*non_shared != 0) std::memcpy(key_.data() + *shared, entries_.data() + pos, *non_shared);
+  CopyShortBytes(key_.data() + *shared, entries_.data() + pos, *non_shared);
   value_offset_ = pos + *non_shared;
   value_ = values_have_length_ ? entries_.subspan(value_offset_, *value_size)
                                : entries_.subspan(value_offset_);
@@ -93,9 +93,7 @@ Status BlockEntryDecoder::Next() {
   return Status::Ok();
 }
 
-Status EntryBudget::Charge(size_t bytes, size_t offset) {
-  used_ += bytes + kEntryOverhead;
-  if (used_ <= kMaxBlockBytes) return Status::Ok();
+Status EntryBudget::OverBudget(size_t offset) {
   return Status::Error(ErrorCode::kResourceLimit,
                        "the entries of this block take more than " +
                            std::to_string(kMaxBlockBytes) + " bytes to keep",

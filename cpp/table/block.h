@@ -85,10 +85,16 @@ class EntryBudget {
   // (the core keeps an offset or an object per entry, JavaScript an object per key).
   static constexpr uint64_t kEntryOverhead = 64;
 
-  // Charges an entry of `bytes` bytes at `offset` within its block (the error's offset).
-  Status Charge(size_t bytes, size_t offset);
+  // Charges an entry of `bytes` bytes at `offset` within its block (the error's offset). Inline:
+  // a walk charges every entry of the table.
+  Status Charge(size_t bytes, size_t offset) {
+    used_ += bytes + kEntryOverhead;
+    return used_ <= kMaxBlockBytes ? Status::Ok() : OverBudget(offset);
+  }
 
  private:
+  static Status OverBudget(size_t offset);
+
   uint64_t used_ = 0;
 };
 

@@ -387,7 +387,9 @@ Status TableCursor::CheckEntryOrder(ByteView key, uint64_t tag, uint64_t entry_o
         static_cast<int64_t>(entry_offset));
   }
   w.has_last_entry = true;
-  w.last_key.assign(key.begin(), key.end());
+  // Keys of one table mostly have one size: the buffer is resized only when it changes.
+  if (w.last_key.size() != key.size()) w.last_key.resize(key.size());
+  CopyShortBytes(w.last_key.data(), key.data(), key.size());
   w.last_tag = tag;
   return Status::Ok();
 }

@@ -70,6 +70,25 @@ TEST(CompareBytes, OrdersAsMemcmpThenLength) {
   EXPECT_GT(pairs, 1000u);
 }
 
+// Every length up to 40 at every alignment: the run is copied and nothing around it is touched.
+TEST(CopyShortBytes, CopiesExactlyTheRunAtAnyAlignment) {
+  Bytes source(64);
+  for (size_t i = 0; i < source.size(); ++i) source[i] = static_cast<uint8_t>(i * 37 + 1);
+  for (size_t n = 0; n <= 40; ++n) {
+    for (size_t from = 0; from < 8; ++from) {
+      for (size_t to = 0; to < 8; ++to) {
+        Bytes target(56, 0xee);
+        CopyShortBytes(target.data() + to, source.data() + from, n);
+        for (size_t i = 0; i < target.size(); ++i) {
+          const bool inside = i >= to && i < to + n;
+          ASSERT_EQ(target[i], inside ? source[from + i - to] : 0xee)
+              << n << " bytes from offset " << from << " to offset " << to << ": byte " << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(BlockEntries, RebuildsKeysFromSharedPrefixes) {
   std::vector<std::string> seen;
   const Status s = ForEachBlockEntry(TwoEntryBlock(), [&](ByteView key, ByteView value) {

@@ -48,6 +48,36 @@ inline int CompareBytes(ByteView a, ByteView b) {
   return a.size() < b.size() ? -1 : 1;
 }
 
+// memcpy for the short runs keys are made of, inline: WebAssembly's memcpy (Emscripten's) is a
+// call that copies a byte at a time where the two addresses are not equally aligned, as a key's
+// bytes within a block seldom are. Up to 32 bytes go as words, the last overlapping the one before.
+inline void CopyShortBytes(uint8_t* dst, const uint8_t* src, size_t n) {
+  auto copy8 = [&](size_t at) {
+    uint64_t word;
+    std::memcpy(&word, src + at, 8);
+    std::memcpy(dst + at, &word, 8);
+  };
+  if (n > 32) {
+    std::memcpy(dst, src, n);
+  } else if (n >= 8) {
+    copy8(0);
+    if (n > 16) copy8(8);
+    if (n > 24) copy8(16);
+    copy8(n - 8);
+  } else if (n >= 4) {
+    uint32_t head;
+    uint32_t tail;
+    std::memcpy(&head, src, 4);
+    std::memcpy(&tail, src + n - 4, 4);
+    std::memcpy(dst, &head, 4);
+    std::memcpy(dst + n - 4, &tail, 4);
+  } else if (n > 0) {
+    dst[0] = src[0];
+    dst[n / 2] = src[n / 2];
+    dst[n - 1] = src[n - 1];
+  }
+}
+
 inline uint16_t DecodeFixed16(const uint8_t* p) {
   return static_cast<uint16_t>(p[0] | (p[1] << 8));
 }
