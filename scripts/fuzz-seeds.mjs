@@ -1,4 +1,4 @@
-// Writes the seed corpora of the fuzz targets (tests/fuzz/harnesses.h documents each input layout)
+// Writes the seed corpora of the fuzz targets (tests/fuzz/<target>_harness.h documents each input layout)
 // from the test corpus: node scripts/fuzz-seeds.mjs <corpus dir> <fixtures dir> <output dir>. One folder per
 // target; rerunning replaces them.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -131,7 +131,7 @@ for (const t of tables) {
   if (t.bytes > MAX_TABLE_BYTES) continue;
   const file = read(t.path);
   const probes = t.keys ? probeKeys(readKeys(t.keys, 16)) : new Uint8Array(0);
-  // Flags: user keys as the file has them; checksums verified, and not (harnesses.h FuzzTable).
+  // Flags: user keys as the file has them; checksums verified, and not (harness_support.h OpenFuzzedTable).
   for (const checksums of [0, 2]) {
     const flags = (t.userKeys ? 1 : 0) | checksums;
     // table_get takes the same layout: each probe looked up.
@@ -145,7 +145,7 @@ for (const t of tables) {
   }
   if (t.head) continue;
   if (t.compressed) {
-    // The compressed index block as a codec's input (harnesses.h FuzzBlock): the seek key's first
+    // The compressed index block as a codec's input (block_harness.h): the seek key's first
     // byte is the block's compression type; flags: RocksDB, format_version 5.
     const [offset, size] = t.index;
     const type = file[offset + size];
@@ -157,7 +157,7 @@ for (const t of tables) {
     continue;
   }
 
-  // Blocks of uncompressed tables, with the flags each is read with (harnesses.h FuzzBlock).
+  // Blocks of uncompressed tables, with the flags each is read with (block_harness.h).
   const flavor = t.rocksdb ? 1 : 0;
   const key = readKeys(t.keys, 1)[0] ?? new Uint8Array(0);
   const block = (label, flags, [offset, size]) =>

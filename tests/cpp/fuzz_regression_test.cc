@@ -8,8 +8,23 @@
 #include <map>
 #include <string>
 
-#include "../fuzz/chrome_harnesses.h"
-#include "../fuzz/harnesses.h"
+#include "../fuzz/blob_file_harness.h"
+#include "../fuzz/block_harness.h"
+#include "../fuzz/db_get_harness.h"
+#include "../fuzz/filter_harness.h"
+#include "../fuzz/indexeddb_key_harness.h"
+#include "../fuzz/leveldb_filter_block_harness.h"
+#include "../fuzz/local_storage_harness.h"
+#include "../fuzz/log_reader_harness.h"
+#include "../fuzz/roundtrip_harness.h"
+#include "../fuzz/table_get_harness.h"
+#include "../fuzz/table_harness.h"
+#include "../fuzz/v8_value_harness.h"
+#include "../fuzz/values_harness.h"
+#include "../fuzz/version_edit_harness.h"
+#include "../fuzz/wal_replay_harness.h"
+#include "../fuzz/write_batch_harness.h"
+#include "../fuzz/writer_harness.h"
 #include "golden.h"
 #include "sstfilter/table.h"
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "../fuzz/harnesses.h"
+#include "../fuzz/table_get_harness.h"
 #include "golden.h"
 #include "sstfilter/block_cache.h"
 #include "sstfilter/table.h"

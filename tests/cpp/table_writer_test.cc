@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "../fuzz/harnesses.h"
+#include "../fuzz/writer_harness.h"
 #include "golden.h"
 #include "table/table_reader.h"
 

@@ -1,5 +1,6 @@
-// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzIndexedDbKey (chrome_harnesses.h).
-#include "chrome_harnesses.h"
+// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzIndexedDbKey
+// (indexeddb_key_harness.h).
+#include "indexeddb_key_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sstfilter::fuzz::FuzzIndexedDbKey(data, size);

@@ -1,5 +1,6 @@
-// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzLocalStorage (chrome_harnesses.h).
-#include "chrome_harnesses.h"
+// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzLocalStorage
+// (local_storage_harness.h).
+#include "local_storage_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sstfilter::fuzz::FuzzLocalStorage(data, size);

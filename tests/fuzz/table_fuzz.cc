@@ -1,5 +1,5 @@
-// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzTable (harnesses.h).
-#include "harnesses.h"
+// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzTable (table_harness.h).
+#include "table_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sstfilter::fuzz::FuzzTable(data, size);

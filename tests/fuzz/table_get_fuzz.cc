@@ -1,5 +1,5 @@
-// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzTableGet (harnesses.h).
-#include "harnesses.h"
+// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzTableGet (table_get_harness.h).
+#include "table_get_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sstfilter::fuzz::FuzzTableGet(data, size);

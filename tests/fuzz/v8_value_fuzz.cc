@@ -1,5 +1,5 @@
-// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzV8Value (chrome_harnesses.h).
-#include "chrome_harnesses.h"
+// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzV8Value (v8_value_harness.h).
+#include "v8_value_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sstfilter::fuzz::FuzzV8Value(data, size);

@@ -1,5 +1,5 @@
-// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzValues (harnesses.h).
-#include "harnesses.h"
+// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzValues (values_harness.h).
+#include "values_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sstfilter::fuzz::FuzzValues(data, size);

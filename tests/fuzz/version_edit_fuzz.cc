@@ -1,5 +1,5 @@
-// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzVersionEdit (harnesses.h).
-#include "harnesses.h"
+// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzVersionEdit (version_edit_harness.h).
+#include "version_edit_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sstfilter::fuzz::FuzzVersionEdit(data, size);

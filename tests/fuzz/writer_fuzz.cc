@@ -1,5 +1,5 @@
-// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzTableWriter (harnesses.h).
-#include "harnesses.h"
+// libFuzzer entry point; the harness is sstfilter::fuzz::FuzzTableWriter (writer_harness.h).
+#include "writer_harness.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   sstfilter::fuzz::FuzzTableWriter(data, size);
