@@ -202,6 +202,7 @@ export type RangeVerifier = (
   signal: AbortSignal | undefined,
 ) => Promise<VerifyReport>;
 
+/** verifyTableSplit's options: verifyTable's progress, report size and abort, and the thread count. */
 export interface SplitVerifyOptions extends Pick<VerifyOptions, "onProgress" | "maxReported" | "signal"> {
   /** Threads to use, this one included (1: verifyTable alone). */
   jobs: number;
