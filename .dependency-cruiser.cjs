@@ -3,7 +3,7 @@
 // no import cycle (type-only imports count: TypeScript checks them before erasing them), Node's
 // built-in modules only under ts/platform and ts/tools, and entry points where a layer meets code
 // that is not its own: tools reach the platform through the Node entry, the viewer the package
-// through the browser entry.
+// through its public entries (the browser entry and `sstfilter/tools`).
 const { ts: layers } = require("./layers.json");
 
 const layerRules = layers.map((layer, i) => ({

@@ -8,6 +8,7 @@ import { $ } from "../dom.mjs";
 /** @typedef {OpResult<"open">} TableInfo */
 
 /**
+ * The table shown, and what Verify added to what opening it told.
  * @typedef {object} Opened
  * @property {File} file
  * @property {TableInfo} info
