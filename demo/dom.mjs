@@ -1,6 +1,62 @@
 // @ts-check
-// What the viewer's modules share for building the page: elements, and keys as text.
-import { printableText, toHex } from "../dist/esm/tools/format.js";
+// What the viewer's modules share for building the page: elements by id, new elements, keys and
+// block handles as text, lists of facts, and scrolling to a card.
+import { count, printableText, toHex } from "../dist/esm/tools/format.js";
+
+/**
+ * The elements of index.html that are more than an HTMLElement to the views, by id.
+ * @typedef {{
+ *   file: HTMLInputElement,
+ *   folder: HTMLInputElement,
+ *   "user-keys": HTMLInputElement,
+ *   "probe-form": HTMLFormElement,
+ *   "probe-key": HTMLInputElement,
+ *   "probe-mode": HTMLSelectElement,
+ *   heat: HTMLCanvasElement,
+ *   verify: HTMLButtonElement,
+ *   map: HTMLCanvasElement,
+ *   "keys-mode": HTMLSelectElement,
+ *   "values-mode": HTMLSelectElement,
+ *   "seek-form": HTMLFormElement,
+ *   "seek-kind": HTMLSelectElement,
+ *   "seek-key": HTMLInputElement,
+ *   "seek-mode": HTMLSelectElement,
+ *   "entries-first": HTMLButtonElement,
+ *   "entries-prev": HTMLButtonElement,
+ *   "entries-next": HTMLButtonElement,
+ *   "index-prev": HTMLButtonElement,
+ *   "index-next": HTMLButtonElement,
+ *   "props-filter": HTMLInputElement,
+ *   "build-keys": HTMLTextAreaElement,
+ *   "build-format": HTMLSelectElement,
+ *   "build-bits": HTMLInputElement,
+ *   "build-hex": HTMLInputElement,
+ *   download: HTMLAnchorElement,
+ *   "built-probe-key": HTMLInputElement,
+ *   "write-lines": HTMLTextAreaElement,
+ *   "write-format": HTMLSelectElement,
+ *   "write-filter": HTMLSelectElement,
+ *   "write-compression": HTMLSelectElement,
+ *   "verify-jobs": HTMLSelectElement,
+ *   "write-sort": HTMLInputElement,
+ *   "write-hex": HTMLInputElement,
+ *   "write-download": HTMLAnchorElement,
+ * }} Elements
+ */
+
+/**
+ * @template {string} Id
+ * @typedef {Id extends keyof Elements ? Elements[Id] : HTMLElement} ElementById
+ */
+
+/**
+ * The element with this id (every id the views ask for is in index.html).
+ * @template {string} Id
+ * @param {Id} id
+ * @returns {ElementById<Id>}
+ */
+export const $ = (id) =>
+  /** @type {ElementById<Id>} */ (/** @type {unknown} */ (document.getElementById(id)));
 
 /**
  * A new element with these properties (`style` as CSS text) and children.
@@ -26,4 +82,36 @@ export function keyText(bytes, mode) {
   const text = mode === "utf8" ? printableText(bytes) : null;
   if (text !== null) return { text: text === "" ? "(empty)" : text, hex: text === "" };
   return { text: bytes.length === 0 ? "(empty)" : toHex(bytes), hex: true };
+}
+
+/** @type {(handle: [number, number]) => string} */
+export const handleText = ([offset, size]) => `@ ${count(offset)}, ${count(size)} B`;
+
+/** @typedef {[term: string, value: string, title?: string]} FactRow one line of a facts list */
+
+/**
+ * @param {HTMLElement} dl
+ * @param {FactRow[]} rows
+ */
+export function facts(dl, rows) {
+  dl.replaceChildren(
+    ...rows.flatMap(([term, value, title]) => [
+      el("dt", { textContent: term }),
+      el("dd", { textContent: value, title: title ?? "" }),
+    ]),
+  );
+}
+
+/**
+ * Scrolls to the card `id` and flashes it.
+ * @param {string} id
+ */
+export function reveal(id) {
+  const card = $(id);
+  card.hidden = false;
+  card.scrollIntoView({ block: "start" });
+  card.classList.remove("flash");
+  void card.offsetWidth; // restarts the animation
+  card.classList.add("flash");
+  card.addEventListener("animationend", () => card.classList.remove("flash"), { once: true });
 }

@@ -4,7 +4,7 @@
 // a metaindex, a filter partition in a large file) are widened to MIN_WIDTH so that they can be
 // seen and clicked; data blocks show their boundaries while they are wide enough to.
 import { canvasWidth, clearedContext } from "./heatmap.mjs";
-/** @import { MapRegion } from "./worker.mjs" */
+/** @import { MapRegion } from "./worker/protocol.mjs" */
 
 /** Fill colour per region kind. */
 export const REGION_COLORS = /** @type {const} */ ({

@@ -282,7 +282,7 @@ interface StubRoute {
 async function drawStub(route: StubRoute): Promise<void> {
   await page.addScriptTag({
     type: "module",
-    content: 'import { showRoute } from "/demo/database-view.mjs"; window.showRoute = showRoute;',
+    content: 'import { showRoute } from "/demo/views/database.mjs"; window.showRoute = showRoute;',
   });
   await page.waitForFunction(() => "showRoute" in window);
   await page.evaluate(async (r) => {

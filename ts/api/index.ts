@@ -14,10 +14,19 @@ export type { SstFilterErrorCode } from "../core/errors.js";
 export { Filter, LevelDbFilterBlock } from "./filters.js";
 export type { FilterDetails, FilterKind } from "./filters.js";
 export { bitDensity, estimateFalsePositiveRate } from "./filter-stats.js";
-export { verifyTable } from "./table-verify.js";
+// verifyTableSplit and defaultVerifyJobs: what `sstfilter verify --jobs` and the viewer's Web Workers
+// build on to share a table's data blocks between threads of their own.
+export { defaultVerifyJobs, verifyTable, verifyTableSplit } from "./table-verify.js";
 export { sampleAbsentKeys, summarizeTableFilter } from "./filter-report.js";
 export type { FilterPart, FilterSummary, SummarizeOptions } from "./filter-report.js";
-export type { FalseNegative, VerifyOptions, VerifyProgress, VerifyReport } from "./table-verify.js";
+export type {
+  FalseNegative,
+  RangeVerifier,
+  SplitVerifyOptions,
+  VerifyOptions,
+  VerifyProgress,
+  VerifyReport,
+} from "./table-verify.js";
 export { BLOOM_HASH_SEED } from "./hash.js";
 export type { Hashes } from "./hash.js";
 export type { Key, KeyBatch } from "../core/keys.js";

@@ -1,5 +1,5 @@
-// Display helpers shared by the command line (tools/cli.ts) and the SST viewer (demo/app.mjs and
-// demo/worker.mjs import the built dist/esm/tools/format.js).
+// Display helpers shared by the command line (tools/cli.ts) and the SST viewer (demo/), published
+// as the package's `sstfilter/tools` entry (package.json "exports"), which the viewer imports.
 
 /**
  * 1234567 -> "1,234,567" (integers; toLocaleString would load the locale data first, a cost every

@@ -1,10 +1,10 @@
 // @ts-check
-// The worker's side of the Stores view (stores-view.mjs): a dropped folder recognised as one of
+// The worker's side of the Stores view (views/stores.mjs): a dropped folder recognised as one of
 // Chrome's stores (sf.detectStore) is read whole once, as the page sees it (sf.readIndexedDb,
 // readLocalStorage, readSessionStorage), and kept here; the page asks for the tree (groups →
 // stores with their counts) and for pages of 100 records, or the page a key seeks to.
-import { compareIdbKeys } from "../dist/esm/platform/browser.js";
-/** @import { Database, SstFilter, StoreKind, TaggedJson } from "../dist/esm/platform/browser.js" */
+import { compareIdbKeys } from "../../dist/esm/platform/browser.js";
+/** @import { Database, SstFilter, StoreKind, TaggedJson } from "../../dist/esm/platform/browser.js" */
 
 /**
  * One list of records: an object store, or an origin's (or session area's) items.

@@ -2,11 +2,11 @@
 // The viewer's Stores view: a database folder recognised as one of Chrome's stores shows what the
 // page sees. IndexedDB: databases → object stores → records (key and value as tagged JSON,
 // docs/FORMATS.md 7.5), 100 to a page, with a seek by key; localStorage and sessionStorage:
-// origin → key → value. The worker reads the folder (stores-worker.mjs); the LSM picture and the
+// origin → key → value. The worker reads the folder (worker/stores-ops.mjs); the LSM picture and the
 // Get box stay one click away (the "Tables" tab).
-import { count } from "../dist/esm/tools/format.js";
-import { el } from "./dom.mjs";
-/** @import { OpResult } from "./worker.mjs" */
+import { count } from "../../dist/esm/tools/format.js";
+import { $, el } from "../dom.mjs";
+/** @import { OpResult } from "../worker.mjs" */
 
 /** @typedef {NonNullable<OpResult<"openStores">>} StoresTree */
 /** @typedef {OpResult<"storeRecords">} StoresPage */
@@ -23,9 +23,6 @@ const PAGE = 100;
 
 const KIND_NAMES = { indexeddb: "IndexedDB", localstorage: "localStorage", sessionstorage: "sessionStorage" };
 
-/** @param {string} id */
-const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
-
 /** @type {StoresViewHost | null} */
 let host = null;
 /** @type {StoresTree | null} */
@@ -41,10 +38,10 @@ let run = 0; // answers to an older request are dropped
  * @param {"stores" | "tables"} view
  */
 function showView(view) {
-  byId("stores-card").hidden = view !== "stores";
-  byId("lsm-card").hidden = view === "stores";
-  byId("get-card").hidden = view === "stores";
-  for (const button of byId("db-tabs").querySelectorAll("button")) {
+  $("stores-card").hidden = view !== "stores";
+  $("lsm-card").hidden = view === "stores";
+  $("get-card").hidden = view === "stores";
+  for (const button of $("db-tabs").querySelectorAll("button")) {
     button.setAttribute("aria-pressed", String(/** @type {HTMLElement} */ (button).dataset.view === view));
   }
 }
@@ -52,12 +49,12 @@ function showView(view) {
 /** @param {StoresViewHost} h */
 export function initStoresView(h) {
   host = h;
-  byId("db-tabs").addEventListener("click", (event) => {
+  $("db-tabs").addEventListener("click", (event) => {
     const button = /** @type {HTMLElement} */ (event.target).closest("button");
     if (button !== null) showView(button.dataset.view === "stores" ? "stores" : "tables");
   });
-  const groupSelect = /** @type {HTMLSelectElement} */ (byId("stores-group"));
-  const storeSelect = /** @type {HTMLSelectElement} */ (byId("stores-store"));
+  const groupSelect = /** @type {HTMLSelectElement} */ ($("stores-group"));
+  const storeSelect = /** @type {HTMLSelectElement} */ ($("stores-store"));
   groupSelect.addEventListener("change", () => {
     group = Number(groupSelect.value);
     store = 0;
@@ -68,28 +65,28 @@ export function initStoresView(h) {
     store = Number(storeSelect.value);
     void showPage(0, null);
   });
-  byId("stores-seek-form").addEventListener("submit", (event) => {
+  $("stores-seek-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const text = /** @type {HTMLInputElement} */ (byId("stores-seek")).value;
+    const text = /** @type {HTMLInputElement} */ ($("stores-seek")).value;
     void showPage(0, text === "" ? null : text);
   });
-  byId("stores-seek-clear").addEventListener("click", () => {
-    /** @type {HTMLInputElement} */ (byId("stores-seek")).value = "";
+  $("stores-seek-clear").addEventListener("click", () => {
+    /** @type {HTMLInputElement} */ ($("stores-seek")).value = "";
     void showPage(0, null);
   });
-  byId("stores-first").addEventListener("click", () => void showPage(0, null));
-  byId("stores-prev").addEventListener("click", () => void showPage(Math.max(0, offset - PAGE), null));
-  byId("stores-next").addEventListener("click", () => void showPage(offset + PAGE, null));
+  $("stores-first").addEventListener("click", () => void showPage(0, null));
+  $("stores-prev").addEventListener("click", () => void showPage(Math.max(0, offset - PAGE), null));
+  $("stores-next").addEventListener("click", () => void showPage(offset + PAGE, null));
 }
 
 /** Hides the view and its tab (a folder that is none of Chrome's stores, or none open). */
 export function hideStoresView() {
   run++;
   tree = null;
-  byId("db-tabs").hidden = true;
-  byId("stores-card").hidden = true;
-  byId("lsm-card").hidden = false;
-  byId("get-card").hidden = false;
+  $("db-tabs").hidden = true;
+  $("stores-card").hidden = true;
+  $("lsm-card").hidden = false;
+  $("get-card").hidden = false;
 }
 
 /**
@@ -100,7 +97,7 @@ export async function openStoresView() {
   if (host === null) throw new Error("initStoresView first");
   hideStoresView();
   const mine = run;
-  byId("stores-caption").textContent = "reading…";
+  $("stores-caption").textContent = "reading…";
   /** @type {StoresTree | null} */
   let opened;
   try {
@@ -115,17 +112,17 @@ export async function openStoresView() {
   store = 0;
   const kind = tree.kind;
   const records = tree.groups.reduce((n, g) => n + g.stores.reduce((m, s) => m + s.count, 0), 0);
-  byId("stores-caption").textContent =
+  $("stores-caption").textContent =
     `${KIND_NAMES[kind]} · ${count(tree.groups.length)} ${kind === "indexeddb" ? "database" : "origin"}` +
     `${tree.groups.length === 1 ? "" : "s"} · ${count(records)} ${kind === "indexeddb" ? "records" : "items"}`;
-  byId("stores-group-name").textContent = kind === "indexeddb" ? "database" : "origin";
-  byId("stores-store-label").hidden = kind !== "indexeddb";
-  const groupSelect = /** @type {HTMLSelectElement} */ (byId("stores-group"));
+  $("stores-group-name").textContent = kind === "indexeddb" ? "database" : "origin";
+  $("stores-store-label").hidden = kind !== "indexeddb";
+  const groupSelect = /** @type {HTMLSelectElement} */ ($("stores-group"));
   groupSelect.replaceChildren(
     ...tree.groups.map((g, i) => el("option", { value: String(i), textContent: g.label })),
   );
   fillStores();
-  byId("db-tabs").hidden = false;
+  $("db-tabs").hidden = false;
   showView("stores");
   await showPage(0, null);
   return true;
@@ -135,7 +132,7 @@ export async function openStoresView() {
 function fillStores() {
   if (tree === null) return;
   const g = tree.groups[group];
-  const storeSelect = /** @type {HTMLSelectElement} */ (byId("stores-store"));
+  const storeSelect = /** @type {HTMLSelectElement} */ ($("stores-store"));
   storeSelect.replaceChildren(
     ...(g?.stores ?? []).map((s, i) =>
       el("option", { value: String(i), textContent: `${s.label} (${count(s.count)})` }),
@@ -152,11 +149,11 @@ async function showPage(from, seek) {
   if (host === null || tree === null) return;
   const g = tree.groups[group];
   const s = g?.stores[store];
-  byId("stores-detail").textContent = [g?.detail, s?.detail].filter((t) => t).join(" · ");
-  const body = byId("stores-body");
+  $("stores-detail").textContent = [g?.detail, s?.detail].filter((t) => t).join(" · ");
+  const body = $("stores-body");
   if (s === undefined) {
     body.replaceChildren();
-    byId("stores-page").textContent = "no object stores";
+    $("stores-page").textContent = "no object stores";
     return;
   }
   const mine = ++run;
@@ -181,13 +178,13 @@ async function showPage(from, seek) {
       ),
     ),
   );
-  byId("stores-page").textContent =
+  $("stores-page").textContent =
     total === 0
       ? "no records"
       : page.rows.length === 0
         ? `past the last of ${count(total)} (the seek found no key at or after it)`
         : `${count(offset)}–${count(offset + page.rows.length - 1)} of ${count(total)}`;
-  /** @type {HTMLButtonElement} */ (byId("stores-prev")).disabled = offset === 0;
-  /** @type {HTMLButtonElement} */ (byId("stores-first")).disabled = offset === 0;
-  /** @type {HTMLButtonElement} */ (byId("stores-next")).disabled = offset + PAGE >= total;
+  /** @type {HTMLButtonElement} */ ($("stores-prev")).disabled = offset === 0;
+  /** @type {HTMLButtonElement} */ ($("stores-first")).disabled = offset === 0;
+  /** @type {HTMLButtonElement} */ ($("stores-next")).disabled = offset + PAGE >= total;
 }

@@ -3,12 +3,14 @@
 // the write-ahead logs above level 0, each file a box sized by its bytes or placed on a key axis
 // shared by all levels), a click on a table opening the table view, and a Get box that walks the
 // route db.explain reports: the logs, then each table consulted, with its filter's answer and
-// what it found, ending at the file that decided.
-import { compareBytes } from "../dist/esm/platform/browser.js";
-import { byteSize, count, printableText, toHex } from "../dist/esm/tools/format.js";
-import { el, keyText } from "./dom.mjs";
-/** @import { GetExplanation, RouteStep } from "../dist/esm/platform/browser.js" */
-/** @import { OpResult, WalSummary } from "./worker.mjs" */
+// what it found, ending at the file that decided (its words: database-route.mjs).
+import { compareBytes } from "../../dist/esm/platform/browser.js";
+import { byteSize, count, plural, printableText, toHex } from "../../dist/esm/tools/format.js";
+import { $, el, keyText } from "../dom.mjs";
+import { decidingStep, showResult, stepText, stepVerdict } from "./database-route.mjs";
+/** @import { GetExplanation } from "../../dist/esm/platform/browser.js" */
+/** @import { WalSummary } from "../worker/protocol.mjs" */
+/** @import { OpResult } from "../worker.mjs" */
 
 /** @typedef {OpResult<"openDatabase">} DatabaseInfo */
 /** @typedef {DatabaseInfo["columnFamilies"][number]} FamilyInfo */
@@ -31,16 +33,6 @@ const STEP_MS = 450;
 const ROUTE_MS = 6000;
 // How many bytes after the keys' common prefix place a key on the axis: 6 fit a double exactly.
 const AXIS_BYTES = 6;
-
-/**
- * "1 file", "3 files".
- * @param {number} n
- * @param {string} noun
- */
-const plural = (n, noun) => `${count(n)} ${noun}${n === 1 ? "" : "s"}`;
-
-/** @param {string} id */
-const byId = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
 // ------------------------------------------------------------------------------------------------
 // Geometry: pure functions of the database's files
@@ -108,74 +100,6 @@ function shownLevels(family) {
 }
 
 // ------------------------------------------------------------------------------------------------
-// Route steps in words
-
-/**
- * What one step of a Get's route found, as a class name (its colour) and a short badge.
- * @param {RouteStep} step
- * @returns {{ verdict: "skip" | "no" | "miss" | "hit", badge: string }}
- */
-function stepVerdict(step) {
-  if (step.where === "table" && !step.inRange) return { verdict: "skip", badge: "out of range" };
-  if (step.filter === "no") return { verdict: "no", badge: "filter: no" };
-  if (step.entry === null || step.entry === "none") {
-    // A filter that said maybe for a key the file lacks: a false positive, paid with a block read.
-    return { verdict: "miss", badge: step.filter === "maybe" ? "maybe: not here" : "not here" };
-  }
-  return { verdict: "hit", badge: ENTRY_WORDS[step.entry] };
-}
-
-/** @type {Record<NonNullable<RouteStep["entry"]>, string>} */
-const ENTRY_WORDS = {
-  value: "value",
-  deletion: "deletion",
-  "single-deletion": "single deletion",
-  merge: "merge operand",
-  "range-deletion": "range deletion",
-  none: "nothing",
-};
-
-/** @type {Record<NonNullable<RouteStep["filter"]>, string>} */
-const FILTER_WORDS = {
-  no: "filter: definitely not here",
-  maybe: "filter: maybe",
-  none: "no filter",
-};
-
-/**
- * One line of the route list: where, then what the file answered.
- * @param {RouteStep} step
- */
-function stepText(step) {
-  const where = step.where === "memtable" ? `memtable (${step.file})` : `L${step.level} ${step.file}`;
-  /** @type {string[]} */
-  const parts = [];
-  if (step.where === "table" && !step.inRange) parts.push("key outside the file's range: not opened");
-  else if (step.filter !== null) parts.push(FILTER_WORDS[step.filter]);
-  if (step.entry !== null) {
-    const seq = step.sequence === null ? "" : ` (seq ${step.sequence})`;
-    parts.push(step.entry === "none" ? "no entry for the key" : `${ENTRY_WORDS[step.entry]}${seq}`);
-  }
-  if (step.blocksRead > 0) parts.push(`${plural(step.blocksRead, "block")} read`);
-  return `${where} — ${parts.join(" · ")}`;
-}
-
-/**
- * The step that decided the Get (its value or deletion), or -1 (not found, or merge operands
- * gathered from several files).
- * @param {GetExplanation} explanation
- */
-function decidingStep(explanation) {
-  const { outcome } = explanation.result;
-  if (outcome !== "found" && outcome !== "deleted") return -1;
-  for (let i = explanation.steps.length - 1; i >= 0; i--) {
-    const entry = explanation.steps[i].entry;
-    if (entry !== null && entry !== "none" && entry !== "merge") return i;
-  }
-  return -1;
-}
-
-// ------------------------------------------------------------------------------------------------
 // The view
 
 /** @type {DatabaseViewHost | null} */
@@ -201,7 +125,7 @@ let routeRun = 0; // bumps with every route drawn (and every database): older an
  */
 export function initDatabaseView(h) {
   host = h;
-  byId("cf-select").addEventListener("change", (event) => {
+  $("cf-select").addEventListener("change", (event) => {
     family = Number(/** @type {HTMLSelectElement} */ (event.target).value);
     clearRoute();
   });
@@ -211,15 +135,15 @@ export function initDatabaseView(h) {
       drawPicture();
     });
   }
-  byId("get-form").addEventListener("submit", (event) => {
+  $("get-form").addEventListener("submit", (event) => {
     event.preventDefault();
     runGet();
   });
-  const picture = byId("lsm");
+  const picture = $("lsm");
   picture.addEventListener("mouseover", (event) => showTip(/** @type {Element} */ (event.target)));
   picture.addEventListener("focusin", (event) => showTip(/** @type {Element} */ (event.target)));
-  picture.addEventListener("mouseleave", () => (byId("lsm-tip").hidden = true));
-  picture.addEventListener("focusout", () => (byId("lsm-tip").hidden = true));
+  picture.addEventListener("mouseleave", () => ($("lsm-tip").hidden = true));
+  picture.addEventListener("focusout", () => ($("lsm-tip").hidden = true));
   picture.addEventListener("click", (event) => {
     const box = /** @type {HTMLElement | null} */ (
       /** @type {Element} */ (event.target).closest(".lsm-file")
@@ -238,8 +162,8 @@ export function initDatabaseView(h) {
 export async function openDatabaseFiles(files, folder) {
   if (host === null) throw new Error("initDatabaseView first");
   routeRun++;
-  byId("db-name").textContent = folder;
-  byId("db-facts").textContent = "";
+  $("db-name").textContent = folder;
+  $("db-facts").textContent = "";
   setStatus("opening…", "");
   try {
     info = await host.open(files);
@@ -252,16 +176,16 @@ export async function openDatabaseFiles(files, folder) {
   family = 0;
   const d = info;
   const tables = d.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, l) => m + l.files.length, 0), 0);
-  byId("db-facts").textContent =
+  $("db-facts").textContent =
     `${d.format === "rocksdb" ? "RocksDB" : "LevelDB"} · ${d.manifest} (${count(d.editCount)} edits` +
     `${d.manifestEnd.kind === "torn" ? `, torn tail at byte ${count(d.manifestEnd.offset)}` : ""}) · ` +
     `${count(tables)} live tables · last sequence ${count(d.lastSequence)}`;
   setStatus("open", "ok");
-  const select = /** @type {HTMLSelectElement} */ (byId("cf-select"));
+  const select = /** @type {HTMLSelectElement} */ ($("cf-select"));
   select.replaceChildren(
     ...d.columnFamilies.map((cf, i) => el("option", { value: String(i), textContent: cf.name })),
   );
-  /** @type {HTMLElement} */ (byId("cf-label")).hidden = d.columnFamilies.length < 2;
+  /** @type {HTMLElement} */ ($("cf-label")).hidden = d.columnFamilies.length < 2;
   clearRoute();
   return true;
 }
@@ -271,7 +195,7 @@ export async function openDatabaseFiles(files, folder) {
  * @param {string} kind
  */
 function setStatus(text, kind) {
-  const pill = byId("db-status");
+  const pill = $("db-status");
   pill.textContent = text;
   pill.className = `pill ${kind}`;
 }
@@ -299,13 +223,13 @@ function drawPicture() {
       "",
     ),
   );
-  const picture = byId("lsm");
+  const picture = $("lsm");
   picture.className = `lsm by-${mode}`;
   picture.replaceChildren(walRow, ...rows);
   if (mode === "size") layOutBySize(info.wals, levels, walRow, rows);
   else layOutByKeys(levels, walRow, rows);
   for (let i = 0; i < (route?.shown ?? 0); i++) paintStep(i);
-  byId("lsm-caption").textContent =
+  $("lsm-caption").textContent =
     mode === "size"
       ? "widths: bytes, one scale for every row · click a table to open it"
       : "each table from its smallest to its largest key, one axis for all · click a table to open it";
@@ -427,7 +351,7 @@ function layOutByKeys(levels, walRow, rows) {
       }),
     ),
   );
-  const picture = byId("lsm");
+  const picture = $("lsm");
   picture.append(
     el(
       "div",
@@ -458,7 +382,7 @@ function keyBoth(key) {
 /** @param {Element} target */
 function showTip(target) {
   const box = /** @type {HTMLElement | null} */ (target.closest(".lsm-file"));
-  const tip = byId("lsm-tip");
+  const tip = $("lsm-tip");
   if (box === null || info === null) {
     tip.hidden = true;
     return;
@@ -504,8 +428,8 @@ function showTip(target) {
 
 async function runGet() {
   if (host === null || info === null) return;
-  const key = /** @type {HTMLInputElement} */ (byId("get-key")).value;
-  const hex = /** @type {HTMLSelectElement} */ (byId("get-mode")).value === "hex";
+  const key = /** @type {HTMLInputElement} */ ($("get-key")).value;
+  const hex = /** @type {HTMLSelectElement} */ ($("get-mode")).value === "hex";
   const cf = info.columnFamilies[family].name;
   try {
     const answer = await host.explain(key, hex, cf);
@@ -520,9 +444,9 @@ async function runGet() {
 function clearRoute() {
   routeRun++;
   route = null;
-  byId("get-route").replaceChildren();
-  byId("get-summary").textContent = "";
-  byId("get-result").hidden = true;
+  $("get-route").replaceChildren();
+  $("get-summary").textContent = "";
+  $("get-result").hidden = true;
   drawPicture();
 }
 
@@ -563,7 +487,7 @@ export async function showRoute(explanation) {
   route = current;
   const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (mode === "keys") drawPicture(); // the key's marker
-  const list = byId("get-route");
+  const list = $("get-route");
   const decided = decidingStep(explanation);
   const dwell = Math.min(STEP_MS, ROUTE_MS / Math.max(1, explanation.steps.length));
   for (const [i, step] of explanation.steps.entries()) {
@@ -583,80 +507,4 @@ export async function showRoute(explanation) {
     paintStep(i);
   }
   showResult(explanation);
-}
-
-// Values longer than this show cut short (their size is given).
-const VALUE_SHOWN_CHARS = 200;
-
-/**
- * A value as the result line shows it: text where printable, else hex; cut to VALUE_SHOWN_CHARS.
- * @param {Uint8Array} bytes
- * @param {number} size the whole value's size (the worker hands over the first 4 KiB)
- */
-function valueCode(bytes, size) {
-  const { text, hex } = keyText(bytes, "utf8");
-  const cut = size > bytes.length || text.length > VALUE_SHOWN_CHARS;
-  return el("code", {
-    className: `get-value${hex ? " hex" : ""}`,
-    textContent: cut ? `${text.slice(0, VALUE_SHOWN_CHARS)}…` : text,
-  });
-}
-
-/** @param {GetExplanation & { valueSize?: number }} explanation */
-function showResult(explanation) {
-  const { result, steps } = explanation;
-  const out = byId("get-result");
-  const decided = decidingStep(explanation);
-  // "100 bytes · seq 1234 in 000015.sst": the deciding entry.
-  const source = [
-    result.outcome === "found" ? plural(explanation.valueSize ?? result.value?.length ?? 0, "byte") : "",
-    result.sequence === null ? "" : `seq ${result.sequence}`,
-    decided >= 0 ? `in ${steps[decided].file}` : "",
-  ]
-    .filter(Boolean)
-    .join(" · ");
-  /** @type {(Node | string)[]} */
-  const parts = [];
-  if (result.outcome === "found" && result.value !== null) {
-    parts.push(
-      el("span", { className: "verdict found", textContent: "found" }),
-      valueCode(result.value, explanation.valueSize ?? result.value.length),
-      el("span", { className: "muted", textContent: source }),
-    );
-  } else if (result.outcome === "deleted") {
-    parts.push(
-      el("span", { className: "verdict bad", textContent: "deleted" }),
-      el("span", { className: "muted", textContent: source }),
-    );
-  } else if (result.outcome === "merge-operands") {
-    // No merge operator runs here: the operands (and the value they apply to, if any) as stored.
-    parts.push(
-      el("span", {
-        className: "verdict maybe",
-        textContent: plural(result.operands.length, "merge operand"),
-      }),
-      el("span", { className: "muted", textContent: "newest first; no merge operator runs here" }),
-      ...result.operands.map((o) => valueCode(o, o.length)),
-    );
-    if (result.value !== null) {
-      parts.push(
-        el("span", { className: "muted", textContent: "on the value" }),
-        valueCode(result.value, explanation.valueSize ?? result.value.length),
-      );
-    }
-  } else {
-    parts.push(el("span", { className: "verdict no", textContent: "not found" }));
-  }
-  out.replaceChildren(...parts);
-  out.dataset.outcome = result.outcome;
-  out.hidden = false;
-  const tables = steps.filter((s) => s.where === "table");
-  const filtered = tables.filter((s) => s.filter === "no").length;
-  const outside = tables.filter((s) => !s.inRange).length;
-  const falsePositives = tables.filter((s) => s.filter === "maybe" && s.entry === "none").length;
-  const blocks = steps.reduce((n, s) => n + s.blocksRead, 0);
-  byId("get-summary").textContent =
-    `${count(steps.length)} consulted: ${count(steps.length - tables.length)} memtable, ${plural(tables.length, "table")}` +
-    ` (${count(outside)} out of range, ${count(filtered)} ruled out by their filter,` +
-    ` ${plural(falsePositives, "false positive")}) · ${plural(blocks, "block")} read`;
 }

@@ -1,0 +1,252 @@
+// @ts-check
+// The table view's ops: the open table (one at a time), its facts, probes, pages of entries, file
+// map, index and range deletions, and Verify, which shares a large table's data blocks with further
+// workers of worker.mjs (each opens the file itself and runs the op verifyRange), one per core by
+// default.
+import {
+  defaultVerifyJobs,
+  summarizeTableFilter,
+  verifyTable,
+  verifyTableSplit,
+} from "../../dist/esm/platform/browser.js";
+import { sf } from "./backend.mjs";
+import { blockAnchor, EntryPages } from "./entry-pages.mjs";
+import { keyBytes } from "./protocol.mjs";
+/** @import { AsyncTable, TableRegion, VerifyProgress, VerifyReport } from "../../dist/esm/platform/browser.js" */
+/** @import { MapRegion, OpArgs, WorkerMessage } from "./protocol.mjs" */
+
+/** @type {AsyncTable | null} */
+let table = null; // the open AsyncTable
+/** @type {{ file: File, internalKeys: boolean } | null} */
+let tableFile = null; // what `table` was opened from, for verify's further workers
+/** @type {EntryPages | null} */
+let entryPages = null; // the contents view (see EntryPages)
+/** @type {Promise<TableRegion[]> | null} */
+let layout = null; // the table's layout, read once
+/** @type {AbortController | null} */
+let verifying = null; // AbortController of the running verification
+
+/**
+ * bigints (properties above 2^53) cannot be cloned into JSON-like displays: decimal strings.
+ * @param {AsyncTable["properties"]} properties
+ */
+function plainProperties(properties) {
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, value]) => [
+      name,
+      typeof value === "bigint" ? value.toString() : value,
+    ]),
+  );
+}
+
+// A table may hold millions of range deletions: the page lists the first ones.
+const RANGE_DELETIONS_SHOWN = 1000;
+
+/** @returns {Promise<TableRegion[]>} */
+function tableLayout() {
+  if (table === null) throw new Error("no file is open");
+  layout ??= table.layout();
+  return layout;
+}
+
+function closeTable() {
+  verifying?.abort();
+  verifying = null;
+  entryPages = null;
+  layout = null;
+  table?.dispose();
+  table = null;
+  tableFile = null;
+}
+
+export const tableOps = {
+  /** @param {OpArgs["open"]} args */
+  async open({ file, internalKeys }) {
+    closeTable();
+    table = await sf.openTableFrom(file, { internalKeys });
+    tableFile = { file, internalKeys };
+    return {
+      backend: sf.backend,
+      format: table.format,
+      footer: table.footer,
+      metaindex: table.metaindex,
+      properties: plainProperties(table.properties),
+      filter: table.filter,
+      order: table.order,
+      summary: await summarizeTableFilter(sf, table),
+    };
+  },
+
+  /** @param {OpArgs["probe"]} args */
+  async probe({ key, hex }) {
+    if (table === null) throw new Error("no file is open");
+    const bytes = keyBytes(key, hex);
+    const explanation = await table.explain(bytes);
+    return { ...explanation, keyLength: bytes.length, partitions: table.filter?.partitions ?? 0 };
+  },
+
+  /**
+   * Starts the contents view at `seek` (null: the whole table): its first page.
+   * @param {OpArgs["seek"]} args
+   */
+  async seek({ seek, size }) {
+    if (table === null) throw new Error("no file is open");
+    /** @type {{ from?: Uint8Array, prefix?: Uint8Array }} */
+    const range = seek === null ? {} : { [seek.kind]: keyBytes(seek.key, seek.hex) };
+    entryPages = new EntryPages(table, range, { key: null, skip: 0, index: 0 });
+    return entryPages.page(0, size);
+  },
+
+  /**
+   * Page `page` of the contents view (one it has reached).
+   * @param {OpArgs["entries"]} args
+   */
+  async entries({ page, size }) {
+    if (entryPages === null) throw new Error("no file is open");
+    return entryPages.page(page, size);
+  },
+
+  /**
+   * The contents view from the first entry of the data block at `offset` on: its first page and
+   * that entry's key.
+   * @param {OpArgs["seekBlock"]} args
+   */
+  async seekBlock({ offset, size }) {
+    if (table === null) throw new Error("no file is open");
+    const anchor = await blockAnchor(table, await tableLayout(), offset);
+    const from = anchor.key ?? new Uint8Array(0);
+    entryPages = new EntryPages(table, anchor.key === null ? {} : { from }, anchor);
+    return { from, ...(await entryPages.page(0, size)) };
+  },
+
+  /** The file map: every region but its separator, which indexEntries hands out. */
+  async layout() {
+    /** @type {MapRegion[]} */
+    const regions = (await tableLayout()).map(({ separator: _, ...region }) => region);
+    return regions;
+  },
+
+  /**
+   * Entries [start, start + size) of the index: one per data block, its separator and handle.
+   * @param {OpArgs["indexEntries"]} args
+   */
+  async indexEntries({ start, size }) {
+    const data = (await tableLayout()).filter((r) => r.kind === "data");
+    const rows = data.slice(start, start + size).map((r, i) => ({
+      index: start + i,
+      separator: r.separator ?? new Uint8Array(0),
+      offset: r.offset,
+      size: r.size,
+    }));
+    return { rows, total: data.length };
+  },
+
+  /** The range deletions, up to RANGE_DELETIONS_SHOWN of them, and how many there are. */
+  async rangeDeletions() {
+    if (table === null) throw new Error("no file is open");
+    const all = await table.rangeDeletions();
+    return { rows: all.slice(0, RANGE_DELETIONS_SHOWN), total: all.length };
+  },
+
+  /**
+   * @param {OpArgs["verify"]} args `jobs`: threads to share the data blocks (null: defaultVerifyJobs)
+   * @param {(progress: VerifyProgress) => void} progress
+   */
+  async verify({ jobs }, progress) {
+    if (table === null || tableFile === null) throw new Error("no file is open");
+    verifying?.abort();
+    const controller = new AbortController();
+    verifying = controller;
+    let last = 0;
+    const source = tableFile;
+    const report = await verifyTableSplit(
+      table,
+      (range, onProgress, signal) =>
+        verifyRangeInWorker({ ...source, range, maxReported: 10 }, onProgress, signal),
+      {
+        jobs: jobs ?? defaultVerifyJobs(table, navigator.hardwareConcurrency || 1),
+        signal: controller.signal,
+        onProgress(p) {
+          // At most ~20 messages a second: the page only redraws a bar.
+          const now = performance.now();
+          if (now - last > 50 || p.bytesDone === p.bytesTotal) {
+            last = now;
+            progress(p);
+          }
+        },
+      },
+    );
+    // LevelDB records no key counts; now that they are known, the estimates can be made.
+    const summary =
+      report.keysPerLevelDbFilter !== null && report.error === null
+        ? await summarizeTableFilter(sf, table, {
+            keysPerLevelDbFilter: report.keysPerLevelDbFilter,
+          })
+        : null;
+    if (verifying === controller) verifying = null;
+    return { report, summary };
+  },
+
+  /**
+   * One range of another worker's verify (see verifyRangeInWorker): this worker opens the file.
+   * With `metaBlocks`, the meta blocks too: a whole table, as db.verify's further threads verify
+   * them (TableVerifyThreads).
+   * @param {OpArgs["verifyRange"]} args
+   * @param {(progress: VerifyProgress) => void} progress
+   */
+  async verifyRange({ file, internalKeys, range, maxReported, metaBlocks = false }, progress) {
+    const own = await sf.openTableFrom(file, { internalKeys });
+    try {
+      return await verifyTable(own, { range, metaBlocks, maxReported, onProgress: progress });
+    } finally {
+      own.dispose();
+    }
+  },
+
+  async cancelVerify() {
+    verifying?.abort();
+    verifying = null;
+  },
+};
+
+/**
+ * Runs verify's op verifyRange in a new worker (worker.mjs), which is stopped when it answers or
+ * `signal` aborts.
+ * @param {OpArgs["verifyRange"]} args
+ * @param {(progress: VerifyProgress) => void} onProgress
+ * @param {AbortSignal | undefined} signal
+ * @returns {Promise<VerifyReport>}
+ */
+function verifyRangeInWorker(args, onProgress, signal) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("../worker.mjs", import.meta.url), { type: "module" });
+    const stop = () => {
+      worker.terminate();
+      signal?.removeEventListener("abort", abort);
+    };
+    const abort = () => {
+      stop();
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", abort, { once: true });
+    worker.onerror = (event) => {
+      stop();
+      reject(new Error(`verify worker failed: ${event.message}`));
+    };
+    worker.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ { data }) => {
+      if (data.ready !== undefined) worker.postMessage({ id: 0, op: "verifyRange", ...args });
+      else if (data.progress !== undefined) onProgress(data.progress);
+      else {
+        stop();
+        if (data.error !== undefined) {
+          reject(
+            Object.assign(new Error(data.error.message), {
+              code: data.error.code,
+              offset: data.error.offset,
+            }),
+          );
+        } else resolve(/** @type {VerifyReport} */ (data.result));
+      }
+    };
+  });
+}
