@@ -35,11 +35,21 @@ Status TableReader::ChooseKeyOrder(std::optional<std::string> recorded) {
     // An unnamed comparator (a bare function from TypeScript) takes the table's recorded name.
     const std::string_view name = supplied->Name();
     if (recorded && !name.empty() && *recorded != name) {
+      // A RocksDB table without the property is bytewise: the error then names the properties
+      // block that lacks it, or the metaindex that lists no properties block.
+      int64_t where = t.PropertyOffset("rocksdb.comparator");
+      if (where == Status::kNoOffset) {
+        const MetaindexEntry* block = t.PropertiesEntry();
+        where = static_cast<int64_t>(block != nullptr ? block->handle.offset
+                                                      : t.footer.metaindex.offset);
+      }
       return Status::Error(ErrorCode::kBadOptions,
-                           "the table's keys are ordered by \"" + *recorded +
-                               "\" (rocksdb.comparator), not by the comparator supplied, \"" +
+                           "the table's keys are ordered by \"" + *recorded + "\" (" +
+                               (t.family == TableFamily::kRocksDb ? "rocksdb.comparator"
+                                                                  : "the database's MANIFEST") +
+                               "), not by the comparator supplied, \"" +
                                std::string(supplied->Name()) + "\"",
-                           t.PropertyOffset("rocksdb.comparator"));
+                           where);
     }
     t.comparator_ref = supplied;
     order = TableKeyOrder{!name.empty() ? std::string(name) : recorded.value_or("custom"),
