@@ -331,7 +331,7 @@ describe.each(CASES)("$name", (c) => {
     try {
       cpSync(c.dirPath, dir, { recursive: true });
       const [wal] = await db.writeAheadLogs();
-      expect(wal).toBeDefined();
+      expect(wal?.name).toMatch(/^\d+\.log$/);
       // A kSetCompressionType record (type 9; payload: the compression type, zstd = 7, padded to
       // 4 bytes) opens a compressed WAL (docs/FORMATS.md 6.1).
       const payload = Buffer.from([7, 0, 0, 0]);

@@ -153,7 +153,7 @@ describe.each(CASES)("$name", (c) => {
 
 test("the same tables read as they describe themselves rule out keys a database without a filter policy reads", async () => {
   const c = CASES.find((x) => x.id === "no_filter");
-  expect(c).toBeDefined();
+  expect(c?.id).toBe("no_filter");
   const db = await sf.openDatabase(c!.dirPath);
   try {
     const file = db.levels.find((l) => l.files.length > 0)!.files[0]!;
@@ -240,7 +240,7 @@ describe("tableOptionsOf: values it does not understand leave the tables' own vi
 
 test("an OPTIONS value not understood: the tables' own view, and db get --explain says so", async () => {
   const c = CASES.find((x) => x.id === "as_written");
-  expect(c).toBeDefined();
+  expect(c?.id).toBe("as_written");
   const dir = mkdtempSync(path.join(os.tmpdir(), "sstfilter-table-options-"));
   try {
     cpSync(c!.dirPath, dir, { recursive: true });
