@@ -413,7 +413,7 @@ const ops = {
   async probe({ key, hex }) {
     if (table === null) throw new Error("no file is open");
     const bytes = keyBytes(key, hex);
-    const explanation = await table.explain(bytes);
+    const explanation = await table.explainMayContain(bytes);
     return { ...explanation, keyLength: bytes.length, partitions: table.filter?.partitions ?? 0 };
   },
 
@@ -615,12 +615,12 @@ const ops = {
   },
 
   /**
-   * db.explain for a key typed as text or hex, in one column family.
+   * db.explainGet for a key typed as text or hex, in one column family.
    * @param {OpArgs["explain"]} args
    */
   async explain({ key, hex, columnFamily }) {
     if (database === null) throw new Error("no database is open");
-    const explanation = await database.explain(keyBytes(key, hex), { columnFamily });
+    const explanation = await database.explainGet(keyBytes(key, hex), { columnFamily });
     const value = explanation.result.value;
     return {
       ...explanation,
