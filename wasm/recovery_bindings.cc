@@ -23,7 +23,7 @@ using emscripten::val;
 
 class ReplayHandle {
  public:
-  // `listing`: keep every record replayed, per log, as a WalRecord for logs() (recoverMemtable's
+  // `listing`: keep every record replayed, per log, as a WalRecord for logs() (recoverLogs's
   // listing); without it a log's records are only counted.
   ReplayHandle(WalReplayOptions options, bool listing) {
     if (listing) {

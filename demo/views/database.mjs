@@ -2,7 +2,7 @@
 // The viewer's database view: a dropped database folder drawn as its LSM tree (a row per level,
 // the write-ahead logs above level 0, each file a box sized by its bytes or placed on a key axis
 // shared by all levels), a click on a table opening the table view, and a Get box that walks the
-// route db.explain reports: the logs, then each table consulted, with its filter's answer and
+// route db.explainGet reports: the logs, then each table consulted, with its filter's answer and
 // what it found, ending at the file that decided (its words: database-route.mjs).
 import { compareBytes } from "../../dist/esm/platform/browser.js";
 import { byteSize, count, plural, printableText, toHex } from "../../dist/esm/tools/format.js";

@@ -1,6 +1,6 @@
 // @ts-check
 // The database view's ops: the dropped database folder (one at a time), its MANIFEST and logs as
-// the LSM picture draws them, and Gets with their route (db.explain); the Stores view reads the
+// the LSM picture draws them, and Gets with their route (db.explainGet); the Stores view reads the
 // same folder (stores-ops.mjs).
 import { sf } from "./backend.mjs";
 import { keyBytes, plainError, VALUE_PREVIEW_BYTES } from "./protocol.mjs";
@@ -89,12 +89,12 @@ export const databaseOps = {
   },
 
   /**
-   * db.explain for a key typed as text or hex, in one column family.
+   * db.explainGet for a key typed as text or hex, in one column family.
    * @param {OpArgs["explain"]} args
    */
   async explain({ key, hex, columnFamily }) {
     if (database === null) throw new Error("no database is open");
-    const explanation = await database.explain(keyBytes(key, hex), { columnFamily });
+    const explanation = await database.explainGet(keyBytes(key, hex), { columnFamily });
     const value = explanation.result.value;
     return {
       ...explanation,

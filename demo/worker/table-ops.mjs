@@ -81,7 +81,7 @@ export const tableOps = {
   async probe({ key, hex }) {
     if (table === null) throw new Error("no file is open");
     const bytes = keyBytes(key, hex);
-    const explanation = await table.explain(bytes);
+    const explanation = await table.explainMayContain(bytes);
     return { ...explanation, keyLength: bytes.length, partitions: table.filter?.partitions ?? 0 };
   },
 

@@ -109,7 +109,7 @@ describe.each(CASES)("$name", (c) => {
       const expected = at < 0 ? "" : hex(values[at]!);
       const got = await db.get(Buffer.from(recorded.key, "latin1"));
       expect([recorded.key, got === null ? null : hex(got)]).toEqual([recorded.key, expected]);
-      const explained = await db.explain(Buffer.from(recorded.key, "latin1"));
+      const explained = await db.explainGet(Buffer.from(recorded.key, "latin1"));
       expect([recorded.key, explained.result.outcome, explained.steps.at(-1)?.entry]).toEqual([
         recorded.key,
         "found",
@@ -126,7 +126,7 @@ describe.each(WAL_CASES)("$name", (c) => {
   test("db.get answers the memtable's entities with their default column", async () => {
     const db = await sf.openDatabase(c.dir);
     for (const [key, expected] of WAL_ENTITIES) {
-      const explained = await db.explain(key, { columnFamily: "cf1" });
+      const explained = await db.explainGet(key, { columnFamily: "cf1" });
       const step = explained.steps.find((s) => s.entry !== "none");
       expect([key, explained.result.outcome, step?.where, step?.entry]).toEqual([
         key,

@@ -1,4 +1,4 @@
-// db.get / db.explain read the tables with the newest OPTIONS file's table options
+// db.get / db.explainGet read the tables with the newest OPTIONS file's table options
 // (ts/api/db-table-options.ts, docs/FORMATS.md 6.6.1), on the db_table_options section: one
 // database written with a Bloom filter, whole-key filtering and a 4-byte prefix extractor, reopened
 // by RocksDB 7.8.3 under other options (no filter policy, no whole-key filtering, other prefix
@@ -74,7 +74,7 @@ describe.each(CASES)("$name", (c) => {
   const explained: GetExplanation[] = [];
   beforeAll(async () => {
     db = await sf.openDatabase(c.dirPath);
-    for (const key of c.probes) explained.push(await db.explain(key));
+    for (const key of c.probes) explained.push(await db.explainGet(key));
   });
   afterAll(() => db.dispose());
 
@@ -153,20 +153,20 @@ describe.each(CASES)("$name", (c) => {
 
 test("the same tables read as they describe themselves rule out keys a database without a filter policy reads", async () => {
   const c = CASES.find((x) => x.id === "no_filter");
-  expect(c).toBeDefined();
+  expect(c?.id).toBe("no_filter");
   const db = await sf.openDatabase(c!.dirPath);
   try {
     const file = db.levels.find((l) => l.files.length > 0)!.files[0]!;
     const table = await db.openTable(file);
     try {
-      const ownView = c!.probes.map((k) => table.explain(k));
-      const asOpened = c!.probes.map((k) => table.explain(k, { useFilter: false }));
+      const ownView = c!.probes.map((k) => table.explainMayContain(k));
+      const asOpened = c!.probes.map((k) => table.explainMayContain(k, { useFilter: false }));
       const own = await Promise.all(ownView);
       const opened = await Promise.all(asOpened);
       expect(own.some((e) => !e.mayContain && e.filterInUse)).toBe(true);
       expect(opened.every((e) => e.mayContain && !e.filterInUse && e.route === "no-filter")).toBe(true);
       // Whole-key filtering off under another extractor: the table's prefixes are not probed.
-      const changed = await table.explain(c!.probes[0]!, {
+      const changed = await table.explainMayContain(c!.probes[0]!, {
         wholeKeyFiltering: false,
         prefixExtractor: "rocksdb.FixedPrefix.3",
       });
@@ -175,7 +175,7 @@ test("the same tables read as they describe themselves rule out keys a database 
         true,
         true,
       ]);
-      await expect(table.explain(c!.probes[0]!, { useFilter: "no" } as never)).rejects.toThrow(
+      await expect(table.explainMayContain(c!.probes[0]!, { useFilter: "no" } as never)).rejects.toThrow(
         SstFilterError,
       );
     } finally {
@@ -240,7 +240,7 @@ describe("tableOptionsOf: values it does not understand leave the tables' own vi
 
 test("an OPTIONS value not understood: the tables' own view, and db get --explain says so", async () => {
   const c = CASES.find((x) => x.id === "as_written");
-  expect(c).toBeDefined();
+  expect(c?.id).toBe("as_written");
   const dir = mkdtempSync(path.join(os.tmpdir(), "sstfilter-table-options-"));
   try {
     cpSync(c!.dirPath, dir, { recursive: true });
@@ -261,7 +261,7 @@ test("an OPTIONS value not understood: the tables' own view, and db get --explai
       // Each table's filter is read as the table describes itself: as in the as_written case.
       const wrong: string[] = [];
       for (const [i, key] of c!.probes.entries()) {
-        const ours = routeCounters(await db.explain(key));
+        const ours = routeCounters(await db.explainGet(key));
         const { tickers } = c!.answers[i]!;
         if (ours[USEFUL] !== tickers[USEFUL] || ours[POSITIVE] !== tickers[POSITIVE])
           wrong.push(`probe ${i} ${hex(key)}`);

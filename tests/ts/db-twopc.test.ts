@@ -1,4 +1,4 @@
-// Two-phase-commit WALs (the core's replay through ts/api/wal-recovery.ts, db.recoverMemtable(), db.get / db.explain) on
+// Two-phase-commit WALs (the core's replay through ts/api/wal-recovery.ts, db.recoverLogs(), db.get / db.explainGet) on
 // the db_twopc section: TransactionDBs of RocksDB 7.8.3 closed with transactions prepared and
 // committed, rolled back and left prepared over keys in flushed tables, against what
 // TransactionDB::Open answers for every probe, the transactions it recovers as prepared, and the
@@ -89,8 +89,8 @@ describe.each(COMMITTED)("$name", (c) => {
     expect(c.read_only_2pc!.answers).toEqual(c.transaction_db.answers);
   });
 
-  test("the memtable holds the versions RocksDB's recovery gives, with their sequence numbers; explain's memtable steps carry them", async () => {
-    const recovery = await db.recoverMemtable();
+  test("the memtable holds the versions RocksDB's recovery gives, with their sequence numbers; explainGet's memtable steps carry them", async () => {
+    const recovery = await db.recoverLogs();
     const family = db.columnFamilies.find((cf) => cf.id === 0)!;
     const wrong: string[] = [];
     let decidedByMemtable = 0;
@@ -106,7 +106,7 @@ describe.each(COMMITTED)("$name", (c) => {
         .map((r) => `${r.sequence} ${r.kind} ${hex(r.value)}`);
       if (ours.join() !== theirs.join())
         wrong.push(`probe ${i} ${text(key)}: ours [${ours.join(", ")}], RocksDB [${theirs.join(", ")}]`);
-      const explained = await db.explain(key);
+      const explained = await db.explainGet(key);
       const deciding = explained.steps.find((s) => s.where === "memtable" && s.entry !== "none");
       const newest = c.read_only_2pc!.memtable_versions[i]![0];
       if (newest === undefined) {
@@ -117,7 +117,7 @@ describe.each(COMMITTED)("$name", (c) => {
       const entry = newest.type === 1 ? "value" : newest.type === 0 ? "deletion" : String(newest.type);
       if (deciding?.sequence !== BigInt(newest.sequence) || deciding.entry !== entry) {
         wrong.push(
-          `probe ${i} ${text(key)}: explain's memtable step ${deciding?.entry} at ${deciding?.sequence}, RocksDB ${entry} at ${newest.sequence}`,
+          `probe ${i} ${text(key)}: explainGet's memtable step ${deciding?.entry} at ${deciding?.sequence}, RocksDB ${entry} at ${newest.sequence}`,
         );
       }
       if (explained.result.sequence !== BigInt(newest.sequence)) {
@@ -133,7 +133,7 @@ describe.each(COMMITTED)("$name", (c) => {
   test("a transaction prepared in a log its column family had flushed counts where it committed", async () => {
     // xid-span: prepared, a flush (the family's log number moves past that log), committed after.
     const live = (await db.writeAheadLogs()).map((l) => l.name);
-    const read = (await db.recoverMemtable()).logs.map((l) => l.name);
+    const read = (await db.recoverLogs()).logs.map((l) => l.name);
     const older = read.filter((name) => !live.includes(name));
     expect(older.length).toBeGreaterThanOrEqual(1);
     expect(db.minLogNumberToKeep).toBeLessThan(db.columnFamilies[0]!.logNumber);
@@ -143,7 +143,7 @@ describe.each(COMMITTED)("$name", (c) => {
   });
 
   test("the transactions left prepared are those TransactionDB::Open recovers, with their records", async () => {
-    const { preparedUncommitted } = await db.recoverMemtable();
+    const { preparedUncommitted } = await db.recoverLogs();
     const ours = preparedUncommitted
       .map((t) => ({
         name: text(t.xid),

@@ -89,7 +89,7 @@ describe.each(OPENED)("$name", (c) => {
   });
 
   test("the replay says where it stopped and why", async () => {
-    const recovery = await db.recoverMemtable();
+    const recovery = await db.recoverLogs();
     const stops = recovery.logs.map((l) => `${l.name} ${l.stopped?.reason ?? "whole"}`);
     const [first, second, third] = c.logs;
     switch (c.id) {

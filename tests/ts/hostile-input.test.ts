@@ -205,6 +205,9 @@ function random(seed: number): () => number {
 // Compression types of a format_version 2 table and how each frames its stream: snappy brings its
 // own length preamble, the others a varint size prefix; zstd's frame header records the size too
 // (single segment, 2-byte field: size - 256).
+/** Garbage index blocks per codec. */
+const GARBAGE_CASES = 300;
+
 const CODECS: { name: string; type: number; frame(size: number, garbage: number[]): number[] }[] = [
   { name: "snappy", type: 1, frame: (size, garbage) => [...varint(size), ...garbage] },
   { name: "zlib", type: 2, frame: (size, garbage) => [...varint(size), ...garbage] },
@@ -220,14 +223,15 @@ const CODECS: { name: string; type: number; frame(size: number, garbage: number[
   },
 ];
 
-function openError(sf: SstFilter, bytes: Uint8Array): SstFilterError {
+/** The typed error opening `bytes` gives; `what` names the case when it opens or throws another. */
+function openError(sf: SstFilter, bytes: Uint8Array, what = "the hostile table"): SstFilterError {
   try {
     sf.openTable(bytes).dispose();
   } catch (error) {
     if (error instanceof SstFilterError) return error;
-    throw error;
+    throw new Error(`${what}: not an SstFilterError: ${String(error)}`);
   }
-  throw new Error("the hostile table opened");
+  throw new Error(`${what} opened`);
 }
 
 // On the test builds of the modules (the shipped code plus hooks), which count live handles.
@@ -279,21 +283,30 @@ describe.each(BACKENDS)("hostile input on $name", ({ simd }) => {
 
   test("garbage in every codec gives typed errors", () => {
     const next = random(8);
+    // Per codec, the cases that reached its decompressor's typed error (CORRUPT "<codec> block
+    // does not decompress", with the block's offset): all of them, or the garbage never got there.
+    const reached: Record<string, number> = {};
     for (const codec of CODECS) {
-      for (let i = 0; i < 300; i++) {
+      reached[codec.name] = 0;
+      for (let i = 0; i < GARBAGE_CASES; i++) {
         const size = 256 + Math.floor(next() * 4096);
         const garbage = Array.from({ length: 1 + Math.floor(next() * 512) }, () => Math.floor(next() * 256));
         const w = new TableWriter(sf);
         const index = w.add(Uint8Array.from(codec.frame(size, garbage)), codec.type);
-        try {
-          sf.openTable(rocksdbTable(sf, w, [], index)).dispose();
-        } catch (error) {
-          if (!(error instanceof SstFilterError) || typeof error.offset !== "number") {
-            throw new Error(`${codec.name} garbage ${i}: ${String(error)}`);
-          }
+        const error = openError(sf, rocksdbTable(sf, w, [], index), `${codec.name} garbage ${i}`);
+        const decompressorError =
+          error.code === "CORRUPT" &&
+          typeof error.offset === "number" &&
+          error.message.startsWith(`${codec.name} block does not decompress`);
+        if (!decompressorError) {
+          throw new Error(
+            `${codec.name} garbage ${i}: not the decompressor's error: ${error.code} ${error.message}`,
+          );
         }
+        reached[codec.name]!++;
       }
     }
+    expect(reached).toEqual(Object.fromEntries(CODECS.map((c) => [c.name, GARBAGE_CASES])));
   });
 
   test("keeping prefix-compressed entries stops at kMaxBlockBytes", () => {

@@ -1,4 +1,4 @@
-// What the viewer and the CLI build on: explain() names the filter partition / data block a lookup
+// What the viewer and the CLI build on: explainMayContain() names the filter partition / data block a lookup
 // consults (checked against the ones RocksDB and LevelDB consulted), dataBlocks() and readBlock(),
 // the filters of a LevelDB filter block, RocksDB's false-positive estimates, filter summaries and
 // whole-file verification (sound files, a broken checksum, a filter that lost its keys).
@@ -53,7 +53,7 @@ const RECORDED_PARTITIONS = ROCKSDB.filter(
   (c) => c.filter.kind === "partitioned" && c.filter.probe_partition,
 ).map((c) => [`${c.corpus.name}:${c.id}`, c] as const);
 
-describe("explain()", () => {
+describe("explainMayContain()", () => {
   if (!EXTRA) {
     test.skip("names the partition RocksDB consulted: only the extra corpus records it", () => {});
   } else {
@@ -64,7 +64,7 @@ describe("explain()", () => {
       const named: number[] = [];
       const recorded: number[] = [];
       probes.forEach((probe, i) => {
-        const e = t.explain(probe);
+        const e = t.explainMayContain(probe);
         // The recorded partition is the one the rule picks even where no filter is consulted
         // (keys without a prefix, whole-key filtering off).
         if (e.route === "outside-prefix-domain" || expected[i] === NOT_CONSULTED) return;
@@ -73,7 +73,7 @@ describe("explain()", () => {
       });
       expect(named).toEqual(recorded);
       expect(named.length).toBeGreaterThan(probes.length / 2);
-      expect(probes.map((p) => t.explain(p).mayContain)).toEqual(
+      expect(probes.map((p) => t.explainMayContain(p).mayContain)).toEqual(
         Array.from(t.mayContainMany(probes), Boolean),
       );
       t.dispose();
@@ -85,13 +85,13 @@ describe("explain()", () => {
     [...ROCKSDB.filter((c) => c.options.whole_key_filtering), ...LEVELDB].map(
       (c) => [`${c.corpus.name}:${c.id}`, c] as const,
     ),
-  )("%s: explain() gives the database's answer for every probe it filtered", (_id, c) => {
+  )("%s: explainMayContain() gives the database's answer for every probe it filtered", (_id, c) => {
     const t = open(c.corpus.path(c.file.path), c.internal_keys !== false);
     const probes = c.corpus.readKeys(c.probes.path);
     const answers = c.corpus.readBytes(c.get_results);
     const wrong = probes.flatMap((probe, i) => {
       if (answers[i] === 2) return [];
-      const e = t.explain(probe);
+      const e = t.explainMayContain(probe);
       return e.mayContain === (answers[i] === 1) ? [] : [`probe ${i}: ${e.route} says ${e.mayContain}`];
     });
     expect(wrong.slice(0, 5)).toEqual([]);
@@ -105,7 +105,7 @@ describe("explain()", () => {
       const probes = c.corpus.readKeys(c.probes.path);
       const expected = c.corpus.readU32s(c.probe_filter_index);
       const named = probes.map((probe, i) => {
-        const e = t.explain(probe);
+        const e = t.explainMayContain(probe);
         if (expected[i] !== NOT_CONSULTED) {
           return e.route === "block-filter" && bytesEqual(e.probed, probe)
             ? Math.floor(e.dataBlock![0] / 2048)
@@ -116,7 +116,7 @@ describe("explain()", () => {
         return c.internal_keys || (e.route === "after-last-key" && e.dataBlock === null) ? NOT_CONSULTED : -1;
       });
       expect(named).toEqual(Array.from(expected));
-      expect(probes.map((p) => t.explain(p).mayContain)).toEqual(
+      expect(probes.map((p) => t.explainMayContain(p).mayContain)).toEqual(
         Array.from(t.mayContainMany(probes), Boolean),
       );
       t.dispose();
@@ -126,7 +126,7 @@ describe("explain()", () => {
   test("full filters, the data block a read goes on to, prefixes probed, keys after the last", () => {
     const full = open(GENERATED.path("rocksdb-sst/fv5_bloom10_crc32c/table.sst"));
     const [first] = full.keys();
-    const e = full.explain(first!);
+    const e = full.explainMayContain(first!);
     expect(e).toMatchObject({ mayContain: true, route: "full-filter", partition: null });
     // The first key lies in the first data block.
     expect(e.dataBlock![0]).toBe(0);
@@ -135,13 +135,13 @@ describe("explain()", () => {
 
     const prefixed = sf.openTable(FIXTURES.readBytes("head/fv7-bloom12-capped5-nowhole-zlib.sst"));
     expect(prefixed.filter!.wholeKeyFiltering).toBe(false);
-    const long = prefixed.explain("1234567890");
+    const long = prefixed.explainMayContain("1234567890");
     expect(long.route).toBe("full-filter");
     expect(Buffer.from(long.probed).toString()).toBe("12345");
     prefixed.dispose();
 
     const leveldb = open(GENERATED.path("leveldb-table/tb_b10_bs256/table.ldb"), false);
-    expect(leveldb.explain(new Uint8Array(64).fill(0xff))).toMatchObject({
+    expect(leveldb.explainMayContain(new Uint8Array(64).fill(0xff))).toMatchObject({
       route: "after-last-key",
       mayContain: false,
       probed: new Uint8Array(0),

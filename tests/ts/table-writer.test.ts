@@ -155,7 +155,7 @@ describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
     "part_rocksdb-bloom_fixed3_nowhole_meta256",
   ])("reads back what it wrote (%s)", (id) => {
     const c = CASES.find((x) => x.id === id)!;
-    expect(c).toBeDefined();
+    expect(c?.id).toBe(id);
     const entries = writerEntries(c.corpus.readBytes(c.entries.path));
     using w = sf.createTableWriter(writeOptions(c));
     for (const e of entries) {

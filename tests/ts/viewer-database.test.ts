@@ -4,8 +4,8 @@
 // MANIFEST's live files level by level as sf.openDatabase reads them in Node (database.test.ts
 // checks that reading against RocksDB itself), with widths to scale by bytes and boxes placed in
 // key order on the key axis; a click on a table opens the table view and the way back returns.
-// The Get box draws stubbed explanations (GetExplanation, the interface db.explain answers) with
-// and without animation; once the package has db.explain, a real Get's route is checked against
+// The Get box draws stubbed explanations (GetExplanation, the interface db.explainGet answers) with
+// and without animation; once the package has db.explainGet, a real Get's route is checked against
 // Node's. A LevelDB database (classic-level) shows its .ldb tables and text keys. Saves
 // build/viewer-database.png and build/viewer-database-keys.png.
 import { spawnSync } from "node:child_process";
@@ -260,7 +260,7 @@ test("a click on a table opens the table view; the way back shows the database a
   expect(await shownRows()).toEqual(expectedRows(0));
 });
 
-/** A route as db.explain reports it, in plain values the page turns into a GetExplanation. */
+/** A route as db.explainGet reports it, in plain values the page turns into a GetExplanation. */
 interface StubRoute {
   key: string; // hex
   outcome: "found" | "deleted" | "not-found" | "merge-operands";
@@ -278,7 +278,7 @@ interface StubRoute {
   }[];
 }
 
-/** Draws `route` with the view's showRoute, as the Get box does with db.explain's answer. */
+/** Draws `route` with the view's showRoute, as the Get box does with db.explainGet's answer. */
 async function drawStub(route: StubRoute): Promise<void> {
   await page.addScriptTag({
     type: "module",
@@ -441,8 +441,8 @@ test("animated: the boxes light up in turn and end in the same picture; a false 
   expect(await page.textContent("#get-summary")).toContain("1 false positive)");
 });
 
-test("a real Get: the route the page draws is db.explain's", async () => {
-  const explain = (key: Uint8Array) => db.explain(key);
+test("a real Get: the route the page draws is db.explainGet's", async () => {
+  const explain = (key: Uint8Array) => db.explainGet(key);
   const deepest = [...db.levels].reverse().find((l) => l.files.length > 0)!;
   for (const key of [deepest.files[0]!.smallestKey, new Uint8Array([0xff, 0xff])]) {
     const expected = await explain(key);

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 
 import type { Page } from "playwright-core";
-import type { Entry, NodeSstFilter, Table } from "sstfilter";
+import type { Entry, NodeSstFilter, Table, TableRegion } from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { FIXTURES, GENERATED } from "./golden";
@@ -279,6 +279,10 @@ describe("a table RocksDB wrote with puts, deletes, merges and range deletions",
     expect(inView).toBe(true);
   });
 
+  /** Bytes as the text view shows them: printable ASCII as text, else hex ("" when empty). */
+  const shownAsText = (bytes: Uint8Array): string =>
+    bytes.every((b) => b >= 0x20 && b < 0x7f) ? Buffer.from(bytes).toString("latin1") : hex(bytes);
+
   test("a screenshot of the map and the contents, as text", async () => {
     await page.click("#seek-clear");
     await page.waitForFunction(() =>
@@ -286,12 +290,47 @@ describe("a table RocksDB wrote with puts, deletes, merges and range deletions",
     );
     await page.selectOption("#keys-mode", "utf8");
     await page.selectOption("#values-mode", "utf8");
+    // db_bench's keys hold zero bytes (hex still); its values are printable (text); merge
+    // operands are uint64add's fixed64 numbers (hex).
+    const rows = await shownRows();
+    expect(rows).toEqual(
+      entries.slice(0, 100).map((e) => [shownAsText(e.key), String(e.seq), e.type!, shownAsText(e.value)]),
+    );
+    expect(rows.filter((r) => r[2] === "put" && !/^[0-9a-f]+$/.test(r[3]!)).length).toBeGreaterThan(0);
+    // The map: the regions t.layout() lists, runs of unnamed regions of a kind grouped; the
+    // canvas drawn (more than one colour).
+    const kinds: string[] = [];
+    let previous: TableRegion | undefined;
+    for (const r of t.layout()) {
+      if (previous?.kind !== r.kind || r.name !== undefined || previous.name !== undefined)
+        kinds.push(r.kind);
+      previous = r;
+    }
+    expect(await page.$$eval("#regions-body tr", (trs) => trs.map((tr) => tr.dataset.kind))).toEqual(kinds);
+    const colours = await page.$eval("#map", (canvas) => {
+      const c = canvas as HTMLCanvasElement;
+      const pixels = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+      const seen = new Set<number>();
+      for (let i = 0; i < pixels.length; i += 4) seen.add(new DataView(pixels.buffer).getUint32(i));
+      return seen.size;
+    });
+    expect(colours).toBeGreaterThan(1);
     await page.evaluate(() => window.scrollTo(0, 0));
+    const shot = path.join(ROOT, "build", "viewer-contents.png");
+    rmSync(shot, { force: true });
     await page.screenshot({
-      path: path.join(ROOT, "build", "viewer-contents.png"),
+      path: shot,
       fullPage: true,
       clip: { x: 0, y: 0, width: 1280, height: 1400 },
     });
+    // A PNG of the clip's size (IHDR: width, height at bytes 16 and 20), not a blank one.
+    const png = readFileSync(shot);
+    expect([png.subarray(1, 4).toString("latin1"), png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([
+      "PNG",
+      1280,
+      1400,
+    ]);
+    expect(png.length).toBeGreaterThan(50_000);
   });
 
   /** Opens `file` with the page's file picker and waits until it is shown. */

@@ -78,7 +78,7 @@ export interface RouteStep {
   blobFile?: string;
 }
 
-/** db.explain's answer: the result and the route of steps that led to it. */
+/** db.explainGet's answer: the result and the route of steps that led to it. */
 export interface GetExplanation {
   key: Uint8Array;
   columnFamily: string;

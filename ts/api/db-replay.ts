@@ -1,8 +1,8 @@
 // A Database's write-ahead logs replayed by the core (ts/api/wal-recovery.ts): which logs recovery
 // reads (docs/FORMATS.md 6.4), each fed from the DatabaseSource in pieces so that JavaScript holds
 // at most one piece of a log, with the settings and key orders the database's recovery uses. It
-// keeps what the Database keeps of a replay: the records recoverMemtable() lists, and the memtable
-// get and explain look keys up in, in wasm memory until the Database lets it go.
+// keeps what the Database keeps of a replay: the records recoverLogs() lists, and the memtable
+// get and explainGet look keys up in, in wasm memory until the Database lets it go.
 import type { WasmHeap } from "../core/heap.js";
 import { inFile } from "../core/errors.js";
 import { coreComparator, type CompareFunction, type CoreComparator } from "./comparators.js";
@@ -65,7 +65,7 @@ export class DatabaseReplay {
     this.#comparators = comparators;
   }
 
-  /** Database.recoverMemtable: every record replayed, as JavaScript objects; replayed once and kept. */
+  /** Database.recoverLogs: every record replayed, as JavaScript objects; replayed once and kept. */
   recovery(): Promise<WalRecovery> {
     this.#recovery ??= forgetOnFailure(
       this.#replay(true).then((replay) => {
@@ -80,7 +80,7 @@ export class DatabaseReplay {
     return this.#recovery;
   }
 
-  /** The memtable get and explain look keys up in: replayed on the first call, kept until release(). */
+  /** The memtable get and explainGet look keys up in: replayed on the first call, kept until release(). */
   memtable(): Promise<MemtableReplay> {
     this.#memtable ??= forgetOnFailure(this.#replay(false), () => (this.#memtable = undefined));
     return this.#memtable;

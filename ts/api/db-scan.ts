@@ -19,7 +19,7 @@ export interface ScannedDatabase {
   /** The live table `file`, opened for reading. */
   openTable(file: DatabaseFile): Promise<AsyncTable>;
   /** The memtable the live logs replay into, as recovery builds it. */
-  recoverMemtable(): Promise<WalRecovery>;
+  recoverLogs(): Promise<WalRecovery>;
 }
 
 /** One live key of a database and its newest version. */
@@ -114,7 +114,7 @@ export async function* scanDatabase(
       }
     }
   }
-  for (const log of (await db.recoverMemtable()).logs) {
+  for (const log of (await db.recoverLogs()).logs) {
     for (const r of log.records) {
       if (r.columnFamily !== family.id) continue;
       if (r.kind === "range-delete") {

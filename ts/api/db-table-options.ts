@@ -19,7 +19,7 @@ export interface DatabaseTableOptions {
   source: "options-file" | "tables";
   /** The OPTIONS file read, e.g. "OPTIONS-000012"; null for "tables" without one. */
   file: string | null;
-  /** What get and explain pass to each table (table.explain / table.get). */
+  /** What get and explainGet pass to each table (table.explainMayContain / table.get). */
   read: TableReadOptions;
   /** Values that were not understood, each of which leaves the tables' own view in place. */
   notes: string[];

@@ -45,13 +45,13 @@ export interface OpenDatabaseOptions {
    * `{ "my.Order": (a, b) => ... }` or `{ "my.Order": { name: "my.Order", compare } }`. The
    * built-in ones (bytewise, reverse bytewise, their .u64ts form, Chromium's idb_cmp1) need none.
    * A database whose comparator is neither: inspect and walks work, table probes are conservative,
-   * get and explain are UNSUPPORTED naming the comparator.
+   * get and explainGet are UNSUPPORTED naming the comparator.
    */
   comparators?: Record<string, CompareFunction | Comparator>;
   /**
-   * The byte budget of the block cache get and explain keep the data blocks they read in (RocksDB's
+   * The byte budget of the block cache get and explainGet keep the data blocks they read in (RocksDB's
    * block_cache; its default capacity is 32 MiB in RocksDB 10, 8 MiB in LevelDB). Default 0: no
-   * cache, every Get reads its blocks from the files, as RocksDB with no_block_cache. explain's
+   * cache, every Get reads its blocks from the files, as RocksDB with no_block_cache. explainGet's
    * steps count the blocks the cache held (blockCacheHits) apart from those read (blocksRead).
    */
   blockCacheBytes?: number;

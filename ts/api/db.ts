@@ -66,16 +66,16 @@ export class Database {
   readonly #heap: WasmHeap;
   readonly #source: DatabaseSource;
   #wals: Promise<WalFile[]> | undefined;
-  /** The core's replays of the logs; the memtable get and explain use is kept until dispose(). */
+  /** The core's replays of the logs; the memtable get and explainGet use is kept until dispose(). */
   readonly #replay: DatabaseReplay;
-  /** The MANIFEST's state in wasm memory for get and explain, kept until dispose(). */
+  /** The MANIFEST's state in wasm memory for get and explainGet, kept until dispose(). */
   #manifestForGets: Promise<ManifestForGets> | undefined;
   /** Gets running: the core reads the memtable and the MANIFEST's state until they end. */
   #running = 0;
   /** What dispose() let go while Gets were running, freed once they end. */
   #retired: Promise<{ dispose(): void }>[] = [];
   #options: Promise<DatabaseOptions | null> | undefined;
-  /** The live tables get and explain opened, kept open until dispose(). */
+  /** The live tables get and explainGet opened, kept open until dispose(). */
   readonly #tables = new Map<string, Promise<AsyncTable>>();
   /** The folder's file names, as a Get hands them to the core. */
   readonly #names: ReadonlySet<string>;
@@ -83,7 +83,7 @@ export class Database {
   readonly #liveTables: ReadonlyMap<number, ReadonlyMap<bigint, DatabaseFile>>;
 
   readonly #comparators: ReadonlyMap<string, CompareFunction>;
-  /** The block cache get and explain keep data blocks in (OpenDatabaseOptions.blockCacheBytes). */
+  /** The block cache get and explainGet keep data blocks in (OpenDatabaseOptions.blockCacheBytes). */
   #blockCache: BlockCacheHandle | null;
 
   /** @internal */
@@ -170,11 +170,19 @@ export class Database {
    * are replayed as recoverySettings() says RocksDB or LevelDB would (6.4.2: where the replay
    * stopped is each log's `stopped`). Throws CORRUPT where DB::Open would refuse the database,
    * UNSUPPORTED for logs a WRITE_PREPARED or WRITE_UNPREPARED TransactionDB wrote. Replayed on the
-   * first call and kept: every record as a JavaScript object (get and explain keep the core's
+   * first call and kept: every record as a JavaScript object (get and explainGet keep the core's
    * memtable in wasm memory instead).
    */
-  recoverMemtable(): Promise<WalRecovery> {
+  recoverLogs(): Promise<WalRecovery> {
     return this.#replay.recovery();
+  }
+
+  /**
+   * The former name of recoverLogs (the same recovery).
+   * @deprecated Use recoverLogs.
+   */
+  recoverMemtable(): Promise<WalRecovery> {
+    return this.recoverLogs();
   }
 
   /**
@@ -286,7 +294,7 @@ export class Database {
 
   /** What DB::Get returns for `key`: the value, or null when deleted or absent (db-get.ts). */
   async get(key: Key, opts?: DatabaseGetOptions): Promise<Uint8Array | null> {
-    return valueOf(await this.explain(key, opts));
+    return valueOf(await this.explainGet(key, opts));
   }
 
   /**
@@ -300,33 +308,41 @@ export class Database {
   }
 
   /**
-   * The memtable get and explain look keys up in, per log: its record count, how it ended, where
-   * the replay stopped; the records stay in the core (recoverMemtable() lists them). Replayed on
-   * the first call (or Get) and kept until dispose(); throws as recoverMemtable() does.
+   * The memtable get and explainGet look keys up in, per log: its record count, how it ended,
+   * where the replay stopped; the records stay in the core (recoverLogs() lists them). Replayed on
+   * the first call (or Get) and kept until dispose(); throws as recoverLogs() does.
    */
   async memtableLogs(): Promise<MemtableLog[]> {
     return (await this.#replay.memtable()).logs();
   }
 
   /** The route of a Get for `key`: the memtable, every file consulted, filter answers, the result. */
-  async explain(key: Key, opts?: DatabaseGetOptions): Promise<GetExplanation> {
+  async explainGet(key: Key, opts?: DatabaseGetOptions): Promise<GetExplanation> {
     return this.#explain(key, opts, await this.#replay.memtable());
   }
 
   /**
-   * @internal explain() for a single Get that keeps nothing (the CLI's db get): the logs are
+   * The former name of explainGet (the same route).
+   * @deprecated Use explainGet.
+   */
+  explain(key: Key, opts?: DatabaseGetOptions): Promise<GetExplanation> {
+    return this.explainGet(key, opts);
+  }
+
+  /**
+   * @internal explainGet() for a single Get that keeps nothing (the CLI's db get): the logs are
    * streamed once keeping only the key's versions, in memory bounded by those, then freed.
    */
   async explainOnce(key: Key, opts?: DatabaseGetOptions): Promise<GetExplanation> {
     const name = typeof opts === "object" && opts !== null ? (opts.columnFamily ?? "default") : undefined;
     const family = this.columnFamilies.find((cf) => cf.name === name);
-    // Kept already, or options explain() refuses.
-    if (this.#replay.keepsMemtable() || family === undefined) return this.explain(key, opts);
+    // Kept already, or options explainGet() refuses.
+    if (this.#replay.keepsMemtable() || family === undefined) return this.explainGet(key, opts);
     return this.#explainOver(key, opts, { onlyKey: { key: keyBytes(key), columnFamily: family.id } });
   }
 
   /**
-   * @internal explain() over another memtable: the tables alone (null), or the core's replay of
+   * @internal explainGet() over another memtable: the tables alone (null), or the core's replay of
    * `logs` in place of the database's own (replayed as its own are, then freed).
    */
   async explainWith(
@@ -338,7 +354,7 @@ export class Database {
     return this.#explainOver(key, opts, { logs });
   }
 
-  /** explain() over a memtable replayed for it alone (DatabaseReplay.replayOnce), freed after. */
+  /** explainGet() over a memtable replayed for it alone (DatabaseReplay.replayOnce), freed after. */
   async #explainOver(
     key: Key,
     opts: DatabaseGetOptions | undefined,
@@ -405,7 +421,7 @@ export class Database {
   }
 
   /**
-   * The table options get and explain read the column family's tables with (docs/FORMATS.md
+   * The table options get and explainGet read the column family's tables with (docs/FORMATS.md
    * 6.6.1): the newest OPTIONS file's (filter_policy, whole_key_filtering, prefix_extractor), as
    * RocksDB reads every table with the options it is opened with; without an OPTIONS file (LevelDB)
    * or one that cannot be read, each table as it describes itself. `notes` names what was not
@@ -422,7 +438,7 @@ export class Database {
     return tableOptionsOf(options, columnFamily);
   }
 
-  /** Closes the tables get and explain keep open and frees the memtable they keep in wasm memory. */
+  /** Closes the tables get and explainGet keep open and frees the memtable they keep in wasm memory. */
   dispose(): void {
     this.#retired.push(...this.#tables.values());
     const memtable = this.#replay.release();

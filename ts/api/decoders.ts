@@ -228,7 +228,7 @@ export async function detectStore(heap: WasmHeap, db: Database): Promise<StoreKi
     for (const f of level.files) keys.push(latin1(f.smallestKey), latin1(f.largestKey));
   }
   try {
-    for (const log of (await db.recoverMemtable()).logs) {
+    for (const log of (await db.recoverLogs()).logs) {
       for (const r of log.records) if (r.columnFamily === 0) keys.push(latin1(r.key));
     }
   } catch {

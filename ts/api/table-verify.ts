@@ -142,7 +142,7 @@ export async function verifyTable(
       report.metaBlocks.push(name);
     }
     const probe = report.filterSkipped === null;
-    for await (const batch of table.checkKeysAgainstFilter(opts.range, probe)) {
+    for await (const batch of table.verifyBatches(opts.range, probe)) {
       opts.signal?.throwIfAborted();
       onBatch(batch);
     }

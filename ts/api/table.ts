@@ -132,7 +132,7 @@ export interface TableFooter {
 }
 
 /**
- * How a point lookup's answer came about (`t.explain(key)`):
+ * How a point lookup's answer came about (`t.explainMayContain(key)`):
  * - "full-filter" / "partition" / "block-filter": that filter answered (a RocksDB full filter, a
  *   RocksDB filter partition, the LevelDB filter of one data block);
  * - "no-filter": the table has no filter, or none that can check this key (may match);
@@ -174,7 +174,7 @@ export interface TableReadOptions {
   prefixExtractor?: string | null;
 }
 
-/** What `t.explain(key)` reports: mayContain's answer and which filter gave it. */
+/** What `t.explainMayContain(key)` reports: mayContain's answer and which filter gave it. */
 export interface LookupExplanation {
   mayContain: boolean;
   route: LookupRoute;
@@ -212,7 +212,7 @@ export interface TableKeyBatch extends KeyBatch {
   blocks: Float64Array;
 }
 
-/** What `verifyTable` gets from the table per batch of data blocks (`t.checkKeysAgainstFilter`). */
+/** What `verifyTable` gets from the table per batch of data blocks (`t.verifyBatches`). */
 export interface FilterCheckBatch {
   /** [offset, size, keysEnd] per data block, as in TableKeyBatch. */
   blocks: Float64Array;
@@ -680,8 +680,8 @@ export interface TableLookup {
    */
   blocksRead: { offset: number; size: number; entriesEnd: number }[];
   /**
-   * How the filter (or a LevelDB table's index) answered, as explain(key) does: where mayContain is
-   * false no data block was read.
+   * How the filter (or a LevelDB table's index) answered, as explainMayContain(key) does: where
+   * mayContain is false no data block was read.
    */
   filter: LookupExplanation;
 }
@@ -759,7 +759,7 @@ class TableBase extends WasmObject<TableHandle> {
     return answer === 1;
   }
 
-  /** explain's answer from the core. */
+  /** explainMayContain's answer from the core. */
   protected explainProbe(key: Key, read: TableReadOptions = {}): LookupExplanation {
     const options = tableReadRaw(read);
     const handle = this.live();
@@ -778,11 +778,6 @@ class TableBase extends WasmObject<TableHandle> {
     throwComparatorFault();
     if (!ok) throw this.heap.lastError();
     return this.heap.bytes.slice(at.extra, at.extra + at.count);
-  }
-
-  /** The filter's bytes as stored. */
-  protected rawFilters(): Uint8Array[] {
-    return this.live().filterBytes();
   }
 
   /** A walk over a new cursor of the table's data blocks; the cursor is freed if the walk is dropped. */
@@ -906,13 +901,21 @@ export class Table extends TableBase {
    * mayContain's answer and the filter (partition, data block) that gave it; `read`: as a
    * database configured so reads the table (by default, as the table describes itself).
    */
-  explain(userKey: Key, read?: TableReadOptions): LookupExplanation {
+  explainMayContain(userKey: Key, read?: TableReadOptions): LookupExplanation {
     return this.explainProbe(userKey, read);
+  }
+
+  /**
+   * The former name of explainMayContain (the same answer).
+   * @deprecated Use explainMayContain.
+   */
+  explain(userKey: Key, read?: TableReadOptions): LookupExplanation {
+    return this.explainMayContain(userKey, read);
   }
 
   /** Raw filter contents as stored: one per partition, the full filter, or LevelDB's filter block. */
   filterBytes(): Uint8Array[] {
-    return this.rawFilters();
+    return this.live().filterBytes();
   }
 
   /** The data blocks in file order with their user keys, read (and checksum-verified) as reached. */
@@ -935,9 +938,17 @@ export class Table extends TableBase {
    * order is judged first: the walk ends with an error at an entry out of the table's order
    * (CORRUPT), or out of the bytewise order a LevelDB table was assumed to have (UNSUPPORTED).
    */
-  checkKeysAgainstFilter(range?: BlockRange, probe = true): IterableIterator<FilterCheckBatch> {
+  verifyBatches(range?: BlockRange, probe = true): IterableIterator<FilterCheckBatch> {
     const check = checkBatch.bind(null, this.heap, this.live(), { probe });
     return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, check), range, true);
+  }
+
+  /**
+   * The former name of verifyBatches (the same walk).
+   * @deprecated Use verifyBatches.
+   */
+  checkKeysAgainstFilter(range?: BlockRange, probe = true): IterableIterator<FilterCheckBatch> {
+    return this.verifyBatches(range, probe);
   }
 
   /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
@@ -976,7 +987,7 @@ export class Table extends TableBase {
    * user key (newest first), and the range deletions covering it, as "range-delete" entries. With
    * user-defined timestamps `userKey` is without one: every version comes back, the newest
    * timestamp first (each with its `timestamp`), as a read at the largest timestamp sees them.
-   * `read`: the filter is consulted as a database configured so does (see explain).
+   * `read`: the filter is consulted as a database configured so does (see explainMayContain).
    */
   get(userKey: Key, read?: TableReadOptions): Entry[] {
     const get = this.newGet(userKey, read);
@@ -1050,14 +1061,22 @@ export class AsyncTable extends TableBase {
     return this.probe("prefixMayMatch", seekKey);
   }
 
-  /** See Table.explain. */
-  async explain(userKey: Key, read?: TableReadOptions): Promise<LookupExplanation> {
+  /** See Table.explainMayContain. */
+  async explainMayContain(userKey: Key, read?: TableReadOptions): Promise<LookupExplanation> {
     return this.explainProbe(userKey, read);
+  }
+
+  /**
+   * The former name of explainMayContain (the same answer).
+   * @deprecated Use explainMayContain.
+   */
+  explain(userKey: Key, read?: TableReadOptions): Promise<LookupExplanation> {
+    return this.explainMayContain(userKey, read);
   }
 
   /** See Table.filterBytes. */
   async filterBytes(): Promise<Uint8Array[]> {
-    return this.rawFilters();
+    return this.live().filterBytes();
   }
 
   /** The data blocks in file order with their user keys, read from the source in large pieces. */
@@ -1070,10 +1089,18 @@ export class AsyncTable extends TableBase {
     return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source, takeKeys), range);
   }
 
-  /** See Table.checkKeysAgainstFilter. */
-  checkKeysAgainstFilter(range?: BlockRange, probe = true): AsyncIterableIterator<FilterCheckBatch> {
+  /** See Table.verifyBatches. */
+  verifyBatches(range?: BlockRange, probe = true): AsyncIterableIterator<FilterCheckBatch> {
     const check = checkBatch.bind(null, this.heap, this.live(), { probe });
     return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source, check), range, true);
+  }
+
+  /**
+   * The former name of verifyBatches (the same walk).
+   * @deprecated Use verifyBatches.
+   */
+  checkKeysAgainstFilter(range?: BlockRange, probe = true): AsyncIterableIterator<FilterCheckBatch> {
+    return this.verifyBatches(range, probe);
   }
 
   /** User keys in file order, reading the source in large pieces as the walk reaches them. */

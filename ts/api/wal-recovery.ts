@@ -109,12 +109,12 @@ export interface ReplayOptions {
   columnFamilies: ReplayColumnFamily[];
   /** Keep only this stored key's versions in this family (a single Get over logs of any size). */
   onlyKey?: { key: Uint8Array; columnFamily: number };
-  /** Keep every record replayed as a WalRecord, per log (recoverMemtable); else only count them. */
+  /** Keep every record replayed as a WalRecord, per log (recoverLogs); else only count them. */
   listRecords: boolean;
 }
 
 /** @internal A replay's memtable in wasm memory, until disposed. */
-/** One log's part of the memtable get and explain use, without its records (Database.memtableLogs). */
+/** One log's part of the memtable get and explainGet use, without its records (Database.memtableLogs). */
 export interface MemtableLog {
   /** "000012.log" */
   name: string;

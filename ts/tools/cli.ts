@@ -312,7 +312,7 @@ async function probe(sf: NodeSstFilter, args: Parsed): Promise<number> {
   return withTable(sf, file, args, async (table) => {
     const partitions = table.filter?.partitions ?? 0;
     const results = [];
-    for (const key of keys) results.push(await table.explain(key));
+    for (const key of keys) results.push(await table.explainMayContain(key));
     const shown = keys.map(showKey);
     const width = Math.max(...shown.map((s) => s.length));
     results.forEach((e, i) => {

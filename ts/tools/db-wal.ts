@@ -137,7 +137,7 @@ function preparedPart(recovery: WalRecovery | Error): OptionsPart {
 /** The WAL and OPTIONS parts of `db inspect`, as JSON fields and text lines. */
 export async function walAndOptions(db: Database): Promise<{ json: Record<string, unknown>; text: string }> {
   const recovery = await db
-    .recoverMemtable()
+    .recoverLogs()
     .catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
   const wals = (await db.writeAheadLogs()).map((w) =>
     summarize(w, recovery instanceof Error ? null : recovery),

@@ -73,7 +73,7 @@ struct WalReplayOptions {
   uint32_t only_column_family = 0;
   // Called with each record given a sequence number, in replay order, of every column family and
   // kept or not (a committed transaction's at its commit marker, its key carrying the commit's
-  // timestamp): what a caller listing the replay (ts/api db.recoverMemtable) sees. May be empty.
+  // timestamp): what a caller listing the replay (ts/api db.recoverLogs) sees. May be empty.
   std::function<void(const WalRecord& record)> on_record;
 };
 
