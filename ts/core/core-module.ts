@@ -539,6 +539,14 @@ export interface ModuleConstants {
 export interface ModuleOverrides {
   wasmBinary?: Uint8Array;
   locateFile?: (path: string, prefix: string) => string;
+  /**
+   * Instantiates the module itself (an already compiled one): calls `receive` once instantiated and
+   * returns {} meanwhile.
+   */
+  instantiateWasm?: (
+    imports: WebAssembly.Imports,
+    receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+  ) => object;
 }
 
 export type CoreModuleFactory = (overrides: ModuleOverrides) => Promise<CoreModule>;

@@ -11,7 +11,8 @@ import type { DatabaseVerifyOptions, DatabaseVerifyReport } from "../api/db-veri
 import { SstFilterError } from "../core/errors.js";
 import type { IndexedDbDatabase, ReadIndexedDbOptions } from "../api/indexeddb.js";
 import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "../api/table.js";
-import { VerifyWorker } from "./verify-parallel.js";
+import { compiledCore } from "./node-wasm.js";
+import { VerifyWorker, type VerifyWorkerSetup } from "./verify-parallel.js";
 
 /** The library as the Node entries return it: SstFilter plus file access. */
 export class NodeSstFilter extends SstFilter {
@@ -21,12 +22,22 @@ export class NodeSstFilter extends SstFilter {
    */
   static verifyWorker: URL | string | null = null;
 
+  /**
+   * @internal What parallel verification's workers run: verifyWorker on this module's compiled
+   * core (null before an entry set verifyWorker, or for a core this thread did not compile).
+   */
+  verifyWorkerSetup(): VerifyWorkerSetup | null {
+    const script = NodeSstFilter.verifyWorker;
+    const core = compiledCore(this.backend === "wasm-simd128" ? "simd" : "scalar");
+    return script === null || core === null ? null : { script, core };
+  }
+
   /** Opens the database in directory `dir` (or, as in browsers, from Files or a DatabaseSource). */
   override async openDatabase(
     dir: string | DatabaseSource | Iterable<Blob & { name: string }>,
     opts: OpenDatabaseOptions = {},
   ): Promise<Database> {
-    return super.openDatabase(typeof dir === "string" ? await directorySource(dir) : dir, opts);
+    return super.openDatabase(typeof dir === "string" ? await directorySource(dir, this) : dir, opts);
   }
 
   /** db.verify of the database in directory `dir` (or Files, a DatabaseSource): see SstFilter.verifyDatabase. */
@@ -34,7 +45,7 @@ export class NodeSstFilter extends SstFilter {
     dir: string | DatabaseSource | Iterable<Blob & { name: string }>,
     opts: DatabaseVerifyOptions & OpenDatabaseOptions = {},
   ): Promise<DatabaseVerifyReport> {
-    return super.verifyDatabase(typeof dir === "string" ? await directorySource(dir) : dir, opts);
+    return super.verifyDatabase(typeof dir === "string" ? await directorySource(dir, this) : dir, opts);
   }
 
   /**
@@ -72,9 +83,9 @@ export class NodeSstFilter extends SstFilter {
 
 /**
  * The files of database directory `dir`, read and opened by path, with worker_threads for db.verify
- * (one per further core) once an entry has said where the worker's script lies.
+ * (one per further core) where `sf` can start them (NodeSstFilter.verifyWorkerSetup).
  */
-async function directorySource(dir: string): Promise<DatabaseSource> {
+async function directorySource(dir: string, sf: NodeSstFilter): Promise<DatabaseSource> {
   const entries = await readdir(dir, { withFileTypes: true });
   const source: DatabaseSource = {
     names: entries.filter((e) => e.isFile()).map((e) => e.name),
@@ -83,7 +94,7 @@ async function directorySource(dir: string): Promise<DatabaseSource> {
     },
     open: (name) => openFileSource(path.join(dir, name)),
   };
-  const worker = NodeSstFilter.verifyWorker;
+  const worker = sf.verifyWorkerSetup();
   if (worker !== null) {
     // db.verify: whole tables on worker_threads, one per further core, each kept for several.
     source.threads = {
