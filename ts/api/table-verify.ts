@@ -214,17 +214,20 @@ export interface SplitVerifyOptions extends Pick<VerifyOptions, "onProgress" | "
   jobs: number;
 }
 
-// Ranges per thread the data blocks are cut into. Threads start at different times (a worker
-// pays its start-up while this thread already walks) and take the next range as they finish
-// one, so each ends within about one range's walk of the others.
-const RANGES_PER_THREAD = 8;
+// The smallest range a thread takes, as a share of the data blocks per thread. A range walk first
+// skips the index entries before its start (about 3 ms per 100,000 of them), so many small ranges
+// cost more than they balance; the last ones being this small bounds how long one thread can still
+// walk after the others finished.
+const SMALLEST_RANGE_PER_THREAD = 1 / 16;
 
 /**
- * verifyTable over `table`, its data blocks cut by offset into consecutive ranges that this
- * thread and `jobs - 1` threads of `startThread` take in file order as each finishes one (this
- * thread takes the first, with the meta blocks). The report is the one a single walk would have
- * made (mergeVerifyReports): no range after the first failing one is started; progress is summed
- * over the ranges.
+ * verifyTable over `table`, its data blocks shared out by offset in consecutive ranges that this
+ * thread and `jobs - 1` threads of `startThread` take in file order as each becomes free: each
+ * takes its share of what is left (1 / jobs), so the ranges shrink towards the end and a thread
+ * that starts late (a worker pays its start-up while this thread already walks) or walks slower
+ * takes less. This thread takes the first range, with the meta blocks. The report is the one a
+ * single walk would have made (mergeVerifyReports): no range after the first failing one is
+ * started; progress is summed over the ranges.
  */
 export async function verifyTableSplit(
   table: Table | AsyncTable,
@@ -235,11 +238,18 @@ export async function verifyTableSplit(
   const maxReported = opts.maxReported ?? 10;
   if (jobs === 1) return verifyTable(table, opts);
   const end = dataEnd(table);
-  const count = jobs * RANGES_PER_THREAD;
-  const range = (i: number): Required<BlockRange> => ({
-    from: Math.round((end * i) / count),
-    to: Math.round((end * (i + 1)) / count),
-  });
+  const smallest = Math.max(1, Math.round((end * SMALLEST_RANGE_PER_THREAD) / jobs));
+  const ranges: Required<BlockRange>[] = [];
+  const reports: VerifyReport[] = [];
+  // The first range whose walk stopped at a failing block: one walk would have ended there.
+  let failed = Infinity;
+  // The next range, or null when none is left; the first is taken even without data blocks.
+  const claim = (): number | null => {
+    const from = ranges.at(-1)?.to ?? 0;
+    if ((ranges.length > 0 && from >= end) || ranges.length > failed) return null;
+    const to = Math.min(end, from + Math.max(smallest, Math.ceil((end - from) / jobs)));
+    return ranges.push({ from, to }) - 1;
+  };
   // Progress: the sums over each range's latest, kept up as one range's changes.
   const latest: VerifyProgress[] = [];
   const sum = { bytesDone: 0, bytesTotal: end, dataBlocks: 0, keys: 0 };
@@ -251,14 +261,10 @@ export async function verifyTableSplit(
     sum.keys += p.keys - (before?.keys ?? 0);
     opts.onProgress?.({ ...sum });
   };
-  const reports: VerifyReport[] = [];
-  let next = 0;
-  // The first range whose walk stopped at a failing block: one walk would have ended there.
-  let failed = count;
   const take = async (
     verify: (i: number, onProgress: (p: VerifyProgress) => void) => Promise<VerifyReport>,
   ): Promise<void> => {
-    for (let i = next++; i < failed; i = next++) {
+    for (let i = claim(); i !== null; i = claim()) {
       const report = await verify(i, (p) => onProgress(i, p));
       reports[i] = report;
       if (report.error !== null) failed = Math.min(failed, i);
@@ -273,7 +279,7 @@ export async function verifyTableSplit(
     // This thread first, so that it takes range 0 (the meta blocks) before any other starts.
     const here = take((i, onRangeProgress) =>
       verifyTable(table, {
-        range: range(i),
+        range: ranges[i]!,
         metaBlocks: i === 0,
         maxReported,
         signal: stopAll.signal,
@@ -283,7 +289,7 @@ export async function verifyTableSplit(
     const elsewhere = Array.from({ length: jobs - 1 }, () => {
       const thread = startThread();
       threads.push(thread);
-      return take((i, onRangeProgress) => thread.verify(range(i), onRangeProgress, stopAll.signal));
+      return take((i, onRangeProgress) => thread.verify(ranges[i]!, onRangeProgress, stopAll.signal));
     });
     await Promise.all([here, ...elsewhere]).catch((error: unknown) => {
       stopAll.abort(error);

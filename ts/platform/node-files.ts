@@ -1,16 +1,17 @@
 // Node only: tables opened by path. Imported by the Node entries (node.ts, node-cjs.ts) and never
 // by the browser entry, so browser bundles carry no node:fs.
-import { open, readdir, readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import * as path from "node:path";
 
 import { SstFilter } from "../api/api.js";
 import type { Database } from "../api/db.js";
-import type { DatabaseSource, OpenDatabaseOptions, OpenedFile } from "../api/db-types.js";
+import type { DatabaseSource, OpenDatabaseOptions } from "../api/db-types.js";
 import type { DatabaseVerifyOptions, DatabaseVerifyReport } from "../api/db-verify.js";
 import { SstFilterError } from "../core/errors.js";
 import type { IndexedDbDatabase, ReadIndexedDbOptions } from "../api/indexeddb.js";
-import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "../api/table.js";
+import { openTableFrom, type AsyncTable, type OpenTableOptions } from "../api/table.js";
+import { openFileSource } from "./node-file-source.js";
 import { compiledCore } from "./node-wasm.js";
 import { VerifyWorker, type VerifyWorkerSetup } from "./verify-parallel.js";
 
@@ -122,37 +123,4 @@ async function directorySource(dir: string, sf: NodeSstFilter): Promise<Database
     };
   }
   return source;
-}
-
-/** A file opened for ranged reads; close() releases the handle. */
-async function openFileSource(path: string): Promise<OpenedFile> {
-  const file = await open(path, "r");
-  const close = (): void => {
-    file.close().catch(() => undefined);
-  };
-  let size: number;
-  try {
-    size = (await file.stat()).size;
-  } catch (error) {
-    close();
-    throw error;
-  }
-  const readInto = async (target: Uint8Array, offset: number): Promise<number> => {
-    let done = 0;
-    while (done < target.length) {
-      const { bytesRead } = await file.read(target, done, target.length - done, offset + done);
-      if (bytesRead === 0) break; // the file shrank: the core reports the short read
-      done += bytesRead;
-    }
-    return done;
-  };
-  const source: ByteSource = {
-    size,
-    readInto,
-    async read(offset, length) {
-      const out = new Uint8Array(length);
-      return out.subarray(0, await readInto(out, offset));
-    },
-  };
-  return { source, close };
 }

@@ -1,27 +1,32 @@
 // A thread of verify-parallel.ts (VerifyWorker): for each message, verifies the data blocks of its
 // range of a file (and the meta blocks when asked: a whole table of db.verify). The core is the
 // Module the starting thread compiled (workerData), instantiated here without compiling again.
+// Only what a walk needs is imported (the heap, tables, verifyTable), not the whole API: its
+// modules would cost each worker's start-up about as much as the instance does.
 import { parentPort, workerData } from "node:worker_threads";
 
 import { SstFilterError } from "../core/errors.js";
-import { initWith } from "../api/init.js";
-import type { AsyncTable } from "../api/table.js";
+import { WasmHeap } from "../core/heap.js";
+import { openTableFrom, type AsyncTable } from "../api/table.js";
 import { verifyTable } from "../api/table-verify.js";
-import { NodeSstFilter } from "./node-files.js";
+import { openFileSource } from "./node-file-source.js";
 import { nodeGlue } from "./node-glue.js";
 import { instantiateCore, type CompiledCore } from "./node-wasm.js";
 import type { VerifyWorkerInput, VerifyWorkerMessage } from "./verify-parallel.js";
 
 const core = workerData as CompiledCore;
 
-// Loaded once: the module and its heap stay for the next message. A failure to load is each
+// Loaded once: the instance and its heap stay for the next message. A failure to load is each
 // message's answer (main awaits it), not an unhandled rejection.
-const sf = initWith(
-  { load: async () => instantiateCore(await nodeGlue(core.variant), core.module) },
-  { simd: core.variant === "simd" },
-  NodeSstFilter,
-);
-sf.catch(() => undefined);
+const heap = nodeGlue(core.variant)
+  .then((factory) => instantiateCore(factory, core.module))
+  .then(
+    (module) => new WasmHeap(module),
+    (error: unknown) => {
+      throw new SstFilterError("WASM_LOAD", `loading the ${core.variant} module failed: ${String(error)}`);
+    },
+  );
+heap.catch(() => undefined);
 
 // The table of the last message, kept open while the next ones name the same file and options:
 // `verify --jobs` hands a thread range after range of one table.
@@ -31,13 +36,15 @@ function tableFor(input: VerifyWorkerInput): Promise<AsyncTable> {
   const key = JSON.stringify([input.file, input.internalKeys, input.comparator, input.manifestComparator]);
   if (kept?.key === key) return kept.table;
   kept?.table.then((t) => t.dispose(), () => undefined);
-  const table = sf.then((loaded) =>
-    loaded.openTableFile(input.file, {
+  const table = heap.then(async (loaded) => {
+    const { source, close } = await openFileSource(input.file);
+    const opts = {
       internalKeys: input.internalKeys,
       ...(input.comparator !== undefined ? { comparator: input.comparator } : {}),
       ...(input.manifestComparator !== undefined ? { manifestComparator: input.manifestComparator } : {}),
-    }),
-  );
+    };
+    return openTableFrom(loaded, source, opts, close);
+  });
   const entry = { key, table };
   kept = entry;
   // A file that did not open is tried again by the next message naming it.
