@@ -494,22 +494,18 @@ const ops = {
     verifying = controller;
     let last = 0;
     const source = tableFile;
-    const report = await verifyTableSplit(
-      table,
-      () => startRangeWorker(source),
-      {
-        jobs: jobs ?? defaultVerifyJobs(table, navigator.hardwareConcurrency || 1),
-        signal: controller.signal,
-        onProgress(p) {
-          // At most ~20 messages a second: the page only redraws a bar.
-          const now = performance.now();
-          if (now - last > 50 || p.bytesDone === p.bytesTotal) {
-            last = now;
-            progress(p);
-          }
-        },
+    const report = await verifyTableSplit(table, () => startRangeWorker(source), {
+      jobs: jobs ?? defaultVerifyJobs(table, navigator.hardwareConcurrency || 1),
+      signal: controller.signal,
+      onProgress(p) {
+        // At most ~20 messages a second: the page only redraws a bar.
+        const now = performance.now();
+        if (now - last > 50 || p.bytesDone === p.bytesTotal) {
+          last = now;
+          progress(p);
+        }
       },
-    );
+    });
     // LevelDB records no key counts; now that they are known, the estimates can be made.
     const summary =
       report.keysPerLevelDbFilter !== null && report.error === null
@@ -530,7 +526,10 @@ const ops = {
    */
   async verifyRange({ file, internalKeys, range, maxReported, metaBlocks = false }, progress) {
     if (rangeTable?.file !== file || rangeTable.internalKeys !== internalKeys) {
-      rangeTable?.table.then((t) => t.dispose(), () => undefined);
+      rangeTable?.table.then(
+        (t) => t.dispose(),
+        () => undefined,
+      );
       rangeTable = { file, internalKeys, table: sf.openTableFrom(file, { internalKeys }) };
     }
     const own = await rangeTable.table;

@@ -5,6 +5,8 @@ import type { ModuleVariant } from "../api/init.js";
 
 export async function nodeGlue(variant: ModuleVariant): Promise<CoreModuleFactory> {
   const glue =
-    variant === "simd" ? await import("../wasm/sstfilter-simd.mjs") : await import("../wasm/sstfilter-scalar.mjs");
+    variant === "simd"
+      ? await import("../wasm/sstfilter-simd.mjs")
+      : await import("../wasm/sstfilter-scalar.mjs");
   return glue.default;
 }

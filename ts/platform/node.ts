@@ -12,7 +12,9 @@ export { NodeSstFilter } from "./node-files.js";
 const runtime: Runtime = {
   async load(variant: ModuleVariant) {
     const factory = await nodeGlue(variant);
-    return loadCore(variant, factory, () => readFile(new URL(`../wasm/sstfilter-${variant}.wasm`, import.meta.url)));
+    return loadCore(variant, factory, () =>
+      readFile(new URL(`../wasm/sstfilter-${variant}.wasm`, import.meta.url)),
+    );
   },
 };
 

@@ -35,7 +35,10 @@ let kept: { key: string; table: Promise<AsyncTable> } | null = null;
 function tableFor(input: VerifyWorkerInput): Promise<AsyncTable> {
   const key = JSON.stringify([input.file, input.internalKeys, input.comparator, input.manifestComparator]);
   if (kept?.key === key) return kept.table;
-  kept?.table.then((t) => t.dispose(), () => undefined);
+  kept?.table.then(
+    (t) => t.dispose(),
+    () => undefined,
+  );
   const table = heap.then(async (loaded) => {
     const { source, close } = await openFileSource(input.file);
     const opts = {
