@@ -119,6 +119,26 @@ describe("verifyTableSplit: ranges taken by whichever thread is free", () => {
     }
     t.dispose();
   });
+
+  test("an abort rejects with its reason and closes every thread", async () => {
+    const bytes = GENERATED.readBytes("rocksdb-sst/big_dec_n200000_snappy/table.sst");
+    const t = await openAsync(bytes);
+    const started = inProcessThreads(bytes, []);
+    let open = 0;
+    const controller = new AbortController();
+    const run = verifyTableSplit(
+      t,
+      () => {
+        const thread = started();
+        open++;
+        return { verify: thread.verify, close: () => (open--, thread.close()) };
+      },
+      { jobs: 3, signal: controller.signal, onProgress: () => controller.abort(new Error("stop")) },
+    );
+    await expect(run).rejects.toThrow("stop");
+    expect(open).toBe(0);
+    t.dispose();
+  });
 });
 
 describe("verifyTableFile: Node workers on the core compiled here", () => {
