@@ -1,8 +1,8 @@
 // @ts-check
 // The table view's ops: the open table (one at a time), its facts, probes, pages of entries, file
 // map, index and range deletions, and Verify, which shares a large table's data blocks with further
-// workers of worker.mjs (each opens the file itself and runs the op verifyRange), one per core by
-// default.
+// workers of worker.mjs (each opens the file itself and runs the op verifyRange for range after
+// range), one per core by default.
 import {
   defaultVerifyJobs,
   summarizeTableFilter,
@@ -14,11 +14,14 @@ import { blockAnchor, EntryPages } from "./entry-pages.mjs";
 import { keyBytes } from "./protocol.mjs";
 /** @import { AsyncTable, TableRegion, VerifyProgress, VerifyReport } from "../../dist/esm/platform/browser.js" */
 /** @import { MapRegion, OpArgs, WorkerMessage } from "./protocol.mjs" */
+/** @import { RangeVerifyThread } from "../../dist/esm/platform/browser.js" */
 
 /** @type {AsyncTable | null} */
 let table = null; // the open AsyncTable
 /** @type {{ file: File, internalKeys: boolean } | null} */
 let tableFile = null; // what `table` was opened from, for verify's further workers
+/** @type {{ file: File, internalKeys: boolean, table: Promise<AsyncTable> } | null} */
+let rangeTable = null; // the table verifyRange walks, kept for the next range of the same file
 /** @type {EntryPages | null} */
 let entryPages = null; // the contents view (see EntryPages)
 /** @type {Promise<TableRegion[]> | null} */
@@ -159,23 +162,18 @@ export const tableOps = {
     verifying = controller;
     let last = 0;
     const source = tableFile;
-    const report = await verifyTableSplit(
-      table,
-      (range, onProgress, signal) =>
-        verifyRangeInWorker({ ...source, range, maxReported: 10 }, onProgress, signal),
-      {
-        jobs: jobs ?? defaultVerifyJobs(table, navigator.hardwareConcurrency || 1),
-        signal: controller.signal,
-        onProgress(p) {
-          // At most ~20 messages a second: the page only redraws a bar.
-          const now = performance.now();
-          if (now - last > 50 || p.bytesDone === p.bytesTotal) {
-            last = now;
-            progress(p);
-          }
-        },
+    const report = await verifyTableSplit(table, () => startRangeWorker(source), {
+      jobs: jobs ?? defaultVerifyJobs(table, navigator.hardwareConcurrency || 1),
+      signal: controller.signal,
+      onProgress(p) {
+        // At most ~20 messages a second: the page only redraws a bar.
+        const now = performance.now();
+        if (now - last > 50 || p.bytesDone === p.bytesTotal) {
+          last = now;
+          progress(p);
+        }
       },
-    );
+    });
     // LevelDB records no key counts; now that they are known, the estimates can be made.
     const summary =
       report.keysPerLevelDbFilter !== null && report.error === null
@@ -188,19 +186,22 @@ export const tableOps = {
   },
 
   /**
-   * One range of another worker's verify (see verifyRangeInWorker): this worker opens the file.
-   * With `metaBlocks`, the meta blocks too: a whole table, as db.verify's further threads verify
-   * them (TableVerifyThreads).
+   * One range of another worker's verify (see startRangeWorker): this worker opens the file once
+   * for all the ranges it is given. With `metaBlocks`, the meta blocks too: a whole table, as
+   * db.verify's further threads verify them (TableVerifyThreads).
    * @param {OpArgs["verifyRange"]} args
    * @param {(progress: VerifyProgress) => void} progress
    */
   async verifyRange({ file, internalKeys, range, maxReported, metaBlocks = false }, progress) {
-    const own = await sf.openTableFrom(file, { internalKeys });
-    try {
-      return await verifyTable(own, { range, metaBlocks, maxReported, onProgress: progress });
-    } finally {
-      own.dispose();
+    if (rangeTable?.file !== file || rangeTable.internalKeys !== internalKeys) {
+      rangeTable?.table.then(
+        (t) => t.dispose(),
+        () => undefined,
+      );
+      rangeTable = { file, internalKeys, table: sf.openTableFrom(file, { internalKeys }) };
     }
+    const own = await rangeTable.table;
+    return verifyTable(own, { range, metaBlocks, maxReported, onProgress: progress });
   },
 
   async cancelVerify() {
@@ -210,43 +211,58 @@ export const tableOps = {
 };
 
 /**
- * Runs verify's op verifyRange in a new worker (worker.mjs), which is stopped when it answers or
- * `signal` aborts.
- * @param {OpArgs["verifyRange"]} args
- * @param {(progress: VerifyProgress) => void} onProgress
- * @param {AbortSignal | undefined} signal
- * @returns {Promise<VerifyReport>}
+ * A new worker (worker.mjs) verifying ranges of `source` one after another (op verifyRange), until
+ * close() or an abort of `signal` stops it.
+ * @param {{ file: File, internalKeys: boolean }} source
+ * @returns {RangeVerifyThread}
  */
-function verifyRangeInWorker(args, onProgress, signal) {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("../worker.mjs", import.meta.url), { type: "module" });
-    const stop = () => {
-      worker.terminate();
-      signal?.removeEventListener("abort", abort);
-    };
-    const abort = () => {
-      stop();
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", abort, { once: true });
-    worker.onerror = (event) => {
-      stop();
-      reject(new Error(`verify worker failed: ${event.message}`));
-    };
-    worker.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ { data }) => {
-      if (data.ready !== undefined) worker.postMessage({ id: 0, op: "verifyRange", ...args });
-      else if (data.progress !== undefined) onProgress(data.progress);
+function startRangeWorker(source) {
+  const worker = new Worker(new URL("../worker.mjs", import.meta.url), { type: "module" });
+  /** @type {{ resolve(report: VerifyReport): void, reject(error: unknown): void, onProgress(p: VerifyProgress): void } | null} */
+  let running = null;
+  /** @type {(ready: boolean) => void} */
+  let settleReady = () => undefined;
+  // The worker loads the module first; it takes requests once it posted `ready`.
+  const ready = new Promise((resolve) => (settleReady = resolve));
+  /** @type {unknown} */
+  let failure = null;
+  const fail = (/** @type {unknown} */ error) => {
+    failure ??= error;
+    worker.terminate();
+    settleReady(false);
+    running?.reject(failure);
+    running = null;
+  };
+  worker.onerror = (event) => fail(new Error(`verify worker failed: ${event.message}`));
+  worker.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ { data }) => {
+    if (data.ready !== undefined) settleReady(true);
+    else if (running === null) return;
+    else if (data.progress !== undefined) running.onProgress(data.progress);
+    else {
+      const settled = running;
+      running = null;
+      if (data.error === undefined) settled.resolve(/** @type {VerifyReport} */ (data.result));
       else {
-        stop();
-        if (data.error !== undefined) {
-          reject(
-            Object.assign(new Error(data.error.message), {
-              code: data.error.code,
-              offset: data.error.offset,
-            }),
-          );
-        } else resolve(/** @type {VerifyReport} */ (data.result));
+        const { code, message, offset } = data.error;
+        settled.reject(Object.assign(new Error(message), { code, offset }));
       }
-    };
-  });
+    }
+  };
+  return {
+    async verify(range, onProgress, signal) {
+      if (!(await ready)) throw failure;
+      signal?.throwIfAborted();
+      const abort = () => fail(signal?.reason);
+      signal?.addEventListener("abort", abort, { once: true });
+      try {
+        return await new Promise((resolve, reject) => {
+          running = { resolve, reject, onProgress };
+          worker.postMessage({ id: 0, op: "verifyRange", ...source, range, maxReported: 10 });
+        });
+      } finally {
+        signal?.removeEventListener("abort", abort);
+      }
+    },
+    close: () => fail(new Error("the verify worker is closed")),
+  };
 }

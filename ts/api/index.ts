@@ -21,7 +21,7 @@ export { sampleAbsentKeys, summarizeTableFilter } from "./filter-report.js";
 export type { FilterPart, FilterSummary, SummarizeOptions } from "./filter-report.js";
 export type {
   FalseNegative,
-  RangeVerifier,
+  RangeVerifyThread,
   SplitVerifyOptions,
   VerifyOptions,
   VerifyProgress,

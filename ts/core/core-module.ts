@@ -598,6 +598,14 @@ export interface ModuleOverrides {
   wasmBinary?: Uint8Array;
   /** Where Emscripten finds a file the module loads (the .wasm), given its name. */
   locateFile?: (path: string, prefix: string) => string;
+  /**
+   * Instantiates the module itself (an already compiled one): calls `receive` once instantiated and
+   * returns {} meanwhile.
+   */
+  instantiateWasm?: (
+    imports: WebAssembly.Imports,
+    receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void,
+  ) => object;
 }
 
 /** The default export of an Emscripten module file: instantiates the module. */

@@ -1,11 +1,12 @@
 // Node.js, CommonJS. The glue is the CommonJS build of the same module; the .wasm bytes are the
-// ones shipped beside the ES module build, read here and handed over as wasmBinary.
+// ones shipped beside the ES module build, read and compiled here (node-wasm.ts).
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 
 import type { CoreModuleFactory } from "../core/core-module.js";
 import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "../api/init.js";
 import { NodeSstFilter } from "./node-files.js";
+import { loadCore } from "./node-wasm.js";
 
 export * from "../api/index.js";
 export { NodeSstFilter } from "./node-files.js";
@@ -15,8 +16,7 @@ const wasmDir = path.join(__dirname, "..", "..", "esm", "wasm");
 const runtime: Runtime = {
   async load(variant: ModuleVariant) {
     const factory = require(`../wasm/sstfilter-${variant}.cjs`) as CoreModuleFactory;
-    const wasmBinary = await readFile(path.join(wasmDir, `sstfilter-${variant}.wasm`));
-    return factory({ wasmBinary });
+    return loadCore(variant, factory, () => readFile(path.join(wasmDir, `sstfilter-${variant}.wasm`)));
   },
 };
 

@@ -1,17 +1,19 @@
 // Node only: tables opened by path. Imported by the Node entries (node.ts, node-cjs.ts) and never
 // by the browser entry, so browser bundles carry no node:fs.
-import { open, readdir, readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import * as path from "node:path";
 
 import { SstFilter } from "../api/api.js";
 import type { Database } from "../api/db.js";
-import type { DatabaseSource, OpenDatabaseOptions, OpenedFile } from "../api/db-types.js";
+import type { DatabaseSource, OpenDatabaseOptions } from "../api/db-types.js";
 import type { DatabaseVerifyOptions, DatabaseVerifyReport } from "../api/db-verify.js";
 import { SstFilterError } from "../core/errors.js";
 import type { IndexedDbDatabase, ReadIndexedDbOptions } from "../api/indexeddb.js";
-import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "../api/table.js";
-import { VerifyWorker } from "./verify-parallel.js";
+import { openTableFrom, type AsyncTable, type OpenTableOptions } from "../api/table.js";
+import { openFileSource } from "./node-file-source.js";
+import { compiledCore } from "./node-wasm.js";
+import { VerifyWorker, type VerifyWorkerSetup } from "./verify-parallel.js";
 
 /** The library as the Node entries return it: SstFilter plus file access. */
 export class NodeSstFilter extends SstFilter {
@@ -21,12 +23,22 @@ export class NodeSstFilter extends SstFilter {
    */
   static verifyWorker: URL | string | null = null;
 
+  /**
+   * @internal What parallel verification's workers run: verifyWorker on this module's compiled
+   * core (null before an entry set verifyWorker, or for a core this thread did not compile).
+   */
+  verifyWorkerSetup(): VerifyWorkerSetup | null {
+    const script = NodeSstFilter.verifyWorker;
+    const core = compiledCore(this.backend === "wasm-simd128" ? "simd" : "scalar");
+    return script === null || core === null ? null : { script, core };
+  }
+
   /** Opens the database in directory `dir` (or, as in browsers, from Files or a DatabaseSource). */
   override async openDatabase(
     dir: string | DatabaseSource | Iterable<Blob & { name: string }>,
     opts: OpenDatabaseOptions = {},
   ): Promise<Database> {
-    return super.openDatabase(typeof dir === "string" ? await directorySource(dir) : dir, opts);
+    return super.openDatabase(typeof dir === "string" ? await directorySource(dir, this) : dir, opts);
   }
 
   /** db.verify of the database in directory `dir` (or Files, a DatabaseSource): see SstFilter.verifyDatabase. */
@@ -34,7 +46,7 @@ export class NodeSstFilter extends SstFilter {
     dir: string | DatabaseSource | Iterable<Blob & { name: string }>,
     opts: DatabaseVerifyOptions & OpenDatabaseOptions = {},
   ): Promise<DatabaseVerifyReport> {
-    return super.verifyDatabase(typeof dir === "string" ? await directorySource(dir) : dir, opts);
+    return super.verifyDatabase(typeof dir === "string" ? await directorySource(dir, this) : dir, opts);
   }
 
   /**
@@ -72,9 +84,9 @@ export class NodeSstFilter extends SstFilter {
 
 /**
  * The files of database directory `dir`, read and opened by path, with worker_threads for db.verify
- * (one per further core) once an entry has said where the worker's script lies.
+ * (one per further core) where `sf` can start them (NodeSstFilter.verifyWorkerSetup).
  */
-async function directorySource(dir: string): Promise<DatabaseSource> {
+async function directorySource(dir: string, sf: NodeSstFilter): Promise<DatabaseSource> {
   const entries = await readdir(dir, { withFileTypes: true });
   const source: DatabaseSource = {
     names: entries.filter((e) => e.isFile()).map((e) => e.name),
@@ -83,7 +95,7 @@ async function directorySource(dir: string): Promise<DatabaseSource> {
     },
     open: (name) => openFileSource(path.join(dir, name)),
   };
-  const worker = NodeSstFilter.verifyWorker;
+  const worker = sf.verifyWorkerSetup();
   if (worker !== null) {
     // db.verify: whole tables on worker_threads, one per further core, each kept for several.
     source.threads = {
@@ -111,37 +123,4 @@ async function directorySource(dir: string): Promise<DatabaseSource> {
     };
   }
   return source;
-}
-
-/** A file opened for ranged reads; close() releases the handle. */
-async function openFileSource(path: string): Promise<OpenedFile> {
-  const file = await open(path, "r");
-  const close = (): void => {
-    file.close().catch(() => undefined);
-  };
-  let size: number;
-  try {
-    size = (await file.stat()).size;
-  } catch (error) {
-    close();
-    throw error;
-  }
-  const readInto = async (target: Uint8Array, offset: number): Promise<number> => {
-    let done = 0;
-    while (done < target.length) {
-      const { bytesRead } = await file.read(target, done, target.length - done, offset + done);
-      if (bytesRead === 0) break; // the file shrank: the core reports the short read
-      done += bytesRead;
-    }
-    return done;
-  };
-  const source: ByteSource = {
-    size,
-    readInto,
-    async read(offset, length) {
-      const out = new Uint8Array(length);
-      return out.subarray(0, await readInto(out, offset));
-    },
-  };
-  return { source, close };
 }

@@ -1,28 +1,20 @@
-// Node.js, ES modules. Emscripten 3.1.6's glue would fetch() the .wasm under Node 18+ and fail,
-// so the bytes are read here and handed over as wasmBinary.
+// Node.js, ES modules: the glue imported, the .wasm read beside it and compiled (node-wasm.ts).
 import { readFile } from "node:fs/promises";
 
-import type { CoreModuleFactory } from "../core/core-module.js";
 import { initWith, type InitOptions, type ModuleVariant, type Runtime } from "../api/init.js";
 import { NodeSstFilter } from "./node-files.js";
+import { nodeGlue } from "./node-glue.js";
+import { loadCore } from "./node-wasm.js";
 
 export * from "../api/index.js";
 export { NodeSstFilter } from "./node-files.js";
 
 const runtime: Runtime = {
   async load(variant: ModuleVariant) {
-    const [glue, wasmBinary] =
-      variant === "simd"
-        ? await Promise.all([
-            import("../wasm/sstfilter-simd.mjs"),
-            readFile(new URL("../wasm/sstfilter-simd.wasm", import.meta.url)),
-          ])
-        : await Promise.all([
-            import("../wasm/sstfilter-scalar.mjs"),
-            readFile(new URL("../wasm/sstfilter-scalar.wasm", import.meta.url)),
-          ]);
-    const factory: CoreModuleFactory = glue.default;
-    return factory({ wasmBinary });
+    const factory = await nodeGlue(variant);
+    return loadCore(variant, factory, () =>
+      readFile(new URL(`../wasm/sstfilter-${variant}.wasm`, import.meta.url)),
+    );
   },
 };
 

@@ -1,14 +1,16 @@
 // Verifies a table file on several threads (Node's worker_threads), as `sstfilter verify --jobs`
 // does: verifyTableSplit shares the data blocks out, and verify-worker.ts opens the file itself
-// and verifies one range. db.verify runs whole tables in the same workers (ts/api/db-verify.ts).
-// No import.meta here: the CommonJS build reaches this file too, so callers say where the
-// worker's script lies (NodeSstFilter.verifyWorker).
+// and verifies the ranges it is given. db.verify runs whole tables in the same workers
+// (ts/api/db-verify.ts). No import.meta here: the CommonJS build reaches this file too, so callers
+// say where the worker's script lies (NodeSstFilter.verifyWorkerSetup).
 import { Worker } from "node:worker_threads";
 
 import { SstFilterError, type SstFilterErrorCode } from "../core/errors.js";
 import type { AsyncTable } from "../api/table.js";
+import type { CompiledCore } from "./node-wasm.js";
 import {
   verifyTableSplit,
+  type RangeVerifyThread,
   type VerifyOptions,
   type VerifyProgress,
   type VerifyReport,
@@ -35,14 +37,19 @@ export type VerifyWorkerMessage =
   | { report: VerifyReport }
   | { error: { code: SstFilterErrorCode | null; message: string; offset: number | undefined } };
 
+/** What a verify worker runs: verify-worker.js (its URL or path) on the core compiled here. */
+export interface VerifyWorkerSetup {
+  script: URL | string;
+  core: CompiledCore;
+}
+
 /** verifyTable's options for a table shared between worker threads. */
 export interface ParallelVerifyOptions extends Pick<VerifyOptions, "onProgress" | "maxReported"> {
   /** Threads to use (1: verify here, without workers). */
   jobs: number;
   /** As the table was opened with. */
   internalKeys: boolean;
-  /** verify-worker.js (its URL or path). */
-  worker: URL | string;
+  worker: VerifyWorkerSetup;
 }
 
 interface Running {
@@ -54,17 +61,18 @@ interface Running {
 }
 
 /**
- * A worker of `script`, verify-worker.js, that verifies one range (or whole table) after another:
- * db.verify keeps one per thread for its tables, as a worker's start-up and module cost tens of
- * milliseconds. An abort terminates it; close() when done.
+ * A worker of verify-worker.js that verifies one range (or whole table) after another: `verify
+ * --jobs` keeps one per thread for its ranges, db.verify for its tables, as a worker's start-up
+ * costs tens of milliseconds. An abort terminates it; close() when done.
  */
 export class VerifyWorker {
   readonly #worker: Worker;
   #running: Running | null = null;
   #exited: Error | null = null;
 
-  constructor(script: URL | string) {
-    this.#worker = new Worker(script);
+  constructor(setup: VerifyWorkerSetup) {
+    // The compiled Module is cloned to the worker without recompiling (node-wasm.ts).
+    this.#worker = new Worker(setup.script, { workerData: setup.core });
     this.#worker.on("message", (message: VerifyWorkerMessage) => {
       const running = this.#running;
       if (running === null) return;
@@ -127,25 +135,9 @@ export class VerifyWorker {
   }
 }
 
-/** Runs one range in a worker of `script`, verify-worker.js; `signal` stops the worker. */
-export async function verifyRangeInWorker(
-  script: URL | string,
-  input: VerifyWorkerInput,
-  onProgress: (p: VerifyProgress) => void,
-  signal: AbortSignal | undefined,
-): Promise<VerifyReport> {
-  const worker = new VerifyWorker(script);
-  try {
-    return await worker.verify(input, onProgress, signal);
-  } finally {
-    worker.close();
-  }
-}
-
 /**
- * verifyTable over `table` (opened from `file`), its data blocks split between up to `jobs`
- * threads (verifyTableSplit). Each range stops at its own first failing block; the report names
- * the first.
+ * verifyTable over `table` (opened from `file`), its data blocks shared out in ranges between this
+ * thread and up to `jobs - 1` workers (verifyTableSplit). The report names the first failing block.
  */
 export function verifyTableFile(
   table: AsyncTable,
@@ -153,21 +145,23 @@ export function verifyTableFile(
   opts: ParallelVerifyOptions,
 ): Promise<VerifyReport> {
   const maxReported = opts.maxReported ?? 10;
-  return verifyTableSplit(
-    table,
-    (range, onProgress, signal) =>
-      verifyRangeInWorker(
-        opts.worker,
-        {
-          file,
-          internalKeys: opts.internalKeys,
-          ...(table.order.source === "supplied" ? { comparator: table.order.comparator } : {}),
-          ...range,
-          maxReported,
-        },
-        onProgress,
-        signal,
-      ),
-    { ...opts, maxReported },
-  );
+  const startThread = (): RangeVerifyThread => {
+    const worker = new VerifyWorker(opts.worker);
+    return {
+      verify: (range, onProgress, signal) =>
+        worker.verify(
+          {
+            file,
+            internalKeys: opts.internalKeys,
+            ...(table.order.source === "supplied" ? { comparator: table.order.comparator } : {}),
+            ...range,
+            maxReported,
+          },
+          onProgress,
+          signal,
+        ),
+      close: () => worker.close(),
+    };
+  };
+  return verifyTableSplit(table, startThread, { ...opts, maxReported });
 }

@@ -557,10 +557,12 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
   }
   const bar = progressBar();
   try {
+    // The entry this tool loads the core with (node.ts) compiled it and set the worker's script.
+    const worker = sf.verifyWorkerSetup()!;
     const report = await verifyTableFile(table, file, {
       jobs: chosenJobs ?? defaultVerifyJobs(table, availableParallelism()),
       internalKeys: args.values["user-keys"] !== true,
-      worker: new URL("../platform/verify-worker.js", import.meta.url),
+      worker,
       onProgress: (p) =>
         bar.update(
           p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1,
