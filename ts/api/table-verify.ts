@@ -210,6 +210,7 @@ export interface RangeVerifyThread {
     onProgress: (progress: VerifyProgress) => void,
     signal: AbortSignal | undefined,
   ): Promise<VerifyReport>;
+  /** Stops the thread (a range it is verifying rejects). */
   close(): void;
 }
 

@@ -3,6 +3,7 @@
 import type { CoreModuleFactory } from "../core/core-module.js";
 import type { ModuleVariant } from "../api/init.js";
 
+/** The Emscripten factory of the core's `variant` (ES module glue). */
 export async function nodeGlue(variant: ModuleVariant): Promise<CoreModuleFactory> {
   const glue =
     variant === "simd"
