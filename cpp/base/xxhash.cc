@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "base/hash_internal.h"
+#include "base/xxh3_accumulate_simd128.h"
 #include "sstfilter/hash.h"
 
 namespace sstfilter {
@@ -90,6 +91,12 @@ inline uint64_t Xxh3Len0To16(const uint8_t* in, size_t n, uint64_t seed) {
   return Xxh64Avalanche(seed ^ DecodeFixed64(s + 56) ^ DecodeFixed64(s + 64));
 }
 
+#if defined(SSTFILTER_HAVE_SIMD128)
+// The SIMD128 module's (xxh3_accumulate_simd128.h).
+inline void Xxh3Accumulate512(uint64_t* acc, const uint8_t* in, const uint8_t* secret) {
+  Xxh3Accumulate512Simd128(acc, in, secret);
+}
+#else
 // XXH3_accumulate_512 of the final release: each input word is added to the neighbouring lane.
 inline void Xxh3Accumulate512(uint64_t* acc, const uint8_t* in, const uint8_t* secret) {
   // Written per lane pair (i, i + 1), which compilers vectorise better than indexing by i ^ 1.
@@ -102,6 +109,7 @@ inline void Xxh3Accumulate512(uint64_t* acc, const uint8_t* in, const uint8_t* s
     acc[i + 1] += v0 + (k1 & 0xffffffffu) * (k1 >> 32);
   }
 }
+#endif
 
 // Inputs over 16 bytes, out of line for the same reason as in xxph3.cc: the short path then
 // needs no register saves.
