@@ -1,6 +1,6 @@
 // Issue 14's content-path targets, measured on tables RocksDB 7.8.3's db_bench writes:
 //   verify:   `sstfilter verify FILE` against `sst_dump --command=check --verify_checksum` (wall
-//             time of each command, best of the rounds, same run)
+//             time of each command, median of the rounds, alternating with sst_dump)
 //   walk:     `for await (const k of t.keys())` over openTableFile from Node, in keys per second
 //             (and the synchronous walk over bytes, and keyBatches())
 //   codecs:   walking a table of each codec in wasm SIMD128 against the same walk natively
@@ -29,7 +29,7 @@ import path from "node:path";
 
 import { init } from "../dist/esm/platform/node.js";
 import { writeReport } from "./report.mjs";
-import { measureCommand } from "./timing.mjs";
+import { measureCommand, median } from "./timing.mjs";
 import { openViewerPage } from "./viewer-page.mjs";
 
 const args = process.argv.slice(2);
@@ -37,7 +37,7 @@ const quick = args.includes("--quick");
 const outFile = args[args.indexOf("--out") + 1];
 const work = "build/bench/content";
 mkdirSync(work, { recursive: true });
-const rounds = quick ? 2 : 3;
+const rounds = quick ? 3 : 5;
 const log = (line) => process.stderr.write(`content bench: ${line}\n`);
 
 /** Runs db_bench into a fresh DB and keeps its one table as `name`.sst; returns path and command. */
@@ -78,27 +78,35 @@ function dbBenchTable(name, flags) {
   return { file, command: command.join(" ") };
 }
 
-/** Best wall time in seconds of running a command `rounds` times (its output discarded). */
-function bestWall(cmd, cmdArgs) {
-  let best = Infinity;
+/**
+ * Runs each of `commands` ([cmd, args]) `rounds` times, alternating (one run of each, then the next
+ * round, the first of them changing each round) so that the shared machine's drift reaches them
+ * alike; their output is discarded. Per command: the median wall and CPU seconds and every run's wall.
+ */
+function alternatingMedians(commands) {
+  const runs = commands.map(() => ({ wall: [], cpu: [] }));
   for (let r = 0; r < rounds; r++) {
-    const started = process.hrtime.bigint();
-    const run = spawnSync(cmd, cmdArgs, { stdio: ["ignore", "ignore", "inherit"] });
-    if (run.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(" ")} exited with ${run.status}`);
-    best = Math.min(best, Number(process.hrtime.bigint() - started) / 1e9);
+    const order = commands.map((_, i) => (i + r) % commands.length);
+    for (const i of order) {
+      const [cmd, cmdArgs] = commands[i];
+      const run = measureCommand(cmd, cmdArgs);
+      if (run.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(" ")} exited with ${run.status}`);
+      runs[i].wall.push(run.wallSeconds);
+      runs[i].cpu.push(run.cpuSeconds);
+    }
   }
-  return best;
+  return runs.map(({ wall, cpu }) => ({ wall: median(wall), cpu: median(cpu), walls: wall }));
 }
 
-/** Best time in seconds of an async function over `times` rounds (default: the run's rounds). */
-async function best(fn, times = rounds) {
-  let result = Infinity;
+/** Median time in seconds of an async function over `times` rounds (default: the run's rounds). */
+async function medianTime(fn, times = rounds) {
+  const seconds = [];
   for (let r = 0; r < times; r++) {
     const started = performance.now();
     await fn();
-    result = Math.min(result, (performance.now() - started) / 1000);
+    seconds.push((performance.now() - started) / 1000);
   }
-  return result;
+  return median(seconds);
 }
 
 /** Peak resident memory of a command in MB (GNU time's maximum resident set size). */
@@ -122,25 +130,33 @@ const mainTable = dbBenchTable(quick ? "fillrandom-500k-snappy" : "fillrandom-5m
   "--compression_type=snappy",
 ]);
 {
-  const sstDump = bestWall("sst_dump", [`--file=${mainTable.file}`, "--command=check", "--verify_checksum"]);
-  const ours = bestWall(process.execPath, [...cli, mainTable.file]);
-  const oursTwoThreads = bestWall(process.execPath, [...cli, "--jobs", "2", mainTable.file]);
-  const sstDumpScan = bestWall("sst_dump", [`--file=${mainTable.file}`, "--command=scan", "--output_hex"]);
-  const oursScan = bestWall(process.execPath, [cliPath, "scan", mainTable.file, "--output-hex"]);
+  const [check, verify, verifyOneThread] = alternatingMedians([
+    ["sst_dump", [`--file=${mainTable.file}`, "--command=check", "--verify_checksum"]],
+    [process.execPath, [...cli, mainTable.file]],
+    [process.execPath, [...cli, "--jobs", "1", mainTable.file]],
+  ]);
+  const [scanPeer, scanOurs] = alternatingMedians([
+    ["sst_dump", [`--file=${mainTable.file}`, "--command=scan", "--output_hex"]],
+    [process.execPath, [cliPath, "scan", mainTable.file, "--output-hex"]],
+  ]);
+  const sstDump = check.wall;
+  const ours = verify.wall;
+  const sstDumpScan = scanPeer.wall;
+  const oursScan = scanOurs.wall;
   const t = await sf.openTableFile(mainTable.file);
   const entries = Number(t.properties["rocksdb.num.entries"]);
   let counted = 0;
-  const walkAsync = await best(async () => {
+  const walkAsync = await medianTime(async () => {
     counted = 0;
     for await (const _ of t.keys()) counted++;
   });
   if (counted !== entries) throw new Error(`walked ${counted} keys of ${entries}`);
-  const batchesAsync = await best(async () => {
+  const batchesAsync = await medianTime(async () => {
     for await (const _ of t.keyBatches());
   });
   const bytes = readFileSync(mainTable.file);
   const inMemory = sf.openTable(bytes);
-  const walkSync = await best(() => {
+  const walkSync = await medianTime(() => {
     for (const _ of inMemory.keys());
   });
   inMemory.dispose();
@@ -150,7 +166,10 @@ const mainTable = dbBenchTable(quick ? "fillrandom-500k-snappy" : "fillrandom-5m
     sstDumpCheckSeconds: sstDump,
     sstfilterVerifySeconds: ours,
     verifyRatio: ours / sstDump,
-    sstfilterVerifyTwoThreadsSeconds: oursTwoThreads,
+    sstDumpCheckCpuSeconds: check.cpu,
+    sstfilterVerifyCpuSeconds: verify.cpu,
+    verifyWalls: { sstDump: check.walls, sstfilter: verify.walls },
+    sstfilterVerifyOneThreadSeconds: verifyOneThread.wall,
     sstDumpScanHexSeconds: sstDumpScan,
     sstfilterScanHexSeconds: oursScan,
     scanRatio: oursScan / sstDumpScan,
@@ -203,8 +222,8 @@ const mainTable = dbBenchTable(quick ? "fillrandom-500k-snappy" : "fillrandom-5m
     const t = sf.openTable(bytes);
     let keys = 0;
     // A walk of these tables takes tens of milliseconds, where the shared machine's hiccups weigh
-    // most: best of more rounds, as Google Benchmark's native figure is a mean over half a second.
-    const seconds = await best(() => {
+    // most: the median of more rounds (Google Benchmark's native figure is a mean over half a second).
+    const seconds = await medianTime(() => {
       keys = 0;
       for (const batch of t.keyBatches()) keys += batch.offsets.length - 1;
     }, 3 * rounds);
@@ -227,10 +246,10 @@ const mainTable = dbBenchTable(quick ? "fillrandom-500k-snappy" : "fillrandom-5m
   const n = 1 << 20;
   const keys = sf.packKeys(Array.from({ length: n }, (_, i) => `probe-key-${i * 7919}`));
   const repeat = 8;
-  const tableSeconds = await best(() => {
+  const tableSeconds = await medianTime(() => {
     for (let r = 0; r < repeat; r++) t.mayContainMany(keys);
   });
-  const filterSeconds = await best(() => {
+  const filterSeconds = await medianTime(() => {
     for (let r = 0; r < repeat; r++) filter.mayContainMany(keys);
   });
   const same = Buffer.compare(t.mayContainMany(keys), filter.mayContainMany(keys)) === 0;
@@ -270,18 +289,20 @@ if (!quick) {
     // The time the viewer itself shows under the bar (from its click handler to the report), and
     // the time from playwright's click to the report on the page, which adds the driver's round
     // trips (0.1-0.4 s here).
-    let viewer = Infinity;
-    let clickToReport = Infinity;
+    const viewerRuns = [];
+    const clickToReportRuns = [];
     for (let r = 0; r < rounds; r++) {
       const started = performance.now();
       await page.click("#verify");
       await page.waitForSelector("#verify-result:not([hidden])", { timeout: 600000 });
-      clickToReport = Math.min(clickToReport, (performance.now() - started) / 1000);
+      clickToReportRuns.push((performance.now() - started) / 1000);
       const shown = /^([\d.]+) s$/.exec((await page.textContent("#verify-progress")) ?? "");
       if (!shown) throw new Error("the viewer did not show its verify time");
-      viewer = Math.min(viewer, Number(shown[1]));
+      viewerRuns.push(Number(shown[1]));
       await page.waitForSelector("#verify:not([disabled])");
     }
+    const viewer = median(viewerRuns);
+    const clickToReport = median(clickToReportRuns);
     results.viewer = {
       verifySeconds: viewer,
       clickToReportSeconds: clickToReport,
@@ -303,7 +324,7 @@ const report = {
     chromium: execFileSync("dpkg-query", ["-W", "-f=${Version}", "chromium"]).toString(),
   },
   method:
-    "wall times, best of the rounds; the verify and sst_dump commands run one after the other on the same file",
+    "medians of the rounds (5 in a full run), the commands alternating with their peer's in each round (wall and CPU time by GNU time); in-process walks: medians of the rounds; sstfilter verify runs with its default --jobs",
   results,
   targets,
 };

@@ -555,7 +555,7 @@ async function main() {
     1.5,
     "x",
   );
-  // The other walk figures are the content bench's (best of 3 rounds, not medians).
+  // The other walk figures are the content bench's (medians of 5 alternating rounds).
   const content = JSON.parse(readFileSync("bench/results.json", "utf8")).content;
   results.citedFromContent = {
     generated: content.generated,
@@ -563,13 +563,13 @@ async function main() {
     verifyOverSstDump: round4(content.results.main.verifyRatio),
   };
   target(
-    "keyBatches() walk / native walk, Snappy (cited: content bench, best of 3)",
+    "keyBatches() walk / native walk, Snappy (cited: content bench, median of 5)",
     results.citedFromContent.keyBatchesOverNativeWalkSnappy,
     1.6,
     "x",
   );
   target(
-    "sstfilter verify / sst_dump --command=check --verify_checksum (cited: content bench, best of 3)",
+    "sstfilter verify / sst_dump --command=check --verify_checksum (cited: content bench, median of 5)",
     results.citedFromContent.verifyOverSstDump,
     1.5,
     "x",
