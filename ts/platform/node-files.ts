@@ -10,7 +10,9 @@ import type { DatabaseSource, OpenDatabaseOptions, OpenedFile } from "../api/db-
 import type { DatabaseVerifyOptions, DatabaseVerifyReport } from "../api/db-verify.js";
 import { SstFilterError } from "../core/errors.js";
 import type { IndexedDbDatabase, ReadIndexedDbOptions } from "../api/indexeddb.js";
-import { openTableFrom, type AsyncTable, type ByteSource, type OpenTableOptions } from "../api/table.js";
+import type { ByteSource } from "../core/byte-sources.js";
+import { openTableFrom, type AsyncTable } from "../api/table.js";
+import type { OpenTableOptions } from "../api/table-types.js";
 import { VerifyWorker } from "./verify-parallel.js";
 
 /** The library as the Node entries return it: SstFilter plus file access. */
