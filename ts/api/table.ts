@@ -4,7 +4,6 @@
 // decompression are the core's; the types are table-types.ts, the walks table-walks.ts.
 import type {
   BlockReadHandle,
-  LayoutHandle,
   LookupExplanationRaw,
   TableCursorHandle,
   TableGetHandle,
@@ -26,7 +25,6 @@ import {
   lookupResult,
   type Entry,
   type EntryOptions,
-  type EntryRangeRaw,
   type RangeDeletion,
 } from "./entries.js";
 import { regionsOf, type TableRegion } from "./layout.js";
@@ -48,18 +46,14 @@ import type {
   TableReadOptions,
 } from "./table-types.js";
 import {
-  AsyncKeyWalk,
-  SyncKeyWalk,
-  blocksOf,
-  blocksOfAsync,
-  checkBatch,
-  flatten,
-  flattenAsync,
-  scanTextTaker,
-  takeKeys,
-  walkBatches,
-  walkBatchesAsync,
-} from "./table-walks.js";
+  asyncFace,
+  syncFace,
+  type Answers,
+  type FaceKind,
+  type TableFace,
+  type Walks,
+} from "./table-faces.js";
+import { checkBatch, scanTextTaker, takeKeys } from "./table-walks.js";
 
 // Frees the cursor of a key walk abandoned before its end (a finished or returned walk frees it
 // itself). Tables are WasmObjects.
@@ -124,8 +118,11 @@ function rangeBounds(range: BlockRange): [number, number] {
   return [from, to ?? -1];
 }
 
-/** What every open table offers synchronously: what the file says about itself, and probes. */
-class TableBase extends WasmObject<TableHandle> {
+/**
+ * What every open table offers, written once for both faces (table-faces.ts): a Table answers at
+ * once, an AsyncTable with promises (and async walks), reading its source as the core asks.
+ */
+class TableReader<F extends FaceKind> extends WasmObject<TableHandle> {
   readonly format: TableFormat;
   readonly footer: TableFooter;
   /** Metaindex entries: block name -> [offset, size]. */
@@ -140,6 +137,7 @@ class TableBase extends WasmObject<TableHandle> {
   constructor(
     protected readonly heap: WasmHeap,
     handle: TableHandle,
+    protected readonly face: TableFace<F>,
   ) {
     super(handle, "table");
     this.order = handle.keyOrder() as TableKeyOrder;
@@ -150,8 +148,179 @@ class TableBase extends WasmObject<TableHandle> {
     this.filter = handle.filter() as TableFilterInfo | null;
   }
 
+  /**
+   * The answer the database's point lookup of `userKey` gets from this file before reading a data
+   * block. RocksDB consults the filter first (the whole key, or the prefix when whole-key
+   * filtering is off and the key is in the extractor's domain; else no filtering: true). LevelDB
+   * seeks the index first: false for keys after the last index entry (not in the file), else the
+   * answer of the data block's filter. Never false for a key in the file. Footer, index and filter
+   * are in memory: an AsyncTable reads nothing for it today.
+   */
+  mayContain(userKey: Key): Answers<boolean>[F] {
+    return this.face.now(() => this.probe("mayContain", userKey));
+  }
+
+  /** One byte per key: mayContain's answers (1 = may contain). */
+  mayContainMany(userKeys: Key[] | KeyBatch): Answers<Uint8Array>[F] {
+    return this.face.now(() => {
+      const handle = this.live();
+      const at = this.heap.putProbeKeys(userKeys, "mayContainMany");
+      const ok = handle.mayContainBatch(at.data, at.dataSize, at.offsets, at.count, at.extra);
+      throwComparatorFault();
+      if (!ok) throw this.heap.lastError();
+      return this.heap.bytes.slice(at.extra, at.extra + at.count);
+    });
+  }
+
+  /**
+   * What a RocksDB prefix Seek(seekKey) with total_order_seek = false gets from the prefix filter,
+   * using the table's own extractor: true without a filter or extractor, and for keys outside its
+   * domain. LevelDB has no prefix seek: true.
+   */
+  prefixMayMatch(seekKey: Key): Answers<boolean>[F] {
+    return this.face.now(() => this.probe("prefixMayMatch", seekKey));
+  }
+
+  /**
+   * mayContain's answer and the filter (partition, data block) that gave it; `read`: as a
+   * database configured so reads the table (by default, as the table describes itself).
+   */
+  explainMayContain(userKey: Key, read: TableReadOptions = {}): Answers<LookupExplanation>[F] {
+    return this.face.now(() => {
+      const options = tableReadRaw(read);
+      const handle = this.live();
+      const [ptr, size] = this.heap.putKey(userKey);
+      const raw = handle.explain(ptr, size, options);
+      throwComparatorFault();
+      if (raw === null) throw this.heap.lastError();
+      return explanationOf(raw, this.heap.bytes.subarray(ptr, ptr + size));
+    });
+  }
+
+  /**
+   * The former name of explainMayContain (the same answer).
+   * @deprecated Use explainMayContain.
+   */
+  explain(userKey: Key, read?: TableReadOptions): Answers<LookupExplanation>[F] {
+    return this.explainMayContain(userKey, read);
+  }
+
+  /** Raw filter contents as stored: one per partition, the full filter, or LevelDB's filter block. */
+  filterBytes(): Answers<Uint8Array[]>[F] {
+    return this.face.now(() => this.live().filterBytes());
+  }
+
+  /**
+   * The data blocks in file order with their user keys, read (and checksum-verified) as reached;
+   * an AsyncTable reads its source in large pieces.
+   */
+  dataBlocks(): Walks<DataBlockKeys>[F] {
+    return this.face.blocks(this.keyBatches());
+  }
+
+  /**
+   * The user keys of the data blocks in file order, packed a batch of blocks at a time (about
+   * 1 MiB of keys): the fastest way through a table's keys. `range` limits the walk to the data
+   * blocks at offsets [from, to), so that several walks can share a table.
+   */
+  keyBatches(range?: BlockRange): Walks<TableKeyBatch>[F] {
+    return this.newWalk(this.keyCursor(range), (cursor) => this.face.batches(cursor, takeKeys));
+  }
+
+  /**
+   * verifyTable's walk: per batch of data blocks (in `range`), the keys the filter rules out,
+   * probed in the core without the keys coming to JavaScript. `probe: false` only walks. The keys'
+   * order is judged first: the walk ends with an error at an entry out of the table's order
+   * (CORRUPT), or out of the bytewise order a LevelDB table was assumed to have (UNSUPPORTED).
+   */
+  verifyBatches(range?: BlockRange, probe = true): Walks<FilterCheckBatch>[F] {
+    const check = checkBatch.bind(null, this.heap, this.live(), { probe });
+    return this.newWalk(this.keyCursor(range, true), (cursor) => this.face.batches(cursor, check));
+  }
+
+  /**
+   * The former name of verifyBatches (the same walk).
+   * @deprecated Use verifyBatches.
+   */
+  checkKeysAgainstFilter(range?: BlockRange, probe = true): Walks<FilterCheckBatch>[F] {
+    return this.verifyBatches(range, probe);
+  }
+
+  /**
+   * User keys in file order (one per entry), reading data blocks as the walk reaches them (an
+   * AsyncTable's source in large pieces).
+   */
+  keys(): Walks<Uint8Array>[F] {
+    return this.newWalk(this.keyCursor(), (cursor) => this.face.keys(cursor));
+  }
+
+  /**
+   * Every entry in file order (user key, sequence number, type, value), or those `opts` names, as
+   * `sst_dump --command=scan` lists them; data blocks are read (and checksum-verified) as reached
+   * (an AsyncTable's source in large pieces).
+   */
+  entries(opts?: EntryOptions): Walks<Entry>[F] {
+    const cursor = this.entryCursor(opts);
+    return this.face.flatten(this.newWalk(cursor, (c) => this.face.batches(c, this.takeEntries)));
+  }
+
+  /** The lines `sst_dump --command=scan` prints for the entries `opts` names, a batch at a time. */
+  scanText(opts?: EntryOptions, output: ScanTextOptions = {}): Walks<Uint8Array>[F] {
+    const take = scanTextTaker(output);
+    return this.newWalk(this.entryCursor(opts), (cursor) => this.face.batches(cursor, take));
+  }
+
+  /** The range deletions of the rocksdb.range_del block, in stored order ([] without one). */
+  rangeDeletions(): Answers<RangeDeletion[]>[F] {
+    const at = this.metaindex["rocksdb.range_del"];
+    if (at === undefined) return this.face.now<RangeDeletion[]>(() => []);
+    return this.face.run(
+      () => this.startBlockRead(at[0], at[1]),
+      (read) => {
+        const [ptr, size] = this.heap.putKey(read.contents()!);
+        const raw = this.heap.module.rangeDeletionsOf(ptr, size);
+        if (raw === null) throw this.heap.lastError();
+        return raw;
+      },
+    );
+  }
+
+  /**
+   * What the table's point lookup of `userKey` finds: where the filter allows, the entries of that
+   * user key (newest first), and the range deletions covering it, as "range-delete" entries. With
+   * user-defined timestamps `userKey` is without one: every version comes back, the newest
+   * timestamp first (each with its `timestamp`), as a read at the largest timestamp sees them.
+   * `read`: the filter is consulted as a database configured so does (see explainMayContain).
+   */
+  get(userKey: Key, read?: TableReadOptions): Answers<Entry[]>[F] {
+    return this.face.run(
+      () => this.startGet(userKey, read),
+      (get) => this.takeAnswer(get, userKey).entries,
+    );
+  }
+
+  /**
+   * Where every block lies, in file order from offset 0 to the end of the footer (regions tile the
+   * file; "gap" regions cover bytes no handle names). Data blocks come from the index, unread: only
+   * a partitioned index's partitions are read.
+   */
+  layout(): Answers<TableRegion[]>[F] {
+    return this.face.run(
+      () => this.live().layout(),
+      (read) => regionsOf(read.regions(), this.heap.constants),
+    );
+  }
+
+  /** The contents of the block at [offset, size]: checksum verified, decompressed. */
+  readBlock(offset: number, size: number): Answers<Uint8Array>[F] {
+    return this.face.run(
+      () => this.startBlockRead(offset, size),
+      (read) => read.contents()!,
+    );
+  }
+
   /** mayContain's or prefixMayMatch's answer from the core. */
-  protected probe(which: "mayContain" | "prefixMayMatch", key: Key): boolean {
+  private probe(which: "mayContain" | "prefixMayMatch", key: Key): boolean {
     const handle = this.live();
     const answer = handle[which](...this.heap.putKey(key));
     throwComparatorFault();
@@ -159,47 +328,8 @@ class TableBase extends WasmObject<TableHandle> {
     return answer === 1;
   }
 
-  /** explainMayContain's answer from the core. */
-  protected explainProbe(key: Key, read: TableReadOptions = {}): LookupExplanation {
-    const options = tableReadRaw(read);
-    const handle = this.live();
-    const [ptr, size] = this.heap.putKey(key);
-    const raw = handle.explain(ptr, size, options);
-    throwComparatorFault();
-    if (raw === null) throw this.heap.lastError();
-    return explanationOf(raw, this.heap.bytes.subarray(ptr, ptr + size));
-  }
-
-  /** mayContainMany's answers from the core, one byte per key. */
-  protected probeMany(keys: Key[] | KeyBatch): Uint8Array {
-    const handle = this.live();
-    const at = this.heap.putProbeKeys(keys, "mayContainMany");
-    const ok = handle.mayContainBatch(at.data, at.dataSize, at.offsets, at.count, at.extra);
-    throwComparatorFault();
-    if (!ok) throw this.heap.lastError();
-    return this.heap.bytes.slice(at.extra, at.extra + at.count);
-  }
-
-  /** A walk over a new cursor of the table's data blocks; the cursor is freed if the walk is dropped. */
-  protected newWalk<Walk extends object>(
-    walkOver: (cursor: TableCursorHandle) => Walk,
-    range: BlockRange = {},
-    checkOrder = false,
-  ): Walk {
-    return this.walkWith(this.live().keys(...rangeBounds(range), checkOrder), walkOver);
-  }
-
-  /** newWalk over the table's entries in `opts`. */
-  protected newEntryWalk<Walk extends object>(
-    walkOver: (cursor: TableCursorHandle) => Walk,
-    opts: EntryRangeRaw,
-  ): Walk {
-    const cursor = this.live().entries(opts);
-    if (cursor === null) throw this.heap.lastError();
-    return this.walkWith(cursor, walkOver);
-  }
-
-  private walkWith<Walk extends object>(
+  /** The walk `walkOver` makes over `cursor`; the cursor is freed if the walk is dropped. */
+  private newWalk<Walk extends object>(
     cursor: TableCursorHandle,
     walkOver: (cursor: TableCursorHandle) => Walk,
   ): Walk {
@@ -208,20 +338,25 @@ class TableBase extends WasmObject<TableHandle> {
     return walk;
   }
 
+  /** A cursor over the table's data blocks in `range`; `checkOrder`: it judges the keys' order. */
+  private keyCursor(range: BlockRange = {}, checkOrder = false): TableCursorHandle {
+    return this.live().keys(...rangeBounds(range), checkOrder);
+  }
+
   /** The entries of each batch of a walk. */
-  protected readonly takeEntries = (cursor: TableCursorHandle): Entry[] =>
+  private readonly takeEntries = (cursor: TableCursorHandle): Entry[] =>
     entriesOf(cursor.takeEntries(), entryTypeNames(this.heap.constants));
 
-  /** The range deletions of a range_del block's contents. */
-  protected decodeRangeDeletions(contents: Uint8Array): RangeDeletion[] {
-    const [ptr, size] = this.heap.putKey(contents);
-    const raw = this.heap.module.rangeDeletionsOf(ptr, size);
-    if (raw === null) throw this.heap.lastError();
-    return raw;
+  /** A cursor over the table's entries `opts` names. */
+  private entryCursor(opts: EntryOptions | undefined): TableCursorHandle {
+    const range = entryRange(opts);
+    const cursor = this.live().entries(range);
+    if (cursor === null) throw this.heap.lastError();
+    return cursor;
   }
 
   /** The core's point lookup of `key` (sstfilter/table_get.h), to be run and then answered. */
-  protected newGet(key: Key, read: TableReadOptions = {}): TableGetHandle {
+  protected startGet(key: Key, read: TableReadOptions = {}): TableGetHandle {
     const handle = this.live();
     const [ptr, size] = this.heap.putKey(key);
     const get = handle.get(ptr, size, tableReadRaw(read));
@@ -244,190 +379,26 @@ class TableBase extends WasmObject<TableHandle> {
     };
   }
 
-  /** A layout listing to drive (its reads are the subclass's). */
-  protected newLayoutRead(): LayoutHandle {
-    return this.live().layout();
-  }
-
-  /** The regions of a finished layout listing. */
-  protected takeRegions(read: LayoutHandle): TableRegion[] {
-    return regionsOf(read.regions(), this.heap.constants);
-  }
-
-  /** A read of the block at [offset, offset + size) to drive. */
-  protected newBlockRead(offset: number, size: number): BlockReadHandle {
+  /** A read of the block at [offset, offset + size), to be run. */
+  private startBlockRead(offset: number, size: number): BlockReadHandle {
     checkBlockHandle(offset, size);
     return this.live().readBlock(offset, size);
   }
 }
 
-/** A table whose bytes are in memory (openTable). Keeps a reference to them for keys(). */
-export class Table extends TableBase {
+/** A table whose bytes are in memory (openTable). Keeps a reference to them for its reads. */
+export class Table extends TableReader<"sync"> {
   /** @internal */
-  constructor(
-    heap: WasmHeap,
-    handle: TableHandle,
-    private readonly bytes: Uint8Array,
-  ) {
-    super(heap, handle);
-  }
-
-  /**
-   * The answer the database's point lookup of `userKey` gets from this file before reading a data
-   * block. RocksDB consults the filter first (the whole key, or the prefix when whole-key
-   * filtering is off and the key is in the extractor's domain; else no filtering: true). LevelDB
-   * seeks the index first: false for keys after the last index entry (not in the file), else the
-   * answer of the data block's filter. Never false for a key in the file.
-   */
-  mayContain(userKey: Key): boolean {
-    return this.probe("mayContain", userKey);
-  }
-
-  /** One byte per key: mayContain's answers (1 = may contain). */
-  mayContainMany(userKeys: Key[] | KeyBatch): Uint8Array {
-    return this.probeMany(userKeys);
-  }
-
-  /**
-   * What a RocksDB prefix Seek(seekKey) with total_order_seek = false gets from the prefix filter,
-   * using the table's own extractor: true without a filter or extractor, and for keys outside its
-   * domain. LevelDB has no prefix seek: true.
-   */
-  prefixMayMatch(seekKey: Key): boolean {
-    return this.probe("prefixMayMatch", seekKey);
-  }
-
-  /**
-   * mayContain's answer and the filter (partition, data block) that gave it; `read`: as a
-   * database configured so reads the table (by default, as the table describes itself).
-   */
-  explainMayContain(userKey: Key, read?: TableReadOptions): LookupExplanation {
-    return this.explainProbe(userKey, read);
-  }
-
-  /**
-   * The former name of explainMayContain (the same answer).
-   * @deprecated Use explainMayContain.
-   */
-  explain(userKey: Key, read?: TableReadOptions): LookupExplanation {
-    return this.explainMayContain(userKey, read);
-  }
-
-  /** Raw filter contents as stored: one per partition, the full filter, or LevelDB's filter block. */
-  filterBytes(): Uint8Array[] {
-    return this.live().filterBytes();
-  }
-
-  /** The data blocks in file order with their user keys, read (and checksum-verified) as reached. */
-  dataBlocks(): IterableIterator<DataBlockKeys> {
-    return blocksOf(this.keyBatches());
-  }
-
-  /**
-   * The user keys of the data blocks in file order, packed a batch of blocks at a time (about
-   * 1 MiB of keys): the fastest way through a table's keys. `range` limits the walk to the data
-   * blocks at offsets [from, to), so that several walks can share a table.
-   */
-  keyBatches(range?: BlockRange): IterableIterator<TableKeyBatch> {
-    return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, takeKeys), range);
-  }
-
-  /**
-   * verifyTable's walk: per batch of data blocks (in `range`), the keys the filter rules out,
-   * probed in the core without the keys coming to JavaScript. `probe: false` only walks. The keys'
-   * order is judged first: the walk ends with an error at an entry out of the table's order
-   * (CORRUPT), or out of the bytewise order a LevelDB table was assumed to have (UNSUPPORTED).
-   */
-  verifyBatches(range?: BlockRange, probe = true): IterableIterator<FilterCheckBatch> {
-    const check = checkBatch.bind(null, this.heap, this.live(), { probe });
-    return this.newWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, check), range, true);
-  }
-
-  /**
-   * The former name of verifyBatches (the same walk).
-   * @deprecated Use verifyBatches.
-   */
-  checkKeysAgainstFilter(range?: BlockRange, probe = true): IterableIterator<FilterCheckBatch> {
-    return this.verifyBatches(range, probe);
-  }
-
-  /** User keys in file order (one per entry), reading data blocks as the walk reaches them. */
-  keys(): IterableIterator<Uint8Array> {
-    return this.newWalk((cursor) => new SyncKeyWalk(cursor, this.heap, this.bytes));
-  }
-
-  /**
-   * Every entry in file order (user key, sequence number, type, value), or those `opts` names, as
-   * `sst_dump --command=scan` lists them; data blocks are read (and checksum-verified) as reached.
-   */
-  entries(opts?: EntryOptions): IterableIterator<Entry> {
-    return this.entryWalk(entryRange(opts));
-  }
-
-  private entryWalk(range: EntryRangeRaw): IterableIterator<Entry> {
-    return flatten(
-      this.newEntryWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, this.takeEntries), range),
-    );
-  }
-
-  /** The lines `sst_dump --command=scan` prints for the entries `opts` names, a batch at a time. */
-  scanText(opts?: EntryOptions, output: ScanTextOptions = {}): IterableIterator<Uint8Array> {
-    const take = scanTextTaker(output);
-    return this.newEntryWalk((cursor) => walkBatches(this.heap, cursor, this.bytes, take), entryRange(opts));
-  }
-
-  /** The range deletions of the rocksdb.range_del block, in stored order ([] without one). */
-  rangeDeletions(): RangeDeletion[] {
-    const at = this.metaindex["rocksdb.range_del"];
-    return at === undefined ? [] : this.decodeRangeDeletions(this.readBlock(at[0], at[1]));
-  }
-
-  /**
-   * What the table's point lookup of `userKey` finds: where the filter allows, the entries of that
-   * user key (newest first), and the range deletions covering it, as "range-delete" entries. With
-   * user-defined timestamps `userKey` is without one: every version comes back, the newest
-   * timestamp first (each with its `timestamp`), as a read at the largest timestamp sees them.
-   * `read`: the filter is consulted as a database configured so does (see explainMayContain).
-   */
-  get(userKey: Key, read?: TableReadOptions): Entry[] {
-    const get = this.newGet(userKey, read);
-    try {
-      runSync(this.heap, get, this.bytes);
-      return this.takeAnswer(get, userKey).entries;
-    } finally {
-      get.delete();
-    }
-  }
-
-  /**
-   * Where every block lies, in file order from offset 0 to the end of the footer (regions tile the
-   * file; "gap" regions cover bytes no handle names). Data blocks come from the index, unread: only
-   * a partitioned index's partitions are read.
-   */
-  layout(): TableRegion[] {
-    const read = this.newLayoutRead();
-    try {
-      runSync(this.heap, read, this.bytes);
-      return this.takeRegions(read);
-    } finally {
-      read.delete();
-    }
-  }
-
-  /** The contents of the block at [offset, size]: checksum verified, decompressed. */
-  readBlock(offset: number, size: number): Uint8Array {
-    const read = this.newBlockRead(offset, size);
-    try {
-      runSync(this.heap, read, this.bytes);
-      return read.contents()!;
-    } finally {
-      read.delete();
-    }
+  constructor(heap: WasmHeap, handle: TableHandle, bytes: Uint8Array) {
+    super(heap, handle, syncFace(heap, bytes));
   }
 }
 
-/** A table read lazily from a ByteSource (openTableFrom / openTableFile). */
-export class AsyncTable extends TableBase {
+/**
+ * A table read lazily from a ByteSource (openTableFrom / openTableFile): Table's methods, each
+ * answering with a promise (the walks are async iterators).
+ */
+export class AsyncTable extends TableReader<"async"> {
   /** @internal */
   constructor(
     heap: WasmHeap,
@@ -435,7 +406,7 @@ export class AsyncTable extends TableBase {
     private readonly source: ByteSource,
     private release: (() => void) | undefined,
   ) {
-    super(heap, handle);
+    super(heap, handle, asyncFace(heap, source));
   }
 
   /**
@@ -446,133 +417,12 @@ export class AsyncTable extends TableBase {
     return { handle: this.live(), source: this.source };
   }
 
-  /** See Table.mayContain. Footer, index and filter are in memory: no read is needed today. */
-  async mayContain(userKey: Key): Promise<boolean> {
-    return this.probe("mayContain", userKey);
-  }
-
-  /** See Table.mayContainMany. */
-  async mayContainMany(userKeys: Key[] | KeyBatch): Promise<Uint8Array> {
-    return this.probeMany(userKeys);
-  }
-
-  /** See Table.prefixMayMatch. */
-  async prefixMayMatch(seekKey: Key): Promise<boolean> {
-    return this.probe("prefixMayMatch", seekKey);
-  }
-
-  /** See Table.explainMayContain. */
-  async explainMayContain(userKey: Key, read?: TableReadOptions): Promise<LookupExplanation> {
-    return this.explainProbe(userKey, read);
-  }
-
-  /**
-   * The former name of explainMayContain (the same answer).
-   * @deprecated Use explainMayContain.
-   */
-  explain(userKey: Key, read?: TableReadOptions): Promise<LookupExplanation> {
-    return this.explainMayContain(userKey, read);
-  }
-
-  /** See Table.filterBytes. */
-  async filterBytes(): Promise<Uint8Array[]> {
-    return this.live().filterBytes();
-  }
-
-  /** The data blocks in file order with their user keys, read from the source in large pieces. */
-  dataBlocks(): AsyncIterableIterator<DataBlockKeys> {
-    return blocksOfAsync(this.keyBatches());
-  }
-
-  /** See Table.keyBatches. */
-  keyBatches(range?: BlockRange): AsyncIterableIterator<TableKeyBatch> {
-    return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source, takeKeys), range);
-  }
-
-  /** See Table.verifyBatches. */
-  verifyBatches(range?: BlockRange, probe = true): AsyncIterableIterator<FilterCheckBatch> {
-    const check = checkBatch.bind(null, this.heap, this.live(), { probe });
-    return this.newWalk((cursor) => walkBatchesAsync(this.heap, cursor, this.source, check), range, true);
-  }
-
-  /**
-   * The former name of verifyBatches (the same walk).
-   * @deprecated Use verifyBatches.
-   */
-  checkKeysAgainstFilter(range?: BlockRange, probe = true): AsyncIterableIterator<FilterCheckBatch> {
-    return this.verifyBatches(range, probe);
-  }
-
-  /** User keys in file order, reading the source in large pieces as the walk reaches them. */
-  keys(): AsyncIterableIterator<Uint8Array> {
-    return this.newWalk((cursor) => new AsyncKeyWalk(cursor, this.heap, this.source));
-  }
-
-  /** See Table.entries: the source is read in large pieces as the walk reaches them. */
-  entries(opts?: EntryOptions): AsyncIterableIterator<Entry> {
-    return this.entryWalk(entryRange(opts));
-  }
-
-  private entryWalk(range: EntryRangeRaw): AsyncIterableIterator<Entry> {
-    return flattenAsync(
-      this.newEntryWalk(
-        (cursor) => walkBatchesAsync(this.heap, cursor, this.source, this.takeEntries),
-        range,
-      ),
-    );
-  }
-
-  /** See Table.scanText. */
-  scanText(opts?: EntryOptions, output: ScanTextOptions = {}): AsyncIterableIterator<Uint8Array> {
-    const take = scanTextTaker(output);
-    return this.newEntryWalk(
-      (cursor) => walkBatchesAsync(this.heap, cursor, this.source, take),
-      entryRange(opts),
-    );
-  }
-
-  /** See Table.rangeDeletions. */
-  async rangeDeletions(): Promise<RangeDeletion[]> {
-    const at = this.metaindex["rocksdb.range_del"];
-    return at === undefined ? [] : this.decodeRangeDeletions(await this.readBlock(at[0], at[1]));
-  }
-
-  /** See Table.get. */
-  async get(userKey: Key, read?: TableReadOptions): Promise<Entry[]> {
-    return (await this.pointLookup(userKey, read)).entries;
-  }
-
   /** @internal get()'s answer with the data blocks it read (db.get's route). */
-  async pointLookup(userKey: Key, read?: TableReadOptions): Promise<TableLookup> {
-    const get = this.newGet(userKey, read);
-    try {
-      await runAsync(this.heap, get, this.source);
-      return this.takeAnswer(get, userKey);
-    } finally {
-      get.delete();
-    }
-  }
-
-  /** See Table.layout: a partitioned index's partitions are read from the source. */
-  async layout(): Promise<TableRegion[]> {
-    const read = this.newLayoutRead();
-    try {
-      await runAsync(this.heap, read, this.source);
-      return this.takeRegions(read);
-    } finally {
-      read.delete();
-    }
-  }
-
-  /** See Table.readBlock. */
-  async readBlock(offset: number, size: number): Promise<Uint8Array> {
-    const read = this.newBlockRead(offset, size);
-    try {
-      await runAsync(this.heap, read, this.source);
-      return read.contents()!;
-    } finally {
-      read.delete();
-    }
+  pointLookup(userKey: Key, read?: TableReadOptions): Promise<TableLookup> {
+    return this.face.run(
+      () => this.startGet(userKey, read),
+      (get) => this.takeAnswer(get, userKey),
+    );
   }
 
   /** Frees the table's wasm memory and closes what openTableFile opened. */
