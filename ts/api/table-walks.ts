@@ -1,7 +1,7 @@
 // Walks over a table's data blocks: the core's cursor gathers a batch of blocks at a time (keys,
 // entries or scan text; wasm/table_bindings.cc), the I/O driver (ts/core/io-driver.ts) feeding it
 // the file's bytes from memory (sync) or from a ByteSource (async). Each walk has a sync and an
-// async form: Table and AsyncTable (table.ts) take theirs.
+// async form: the table's faces (table-faces.ts) take theirs.
 import type { TableCursorHandle, TableHandle } from "../core/core-module.js";
 import type { ByteSource } from "../core/byte-sources.js";
 import { SstFilterError } from "../core/errors.js";

@@ -1,7 +1,8 @@
 // Table files (.ldb / .sst): opened by the core through a resumable protocol (see
 // wasm/table_bindings.cc) that the I/O driver (ts/core/io-driver.ts) runs, from a Uint8Array
 // (openTable, synchronously) or a ByteSource / Blob (openTableFrom, asynchronously). Checksums and
-// decompression are the core's; the types are table-types.ts, the walks table-walks.ts.
+// decompression are the core's. Table and AsyncTable are one implementation (TableReader) with two
+// faces (table-faces.ts); the types are table-types.ts, the walks table-walks.ts.
 import type {
   BlockReadHandle,
   LookupExplanationRaw,
