@@ -49,7 +49,7 @@ emscripten::val Constants() {
     entry_types.set(EntryTypeName(type), static_cast<int>(type));
   }
   constants.set("entryTypes", entry_types);
-  // TableRegionKind values by name (ts/api/table.ts TableRegion).
+  // TableRegionKind values by name (ts/api/layout.ts TableRegion).
   emscripten::val region_kinds = emscripten::val::object();
   for (int kind = 0; kind <= static_cast<int>(TableRegionKind::kGap); ++kind) {
     region_kinds.set(TableRegionKindName(static_cast<TableRegionKind>(kind)), kind);

@@ -332,7 +332,7 @@ class TableHandle : public IoHandle {
     return out;
   }
 
-  // null, or what t.filter reports (ts/api/table.ts TableFilterInfo).
+  // null, or what t.filter reports (ts/api/table-types.ts TableFilterInfo).
   val Filter() const {
     const std::optional<TableFilterInfo> info = reader_->filter_info();
     if (!info) return val::null();
@@ -349,7 +349,7 @@ class TableHandle : public IoHandle {
     return out;
   }
 
-  // { comparator, source, known, firstUnorderedSeparator, keysLookLike } (ts/api/table.ts
+  // { comparator, source, known, firstUnorderedSeparator, keysLookLike } (ts/api/table-types.ts
   // TableKeyOrder).
   val KeyOrder() const {
     const TableKeyOrder order = reader_->key_order();
@@ -388,8 +388,8 @@ class TableHandle : public IoHandle {
     }
     return may_match ? 1 : 0;
   }
-  // TraceValue of MayContain's answer (ts/api/table.ts LookupExplanation before the key bytes are
-  // attached), or null on error (last-error slot). `read`: ReadOptionsOf's.
+  // TraceValue of MayContain's answer (ts/api/table-types.ts LookupExplanation before the key bytes
+  // are attached), or null on error (last-error slot). `read`: ReadOptionsOf's.
   val Explain(uintptr_t key, size_t size, val read) const {
     const TableReadOptions options = ReadOptionsOf(std::move(read));
     bool may_match = true;

@@ -3,7 +3,7 @@
 // with the same read options: the I/O half of every resumable operation the bindings hand to
 // TypeScript (sstfilter/table.h ResumableRead). TypeScript calls advance(), reads the file range it
 // reports straight into the buffer supplyBuffer() points at, announces it with supplied(), and
-// calls advance() again (ts/api/table.ts pump, runAsync).
+// calls advance() again (ts/core/io-driver.ts pump, runAsync).
 #pragma once
 
 #include <emscripten/val.h>

@@ -27,14 +27,9 @@ import {
 } from "./decoders.js";
 import { readIndexedDb, type IndexedDbDatabase, type ReadIndexedDbOptions } from "./indexeddb.js";
 import { readWriteAheadLog, type ReadWriteAheadLogOptions, type WalFile } from "./wal.js";
-import {
-  openTable,
-  openTableFrom,
-  type AsyncTable,
-  type ByteSource,
-  type OpenTableOptions,
-  type Table,
-} from "./table.js";
+import type { ByteSource } from "../core/byte-sources.js";
+import { openTable, openTableFrom, type AsyncTable, type Table } from "./table.js";
+import type { OpenTableOptions } from "./table-types.js";
 
 /** Which wasm module `init` loaded: SIMD128 where the runtime validates it, else the portable one. */
 export type Backend = "wasm-simd128" | "wasm-scalar";

@@ -1,17 +1,13 @@
 // Key orders from TypeScript (docs/FORMATS.md 3.4.2): a built-in comparator by the name the files
 // record, or a function of the caller's. The core compares with either (cpp/include/sstfilter/
-// comparator.h); a caller's function is guarded so that nothing it throws or returns unwinds
-// through the core: what went wrong is kept and thrown as an SstFilterError once the core call
-// returns (throwComparatorFault).
+// comparator.h); a caller's function is guarded (ts/core/comparator-faults.ts) so that nothing it
+// throws or returns unwinds through the core.
 import type { WasmHeap } from "../core/heap.js";
 import { compareBytes } from "./entries.js";
 import { SstFilterError } from "../core/errors.js";
+import { guardComparator, throwComparatorFault, type CompareFunction } from "../core/comparator-faults.js";
 
-/**
- * A user-key order: `compare(a, b)` < 0, 0 or > 0 as `a` sorts before, with or after `b`. The
- * arrays are views of the core's memory, valid during the call only: copy what you keep.
- */
-export type CompareFunction = (a: Uint8Array, b: Uint8Array) => number;
+export type { CompareFunction };
 
 /** A comparator of your own: the name the database records (RocksDB's Comparator::Name) and its order. */
 export interface Comparator {
@@ -33,41 +29,6 @@ export interface CoreComparator {
   compare: CompareFunction | null;
 }
 
-// The first fault of a caller's comparator since the last check, with its name.
-let fault: { comparator: string; problem: string } | null = null;
-
-function guard(name: string, compare: CompareFunction): CompareFunction {
-  return (a, b) => {
-    if (fault !== null) return 0;
-    let result: unknown;
-    try {
-      result = compare(a, b);
-    } catch (error) {
-      fault = {
-        comparator: name,
-        problem: `threw ${error instanceof Error ? error.message : String(error)}`,
-      };
-      return 0;
-    }
-    if (typeof result !== "number" || Number.isNaN(result)) {
-      fault = { comparator: name, problem: `returned ${String(result)}, not a number` };
-      return 0;
-    }
-    return result < 0 ? -1 : result > 0 ? 1 : 0;
-  };
-}
-
-/**
- * @internal Throws what a caller's comparator threw or returned wrongly during the last core call
- * (BAD_OPTIONS naming the comparator), and forgets it.
- */
-export function throwComparatorFault(): void {
-  if (fault === null) return;
-  const { comparator, problem } = fault;
-  fault = null;
-  throw new SstFilterError("BAD_OPTIONS", `the comparator "${comparator}" ${problem}`);
-}
-
 /**
  * @internal The option as the core takes it. A bare function goes unnamed: the table's recorded
  * name is taken for it (RocksDB), or none (LevelDB).
@@ -78,7 +39,7 @@ export function coreComparator(option: ComparatorOption | undefined): CoreCompar
     if (option === "") throw new SstFilterError("BAD_OPTIONS", "a comparator name must not be empty");
     return { name: option, compare: null };
   }
-  if (typeof option === "function") return { name: "", compare: guard("custom", option) };
+  if (typeof option === "function") return { name: "", compare: guardComparator("custom", option) };
   if (option === null || typeof option !== "object" || typeof option.compare !== "function") {
     throw new SstFilterError(
       "BAD_OPTIONS",
@@ -88,7 +49,7 @@ export function coreComparator(option: ComparatorOption | undefined): CoreCompar
   if (typeof option.name !== "string" || option.name === "") {
     throw new SstFilterError("BAD_OPTIONS", "a comparator's name must be a non-empty string");
   }
-  return { name: option.name, compare: guard(option.name, option.compare) };
+  return { name: option.name, compare: guardComparator(option.name, option.compare) };
 }
 
 /**
@@ -101,7 +62,7 @@ export function compareFunctionFor(
   supplied: CompareFunction | undefined,
 ): CompareFunction | null {
   if (supplied !== undefined) {
-    const guarded = guard(name, supplied);
+    const guarded = guardComparator(name, supplied);
     return (a, b) => {
       const c = guarded(a, b);
       throwComparatorFault();

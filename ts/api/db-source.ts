@@ -4,7 +4,9 @@
 import type { WasmHeap } from "../core/heap.js";
 import type { DatabaseFormat, DatabaseSource, OpenedFile } from "./db-types.js";
 import { inFile, SstFilterError } from "../core/errors.js";
-import { blobSource, memorySource, openTableFrom, type AsyncTable, type OpenTableOptions } from "./table.js";
+import { blobSource, memorySource } from "../core/byte-sources.js";
+import { openTableFrom, type AsyncTable } from "./table.js";
+import type { OpenTableOptions } from "./table-types.js";
 
 /**
  * The DatabaseSource `method` reads: `files` itself when it is one, else a filesSource over the Files;

@@ -8,7 +8,7 @@
 // whole_key_filtering, and-ed with the table property), prefixes only under an extractor of the
 // table's name (FullFilterKeyMayMatch, PrefixExtractorChanged).
 import type { DatabaseOptions } from "./options-file.js";
-import type { TableReadOptions } from "./table.js";
+import type { TableReadOptions } from "./table-types.js";
 
 /** The table options the newest OPTIONS file sets for a column family, as the database reads its tables. */
 export interface DatabaseTableOptions {

@@ -4,7 +4,7 @@
 // it drives (get, scan, verify, blob files, the MANIFEST's decoding) can name them without
 // importing it back.
 import type { VerifyProgress, VerifyReport } from "./table-verify.js";
-import type { ByteSource } from "./table.js";
+import type { ByteSource } from "../core/byte-sources.js";
 import type { CompareFunction, Comparator } from "./comparators.js";
 import type { WalRecoveryMode } from "./wal-recovery.js";
 

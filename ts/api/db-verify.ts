@@ -7,7 +7,7 @@
 // the source (Node's directories: worker_threads) or the caller (the viewer: Web Workers) offers
 // threads.
 import type { WasmHeap } from "../core/heap.js";
-import type { OpenTableOptions } from "./table.js";
+import type { OpenTableOptions } from "./table-types.js";
 import { verifyTable, type VerifyProgress, type VerifyReport } from "./table-verify.js";
 import { detectDatabaseFormat, openSourceTable } from "./db-source.js";
 import type {

@@ -17,7 +17,8 @@ import { inFile, SstFilterError } from "../core/errors.js";
 import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./options-file.js";
 import { tableOptionsOf, type DatabaseTableOptions } from "./db-table-options.js";
 import { keyBytes, type Key } from "../core/keys.js";
-import type { AsyncTable, OpenTableOptions } from "./table.js";
+import type { AsyncTable } from "./table.js";
+import type { OpenTableOptions } from "./table-types.js";
 import {
   comparatorsByName,
   compareFunctionFor,

@@ -38,8 +38,8 @@ export { compareBytes } from "./entries.js";
 export type { Comparator, ComparatorOption, CompareFunction } from "./comparators.js";
 export type { Entry, EntryOptions, EntryType, RangeDeletion } from "./entries.js";
 export type { TableRegion, TableRegionKind } from "./layout.js";
+export type { ByteSource } from "../core/byte-sources.js";
 export type {
-  ByteSource,
   DataBlockKeys,
   TableKeyBatch,
   BlockRange,
@@ -54,7 +54,7 @@ export type {
   TableKeyOrder,
   TablePropertyValue,
   TableReadOptions,
-} from "./table.js";
+} from "./table-types.js";
 export type { BlobIndex, WideColumn } from "./values.js";
 export { Database } from "./db.js";
 export { detectDatabaseFormat } from "./db-source.js";

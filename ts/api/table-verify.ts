@@ -4,7 +4,8 @@
 // verifyTableSplit shares the data blocks between threads; the threads themselves are the
 // runtime's (Node's worker_threads in verify-parallel.ts, Web Workers in the viewer).
 import { SstFilterError, type SstFilterErrorCode } from "../core/errors.js";
-import type { AsyncTable, BlockRange, FilterCheckBatch, Table } from "./table.js";
+import type { AsyncTable, Table } from "./table.js";
+import type { BlockRange, FilterCheckBatch } from "./table-types.js";
 
 /** How far verifyTable is: data blocks and bytes read so far of the total. */
 export interface VerifyProgress {

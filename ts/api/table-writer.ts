@@ -2,7 +2,8 @@ import type { TableWriterHandle } from "../core/core-module.js";
 import type { WasmHeap } from "../core/heap.js";
 import type { Key } from "../core/keys.js";
 import { WasmObject } from "../core/wasm-object.js";
-import { coreComparator, throwComparatorFault, type Comparator } from "./comparators.js";
+import { coreComparator, type Comparator } from "./comparators.js";
+import { throwComparatorFault } from "../core/comparator-faults.js";
 import { SstFilterError } from "../core/errors.js";
 
 /** What `sf.createTableWriter` writes: the bytes RocksDB's SstFileWriter or LevelDB's TableBuilder would. */

@@ -10,7 +10,8 @@ import { SstFilterError } from "../core/errors.js";
 import type { WasmHeap } from "../core/heap.js";
 import type { ReplayHandle } from "../core/core-module.js";
 import { WasmObject } from "../core/wasm-object.js";
-import { throwComparatorFault, type CoreComparator } from "./comparators.js";
+import type { CoreComparator } from "./comparators.js";
+import { throwComparatorFault } from "../core/comparator-faults.js";
 import type { WalRecord } from "./wal.js";
 
 /** One log's part of the memtable. */

@@ -220,13 +220,13 @@ export interface TableHandle extends IoHandle {
   family(): string;
   /** Address of the C++ reader, for a database Get that reads the table (DbGetHandle.setTable). */
   readerAddress(): number;
-  /** ts/api/table.ts's TableFooter. */
+  /** ts/api/table-types.ts's TableFooter. */
   footer(): unknown;
   /** The metaindex: block name to [offset, size]. */
   metaindex(): unknown;
   /** The properties block, name to value. */
   properties(): unknown;
-  /** ts/api/table.ts's TableFilterInfo, or null for a table without a filter. */
+  /** ts/api/table-types.ts's TableFilterInfo, or null for a table without a filter. */
   filter(): unknown;
   /** The filter's bytes as stored: one per partition, the full filter, or LevelDB's filter block. */
   filterBytes(): Uint8Array[];

@@ -3,7 +3,7 @@
 import { open } from "node:fs/promises";
 
 import type { OpenedFile } from "../api/db-types.js";
-import type { ByteSource } from "../api/table.js";
+import type { ByteSource } from "../core/byte-sources.js";
 
 /** A file opened for ranged reads; close() releases the handle. */
 export async function openFileSource(path: string): Promise<OpenedFile> {

@@ -94,7 +94,7 @@ struct TableFooterInfo {
   BlockHandle index;  // from the footer, or the metaindex for format_version >= 6
 };
 
-// The table's filter as t.filter reports it (ts/api/table.ts TableFilterInfo).
+// The table's filter as t.filter reports it (ts/api/table-types.ts TableFilterInfo).
 struct TableFilterInfo {
   // rocksdb.filter.policy (the configured policy, e.g. "ribbonfilter") where the table records
   // one, else the metaindex name after "filter." / "fullfilter." / "partitionedfilter.".
