@@ -4,6 +4,7 @@
 import type { WasmHeap } from "../core/heap.js";
 import type { DatabaseFormat, DatabaseSource, OpenedFile } from "./db-types.js";
 import { inFile, SstFilterError } from "../core/errors.js";
+import { IDENTITY_FILE, OPTIONS_FILE_PREFIX } from "./db-file-names.js";
 import { blobSource, memorySource, openTableFrom, type AsyncTable, type OpenTableOptions } from "./table.js";
 
 /**
@@ -68,5 +69,5 @@ export async function readSourceFile(source: DatabaseSource, name: string): Prom
 
 /** The library that wrote the database, from the names of its files (OpenDatabaseOptions.format). */
 export function detectDatabaseFormat(names: readonly string[]): DatabaseFormat {
-  return names.some((n) => n === "IDENTITY" || n.startsWith("OPTIONS-")) ? "rocksdb" : "leveldb";
+  return names.some((n) => n === IDENTITY_FILE || n.startsWith(OPTIONS_FILE_PREFIX)) ? "rocksdb" : "leveldb";
 }

@@ -58,6 +58,8 @@ export type {
 export type { BlobIndex, WideColumn } from "./values.js";
 export { Database } from "./db.js";
 export { detectDatabaseFormat } from "./db-source.js";
+export { parseDatabaseFileName } from "./db-file-names.js";
+export type { DatabaseFileName, DatabaseFileNameKind } from "./db-file-names.js";
 export type { DatabaseRecord, DatabaseScanOptions } from "./db-scan.js";
 export { BUILTIN_DECODERS } from "./decoders.js";
 export type {

@@ -96,7 +96,7 @@ export interface ByteSource {
 }
 
 /** Which library's table a file is. */
-export type TableFormat = "leveldb" | "rocksdb";
+export type TableFormat = import("../core/library-format.js").LibraryFormat;
 
 /** What `t.filter` reports about a table's filter. */
 export interface TableFilterInfo {
