@@ -11,6 +11,7 @@ export type {
 } from "./api.js";
 export { SstFilterError } from "../core/errors.js";
 export type { SstFilterErrorCode } from "../core/errors.js";
+export type { LibraryFormat } from "../core/library-format.js";
 export { Filter, LevelDbFilterBlock } from "./filters.js";
 export type { FilterDetails, FilterKind } from "./filters.js";
 export { bitDensity, estimateFalsePositiveRate } from "./filter-stats.js";
