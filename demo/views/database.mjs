@@ -4,7 +4,7 @@
 // shared by all levels), a click on a table opening the table view, and a Get box that walks the
 // route db.explainGet reports: the logs, then each table consulted, with its filter's answer and
 // what it found, ending at the file that decided (its words: database-route.mjs).
-import { compareBytes } from "../../dist/esm/platform/browser.js";
+import { compareBytes, parseDatabaseFileName } from "../../dist/esm/platform/browser.js";
 import { byteSize, count, plural, printableText, toHex } from "../../dist/esm/tools/format.js";
 import { $, el, keyText } from "../dom.mjs";
 import { decidingStep, showResult, stepText, stepVerdict } from "./database-route.mjs";
@@ -254,7 +254,7 @@ function levelRow(name, note, boxes, className) {
  * A box's label: the file's number without its zeros ("000012.sst": "12").
  * @param {string} name
  */
-const fileNumber = (name) => String(Number(name.slice(0, name.indexOf("."))));
+const fileNumber = (name) => String(parseDatabaseFileName(name)?.number ?? name);
 
 /** @param {WalSummary} wal */
 function walBox(wal) {

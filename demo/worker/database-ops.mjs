@@ -2,6 +2,7 @@
 // The database view's ops: the dropped database folder (one at a time), its MANIFEST and logs as
 // the LSM picture draws them, and Gets with their route (db.explainGet); the Stores view reads the
 // same folder (stores-ops.mjs).
+import { parseDatabaseFileName } from "../../dist/esm/platform/browser.js";
 import { sf } from "./backend.mjs";
 import { keyBytes, plainError, VALUE_PREVIEW_BYTES } from "./protocol.mjs";
 import { forgetStores, storesOps } from "./stores-ops.mjs";
@@ -32,7 +33,7 @@ async function walSummaries(db, sizes) {
   } catch (thrown) {
     const { code, message } = plainError(thrown);
     return db.fileNames
-      .filter((name) => name.endsWith(".log"))
+      .filter((name) => parseDatabaseFileName(name)?.kind === "wal")
       .map((name) => ({
         name,
         size: sizes.get(name) ?? 0,

@@ -1,5 +1,6 @@
 import type { CoreModule } from "../core/core-module.js";
 import { SstFilterError } from "../core/errors.js";
+import { checkLibraryFormat, type LibraryFormat } from "../core/library-format.js";
 import { Filter, LevelDbFilterBlock } from "./filters.js";
 import { makeHashes, type Hashes } from "./hash.js";
 import { WasmHeap } from "../core/heap.js";
@@ -52,7 +53,7 @@ export type KernelInfo = Record<KernelFamily, { available: string[]; active: str
 /** How openFilter reads filter bytes: LevelDB's carry no marker, so the family is said. */
 export interface OpenFilterOptions {
   /** "rocksdb" (default) detects the kind from the metadata trailer as RocksDB does. */
-  format?: "leveldb" | "rocksdb";
+  format?: LibraryFormat;
 }
 
 /** One data block of a LevelDB table: its file offset and the user keys it holds. */
@@ -146,10 +147,7 @@ export class SstFilter {
     if (!(bytes instanceof Uint8Array)) {
       throw new SstFilterError("BAD_OPTIONS", "openFilter takes the filter bytes as a Uint8Array");
     }
-    const format = opts.format ?? "rocksdb";
-    if (format !== "leveldb" && format !== "rocksdb") {
-      throw new SstFilterError("BAD_OPTIONS", `format must be "leveldb" or "rocksdb", got ${String(format)}`);
-    }
+    const format = checkLibraryFormat(opts.format ?? "rocksdb");
     const m = this.heap.module;
     const open = format === "leveldb" ? m.openLevelDbFilter : m.openRocksDbFilter;
     const handle = open.call(m, this.heap.put(bytes), bytes.length);

@@ -8,9 +8,7 @@ import type { WasmHeap } from "../core/heap.js";
 import type { ColumnFamily, DatabaseSource } from "./db-types.js";
 import { inFile, SstFilterError } from "../core/errors.js";
 import { decodeBlobIndex } from "./values.js";
-
-/** The blob file's name for its number: "000012.blob". */
-const blobFileName = (number: bigint): string => `${number.toString().padStart(6, "0")}.blob`;
+import { blobFileName } from "./db-file-names.js";
 
 /** The header and the record's bytes of a file, by ranged reads where the source has them. */
 async function readParts(

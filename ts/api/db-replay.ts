@@ -6,7 +6,8 @@
 import type { WasmHeap } from "../core/heap.js";
 import { inFile } from "../core/errors.js";
 import { coreComparator, type CompareFunction, type CoreComparator } from "./comparators.js";
-import { liveWalNames, walNumber } from "./wal.js";
+import { liveWalNames } from "./wal.js";
+import { walNumber } from "./db-file-names.js";
 import {
   replayLogs,
   type MemtableReplay,

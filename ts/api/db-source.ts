@@ -7,6 +7,7 @@ import { inFile, SstFilterError } from "../core/errors.js";
 import { blobSource, memorySource } from "../core/byte-sources.js";
 import { openTableFrom, type AsyncTable } from "./table.js";
 import type { OpenTableOptions } from "./table-types.js";
+import { IDENTITY_FILE, OPTIONS_FILE_PREFIX } from "./db-file-names.js";
 
 /**
  * The DatabaseSource `method` reads: `files` itself when it is one, else a filesSource over the Files;
@@ -70,5 +71,5 @@ export async function readSourceFile(source: DatabaseSource, name: string): Prom
 
 /** The library that wrote the database, from the names of its files (OpenDatabaseOptions.format). */
 export function detectDatabaseFormat(names: readonly string[]): DatabaseFormat {
-  return names.some((n) => n === "IDENTITY" || n.startsWith("OPTIONS-")) ? "rocksdb" : "leveldb";
+  return names.some((n) => n === IDENTITY_FILE || n.startsWith(OPTIONS_FILE_PREFIX)) ? "rocksdb" : "leveldb";
 }

@@ -5,6 +5,7 @@
 // importing it back.
 import type { VerifyProgress, VerifyReport } from "./table-verify.js";
 import type { ByteSource } from "../core/byte-sources.js";
+import type { LibraryFormat } from "../core/library-format.js";
 import type { CompareFunction, Comparator } from "./comparators.js";
 import type { WalRecoveryMode } from "./wal-recovery.js";
 
@@ -30,8 +31,8 @@ export interface OpenedFile {
   close(): void;
 }
 
-/** Which library's database a folder is. */
-export type DatabaseFormat = "leveldb" | "rocksdb";
+/** Which library's database a folder is: the LibraryFormat of its tables and logs. */
+export type DatabaseFormat = LibraryFormat;
 
 /** How openDatabase reads a folder: its format, its comparators by name, a block cache budget. */
 export interface OpenDatabaseOptions {

@@ -19,7 +19,14 @@ import type {
   TableVerifyThreads,
 } from "./db-types.js";
 import { inFile, messageWithoutOffset, SstFilterError, type SstFilterErrorCode } from "../core/errors.js";
-import { liveWalNames, readWriteAheadLog, walNumber } from "./wal.js";
+import { liveWalNames, readWriteAheadLog } from "./wal.js";
+import {
+  blobFileName,
+  CURRENT_FILE,
+  parseDatabaseFileName,
+  walNumber,
+  type DatabaseFileName,
+} from "./db-file-names.js";
 
 /** How far db.verify is: bytes verified of all live files' bytes. */
 export interface DatabaseVerifyProgress {
@@ -156,7 +163,7 @@ export interface VerifiedDatabase {
 
 /** The files db.verify checks, in report order. */
 function plan(db: VerifiedDatabase): PlannedFile[] {
-  const files = [planned(db.manifest, "manifest", BigInt(db.manifest.slice("MANIFEST-".length)))];
+  const files = [planned(db.manifest, "manifest", parseDatabaseFileName(db.manifest)?.number)];
   const logs = liveWalNames(
     db.fileNames,
     db.columnFamilies.map((cf) => cf.logNumber),
@@ -170,7 +177,7 @@ function plan(db: VerifiedDatabase): PlannedFile[] {
   }
   for (const cf of db.columnFamilies) {
     for (const blob of cf.blobFiles) {
-      const file = planned(`${blob.number.toString().padStart(6, "0")}.blob`, "blob");
+      const file = planned(blobFileName(blob.number), "blob");
       file.recordedBlobs = { count: blob.totalBlobCount, bytes: blob.totalBlobBytes };
       file.columnFamilyId = cf.id;
       files.push(file);
@@ -181,23 +188,18 @@ function plan(db: VerifiedDatabase): PlannedFile[] {
 
 /** Every table and log file present, for a database whose MANIFEST cannot be read. */
 function planFromNames(names: readonly string[], unreadable: SstFilterError): PlannedFile[] {
-  const name = unreadable.file ?? "CURRENT";
-  const bad = planned(name, name === "CURRENT" ? "current" : "manifest");
+  const name = unreadable.file ?? CURRENT_FILE;
+  const bad = planned(name, name === CURRENT_FILE ? "current" : "manifest");
   bad.report.status = "error";
   bad.report.error = unreadable;
   const files = [bad];
-  const numbered = (pattern: RegExp): { name: string; number: bigint }[] =>
-    names
-      .map((name) => ({ name, match: pattern.exec(name) }))
-      .filter((n) => n.match !== null)
-      .map((n) => ({ name: n.name, number: BigInt(n.match![1]!) }))
-      .sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
-  for (const log of numbered(/^(\d+)\.log$/)) {
-    const number = walNumber(log.name);
-    if (number !== null) files.push(planned(log.name, "wal", number));
-  }
-  for (const table of numbered(/^(\d+)\.(?:sst|ldb)$/)) files.push(planned(table.name, "table"));
-  for (const blob of numbered(/^(\d+)\.blob$/)) files.push(planned(blob.name, "blob"));
+  const parsed = names
+    .map((name) => ({ name, file: parseDatabaseFileName(name) }))
+    .filter((n): n is { name: string; file: DatabaseFileName } => n.file !== null)
+    .sort((a, b) => (a.file.number < b.file.number ? -1 : a.file.number > b.file.number ? 1 : 0));
+  for (const n of parsed) if (n.file.kind === "wal") files.push(planned(n.name, "wal", n.file.number));
+  for (const n of parsed) if (n.file.kind === "table") files.push(planned(n.name, "table"));
+  for (const n of parsed) if (n.file.kind === "blob") files.push(planned(n.name, "blob"));
   return files;
 }
 

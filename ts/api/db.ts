@@ -14,6 +14,8 @@ import {
 } from "./db-get.js";
 import { verifyDatabase, type DatabaseVerifyOptions, type DatabaseVerifyReport } from "./db-verify.js";
 import { inFile, SstFilterError } from "../core/errors.js";
+import { checkLibraryFormat } from "../core/library-format.js";
+import { CURRENT_FILE } from "./db-file-names.js";
 import { parseOptionsFile, newestOptionsFile, type DatabaseOptions } from "./options-file.js";
 import { tableOptionsOf, type DatabaseTableOptions } from "./db-table-options.js";
 import { keyBytes, type Key } from "../core/keys.js";
@@ -481,18 +483,25 @@ export async function openDatabase(
       `blockCacheBytes must be a whole number of bytes, 0 or more, got ${String(cacheBytes)}`,
     );
   }
-  const format = opts.format ?? detectDatabaseFormat(source.names);
-  if (format !== "leveldb" && format !== "rocksdb") {
-    throw new SstFilterError("BAD_OPTIONS", `format must be "leveldb" or "rocksdb", got ${String(format)}`);
+  const format = checkLibraryFormat(opts.format ?? detectDatabaseFormat(source.names));
+  if (!source.names.includes(CURRENT_FILE)) {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      `not a database: no ${CURRENT_FILE} file`,
+      undefined,
+      CURRENT_FILE,
+    );
   }
-  if (!source.names.includes("CURRENT")) {
-    throw new SstFilterError("BAD_OPTIONS", "not a database: no CURRENT file", undefined, "CURRENT");
-  }
-  const current = await source.read("CURRENT");
+  const current = await source.read(CURRENT_FILE);
   const manifest = heap.module.parseCurrentFile(heap.put(current), current.length);
-  if (manifest === null) throw heap.lastError("CURRENT");
+  if (manifest === null) throw heap.lastError(CURRENT_FILE);
   if (!source.names.includes(manifest)) {
-    throw new SstFilterError("CORRUPT", `CURRENT names ${manifest}, which is missing`, undefined, "CURRENT");
+    throw new SstFilterError(
+      "CORRUPT",
+      `${CURRENT_FILE} names ${manifest}, which is missing`,
+      undefined,
+      CURRENT_FILE,
+    );
   }
   const bytes = await source.read(manifest);
   // The core names the table files as they are in the folder (LevelDB's .ldb or .sst).

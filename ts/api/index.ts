@@ -11,6 +11,7 @@ export type {
 } from "./api.js";
 export { SstFilterError } from "../core/errors.js";
 export type { SstFilterErrorCode } from "../core/errors.js";
+export type { LibraryFormat } from "../core/library-format.js";
 export { Filter, LevelDbFilterBlock } from "./filters.js";
 export type { FilterDetails, FilterKind } from "./filters.js";
 export { bitDensity, estimateFalsePositiveRate } from "./filter-stats.js";
@@ -58,6 +59,8 @@ export type {
 export type { BlobIndex, WideColumn } from "./values.js";
 export { Database } from "./db.js";
 export { detectDatabaseFormat } from "./db-source.js";
+export { parseDatabaseFileName } from "./db-file-names.js";
+export type { DatabaseFileName, DatabaseFileNameKind } from "./db-file-names.js";
 export type { DatabaseRecord, DatabaseScanOptions } from "./db-scan.js";
 export { BUILTIN_DECODERS } from "./decoders.js";
 export type {

@@ -5,6 +5,7 @@
 // rocksdb options/options_parser.cc (RocksDBOptionsParser::Parse, ParseSection, ParseStatement,
 // TrimAndRemoveComment, CheckSection, ValidityCheck), 7.8.3 and main.
 import { SstFilterError } from "../core/errors.js";
+import { parseDatabaseFileName } from "./db-file-names.js";
 
 /** One column family's options and its table factory's. */
 export interface ColumnFamilyOptionsSection {
@@ -33,10 +34,9 @@ export interface DatabaseOptions {
 export function newestOptionsFile(names: readonly string[]): string | null {
   let newest: { name: string; number: bigint } | null = null;
   for (const name of names) {
-    const m = /^OPTIONS-(\d+)$/.exec(name);
-    if (m === null) continue;
-    const number = BigInt(m[1] ?? "0");
-    if (newest === null || number > newest.number) newest = { name, number };
+    const file = parseDatabaseFileName(name);
+    if (file?.kind !== "options") continue;
+    if (newest === null || file.number > newest.number) newest = { name, number: file.number };
   }
   return newest?.name ?? null;
 }

@@ -1,5 +1,6 @@
 // The public types of tables (Table, AsyncTable in table.ts): how one is opened, what it says about
 // itself, and what its probes and walks give.
+import type { LibraryFormat } from "../core/library-format.js";
 import type { ComparatorOption } from "./comparators.js";
 import type { Entry } from "./entries.js";
 import type { FilterKind } from "./filters.js";
@@ -53,7 +54,7 @@ export interface TableKeyOrder {
 }
 
 /** Which library's table a file is. */
-export type TableFormat = "leveldb" | "rocksdb";
+export type TableFormat = LibraryFormat;
 
 /** What `t.filter` reports about a table's filter. */
 export interface TableFilterInfo {

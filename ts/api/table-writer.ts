@@ -5,11 +5,12 @@ import { WasmObject } from "../core/wasm-object.js";
 import { coreComparator, type Comparator } from "./comparators.js";
 import { throwComparatorFault } from "../core/comparator-faults.js";
 import { SstFilterError } from "../core/errors.js";
+import { checkLibraryFormat, type LibraryFormat } from "../core/library-format.js";
 
 /** What `sf.createTableWriter` writes: the bytes RocksDB's SstFileWriter or LevelDB's TableBuilder would. */
 export interface WriteOptions {
   /** "rocksdb": an .sst as SstFileWriter writes it; "leveldb": an .ldb as a bare TableBuilder does (user keys, puts only). */
-  format: "rocksdb" | "leveldb";
+  format: LibraryFormat;
   /**
    * The order of the keys, as the database's comparator: a built-in comparator's name, or
    * `{ name, compare }` (the name is recorded in `rocksdb.comparator`). Keys must ascend in it.
@@ -158,12 +159,7 @@ function normalize(opts: WriteOptions) {
       'createTableWriter needs options { format: "rocksdb" | "leveldb", ... }',
     );
   }
-  if (opts.format !== "rocksdb" && opts.format !== "leveldb") {
-    throw new SstFilterError(
-      "BAD_OPTIONS",
-      `format must be "rocksdb" or "leveldb", got ${String(opts.format)}`,
-    );
-  }
+  checkLibraryFormat(opts.format);
   const partitionFilters = optional(opts.partitionFilters, "boolean", "partitionFilters", false);
   const indexType = optional<string>(
     opts.indexType,

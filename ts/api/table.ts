@@ -142,7 +142,7 @@ class TableReader<F extends FaceKind> extends WasmObject<TableHandle> {
   ) {
     super(handle, "table");
     this.order = handle.keyOrder() as TableKeyOrder;
-    this.format = handle.family() as TableFormat;
+    this.format = handle.family();
     this.footer = handle.footer() as TableFooter;
     this.metaindex = handle.metaindex() as Record<string, [number, number]>;
     this.properties = handle.properties() as Record<string, TablePropertyValue>;

@@ -8,6 +8,7 @@
 // db_wal_damage. This file keeps the public shapes of what the replay reports.
 import { SstFilterError } from "../core/errors.js";
 import type { WasmHeap } from "../core/heap.js";
+import type { LibraryFormat } from "../core/library-format.js";
 import type { ReplayHandle } from "../core/core-module.js";
 import { WasmObject } from "../core/wasm-object.js";
 import type { CoreComparator } from "./comparators.js";
@@ -101,7 +102,7 @@ export interface ReplayColumnFamily {
 
 /** @internal How to replay. */
 export interface ReplayOptions {
-  format: "leveldb" | "rocksdb";
+  format: LibraryFormat;
   /**
    * RocksDB's recovery mode as it acts on damage: kSkipAnyCorruptedRecords also for
    * paranoid_checks=false (Database.recoverySettings). LevelDB's recovery ignores it.

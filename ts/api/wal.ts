@@ -4,6 +4,8 @@
 // LevelDB's (paranoid_checks=false) every batch it can, reading past damage (6.4.2).
 import type { WasmHeap } from "../core/heap.js";
 import { SstFilterError, type SstFilterErrorCode } from "../core/errors.js";
+import { checkLibraryFormat, type LibraryFormat } from "../core/library-format.js";
+import { walNumber } from "./db-file-names.js";
 
 /** The records of a write batch that write data; each takes one sequence number. */
 export type WalRecordKind =
@@ -120,7 +122,7 @@ export interface WalDrop {
 /** readWriteAheadLog's options: the format, the file's name, and whether to read past damage. */
 export interface ReadWriteAheadLogOptions {
   /** Which library wrote it (default "rocksdb"): LevelDB's batches hold puts and deletes only. */
-  format?: "leveldb" | "rocksdb";
+  format?: LibraryFormat;
   /** The file's name, "000012.log": its number checks RocksDB's recyclable records. */
   name?: string;
   /**
@@ -130,19 +132,6 @@ export interface ReadWriteAheadLogOptions {
    * recovery stops at damage).
    */
   readPastDamage?: boolean;
-}
-
-const MAX_FILE_NUMBER = (1n << 64n) - 1n;
-
-/**
- * The number of a "000012.log" name; null for other names, and for numbers past 2^64 - 1, which
- * RocksDB's and LevelDB's ParseFileName do not take for a file of theirs (util/filename.cc).
- */
-export function walNumber(name: string): bigint | null {
-  const m = /^(\d+)\.log$/.exec(name);
-  if (m?.[1] === undefined) return null;
-  const number = BigInt(m[1]);
-  return number > MAX_FILE_NUMBER ? null : number;
 }
 
 /** @internal Reads a WAL's bytes; see SstFilter.readWriteAheadLog. */
@@ -157,10 +146,7 @@ export function readWriteAheadLog(
   if (opts === null || typeof opts !== "object") {
     throw new SstFilterError("BAD_OPTIONS", "readWriteAheadLog options must be an object");
   }
-  const format = opts.format ?? "rocksdb";
-  if (format !== "leveldb" && format !== "rocksdb") {
-    throw new SstFilterError("BAD_OPTIONS", `format must be "leveldb" or "rocksdb", got ${String(format)}`);
-  }
+  const format = checkLibraryFormat(opts.format ?? "rocksdb");
   const name = opts.name ?? "";
   const number = walNumber(name) ?? 0n;
   const readPastDamage = opts.readPastDamage ?? format === "leveldb";
@@ -209,7 +195,7 @@ export function liveWalNames(
 /** @internal Reads the named WALs one after the other. */
 export async function readWals(
   heap: WasmHeap,
-  format: "leveldb" | "rocksdb",
+  format: LibraryFormat,
   readPastDamage: boolean,
   names: readonly string[],
   read: (name: string) => Promise<Uint8Array>,

@@ -1,4 +1,5 @@
 // The shape of the Embind module built from wasm/bindings.cc. Only this package calls it.
+import type { LibraryFormat } from "./library-format.js";
 
 /** An object of the wasm module handed to JavaScript (Embind): freed by delete(), never by the GC. */
 export interface EmbindHandle {
@@ -216,8 +217,8 @@ export interface TableReadRaw {
 }
 
 export interface TableHandle extends IoHandle {
-  /** "leveldb" or "rocksdb": which library's table this is. */
-  family(): string;
+  /** Which library's table this is (wasm/table_bindings.cc). */
+  family(): LibraryFormat;
   /** Address of the C++ reader, for a database Get that reads the table (DbGetHandle.setTable). */
   readerAddress(): number;
   /** ts/api/table-types.ts's TableFooter. */
@@ -396,7 +397,7 @@ export interface CoreModule {
    * and null for bytewise. Null on bad options (last error).
    */
   createWalReplay(options: {
-    format: "leveldb" | "rocksdb";
+    format: LibraryFormat;
     mode: string;
     paranoidChecks: boolean;
     columnFamilies: {
@@ -410,7 +411,7 @@ export interface CoreModule {
     listRecords: boolean;
   }): ReplayHandle | null;
   /** The MANIFEST at [data, data + size), kept for Gets; null on error (last error). */
-  createManifestHandle(data: number, size: number, format: "leveldb" | "rocksdb"): ManifestHandle | null;
+  createManifestHandle(data: number, size: number, format: LibraryFormat): ManifestHandle | null;
   /**
    * A Get of the key at [key, key + size) in column family `familyId`, over the memtable of the
    * replay at `replay` (replayAddress(); 0: the tables alone); both must outlive it. Null on bad
@@ -423,7 +424,7 @@ export interface CoreModule {
     comparatorName: string,
     compare: ((a: Uint8Array, b: Uint8Array) => number) | null,
     read: unknown,
-    format: "leveldb" | "rocksdb",
+    format: LibraryFormat,
     present: ReadonlySet<string>,
     /** A BlockCacheHandle's address() (0: none) and owner(). */
     cache: number,
@@ -504,12 +505,7 @@ export interface CoreModule {
    * The state of the MANIFEST at [data, data + size): ts/api/db-types.ts's ManifestState, as
    * wasm/db_bindings.cc builds it, table file names as they are among `present`; null on error.
    */
-  readManifest(
-    data: number,
-    size: number,
-    format: "leveldb" | "rocksdb",
-    present: ReadonlySet<string>,
-  ): unknown;
+  readManifest(data: number, size: number, format: LibraryFormat, present: ReadonlySet<string>): unknown;
   /** The MANIFEST file name CURRENT at [data, data + size) names; null on error. */
   parseCurrentFile(data: number, size: number): string | null;
   /**
@@ -519,7 +515,7 @@ export interface CoreModule {
   readWriteAheadLog(
     data: number,
     size: number,
-    format: "leveldb" | "rocksdb",
+    format: LibraryFormat,
     name: string,
     logNumber: bigint,
     readPastDamage: boolean,
@@ -529,7 +525,7 @@ export interface CoreModule {
    * Reads the log (a WAL or a MANIFEST) at [data, data + size) record by record, checking every
    * fragment (wasm/db_check_bindings.cc); null at the first bad one (last error, with its offset).
    */
-  checkLog(data: number, size: number, format: "leveldb" | "rocksdb", logNumber: bigint): LogCheck | null;
+  checkLog(data: number, size: number, format: LibraryFormat, logNumber: bigint): LogCheck | null;
   /** Checks the blob file at [data, data + size) (wasm/db_check_bindings.cc); null when it is bad. */
   checkBlobFile(data: number, size: number): BlobFileCheck | null;
   /**
