@@ -7,16 +7,8 @@ import {
   type NodeSstFilter,
   type TablePropertyValue,
 } from "../../platform/node.js";
-import { count, keyOrderText, percent, toHex } from "../format.js";
-import {
-  handle,
-  onePath,
-  TABLE_OPTIONS,
-  USER_KEYS_HELP,
-  withTable,
-  type Command,
-  type Parsed,
-} from "./shared.js";
+import { count, handleLine, keyOrderText, percent, toHex } from "../format.js";
+import { onePath, TABLE_OPTIONS, USER_KEYS_HELP, withTable, type Command, type Parsed } from "./shared.js";
 
 function propertyText(value: TablePropertyValue): string {
   if (typeof value === "object") return `0x${value.hex}`;
@@ -120,9 +112,9 @@ async function inspect(sf: NodeSstFilter, args: Parsed): Promise<number> {
     ]);
     row("checksum", [f.checksum]);
     row("order", [keyOrderText(table.order)]);
-    row("footer", [`metaindex ${handle(f.metaindexHandle)}`, `index ${handle(f.indexHandle)}`]);
+    row("footer", [`metaindex ${handleLine(f.metaindexHandle)}`, `index ${handleLine(f.indexHandle)}`]);
     const meta = Object.entries(table.metaindex);
-    row("metaindex", meta.length === 0 ? ["(empty)"] : meta.map(([name, h]) => `${name} ${handle(h)}`));
+    row("metaindex", meta.length === 0 ? ["(empty)"] : meta.map(([name, h]) => `${name} ${handleLine(h)}`));
     row("filter", summary === null ? ["none"] : filterLines(summary, table));
     const props = Object.entries(table.properties);
     if (props.length > 0) {

@@ -1,9 +1,9 @@
 // `sstfilter probe FILE KEY...`: what the table's filter answers for each key, and which filter.
-import type { LookupExplanation, NodeSstFilter } from "../../platform/node.js";
+import type { NodeSstFilter } from "../../platform/node.js";
+import { lookupRouteLine } from "../format.js";
 import {
   EXIT_NEGATIVE,
   fromHex,
-  handle,
   showKey,
   TABLE_OPTIONS,
   usage,
@@ -12,30 +12,6 @@ import {
   type Command,
   type Parsed,
 } from "./shared.js";
-
-/** Where a lookup's answer came from: "filter partition 3 of 31", "filter of the data block @ 0 …". */
-function describeRoute(e: LookupExplanation, partitions: number): string {
-  // RocksDB reads the data block only after the filter said "may match".
-  const then = e.dataBlock && e.mayContain ? `; the lookup goes on to data block ${handle(e.dataBlock)}` : "";
-  switch (e.route) {
-    case "full-filter":
-      return `full filter${then}`;
-    case "partition":
-      return `filter partition ${e.partition} of ${partitions}${then}`;
-    case "block-filter":
-      return `filter of the data block ${handle(e.dataBlock!)}`;
-    case "no-filter":
-      return `no filter${then}`;
-    case "outside-prefix-domain":
-      return `not filtered: the key has no prefix for the prefix filter${then}`;
-    case "after-last-key":
-      return "after the file's last key";
-    case "prefix-extractor-changed":
-      return `not filtered: the database's prefix extractor is not the table's${then}`;
-    case "any-filter":
-      return "every filter that could hold the key (the key order is unknown: answers are conservative)";
-  }
-}
 
 async function probe(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const [file, ...keyArgs] = args.positionals;
@@ -51,7 +27,7 @@ async function probe(sf: NodeSstFilter, args: Parsed): Promise<number> {
     const width = Math.max(...shown.map((s) => s.length));
     results.forEach((e, i) => {
       const verdict = e.mayContain ? "may be in this file       " : "definitely not in this file";
-      process.stdout.write(`${shown[i]!.padEnd(width)}  ${verdict}  (${describeRoute(e, partitions)})\n`);
+      process.stdout.write(`${shown[i]!.padEnd(width)}  ${verdict}  (${lookupRouteLine(e, partitions)})\n`);
     });
     return results.every((e) => e.mayContain) ? 0 : EXIT_NEGATIVE;
   });

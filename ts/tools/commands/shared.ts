@@ -6,12 +6,11 @@ import type { ParseArgsConfig } from "node:util";
 import {
   SstFilterError,
   type AsyncTable,
-  type BlobIndex,
   type Entry,
   type NodeSstFilter,
   type OpenTableOptions,
 } from "../../platform/node.js";
-import { count, parseHex, printableText, toHex } from "../format.js";
+import { blobIndexJson, decodeEntryValue, parseHex, printableText, toHex } from "../format.js";
 
 /** Exit code of a negative finding: a key definitely absent, a corrupt file, nothing for the key. */
 export const EXIT_NEGATIVE = 1;
@@ -80,9 +79,6 @@ export function showKey(key: Uint8Array): string {
   return text !== null && text.length > 0 && text.trim() === text ? text : `0x${toHex(key)}`;
 }
 
-/** A block handle: "@ offset (size bytes)". */
-export const handle = ([offset, size]: [number, number]): string => `@ ${offset} (${count(size)} bytes)`;
-
 /** An input's failure as a CliError (exit code 3) naming the file, the code and the byte offset. */
 export function inputError(file: string, error: unknown): CliError {
   if (error instanceof CliError) return error;
@@ -148,41 +144,25 @@ export function jsonBytes(bytes: Uint8Array, hex: boolean): string | { hex: stri
   return text !== null ? text : { hex: toHex(bytes) };
 }
 
-/** A decoded blob index for --json: 64-bit numbers as strings, an inlined value as jsonBytes. */
-function blobIndexJson(index: BlobIndex, hex: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { type: index.type };
-  if (index.fileNumber !== undefined) out.fileNumber = index.fileNumber.toString();
-  if (index.offset !== undefined) out.offset = index.offset.toString();
-  if (index.size !== undefined) out.size = index.size.toString();
-  if (index.compression !== undefined) out.compression = index.compression;
-  if (index.expiration !== undefined) out.expiration = index.expiration.toString();
-  if (index.value !== undefined) out.value = jsonBytes(index.value, hex);
-  return out;
-}
-
 /**
  * What --json shows of a blob index or entity besides the raw value: { blobIndex } or
  * { columns }, or { valueError } (the decoder's message) when the value does not decode.
  */
 function decodedValueJson(sf: NodeSstFilter, e: Entry, hex: boolean): Record<string, unknown> {
-  try {
-    if (e.type === "blob-index") return { blobIndex: blobIndexJson(sf.decodeBlobIndex(e.value), hex) };
-    if (e.type === "wide-column-entity") {
-      const columns = sf.decodeWideColumns(e.value).map((c) => {
-        const column: Record<string, unknown> = {
-          name: jsonBytes(c.name, hex),
-          value: jsonBytes(c.value, hex),
-        };
-        if (c.blobIndex !== undefined) column.blobIndex = blobIndexJson(c.blobIndex, hex);
-        return column;
-      });
-      return { columns };
-    }
-  } catch (error) {
-    if (error instanceof SstFilterError) return { valueError: error.message };
-    throw error;
+  const decoded = decodeEntryValue(sf, e);
+  if (decoded === undefined) return {};
+  const bytesJson = (bytes: Uint8Array): string | { hex: string } => jsonBytes(bytes, hex);
+  if ("error" in decoded) {
+    if (decoded.error instanceof SstFilterError) return { valueError: decoded.error.message };
+    throw decoded.error;
   }
-  return {};
+  if ("blobIndex" in decoded) return { blobIndex: blobIndexJson(decoded.blobIndex, bytesJson) };
+  const columns = decoded.columns.map((c) => {
+    const column: Record<string, unknown> = { name: bytesJson(c.name), value: bytesJson(c.value) };
+    if (c.blobIndex !== undefined) column.blobIndex = blobIndexJson(c.blobIndex, bytesJson);
+    return column;
+  });
+  return { columns };
 }
 
 /** An entry as one line of JSON (scan --json, get --json), its decoded value included. */

@@ -9,12 +9,12 @@ import {
   type SstFilterErrorCode,
 } from "../../platform/node.js";
 import { verifyTableFile } from "../../platform/verify-parallel.js";
-import { count, plural } from "../format.js";
+// verify's body names the handle as it did in cli.ts (a merge moves it unchanged).
+import { count, handleLine as handle, plural } from "../format.js";
 import { progressBar } from "../progress.js";
 import {
   EXIT_INPUT,
   EXIT_NEGATIVE,
-  handle,
   inputError,
   onePath,
   openTable,
