@@ -2,8 +2,7 @@
 // with their sizes, key ranges and sequence numbers, and RocksDB's blob files (the logs and OPTIONS:
 // db-wal.ts).
 import type { Database } from "../api/db.js";
-import { jsonBytes } from "./commands/shared.js";
-import { byteSize, count, plural, printableText, toHex } from "./format.js";
+import { byteSize, bytesJson, count, plural, printableText, toHex } from "./format.js";
 
 /** A key for the text view: printable UTF-8 quoted, else hex. */
 const keyText = (key: Uint8Array): string => {
@@ -11,7 +10,7 @@ const keyText = (key: Uint8Array): string => {
   return text !== null ? `'${text}'` : `0x${toHex(key)}`;
 };
 
-/** The database's MANIFEST state as JSON: 64-bit numbers as strings, keys as jsonBytes. */
+/** The database's MANIFEST state as JSON: 64-bit numbers as strings, keys as bytesJson. */
 export function databaseJson(db: Database): Record<string, unknown> {
   const big = (n: bigint | null): string | null => (n === null ? null : n.toString());
   return {
@@ -34,8 +33,8 @@ export function databaseJson(db: Database): Record<string, unknown> {
           number: big(f.number),
           name: f.name,
           size: f.size,
-          smallestKey: jsonBytes(f.smallestKey, false),
-          largestKey: jsonBytes(f.largestKey, false),
+          smallestKey: bytesJson(f.smallestKey),
+          largestKey: bytesJson(f.largestKey),
           smallestSeqno: big(f.smallestSeqno),
           largestSeqno: big(f.largestSeqno),
         })),

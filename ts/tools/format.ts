@@ -64,6 +64,19 @@ export function printableText(bytes: Uint8Array): string | null {
   }
 }
 
+/** Bytes in JSON output: printable UTF-8 as a string, anything else (or everything, with `hex`) { hex }. */
+export function bytesJson(bytes: Uint8Array, hex = false): string | { hex: string } {
+  const text = hex ? null : printableText(bytes);
+  return text !== null ? text : { hex: toHex(bytes) };
+}
+
+/** JSON for anything a record decoder returns: 64-bit integers as strings, bytes as { hex }. */
+export function recordJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? { hex: toHex(v) } : v,
+  );
+}
+
 /** An SstFilterError message without its trailing "(at byte N)", for views that show N apart. */
 export const withoutOffset = (message: string): string => message.replace(/ \(at byte \d+\)$/, "");
 

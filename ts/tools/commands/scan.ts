@@ -7,11 +7,10 @@ import {
   type ScanTextOptions,
 } from "../../platform/node.js";
 import { terminalSafe } from "../db-dump.js";
-import { toHex } from "../format.js";
+import { bytesJson, recordJson } from "../format.js";
 import {
   entryJson,
   fromHex,
-  jsonBytes,
   onePath,
   showKey,
   TABLE_OPTIONS,
@@ -46,21 +45,17 @@ function decodedEntryLine(sf: NodeSstFilter, e: Entry, decoder: string, hex: boo
       decodeError = `${error.code}: ${error.message}`;
     }
   }
-  const recordJson = (): string =>
-    JSON.stringify(record, (_k, v: unknown) =>
-      typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? { hex: toHex(v) } : v,
-    );
   if (json) {
-    const out: Record<string, unknown> = { key: jsonBytes(e.key, hex) };
+    const out: Record<string, unknown> = { key: bytesJson(e.key, hex) };
     if (e.seq !== undefined) out.seq = e.seq.toString();
     if (e.type !== undefined) out.type = e.type;
-    out.value = jsonBytes(e.value, hex);
-    if (record !== undefined) out.record = JSON.parse(recordJson()) as unknown;
+    out.value = bytesJson(e.value, hex);
+    if (record !== undefined) out.record = JSON.parse(recordJson(record)) as unknown;
     if (decodeError !== undefined) out.decodeError = decodeError;
     return JSON.stringify(out) + "\n";
   }
   const head = `${showKey(e.key)}${e.seq === undefined ? "" : ` seq:${e.seq}, type:${e.type}`}`;
-  const tail = decodeError !== undefined ? `error ${decodeError}` : holdsValue ? recordJson() : "-";
+  const tail = decodeError !== undefined ? `error ${decodeError}` : holdsValue ? recordJson(record) : "-";
   return terminalSafe(`${head} => ${tail}`) + "\n";
 }
 

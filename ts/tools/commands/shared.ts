@@ -10,7 +10,7 @@ import {
   type NodeSstFilter,
   type OpenTableOptions,
 } from "../../platform/node.js";
-import { blobIndexJson, decodeEntryValue, parseHex, printableText, toHex } from "../format.js";
+import { blobIndexJson, bytesJson, decodeEntryValue, parseHex, printableText, toHex } from "../format.js";
 
 /** Exit code of a negative finding: a key definitely absent, a corrupt file, nothing for the key. */
 export const EXIT_NEGATIVE = 1;
@@ -138,12 +138,6 @@ export async function writeOut(bytes: Uint8Array): Promise<void> {
   }
 }
 
-/** Bytes for --json: printable UTF-8 as a string, anything else (or with --output-hex) { hex }. */
-export function jsonBytes(bytes: Uint8Array, hex: boolean): string | { hex: string } {
-  const text = hex ? null : printableText(bytes);
-  return text !== null ? text : { hex: toHex(bytes) };
-}
-
 /**
  * What --json shows of a blob index or entity besides the raw value: { blobIndex } or
  * { columns }, or { valueError } (the decoder's message) when the value does not decode.
@@ -151,15 +145,15 @@ export function jsonBytes(bytes: Uint8Array, hex: boolean): string | { hex: stri
 function decodedValueJson(sf: NodeSstFilter, e: Entry, hex: boolean): Record<string, unknown> {
   const decoded = decodeEntryValue(sf, e);
   if (decoded === undefined) return {};
-  const bytesJson = (bytes: Uint8Array): string | { hex: string } => jsonBytes(bytes, hex);
+  const asJson = (bytes: Uint8Array): string | { hex: string } => bytesJson(bytes, hex);
   if ("error" in decoded) {
     if (decoded.error instanceof SstFilterError) return { valueError: decoded.error.message };
     throw decoded.error;
   }
-  if ("blobIndex" in decoded) return { blobIndex: blobIndexJson(decoded.blobIndex, bytesJson) };
+  if ("blobIndex" in decoded) return { blobIndex: blobIndexJson(decoded.blobIndex, asJson) };
   const columns = decoded.columns.map((c) => {
-    const column: Record<string, unknown> = { name: bytesJson(c.name), value: bytesJson(c.value) };
-    if (c.blobIndex !== undefined) column.blobIndex = blobIndexJson(c.blobIndex, bytesJson);
+    const column: Record<string, unknown> = { name: asJson(c.name), value: asJson(c.value) };
+    if (c.blobIndex !== undefined) column.blobIndex = blobIndexJson(c.blobIndex, asJson);
     return column;
   });
   return { columns };
@@ -167,11 +161,11 @@ function decodedValueJson(sf: NodeSstFilter, e: Entry, hex: boolean): Record<str
 
 /** An entry as one line of JSON (scan --json, get --json), its decoded value included. */
 export function entryJson(sf: NodeSstFilter, e: Entry, hex: boolean): string {
-  const out: Record<string, unknown> = { key: jsonBytes(e.key, hex) };
+  const out: Record<string, unknown> = { key: bytesJson(e.key, hex) };
   // A user-defined timestamp: its bytes as stored, always hex (they are rarely text).
   if (e.timestamp !== undefined) out.timestamp = { hex: toHex(e.timestamp) };
   if (e.seq !== undefined) out.seq = e.seq.toString();
   if (e.type !== undefined) out.type = e.type;
-  out.value = jsonBytes(e.value, hex);
+  out.value = bytesJson(e.value, hex);
   return JSON.stringify({ ...out, ...decodedValueJson(sf, e, hex) }) + "\n";
 }
