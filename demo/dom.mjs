@@ -1,7 +1,7 @@
 // @ts-check
 // What the viewer's modules share for building the page: elements by id, new elements, keys and
 // block handles as text, lists of facts, and scrolling to a card.
-import { count, printableText, toHex } from "../dist/esm/tools/format.js";
+import { printableText, toHex } from "../dist/esm/tools/format.js";
 
 /**
  * The elements of index.html that are more than an HTMLElement to the views, by id.
@@ -84,8 +84,8 @@ export function keyText(bytes, mode) {
   return { text: bytes.length === 0 ? "(empty)" : toHex(bytes), hex: true };
 }
 
-/** @type {(handle: [number, number]) => string} */
-export const handleText = ([offset, size]) => `@ ${count(offset)}, ${count(size)} B`;
+// A block handle as the viewer shows it; worded in sstfilter/tools (format.js), as the CLI's is.
+export { handleShort as handleText } from "../dist/esm/tools/format.js";
 
 /** @typedef {[term: string, value: string, title?: string]} FactRow one line of a facts list */
 

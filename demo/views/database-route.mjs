@@ -1,60 +1,10 @@
 // @ts-check
-// A Get's route in words, for the database view (database.mjs): what each file consulted answered
-// (a class and a badge for its box, a line for the route list), the step that decided, and the
-// result line with the value found.
+// A Get's route for the database view (database.mjs): the step that decided and the result line
+// with the value found (each step's words, a badge for its box and a line for the route list, are
+// sstfilter/tools' getStepVerdict and getStepText).
 import { count, plural } from "../../dist/esm/tools/format.js";
 import { $, el, keyText } from "../dom.mjs";
-/** @import { GetExplanation, RouteStep } from "../../dist/esm/platform/browser.js" */
-
-/**
- * What one step of a Get's route found, as a class name (its colour) and a short badge.
- * @param {RouteStep} step
- * @returns {{ verdict: "skip" | "no" | "miss" | "hit", badge: string }}
- */
-export function stepVerdict(step) {
-  if (step.where === "table" && !step.inRange) return { verdict: "skip", badge: "out of range" };
-  if (step.filter === "no") return { verdict: "no", badge: "filter: no" };
-  if (step.entry === null || step.entry === "none") {
-    // A filter that said maybe for a key the file lacks: a false positive, paid with a block read.
-    return { verdict: "miss", badge: step.filter === "maybe" ? "maybe: not here" : "not here" };
-  }
-  return { verdict: "hit", badge: ENTRY_WORDS[step.entry] };
-}
-
-/** @type {Record<NonNullable<RouteStep["entry"]>, string>} */
-const ENTRY_WORDS = {
-  value: "value",
-  deletion: "deletion",
-  "single-deletion": "single deletion",
-  merge: "merge operand",
-  "range-deletion": "range deletion",
-  none: "nothing",
-};
-
-/** @type {Record<NonNullable<RouteStep["filter"]>, string>} */
-const FILTER_WORDS = {
-  no: "filter: definitely not here",
-  maybe: "filter: maybe",
-  none: "no filter",
-};
-
-/**
- * One line of the route list: where, then what the file answered.
- * @param {RouteStep} step
- */
-export function stepText(step) {
-  const where = step.where === "memtable" ? `memtable (${step.file})` : `L${step.level} ${step.file}`;
-  /** @type {string[]} */
-  const parts = [];
-  if (step.where === "table" && !step.inRange) parts.push("key outside the file's range: not opened");
-  else if (step.filter !== null) parts.push(FILTER_WORDS[step.filter]);
-  if (step.entry !== null) {
-    const seq = step.sequence === null ? "" : ` (seq ${step.sequence})`;
-    parts.push(step.entry === "none" ? "no entry for the key" : `${ENTRY_WORDS[step.entry]}${seq}`);
-  }
-  if (step.blocksRead > 0) parts.push(`${plural(step.blocksRead, "block")} read`);
-  return `${where} — ${parts.join(" · ")}`;
-}
+/** @import { GetExplanation } from "../../dist/esm/platform/browser.js" */
 
 /**
  * The step that decided the Get (its value or deletion), or -1 (not found, or merge operands

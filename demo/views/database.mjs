@@ -5,9 +5,17 @@
 // route db.explainGet reports: the logs, then each table consulted, with its filter's answer and
 // what it found, ending at the file that decided (its words: database-route.mjs).
 import { compareBytes, parseDatabaseFileName } from "../../dist/esm/platform/browser.js";
-import { byteSize, count, plural, printableText, toHex } from "../../dist/esm/tools/format.js";
+import {
+  byteSize,
+  count,
+  getStepText,
+  getStepVerdict,
+  plural,
+  printableText,
+  toHex,
+} from "../../dist/esm/tools/format.js";
 import { $, el, keyText } from "../dom.mjs";
-import { decidingStep, showResult, stepText, stepVerdict } from "./database-route.mjs";
+import { decidingStep, showResult } from "./database-route.mjs";
 /** @import { GetExplanation } from "../../dist/esm/platform/browser.js" */
 /** @import { WalSummary } from "../worker/protocol.mjs" */
 /** @import { OpResult } from "../worker.mjs" */
@@ -466,7 +474,7 @@ function paintStep(i) {
   const step = route.explanation.steps[i];
   const box = boxOf(step.file);
   if (box === null) return;
-  const { verdict, badge } = stepVerdict(step);
+  const { verdict, badge } = getStepVerdict(step);
   box.append(el("span", { className: "route-badge", textContent: badge }));
   box.classList.add(`route-${verdict}`);
   if (i === decidingStep(route.explanation)) box.classList.add("route-decided");
@@ -491,7 +499,10 @@ export async function showRoute(explanation) {
   const decided = decidingStep(explanation);
   const dwell = Math.min(STEP_MS, ROUTE_MS / Math.max(1, explanation.steps.length));
   for (const [i, step] of explanation.steps.entries()) {
-    const item = el("li", { className: `route-${stepVerdict(step).verdict}`, textContent: stepText(step) });
+    const item = el("li", {
+      className: `route-${getStepVerdict(step).verdict}`,
+      textContent: getStepText(step),
+    });
     if (i === decided) item.classList.add("route-decided");
     item.dataset.file = step.file;
     list.append(item);

@@ -1,7 +1,7 @@
 // @ts-check
 // The contents view's cells for an entry's type and value: the ValueType as a badge, the value as
 // text, hex or JSON, a blob index and a wide-column entity in words, a user-defined timestamp.
-import { count, printableText, toHex, withoutOffset } from "../../dist/esm/tools/format.js";
+import { blobIndexText, count, printableText, toHex, withoutOffset } from "../../dist/esm/tools/format.js";
 import { $, el, keyText } from "../dom.mjs";
 /** @import { BlobIndex } from "../../dist/esm/platform/browser.js" */
 /** @import { DecodedValue, EntryRow } from "../worker/protocol.mjs" */
@@ -64,32 +64,6 @@ function valueText(value, mode) {
 const COLUMNS_SHOWN = 16;
 
 /**
- * A blob's expiration (seconds since the epoch) as a UTC time, or as seconds where no Date reaches.
- * @param {bigint} seconds
- */
-function expiryText(seconds) {
-  const date = new Date(Number(seconds) * 1000);
-  return Number.isNaN(date.getTime())
-    ? `${seconds} s after the epoch`
-    : date.toISOString().replace(".000Z", "Z");
-}
-
-/**
- * A blob index in words: where the value lies in which blob file, or the inlined value, and when
- * it expires.
- * @param {BlobIndex} blob
- * @param {string} mode how an inlined value shows
- */
-function blobIndexText(blob, mode) {
-  const expires = blob.expiration === undefined ? "" : `, expires ${expiryText(blob.expiration)}`;
-  if (blob.type === "inlined-ttl") {
-    return `inlined: ${valueText(blob.value ?? new Uint8Array(0), mode).text}${expires}`;
-  }
-  const codec = blob.compression ? `, ${blob.compression}` : "";
-  return `blob file ${blob.fileNumber} @ ${count(Number(blob.offset))}, ${count(Number(blob.size))} B${codec}${expires}`;
-}
-
-/**
  * A decoded structured value: the blob index in words, each wide column on a line of its own (name
  * as keys show, value as values show), or why the value does not decode (with its bytes in hex).
  * @param {EntryRow} row
@@ -101,7 +75,7 @@ function decodedCell(row, decoded, mode) {
     return el(
       "td",
       { className: "value decoded" },
-      el("span", { textContent: blobIndexText(decoded.blobIndex, mode) }),
+      el("span", { textContent: blobIndexText(decoded.blobIndex, (v) => valueText(v, mode).text) }),
     );
   }
   if (decoded.columns) {
@@ -122,7 +96,7 @@ function decodedCell(row, decoded, mode) {
           }),
           el("span", {
             textContent: column.blobIndex
-              ? blobIndexText(column.blobIndex, mode)
+              ? blobIndexText(column.blobIndex, (v) => valueText(v, mode).text)
               : inline(valueText(column.value, mode).text),
           }),
         ),

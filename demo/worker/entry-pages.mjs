@@ -2,31 +2,24 @@
 // The contents view's side in the worker: pages of a table's entries read a page at a time, each
 // from an anchor the page before recorded, and the anchor a view from a data block starts at.
 import { compareBytes } from "../../dist/esm/platform/browser.js";
+import { decodeEntryValue } from "../../dist/esm/tools/format.js";
 import { sf } from "./backend.mjs";
 import { plainError, VALUE_PREVIEW_BYTES } from "./protocol.mjs";
 /** @import { AsyncTable, Entry, TableRegion } from "../../dist/esm/platform/browser.js" */
 /** @import { DecodedValue, EntryRow } from "./protocol.mjs" */
 
 /**
- * `entry`'s value decoded where its type has a structure (sf.decodeBlobIndex,
- * sf.decodeWideColumns); undefined for other types.
+ * `entry`'s value decoded where its type has a structure (sstfilter/tools' decodeEntryValue), as a
+ * page carries it; undefined for other types.
  * @param {Entry} entry
  * @returns {DecodedValue | undefined}
  */
 function decodedValue(entry) {
-  try {
-    if (entry.type === "blob-index") return { blobIndex: sf.decodeBlobIndex(entry.value) };
-    if (entry.type === "wide-column-entity") {
-      const columns = sf.decodeWideColumns(entry.value).map((c) => ({
-        ...c,
-        value: c.value.slice(0, VALUE_PREVIEW_BYTES),
-      }));
-      return { columns };
-    }
-  } catch (error) {
-    return { error: plainError(error) };
-  }
-  return undefined;
+  const decoded = decodeEntryValue(sf, entry);
+  if (decoded === undefined || "blobIndex" in decoded) return decoded;
+  if ("error" in decoded) return { error: plainError(decoded.error) };
+  // The page carries each column's first bytes, as it does values.
+  return { columns: decoded.columns.map((c) => ({ ...c, value: c.value.slice(0, VALUE_PREVIEW_BYTES) })) };
 }
 
 /**

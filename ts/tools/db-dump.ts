@@ -9,7 +9,7 @@ import type { SstFilter } from "../api/api.js";
 import type { Database } from "../api/db.js";
 import { BUILTIN_DECODERS } from "../api/decoders.js";
 import type { BlobFolder } from "../api/indexeddb.js";
-import { printableText, toHex } from "./format.js";
+import { bytesJson, printableText, recordJson, toHex } from "./format.js";
 
 /** The options of `sstfilter db dump`. */
 export interface DbDumpOptions {
@@ -22,23 +22,10 @@ export interface DbDumpOptions {
   columnFamily?: string;
 }
 
-/** Bytes for --json: printable UTF-8 as a string, else { hex }. */
-function jsonBytes(bytes: Uint8Array): string | { hex: string } {
-  const text = printableText(bytes);
-  return text !== null ? text : { hex: toHex(bytes) };
-}
-
 /** Bytes for a text line: printable UTF-8 quoted, else 0x + hex. */
 function textBytes(bytes: Uint8Array): string {
   const text = printableText(bytes);
   return text !== null ? JSON.stringify(text) : `0x${toHex(bytes)}`;
-}
-
-/** JSON for anything a decoder returns: 64-bit integers as strings, bytes as hex. */
-function jsonOf(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? { hex: toHex(v) } : v,
-  );
 }
 
 /**
@@ -54,7 +41,7 @@ export function terminalSafe(text: string): string {
 }
 
 const line = (json: boolean, object: Record<string, unknown>, text: string): string =>
-  (json ? jsonOf(object) : terminalSafe(text)) + "\n";
+  (json ? recordJson(object) : terminalSafe(text)) + "\n";
 
 /** The decoder a dump uses: the one named, a Chrome store's for "auto", or none (raw). */
 export async function dumpDecoder(
@@ -80,7 +67,7 @@ export async function* dbDumpLines(
     for await (const r of db.scan(scan)) {
       yield line(
         json,
-        { key: jsonBytes(r.key), sequence: r.sequence.toString(), type: r.type, value: jsonBytes(r.value) },
+        { key: bytesJson(r.key), sequence: r.sequence.toString(), type: r.type, value: bytesJson(r.value) },
         `${textBytes(r.key)} => ${textBytes(r.value)}${r.type === "put" ? "" : ` (${r.type})`}`,
       );
     }
@@ -94,7 +81,7 @@ export async function* dbDumpLines(
           yield line(
             json,
             { database: d.name, objectStore: s.name, key: r.key, value: r.value },
-            `${jsonOf(d.name)} ${jsonOf(s.name)} ${jsonOf(r.key)} => ${jsonOf(r.value)}`,
+            `${recordJson(d.name)} ${recordJson(s.name)} ${recordJson(r.key)} => ${recordJson(r.value)}`,
           );
         }
       }
@@ -107,7 +94,7 @@ export async function* dbDumpLines(
         yield line(
           json,
           { origin: o.origin, key: item.key, value: item.value },
-          `${o.origin} ${jsonOf(item.key)} => ${jsonOf(item.value)}`,
+          `${o.origin} ${recordJson(item.key)} => ${recordJson(item.value)}`,
         );
       }
     }
@@ -119,7 +106,7 @@ export async function* dbDumpLines(
         yield line(
           json,
           { namespace: area.namespace, origin: area.origin, key: item.key, value: item.value },
-          `${area.origin ?? `map ${area.mapId}`} ${jsonOf(item.key)} => ${jsonOf(item.value)}`,
+          `${area.origin ?? `map ${area.mapId}`} ${recordJson(item.key)} => ${recordJson(item.value)}`,
         );
       }
     }
@@ -128,8 +115,8 @@ export async function* dbDumpLines(
   for await (const r of sf.decodedRecords(db, decoder, scan)) {
     yield line(
       json,
-      { key: jsonBytes(r.key), record: r.record },
-      `${textBytes(r.key)} => ${jsonOf(r.record)}`,
+      { key: bytesJson(r.key), record: r.record },
+      `${textBytes(r.key)} => ${recordJson(r.record)}`,
     );
   }
 }

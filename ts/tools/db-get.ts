@@ -4,8 +4,8 @@
 // digits with --hex, else its bytes up to the first zero byte (ldb prints it with "%s"); when
 // there is none, "Failed: Get failed: NotFound: " on standard error and exit code 1.
 import type { Database } from "../api/db.js";
-import type { GetExplanation, RouteStep } from "../api/db-get.js";
-import { parseHex, toHex } from "./format.js";
+import type { GetExplanation } from "../api/db-get.js";
+import { getStepLine, parseHex, toHex } from "./format.js";
 
 /** The options of `sstfilter db get`. */
 export interface DbGetOptions {
@@ -45,20 +45,8 @@ function ldbValue(value: Uint8Array, hex: boolean): Uint8Array {
 
 const shown = (bytes: Uint8Array): string => `0x${toHex(bytes).toUpperCase()}`;
 
-/** One line per step: "L1 000047.sst: filter maybe, value @ 1234, 1 block read". */
-export function routeLine(step: RouteStep): string {
-  const where = step.where === "memtable" ? `memtable ${step.file}` : `L${step.level} ${step.file}`;
-  if (!step.inRange) return `${where}: key out of range`;
-  const parts: string[] = [];
-  if (step.filter !== null) parts.push(step.filter === "none" ? "no filter" : `filter ${step.filter}`);
-  if (step.entry === "none") parts.push("no entry for the key");
-  else if (step.entry !== null)
-    parts.push(step.sequence === null ? step.entry : `${step.entry} @ ${step.sequence}`);
-  if (step.blobFile !== undefined) parts.push(`value read from ${step.blobFile}`);
-  if (step.where === "table") parts.push(`${step.blocksRead} block${step.blocksRead === 1 ? "" : "s"} read`);
-  if (step.blockCacheHits > 0) parts.push(`${step.blockCacheHits} from the block cache`);
-  return `${where}: ${parts.join(", ")}`;
-}
+/** A step's line of --explain (tests/ts/db-get.test.ts imports it by this name, from here). */
+export const routeLine = getStepLine;
 
 function resultLine(e: GetExplanation): string {
   const r = e.result;
@@ -100,7 +88,7 @@ export async function dbGet(db: Database, key: Uint8Array, opts: DbGetOptions): 
     // Table options the OPTIONS file names but that are not understood are read as the tables
     // describe themselves: say so.
     const notes = explanation.tableOptions.notes.map((n) => `note: ${n}`);
-    const lines = [...explanation.steps.map(routeLine), resultLine(explanation), ...notes];
+    const lines = [...explanation.steps.map(getStepLine), resultLine(explanation), ...notes];
     return { stdout: utf8.encode(lines.join("\n") + "\n"), stderr: "", exitCode };
   }
   switch (result.outcome) {

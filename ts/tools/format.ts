@@ -1,5 +1,14 @@
 // Display helpers shared by the command line (tools/cli.ts) and the SST viewer (demo/), published
 // as the package's `sstfilter/tools` entry (package.json "exports"), which the viewer imports.
+import type {
+  BlobIndex,
+  Entry,
+  LookupExplanation,
+  LookupRoute,
+  RouteStep,
+  SstFilter,
+  WideColumn,
+} from "../api/index.js";
 
 /**
  * 1234567 -> "1,234,567" (integers; toLocaleString would load the locale data first, a cost every
@@ -55,6 +64,19 @@ export function printableText(bytes: Uint8Array): string | null {
   }
 }
 
+/** Bytes in JSON output: printable UTF-8 as a string, anything else (or everything, with `hex`) { hex }. */
+export function bytesJson(bytes: Uint8Array, hex = false): string | { hex: string } {
+  const text = hex ? null : printableText(bytes);
+  return text !== null ? text : { hex: toHex(bytes) };
+}
+
+/** JSON for anything a record decoder returns: 64-bit integers as strings, bytes as { hex }. */
+export function recordJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? { hex: toHex(v) } : v,
+  );
+}
+
 /** An SstFilterError message without its trailing "(at byte N)", for views that show N apart. */
 export const withoutOffset = (message: string): string => message.replace(/ \(at byte \d+\)$/, "");
 
@@ -82,4 +104,191 @@ export function keyOrderText(order: {
         ? "not bytewise; comparator unknown: answers are conservative (supply the comparator)"
         : `${order.comparator}: not built in, answers are conservative (supply the comparator)`;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One voice (issue 30): the facts both the command line and the viewer word (a filter lookup's
+// route, a Get's steps, a value decoded by its entry type, a blob index) are worded here, once.
+// Where a fact has two wordings, the layouts differ: the CLI prints one terse line per key or step
+// that scripts read (their bytes are tested), the viewer sentences, badges and boxes.
+
+/** A block handle on the command line: "@ 8192 (4,062 bytes)". */
+export const handleLine = ([offset, size]: [number, number]): string => `@ ${offset} (${count(size)} bytes)`;
+
+/** A block handle in the viewer: "@ 8,192, 4,062 B". */
+export const handleShort = ([offset, size]: [number, number]): string =>
+  `@ ${count(offset)}, ${count(size)} B`;
+
+/**
+ * Where a filter lookup's answer came from, as `sstfilter probe` adds it in parentheses after the
+ * verdict: "filter partition 3 of 31", "full filter; the lookup goes on to data block @ 0 (…)".
+ */
+export function lookupRouteLine(e: LookupExplanation, partitions: number): string {
+  // RocksDB reads the data block only after the filter said "may match".
+  const then =
+    e.dataBlock && e.mayContain ? `; the lookup goes on to data block ${handleLine(e.dataBlock)}` : "";
+  switch (e.route) {
+    case "full-filter":
+      return `full filter${then}`;
+    case "partition":
+      return `filter partition ${e.partition} of ${partitions}${then}`;
+    case "block-filter":
+      return `filter of the data block ${handleLine(e.dataBlock!)}`;
+    case "no-filter":
+      return `no filter${then}`;
+    case "outside-prefix-domain":
+      return `not filtered: the key has no prefix for the prefix filter${then}`;
+    case "after-last-key":
+      return "after the file's last key";
+    case "prefix-extractor-changed":
+      return `not filtered: the database's prefix extractor is not the table's${then}`;
+    case "any-filter":
+      return "every filter that could hold the key (the key order is unknown: answers are conservative)";
+  }
+}
+
+/** What answered a lookup, as the viewer's sentence names it. */
+const LOOKUP_ROUTE_PHRASES: Record<LookupRoute, (e: LookupExplanation, partitions: number) => string> = {
+  "full-filter": () => "the full filter",
+  partition: (e, partitions) => `filter partition ${e.partition} of ${count(partitions)}`,
+  // The "block-filter" route always names its data block.
+  "block-filter": (e) => `the filter of the data block ${handleShort(e.dataBlock!)}`,
+  "no-filter": () => "no filter: the file has none that can check this key",
+  "outside-prefix-domain": () => "no filter: the key is outside the prefix extractor's domain",
+  "after-last-key": () => "the index: the key sorts after the file's last key",
+  // Only a read with another prefix extractor than the table's (the database's OPTIONS) gets it.
+  "prefix-extractor-changed": () => "no probe: the database's prefix extractor is not the table's",
+  "any-filter": () =>
+    "every filter that could hold the key: the key order is unknown, so answers are conservative",
+};
+
+/**
+ * Where a filter lookup's answer came from, as the viewer's probe box says it under the verdict:
+ * "answered by the full filter; a lookup goes on to the data block @ 0, 4,062 B". `probedNote`
+ * (the viewer's words for the prefix probed, as it shows keys) goes before the data block.
+ */
+export function lookupRouteSentence(e: LookupExplanation, partitions: number, probedNote: string): string {
+  const then =
+    e.mayContain && e.dataBlock && e.route !== "block-filter"
+      ? `; a lookup goes on to the data block ${handleShort(e.dataBlock)}`
+      : "";
+  return `answered by ${LOOKUP_ROUTE_PHRASES[e.route](e, partitions)}${probedNote}${then}`;
+}
+
+/** A step of a Get's route as `sstfilter db get --explain` prints it: "L1 000047.sst: filter maybe, value @ 1234, 1 block read". */
+export function getStepLine(step: RouteStep): string {
+  const where = step.where === "memtable" ? `memtable ${step.file}` : `L${step.level} ${step.file}`;
+  if (!step.inRange) return `${where}: key out of range`;
+  const parts: string[] = [];
+  if (step.filter !== null) parts.push(step.filter === "none" ? "no filter" : `filter ${step.filter}`);
+  if (step.entry === "none") parts.push("no entry for the key");
+  else if (step.entry !== null)
+    parts.push(step.sequence === null ? step.entry : `${step.entry} @ ${step.sequence}`);
+  if (step.blobFile !== undefined) parts.push(`value read from ${step.blobFile}`);
+  if (step.where === "table") parts.push(`${step.blocksRead} block${step.blocksRead === 1 ? "" : "s"} read`);
+  if (step.blockCacheHits > 0) parts.push(`${step.blockCacheHits} from the block cache`);
+  return `${where}: ${parts.join(", ")}`;
+}
+
+/** The entry a Get step found, in the viewer's words. */
+const GET_ENTRY_WORDS: Record<NonNullable<RouteStep["entry"]>, string> = {
+  value: "value",
+  deletion: "deletion",
+  "single-deletion": "single deletion",
+  merge: "merge operand",
+  "range-deletion": "range deletion",
+  none: "nothing",
+};
+
+/** The filter's answer at a Get step, in the viewer's words. */
+const GET_FILTER_WORDS: Record<NonNullable<RouteStep["filter"]>, string> = {
+  no: "filter: definitely not here",
+  maybe: "filter: maybe",
+  none: "no filter",
+};
+
+/**
+ * What one step of a Get's route found, as the viewer's box for the file shows it: a verdict (the
+ * box's colour) and a short badge.
+ */
+export function getStepVerdict(step: RouteStep): { verdict: "skip" | "no" | "miss" | "hit"; badge: string } {
+  if (step.where === "table" && !step.inRange) return { verdict: "skip", badge: "out of range" };
+  if (step.filter === "no") return { verdict: "no", badge: "filter: no" };
+  if (step.entry === null || step.entry === "none") {
+    // A filter that said maybe for a key the file lacks: a false positive, paid with a block read.
+    return { verdict: "miss", badge: step.filter === "maybe" ? "maybe: not here" : "not here" };
+  }
+  return { verdict: "hit", badge: GET_ENTRY_WORDS[step.entry] };
+}
+
+/** A step of a Get's route as the viewer's route list shows it: where, then what the file answered. */
+export function getStepText(step: RouteStep): string {
+  const where = step.where === "memtable" ? `memtable (${step.file})` : `L${step.level} ${step.file}`;
+  const parts: string[] = [];
+  if (step.where === "table" && !step.inRange) parts.push("key outside the file's range: not opened");
+  else if (step.filter !== null) parts.push(GET_FILTER_WORDS[step.filter]);
+  if (step.entry !== null) {
+    const seq = step.sequence === null ? "" : ` (seq ${step.sequence})`;
+    parts.push(step.entry === "none" ? "no entry for the key" : `${GET_ENTRY_WORDS[step.entry]}${seq}`);
+  }
+  if (step.blocksRead > 0) parts.push(`${plural(step.blocksRead, "block")} read`);
+  return `${where} — ${parts.join(" · ")}`;
+}
+
+/**
+ * An entry's value decoded by its type: a blob index's fields, a wide-column entity's columns, or
+ * what stopped the decoding; undefined for the types whose values have no structure.
+ */
+export type DecodedEntryValue = { blobIndex: BlobIndex } | { columns: WideColumn[] } | { error: unknown };
+
+/** `entry`'s value decoded by its type (sf.decodeBlobIndex, sf.decodeWideColumns); see DecodedEntryValue. */
+export function decodeEntryValue(
+  sf: Pick<SstFilter, "decodeBlobIndex" | "decodeWideColumns">,
+  entry: Pick<Entry, "type" | "value">,
+): DecodedEntryValue | undefined {
+  try {
+    if (entry.type === "blob-index") return { blobIndex: sf.decodeBlobIndex(entry.value) };
+    if (entry.type === "wide-column-entity") return { columns: sf.decodeWideColumns(entry.value) };
+  } catch (error) {
+    return { error };
+  }
+  return undefined;
+}
+
+/**
+ * A blob index as JSON (scan --json, get --json): 64-bit numbers as strings, an inlined value as
+ * `bytesJson` shows bytes.
+ */
+export function blobIndexJson(
+  index: BlobIndex,
+  bytesJson: (bytes: Uint8Array) => unknown,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { type: index.type };
+  if (index.fileNumber !== undefined) out.fileNumber = index.fileNumber.toString();
+  if (index.offset !== undefined) out.offset = index.offset.toString();
+  if (index.size !== undefined) out.size = index.size.toString();
+  if (index.compression !== undefined) out.compression = index.compression;
+  if (index.expiration !== undefined) out.expiration = index.expiration.toString();
+  if (index.value !== undefined) out.value = bytesJson(index.value);
+  return out;
+}
+
+/** A blob's expiration (seconds since the epoch) as a UTC time, or as seconds where no Date reaches. */
+function expiryText(seconds: bigint): string {
+  const date = new Date(Number(seconds) * 1000);
+  return Number.isNaN(date.getTime())
+    ? `${seconds} s after the epoch`
+    : date.toISOString().replace(".000Z", "Z");
+}
+
+/**
+ * A blob index in words (the viewer's value cell): where the value lies in which blob file, or the
+ * inlined value as `inlinedText` shows bytes, and when it expires.
+ */
+export function blobIndexText(blob: BlobIndex, inlinedText: (bytes: Uint8Array) => string): string {
+  const expires = blob.expiration === undefined ? "" : `, expires ${expiryText(blob.expiration)}`;
+  if (blob.type === "inlined-ttl")
+    return `inlined: ${inlinedText(blob.value ?? new Uint8Array(0))}${expires}`;
+  const codec = blob.compression ? `, ${blob.compression}` : "";
+  return `blob file ${blob.fileNumber} @ ${count(Number(blob.offset))}, ${count(Number(blob.size))} B${codec}${expires}`;
 }

@@ -1,0 +1,171 @@
+// What the commands of the `sstfilter` command line (tools/cli.ts, one file each in
+// tools/commands/) share: their shape, the errors they throw with an exit code, opening the table
+// a command names, keys as arguments and as text, and entries as JSON (scan --json, get --json).
+import type { ParseArgsConfig } from "node:util";
+
+import {
+  SstFilterError,
+  type AsyncTable,
+  type Entry,
+  type NodeSstFilter,
+  type OpenTableOptions,
+} from "../../platform/node.js";
+import { blobIndexJson, bytesJson, decodeEntryValue, parseHex, printableText, toHex } from "../format.js";
+
+/** Exit code of a negative finding: a key definitely absent, a corrupt file, nothing for the key. */
+export const EXIT_NEGATIVE = 1;
+/** Exit code of a usage error. */
+export const EXIT_USAGE = 2;
+/** Exit code when the input could not be read or decoded. */
+export const EXIT_INPUT = 3;
+
+/** A failure with its exit code; tools/cli.ts's main() prints the message. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A usage error: the command line is wrong (exit code 2). */
+export const usage = (message: string): CliError => new CliError(message, EXIT_USAGE);
+
+/** The options a command takes, as node:util's parseArgs takes them. */
+export type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/** A command: its line in the main help, its --help, its options and what it does. */
+export interface Command {
+  summary: string;
+  help: string;
+  options: Options;
+  /** Runs the command; resolves to its exit code, throws a CliError. */
+  run(sf: NodeSstFilter, args: Parsed): Promise<number>;
+}
+
+/** The command line as parseArgs parsed it. */
+export interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+/** The help lines of the options every command that opens a table takes. */
+export const USER_KEYS_HELP =
+  "  --user-keys      the table's keys carry no 8-byte sequence/type tag (a bare TableBuilder wrote it)\n" +
+  "  --comparator C   the order of the table's keys, by a built-in comparator's name:\n" +
+  "                   leveldb.BytewiseComparator, rocksdb.ReverseBytewiseComparator,\n" +
+  "                   leveldb.BytewiseComparator.u64ts, idb_cmp1 (Chrome's IndexedDB). Default:\n" +
+  "                   what a RocksDB table records; a LevelDB table (which records none) is read\n" +
+  "                   as bytewise when its index ascends bytewise, else conservatively";
+
+/** The options every command that opens a table takes. */
+export const TABLE_OPTIONS = {
+  "user-keys": { type: "boolean" },
+  comparator: { type: "string" },
+} as const;
+
+/** A hex argument as bytes; a usage error naming `what` when it is not hex. */
+export function fromHex(text: string, what: string): Uint8Array {
+  const bytes = parseHex(text);
+  if (bytes === null) throw usage(`${what} is not hex: ${JSON.stringify(text)}`);
+  return bytes;
+}
+
+/** A key as text when it is printable UTF-8, else as 0x-prefixed hex. */
+export function showKey(key: Uint8Array): string {
+  const text = printableText(key);
+  // Leading/trailing spaces and the empty key would be invisible or ambiguous.
+  return text !== null && text.length > 0 && text.trim() === text ? text : `0x${toHex(key)}`;
+}
+
+/** An input's failure as a CliError (exit code 3) naming the file, the code and the byte offset. */
+export function inputError(file: string, error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof SstFilterError)
+    return new CliError(`${file}: ${error.code}: ${error.message}`, EXIT_INPUT);
+  const e = error as NodeJS.ErrnoException;
+  if (typeof e?.code === "string" && typeof e.message === "string") {
+    return new CliError(`${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`, EXIT_INPUT);
+  }
+  return new CliError(`${file}: ${String(error)}`, EXIT_INPUT);
+}
+
+/** The table options of the command line: --user-keys, --comparator. */
+function tableOpenOptions(args: Parsed): OpenTableOptions {
+  const comparator = args.values.comparator;
+  return {
+    internalKeys: args.values["user-keys"] !== true,
+    ...(typeof comparator === "string" ? { comparator } : {}),
+  };
+}
+
+/** Opens the table `file` with the command line's table options. */
+export function openTable(sf: NodeSstFilter, file: string, args: Parsed): Promise<AsyncTable> {
+  return sf.openTableFile(file, tableOpenOptions(args));
+}
+
+/** Opens `file`, runs `use` on it and closes it; what fails is reported as about the file. */
+export async function withTable(
+  sf: NodeSstFilter,
+  file: string,
+  args: Parsed,
+  use: (table: AsyncTable) => Promise<number>,
+): Promise<number> {
+  const table = await openTable(sf, file, args).catch((error: unknown) => {
+    throw inputError(file, error);
+  });
+  try {
+    return await use(table);
+  } catch (error) {
+    throw inputError(file, error);
+  } finally {
+    table.dispose();
+  }
+}
+
+/** The one file a command takes; a usage error otherwise. */
+export function onePath(args: Parsed, command: string): string {
+  if (args.positionals.length !== 1)
+    throw usage(`${command} takes one file (see sstfilter ${command} --help)`);
+  return args.positionals[0]!;
+}
+
+/** Writes `bytes` to standard output, waiting while its buffer is full. */
+export async function writeOut(bytes: Uint8Array): Promise<void> {
+  if (!process.stdout.write(bytes)) {
+    await new Promise<void>((resolve) => process.stdout.once("drain", resolve));
+  }
+}
+
+/**
+ * What --json shows of a blob index or entity besides the raw value: { blobIndex } or
+ * { columns }, or { valueError } (the decoder's message) when the value does not decode.
+ */
+function decodedValueJson(sf: NodeSstFilter, e: Entry, hex: boolean): Record<string, unknown> {
+  const decoded = decodeEntryValue(sf, e);
+  if (decoded === undefined) return {};
+  const asJson = (bytes: Uint8Array): string | { hex: string } => bytesJson(bytes, hex);
+  if ("error" in decoded) {
+    if (decoded.error instanceof SstFilterError) return { valueError: decoded.error.message };
+    throw decoded.error;
+  }
+  if ("blobIndex" in decoded) return { blobIndex: blobIndexJson(decoded.blobIndex, asJson) };
+  const columns = decoded.columns.map((c) => {
+    const column: Record<string, unknown> = { name: asJson(c.name), value: asJson(c.value) };
+    if (c.blobIndex !== undefined) column.blobIndex = blobIndexJson(c.blobIndex, asJson);
+    return column;
+  });
+  return { columns };
+}
+
+/** An entry as one line of JSON (scan --json, get --json), its decoded value included. */
+export function entryJson(sf: NodeSstFilter, e: Entry, hex: boolean): string {
+  const out: Record<string, unknown> = { key: bytesJson(e.key, hex) };
+  // A user-defined timestamp: its bytes as stored, always hex (they are rarely text).
+  if (e.timestamp !== undefined) out.timestamp = { hex: toHex(e.timestamp) };
+  if (e.seq !== undefined) out.seq = e.seq.toString();
+  if (e.type !== undefined) out.type = e.type;
+  out.value = bytesJson(e.value, hex);
+  return JSON.stringify({ ...out, ...decodedValueJson(sf, e, hex) }) + "\n";
+}
