@@ -116,7 +116,7 @@ function peakRssMb(cmd, cmdArgs) {
   return run.peakRssMb;
 }
 
-const cliPath = "dist/esm/tools/cli.js";
+const cliPath = "dist/esm/bin/sstfilter.js";
 const cli = [cliPath, "verify"];
 const sf = await init();
 const results = {};

@@ -179,7 +179,7 @@ async function alternating(runs, ops) {
 
 // ---- the CLI: sstfilter db get against ldb get ---------------------------------------------------
 
-const CLI = "dist/esm/tools/cli.js";
+const CLI = "dist/esm/bin/sstfilter.js";
 const NOT_FOUND = "Failed: Get failed: NotFound:";
 
 /**

@@ -94,7 +94,7 @@ const sstDump = best(
 );
 const cli = (jobs) => [
   process.execPath,
-  ["dist/esm/tools/cli.js", "db", "verify", database.dir, "--jobs", String(jobs)],
+  ["dist/esm/bin/sstfilter.js", "db", "verify", database.dir, "--jobs", String(jobs)],
 ];
 const oneThread = best([cli(1)]);
 const twoThreads = best([cli(2)]);

@@ -1,4 +1,4 @@
-// The `sstfilter` command (dist/esm/tools/cli.js, the package's "bin"), run as a user runs it: inspect
+// The `sstfilter` command (dist/esm/bin/sstfilter.js, the package's "bin", bundled), run as a user runs it: inspect
 // (text and JSON), probe exit codes both ways, build equal to sf.buildFilter, verify on a sound and
 // on a damaged file, help, usage errors and unreadable input.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -11,7 +11,7 @@ import type { NodeSstFilter } from "sstfilter";
 import { loadBackend } from "./backends";
 import { GENERATED, writerEntries } from "./golden";
 
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
+const CLI = path.join(__dirname, "..", "..", "dist", "esm", "bin", "sstfilter.js");
 const work = mkdtempSync(path.join(tmpdir(), "sstfilter-cli-"));
 
 function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
