@@ -24,6 +24,7 @@ export interface TestingHooks {
     largestHex: string,
     largestSeqno: number,
   ): Uint8Array | null;
+  memcpyMismatches(maxLength: number): number;
   HEAPU8: Uint8Array;
 }
 

@@ -359,6 +359,8 @@ export interface TestingHooks {
     largestHex: string,
     largestSeqno: number,
   ): Uint8Array | null;
+  /** Copies of the module's memcpy (wasm/memcpy.cc) that were not exact, over every length up to `maxLength` and alignment. */
+  memcpyMismatches(maxLength: number): number;
   /** The benchmark's raw random-read loop (bench/wasm-bench.mjs). */
   _sstfilter_bench_random_reads(base: number, lines: number, reads: number, seed: number): number;
 }

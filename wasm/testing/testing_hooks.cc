@@ -1,13 +1,17 @@
 // Hooks only the test builds of the modules (sstfilter-*-testing) carry: what the leak tests count
 // (live handles, heap in use), the Standard128Ribbon sizing digests that
 // tests/ts/ribbon-sizing.test.ts compares with the native build's
-// (tests/cpp/rocksdb_ribbon_test.cc), and the MANIFEST that places one table in a RocksDB
-// database (tests/ts/table-writer-readback.test.ts).
+// (tests/cpp/rocksdb_ribbon_test.cc), the MANIFEST that places one table in a RocksDB
+// database (tests/ts/table-writer-readback.test.ts), and a sweep of the module's memcpy
+// (wasm/memcpy.cc; tests/ts/wasm-memcpy.test.ts).
 #include <emscripten/bind.h>
 #include <malloc.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "binding_support.h"
 #include "filter/rocksdb_ribbon_internal.h"
@@ -68,6 +72,36 @@ emscripten::val SingleTableManifest(double file_number, double file_size, int le
   return ToUint8Array(manifest);
 }
 
+// Copies runs of every length up to `max_length` between every pair of source and target
+// alignments mod 16 with the module's memcpy, and counts the copies that left the target run unlike
+// the source or touched a byte beside it (0 when every copy is exact).
+int MemcpyMismatches(int max_length) {
+  // Called through a volatile pointer, so that the compiler cannot turn the copy into its own.
+  void* (*volatile copy)(void*, const void*, size_t) = std::memcpy;
+  constexpr size_t kGuard = 32;
+  const auto longest = static_cast<size_t>(max_length);
+  std::vector<uint8_t> source(longest + 2 * kGuard);
+  std::vector<uint8_t> target(longest + 2 * kGuard);
+  for (size_t i = 0; i < source.size(); ++i) source[i] = static_cast<uint8_t>(i * 131 + 7);
+  int mismatches = 0;
+  for (size_t length = 0; length <= longest; ++length) {
+    for (size_t from = 0; from < 16; ++from) {
+      for (size_t to = 0; to < 16; ++to) {
+        std::fill(target.begin(), target.end(), uint8_t{0xEE});
+        copy(target.data() + kGuard + to, source.data() + kGuard + from, length);
+        bool exact = true;
+        for (size_t i = 0; i < target.size(); ++i) {
+          const bool inside = i >= kGuard + to && i < kGuard + to + length;
+          const uint8_t expected = inside ? source[i - to + from] : uint8_t{0xEE};
+          exact = exact && target[i] == expected;
+        }
+        mismatches += exact ? 0 : 1;
+      }
+    }
+  }
+  return mismatches;
+}
+
 }  // namespace
 }  // namespace sstfilter::wasm
 
@@ -78,4 +112,5 @@ EMSCRIPTEN_BINDINGS(sstfilter_testing) {
   emscripten::function("ribbonSizingDigest", &RibbonSizingDigest);
   emscripten::function("ribbonFpRateTargetDigest", &RibbonFpRateTargetDigest);
   emscripten::function("singleTableManifest", &SingleTableManifest);
+  emscripten::function("memcpyMismatches", &MemcpyMismatches);
 }
