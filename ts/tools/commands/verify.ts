@@ -9,8 +9,7 @@ import {
   type SstFilterErrorCode,
 } from "../../platform/node.js";
 import { verifyTableFile } from "../../platform/verify-parallel.js";
-// verify's body names the handle as it did in cli.ts (a merge moves it unchanged).
-import { count, handleLine as handle, plural } from "../format.js";
+import { blocksCheckedWhenOpening, count, verifyReportLines, verifyVerdict } from "../format.js";
 import { progressBar } from "../progress.js";
 import {
   EXIT_INPUT,
@@ -60,38 +59,17 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
         ),
     });
     bar.clear();
-    const opened = ["footer", "metaindex"];
-    if (Object.keys(table.properties).length > 0) opened.push("properties");
-    opened.push("index");
-    if (table.filter !== null) opened.push("filter");
-    const lines = [
-      `${plural(report.dataBlocks, "data block")}, ${plural(report.keys, "key")} read` +
-        (report.error === null ? ", every checksum matches" : ""),
-      `checked when opening: ${opened.join(", ")}` +
-        (report.metaBlocks.length > 0 ? `; meta blocks: ${report.metaBlocks.join(", ")}` : ""),
-    ];
-    if (report.error !== null) {
-      lines.push(`${report.error.code}: ${report.error.message}`);
-      // The usual cause of this one: a table a bare TableBuilder wrote, read as a database file.
-      if (/internal-key tag/.test(report.error.message) && args.values["user-keys"] !== true) {
-        lines.push("(if the file holds user keys without tags, try --user-keys)");
-      }
-    }
-    if (report.filterSkipped !== null) {
-      lines.push(`keys not probed: ${report.filterSkipped}`);
-    } else if (report.falseNegatives > 0) {
-      lines.push(`${plural(report.falseNegatives, "key")} the filter rules out although in the file:`);
-      for (const fn of report.falseNegativeSamples) {
-        lines.push(`  ${showKey(fn.key)} (data block ${handle(fn.dataBlock)})`);
-      }
-    } else if (report.keys > 0) {
-      lines.push(`every key read passes the filter`);
-    }
-    // A block this reader cannot decode (XPRESS, a custom codec) says nothing against the file.
-    const unsupported = report.error?.code === "UNSUPPORTED" && report.falseNegatives === 0;
-    const verdict = report.ok ? "ok" : unsupported ? "UNSUPPORTED" : "CORRUPT";
+    const verdict = verifyVerdict(report);
+    const lines = verifyReportLines(report, {
+      opened: blocksCheckedWhenOpening(table),
+      keyText: showKey,
+      // A user-keys table read with internal keys is the usual cause; with --user-keys, not.
+      ...(args.values["user-keys"] === true
+        ? {}
+        : { tagErrorHint: "(if the file holds user keys without tags, try --user-keys)" }),
+    });
     process.stdout.write(`${file}: ${verdict}\n${lines.map((l) => `  ${l}\n`).join("")}`);
-    return report.ok ? 0 : unsupported ? EXIT_INPUT : EXIT_NEGATIVE;
+    return verdict === "ok" ? 0 : verdict === "UNSUPPORTED" ? EXIT_INPUT : EXIT_NEGATIVE;
   } catch (error) {
     bar.clear();
     throw inputError(file, error);
