@@ -3,6 +3,7 @@
 // a command names, keys as arguments and as text, and entries as JSON (scan --json, get --json).
 import type { ParseArgsConfig } from "node:util";
 
+import { checkLibraryFormat, type LibraryFormat } from "../../core/library-format.js";
 import {
   SstFilterError,
   type AsyncTable,
@@ -64,6 +65,21 @@ export const TABLE_OPTIONS = {
   "user-keys": { type: "boolean" },
   comparator: { type: "string" },
 } as const;
+
+/**
+ * --format (write, db): the library whose formats to follow, as checkLibraryFormat (the one check
+ * of the names) takes it; undefined when absent, a usage error when not a library's name.
+ */
+export function libraryFormatOption(args: Parsed): LibraryFormat | undefined {
+  const format = args.values.format;
+  if (format === undefined) return undefined;
+  try {
+    return checkLibraryFormat(format);
+  } catch (error) {
+    if (error instanceof SstFilterError) throw usage('--format must be "rocksdb" or "leveldb"');
+    throw error;
+  }
+}
 
 /** A hex argument as bytes; a usage error naming `what` when it is not hex. */
 export function fromHex(text: string, what: string): Uint8Array {
