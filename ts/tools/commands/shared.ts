@@ -175,13 +175,21 @@ function decodedValueJson(sf: NodeSstFilter, e: Entry, hex: boolean): Record<str
   return { columns };
 }
 
-/** An entry as one line of JSON (scan --json, get --json), its decoded value included. */
-export function entryJson(sf: NodeSstFilter, e: Entry, hex: boolean): string {
+/**
+ * An entry's own fields as JSON (scan --json, get --json, scan --decode --json): key, timestamp,
+ * seq (a string), type, value; bytes as bytesJson shows them (`hex`: always { hex }).
+ */
+export function entryFieldsJson(e: Entry, hex: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { key: bytesJson(e.key, hex) };
   // A user-defined timestamp: its bytes as stored, always hex (they are rarely text).
   if (e.timestamp !== undefined) out.timestamp = { hex: toHex(e.timestamp) };
   if (e.seq !== undefined) out.seq = e.seq.toString();
   if (e.type !== undefined) out.type = e.type;
   out.value = bytesJson(e.value, hex);
-  return JSON.stringify({ ...out, ...decodedValueJson(sf, e, hex) }) + "\n";
+  return out;
+}
+
+/** An entry as one line of JSON (scan --json, get --json), its decoded value included. */
+export function entryJson(sf: NodeSstFilter, e: Entry, hex: boolean): string {
+  return JSON.stringify({ ...entryFieldsJson(e, hex), ...decodedValueJson(sf, e, hex) }) + "\n";
 }
