@@ -1,8 +1,8 @@
 // Emscripten 3.1.6's memcpy (system/lib/libc/emscripten_memcpy.c) copies one byte at a time when
 // the two addresses differ in alignment mod 4, as a literal's source and target in a Snappy block
-// or a key's bytes in a block seldom share it. WebAssembly loads and stores take any address, so this
-// one copies 16 bytes (SIMD128) or 8 bytes at a time whatever the alignment. Linked as an object
-// into each module, it takes the place of the C library's.
+// or a key's bytes in a block seldom share it. WebAssembly loads and stores take any address, so
+// this one copies 16 bytes (SIMD128) or 8 bytes at a time whatever the alignment. Linked as an
+// object into each module, it takes the place of the C library's.
 #include <cstddef>
 #include <cstdint>
 #ifdef __wasm_simd128__
@@ -25,7 +25,8 @@ inline void Copy4(unsigned char* d, const unsigned char* s) {
 }  // namespace
 
 extern "C" __attribute__((no_builtin("memcpy"))) void* memcpy(void* __restrict dest,
-                                                             const void* __restrict src, size_t n) {
+                                                              const void* __restrict src,
+                                                              size_t n) {
   auto* d = static_cast<unsigned char*>(dest);
   const auto* s = static_cast<const unsigned char*>(src);
 #ifdef __wasm_simd128__

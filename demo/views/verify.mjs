@@ -1,8 +1,8 @@
 // @ts-check
 // The table view's Verify: every block checksum and every key against the filter, on one worker or
 // several, with a progress bar; the key counts it finds complete the contents and filter cards.
-import { count, withoutOffset } from "../../dist/esm/tools/format.js";
-import { $, el, handleText, keyText } from "../dom.mjs";
+import { blocksCheckedWhenOpening, count, verifyReportLines } from "../../dist/esm/tools/format.js";
+import { $, el, keyText } from "../dom.mjs";
 import { showError } from "../error-banner.mjs";
 import { call } from "../worker-calls.mjs";
 import { renderEntries } from "./contents.mjs";
@@ -59,29 +59,16 @@ export function initVerify() {
   $("verify-cancel").addEventListener("click", () => call("cancelVerify"));
 }
 
-/** @param {VerifyReport} report */
+/**
+ * The report in the command line's words (sstfilter/tools' verifyReportLines), under the verdict.
+ * @param {VerifyReport} report
+ */
 function renderVerify(report) {
   const out = $("verify-result");
-  const lines = [
-    `${count(report.dataBlocks)} data blocks and ${count(report.keys)} keys read` +
-      (report.metaBlocks.length ? `; meta blocks ${report.metaBlocks.join(", ")}` : ""),
-  ];
-  if (report.error) {
-    const where =
-      report.error.offset !== undefined && report.error.offset !== null
-        ? ` at byte ${count(report.error.offset)}`
-        : "";
-    lines.push(`${report.error.code}${where}: ${withoutOffset(report.error.message)}`);
-  }
-  if (report.filterSkipped) lines.push(`keys not probed: ${report.filterSkipped}`);
-  else if (report.falseNegatives > 0) {
-    lines.push(
-      `${count(report.falseNegatives)} keys the filter rules out although they are in the file, e.g.:`,
-    );
-    for (const fn of report.falseNegativeSamples) {
-      lines.push(`  ${keyText(fn.key, "utf8").text} (data block ${handleText(fn.dataBlock)})`);
-    }
-  } else if (report.keys > 0) lines.push("every key passes the filter");
+  const lines = verifyReportLines(report, {
+    opened: tableView.opened ? blocksCheckedWhenOpening(tableView.opened.info) : [],
+    keyText: (key) => keyText(key, "utf8").text,
+  });
   out.replaceChildren(
     el("div", {
       className: `verdict ${report.ok ? "no" : "bad"}`,

@@ -12,6 +12,7 @@ import { SstFilterError, type IndexedDbDatabase, type NodeSstFilter } from "sstf
 import { dbDumpLines } from "../../ts/tools/db-dump";
 import { loadBackend } from "./backends";
 import { sectionCases } from "./golden";
+import { CLI } from "./cli-path";
 
 interface ChromiumCase {
   id: string;
@@ -40,8 +41,6 @@ const CASES = sectionCases<ChromiumCase>("chromium_stores").map((c) => ({
   dir: (folder: string) => c.corpus.path(c.folders[folder]!.path),
   expectedJson: JSON.parse(readFileSync(c.corpus.path(c.expected), "utf8")) as Expected,
 }));
-
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 
 let sf: NodeSstFilter;
 beforeAll(async () => {

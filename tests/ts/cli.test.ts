@@ -1,6 +1,7 @@
-// The `sstfilter` command (dist/esm/bin/sstfilter.js, the package's "bin", bundled), run as a user runs it: inspect
-// (text and JSON), probe exit codes both ways, build equal to sf.buildFilter, verify on a sound and
-// on a damaged file, help, usage errors and unreadable input.
+// The `sstfilter` command (dist/esm/bin/sstfilter.js, the package's "bin", bundled), run as a user runs it on the
+// generated corpus: inspect (text and JSON), probe exit codes both ways, build equal to
+// sf.buildFilter, write equal to SstFileWriter's bytes, verify on sound and damaged files. Help,
+// usage errors and unreadable input, and every output whole: tests/cli-expected (cli-expected.test.ts).
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,8 +11,8 @@ import type { NodeSstFilter } from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { GENERATED, writerEntries } from "./golden";
+import { CLI } from "./cli-path";
 
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "bin", "sstfilter.js");
 const work = mkdtempSync(path.join(tmpdir(), "sstfilter-cli-"));
 
 function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -153,19 +154,6 @@ describe("build", () => {
       expect(new Uint8Array(piped.stdout)).toEqual(expected);
     },
   );
-
-  test("usage errors exit 2", () => {
-    const text = path.join(work, "keys.txt");
-    writeFileSync(text, "a\n");
-    expect(run("build", "--format", "cuckoo", "--bits-per-key", "10", text).code).toBe(2);
-    expect(run("build", "--format", "leveldb", "--bits-per-key", "ten", text).code).toBe(2);
-    expect(run("build", "--format", "leveldb", text).stderr).toContain("--bits-per-key");
-    const badHex = path.join(work, "bad.hex");
-    writeFileSync(badHex, "zz\n");
-    const r = run("build", "--hex", "--format", "leveldb", "--bits-per-key", "10", badHex);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("bad.hex line 1 is not hex");
-  });
 });
 
 describe("write", () => {
@@ -387,30 +375,5 @@ describe("verify: every codec, and what this reader cannot decode", () => {
     expect(r.stdout).toContain(
       `UNSUPPORTED: XPRESS compressed blocks are not supported (at byte ${first.offset})`,
     );
-  });
-});
-
-describe("help, usage and input errors", () => {
-  test.each(["inspect", "probe", "build", "verify"])("%s --help", (command) => {
-    const r = run(command, "--help");
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^Usage: sstfilter ${command} `));
-  });
-
-  test("usage errors exit 2; unreadable input exits 3 naming the file", () => {
-    expect(run().code).toBe(2);
-    expect(run("--help").stdout).toContain("Commands:");
-    expect(run("frobnicate").code).toBe(2);
-    expect(run("inspect").code).toBe(2);
-    expect(run("inspect", "--bogus", "x").code).toBe(2);
-    expect(run("probe", GENERATED.path(FULL.file.path)).code).toBe(2);
-    const missing = run("inspect", path.join(work, "missing.sst"));
-    expect(missing.code).toBe(3);
-    expect(missing.stderr).toContain("missing.sst: no such file");
-    const garbage = path.join(work, "garbage.sst");
-    writeFileSync(garbage, "not a table at all, just some text that is long enough to hold a footer.......");
-    const r = run("probe", garbage, "k");
-    expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/garbage\.sst: (CORRUPT|TRUNCATED): .*\(at byte \d+\)/);
   });
 });

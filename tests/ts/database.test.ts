@@ -11,8 +11,7 @@ import { SstFilterError, type Database, type NodeSstFilter } from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { NODE_CORPUS, sectionCases } from "./golden";
-
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
+import { CLI } from "./cli-path";
 
 interface LiveFile {
   column_family: string;

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 
 import { init, type NodeSstFilter } from "sstfilter";
+import { CLI } from "./cli-path";
 
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 const work = mkdtempSync(path.join(tmpdir(), "sstfilter-db-blob-"));
 let sf: NodeSstFilter;
 

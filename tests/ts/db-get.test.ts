@@ -23,8 +23,7 @@ import { loadBackend } from "./backends";
 import { libraryGetCases, parseKeys, sectionCases } from "./golden";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
+import { CLI } from "./cli-path";
 
 interface RocksAnswer {
   status: "ok" | "not-found";

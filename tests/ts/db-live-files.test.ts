@@ -3,11 +3,9 @@
 // db_live_files, over the databases of section db_get).
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import * as path from "node:path";
 
 import { sectionCases } from "./golden";
-
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
+import { CLI } from "./cli-path";
 
 interface LiveFilesCase {
   id: string;

@@ -14,6 +14,7 @@ import { tableOptionsOf } from "../../ts/api/db-table-options";
 import type { DatabaseOptions } from "../../ts/api/options-file";
 import { loadBackend } from "./backends";
 import { parseKeys, sectionCases } from "./golden";
+import { CLI } from "./cli-path";
 
 interface OptionsCase {
   id: string;
@@ -30,7 +31,6 @@ const CASES = sectionCases<OptionsCase>("db_table_options").map((c) => ({
   probes: parseKeys(readFileSync(c.corpus.path(c.probes.path))),
 }));
 
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
 const USEFUL = "rocksdb.bloom.filter.useful";
 const POSITIVE = "rocksdb.bloom.filter.full.positive";

@@ -13,8 +13,8 @@ import * as path from "node:path";
 
 import { ClassicLevel } from "classic-level";
 import { init, type DatabaseFileReport, type DatabaseVerifyReport, type NodeSstFilter } from "sstfilter";
+import { CLI } from "./cli-path";
 
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 const work = mkdtempSync(path.join(tmpdir(), "sstfilter-db-verify-"));
 const ROCKS = path.join(work, "rocks");
 const LEVEL = path.join(work, "level");

@@ -12,8 +12,8 @@ import { type Entry, type NodeSstFilter, type Table } from "sstfilter";
 import { loadBackend } from "./backends";
 import { writeMixedTable } from "./mixed-table";
 import { bytesEqual, sectionCases } from "./golden";
+import { CLI } from "./cli-path";
 
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 const TABLES = sectionCases<{ id: string; file: { path: string }; options?: { format_version?: number } }>(
   "rocksdb_sst",
 )

@@ -19,8 +19,7 @@ import {
   type EntriesRecord,
   type RecordedEntry,
 } from "./golden";
-
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
+import { CLI } from "./cli-path";
 
 interface LevelDbCase {
   id: string;

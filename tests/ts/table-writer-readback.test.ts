@@ -24,11 +24,10 @@ import type { SstFilter, WriteOptions } from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { loadTestingBackend, type TestingHooks } from "./testing-backend";
+import { CLI } from "./cli-path";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const RocksDB = require("rocksdb-native");
-
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 
 type Op = "put" | "delete" | "merge";
 interface Point {

@@ -17,8 +17,8 @@ import {
   type EntriesRecord,
   type RecordedEntry,
 } from "./golden";
+import { CLI } from "./cli-path";
 
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
 const MAX_TS = new Uint8Array(8).fill(0xff);
 
 interface TimestampCase {

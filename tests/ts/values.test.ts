@@ -10,8 +10,7 @@ import { SstFilterError, type BlobIndex, type Entry, type NodeSstFilter } from "
 
 import { BACKENDS, loadBackend } from "./backends";
 import { bytesEqual, sectionCases } from "./golden";
-
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
+import { CLI } from "./cli-path";
 
 interface SstDumpRun {
   flags: string;

@@ -11,8 +11,7 @@ import { SstFilterError, type NodeSstFilter, type WalFile } from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { Corpus, sectionCases } from "./golden";
-
-const CLI = path.join(__dirname, "..", "..", "dist", "esm", "tools", "cli.js");
+import { CLI } from "./cli-path";
 
 interface LibraryBatch {
   log: number;

@@ -7,6 +7,7 @@ import type {
   LookupRoute,
   RouteStep,
   SstFilter,
+  VerifyReport,
   WideColumn,
 } from "../api/index.js";
 
@@ -108,7 +109,8 @@ export function keyOrderText(order: {
 
 // ---------------------------------------------------------------------------------------------
 // One voice (issue 30): the facts both the command line and the viewer word (a filter lookup's
-// route, a Get's steps, a value decoded by its entry type, a blob index) are worded here, once.
+// route, a Get's steps, a value decoded by its entry type, a blob index, a table's verification)
+// are worded here, once.
 // Where a fact has two wordings, the layouts differ: the CLI prints one terse line per key or step
 // that scripts read (their bytes are tested), the viewer sentences, badges and boxes.
 
@@ -291,4 +293,75 @@ export function blobIndexText(blob: BlobIndex, inlinedText: (bytes: Uint8Array) 
     return `inlined: ${inlinedText(blob.value ?? new Uint8Array(0))}${expires}`;
   const codec = blob.compression ? `, ${blob.compression}` : "";
   return `blob file ${blob.fileNumber} @ ${count(Number(blob.offset))}, ${count(Number(blob.size))} B${codec}${expires}`;
+}
+
+/**
+ * The blocks opening a table reads and checks, in the order it reads them (api/table.ts): the
+ * footer, the metaindex, the properties (when the table has any), the index, the filter (when it has
+ * one). Verify's report names them; the data and other meta blocks are its own walk.
+ */
+export function blocksCheckedWhenOpening(table: {
+  properties: Record<string, unknown>;
+  filter: unknown;
+}): string[] {
+  const opened = ["footer", "metaindex"];
+  if (Object.keys(table.properties).length > 0) opened.push("properties");
+  opened.push("index");
+  if (table.filter !== null) opened.push("filter");
+  return opened;
+}
+
+/**
+ * A table's verification in one word: ok; UNSUPPORTED when the walk stopped at a block this reader
+ * cannot decode (XPRESS, a custom codec: that says nothing against the file) and no key failed the
+ * filter; else CORRUPT.
+ */
+export function verifyVerdict(report: VerifyReport): "ok" | "UNSUPPORTED" | "CORRUPT" {
+  if (report.ok) return "ok";
+  return report.error?.code === "UNSUPPORTED" && report.falseNegatives === 0 ? "UNSUPPORTED" : "CORRUPT";
+}
+
+/** What wording a verification's report takes from where it is shown. */
+export interface VerifyReportWording {
+  /** The blocks opening the table checked: blocksCheckedWhenOpening(table). */
+  opened: string[];
+  /** A key of a false negative, as the layout shows keys. */
+  keyText: (key: Uint8Array) => string;
+  /**
+   * Said after an error about an internal-key tag, whose usual cause is a table a bare TableBuilder
+   * wrote read as a database file (the CLI names its --user-keys); nothing when absent.
+   */
+  tagErrorHint?: string;
+}
+
+/**
+ * A table's verification (`sstfilter verify`, the viewer's Verify) as lines: the blocks and keys
+ * read, the blocks checked when opening and the meta blocks read, the error that stopped the walk,
+ * then the filter's side: why keys were not probed, the keys it rules out although they are in the
+ * file (the samples, with their data blocks), or that every key passed.
+ */
+export function verifyReportLines(report: VerifyReport, wording: VerifyReportWording): string[] {
+  const lines = [
+    `${plural(report.dataBlocks, "data block")}, ${plural(report.keys, "key")} read` +
+      (report.error === null ? ", every checksum matches" : ""),
+    `checked when opening: ${wording.opened.join(", ")}` +
+      (report.metaBlocks.length > 0 ? `; meta blocks: ${report.metaBlocks.join(", ")}` : ""),
+  ];
+  if (report.error !== null) {
+    lines.push(`${report.error.code}: ${report.error.message}`);
+    if (wording.tagErrorHint !== undefined && /internal-key tag/.test(report.error.message)) {
+      lines.push(wording.tagErrorHint);
+    }
+  }
+  if (report.filterSkipped !== null) {
+    lines.push(`keys not probed: ${report.filterSkipped}`);
+  } else if (report.falseNegatives > 0) {
+    lines.push(`${plural(report.falseNegatives, "key")} the filter rules out although in the file:`);
+    for (const fn of report.falseNegativeSamples) {
+      lines.push(`  ${wording.keyText(fn.key)} (data block ${handleLine(fn.dataBlock)})`);
+    }
+  } else if (report.keys > 0) {
+    lines.push("every key read passes the filter");
+  }
+  return lines;
 }

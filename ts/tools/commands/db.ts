@@ -10,7 +10,7 @@ import { dbGet, dbGetKey } from "../db-get.js";
 import { databaseJson, databaseText } from "../db-inspect.js";
 import { dbVerify } from "../db-verify.js";
 import { walAndOptions } from "../db-wal.js";
-import { inputError, usage, writeOut, type Command, type Parsed } from "./shared.js";
+import { inputError, libraryFormatOption, usage, writeOut, type Command, type Parsed } from "./shared.js";
 
 async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const [sub, dir, ...extra] = args.positionals;
@@ -25,10 +25,7 @@ async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
   if (jobs !== undefined && (!Number.isSafeInteger(jobs) || jobs < 1)) {
     throw usage(`--jobs must be a whole number >= 1, got ${jobsArg}`);
   }
-  const format = args.values.format;
-  if (format !== undefined && format !== "rocksdb" && format !== "leveldb") {
-    throw usage('--format must be "rocksdb" or "leveldb"');
-  }
+  const format = libraryFormatOption(args);
   if (sub === "verify") {
     return dbVerify(sf, dir, { jobs, format, json: args.values.json === true }).catch((error: unknown) => {
       throw inputError(dir, error);

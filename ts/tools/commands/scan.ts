@@ -7,8 +7,9 @@ import {
   type ScanTextOptions,
 } from "../../platform/node.js";
 import { terminalSafe } from "../db-dump.js";
-import { bytesJson, recordJson } from "../format.js";
+import { recordJson } from "../format.js";
 import {
+  entryFieldsJson,
   entryJson,
   fromHex,
   onePath,
@@ -46,10 +47,7 @@ function decodedEntryLine(sf: NodeSstFilter, e: Entry, decoder: string, hex: boo
     }
   }
   if (json) {
-    const out: Record<string, unknown> = { key: bytesJson(e.key, hex) };
-    if (e.seq !== undefined) out.seq = e.seq.toString();
-    if (e.type !== undefined) out.type = e.type;
-    out.value = bytesJson(e.value, hex);
+    const out = entryFieldsJson(e, hex);
     if (record !== undefined) out.record = JSON.parse(recordJson(record)) as unknown;
     if (decodeError !== undefined) out.decodeError = decodeError;
     return JSON.stringify(out) + "\n";

@@ -3,6 +3,7 @@
 // a command names, keys as arguments and as text, and entries as JSON (scan --json, get --json).
 import type { ParseArgsConfig } from "node:util";
 
+import { checkLibraryFormat, type LibraryFormat } from "../../core/library-format.js";
 import {
   SstFilterError,
   type AsyncTable,
@@ -64,6 +65,21 @@ export const TABLE_OPTIONS = {
   "user-keys": { type: "boolean" },
   comparator: { type: "string" },
 } as const;
+
+/**
+ * --format (write, db): the library whose formats to follow, as checkLibraryFormat (the one check
+ * of the names) takes it; undefined when absent, a usage error when not a library's name.
+ */
+export function libraryFormatOption(args: Parsed): LibraryFormat | undefined {
+  const format = args.values.format;
+  if (format === undefined) return undefined;
+  try {
+    return checkLibraryFormat(format);
+  } catch (error) {
+    if (error instanceof SstFilterError) throw usage('--format must be "rocksdb" or "leveldb"');
+    throw error;
+  }
+}
 
 /** A hex argument as bytes; a usage error naming `what` when it is not hex. */
 export function fromHex(text: string, what: string): Uint8Array {
@@ -159,13 +175,21 @@ function decodedValueJson(sf: NodeSstFilter, e: Entry, hex: boolean): Record<str
   return { columns };
 }
 
-/** An entry as one line of JSON (scan --json, get --json), its decoded value included. */
-export function entryJson(sf: NodeSstFilter, e: Entry, hex: boolean): string {
+/**
+ * An entry's own fields as JSON (scan --json, get --json, scan --decode --json): key, timestamp,
+ * seq (a string), type, value; bytes as bytesJson shows them (`hex`: always { hex }).
+ */
+export function entryFieldsJson(e: Entry, hex: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { key: bytesJson(e.key, hex) };
   // A user-defined timestamp: its bytes as stored, always hex (they are rarely text).
   if (e.timestamp !== undefined) out.timestamp = { hex: toHex(e.timestamp) };
   if (e.seq !== undefined) out.seq = e.seq.toString();
   if (e.type !== undefined) out.type = e.type;
   out.value = bytesJson(e.value, hex);
-  return JSON.stringify({ ...out, ...decodedValueJson(sf, e, hex) }) + "\n";
+  return out;
+}
+
+/** An entry as one line of JSON (scan --json, get --json), its decoded value included. */
+export function entryJson(sf: NodeSstFilter, e: Entry, hex: boolean): string {
+  return JSON.stringify({ ...entryFieldsJson(e, hex), ...decodedValueJson(sf, e, hex) }) + "\n";
 }

@@ -7,10 +7,10 @@ import {
   type AsyncTable,
   type NodeSstFilter,
   type SstFilterErrorCode,
+  type VerifyReport,
 } from "../../platform/node.js";
 import { verifyTableFile } from "../../platform/verify-parallel.js";
-// verify's body names the handle as it did in cli.ts (a merge moves it unchanged).
-import { count, handleLine as handle, plural } from "../format.js";
+import { blocksCheckedWhenOpening, bytesJson, count, verifyReportLines, verifyVerdict } from "../format.js";
 import { progressBar } from "../progress.js";
 import {
   EXIT_INPUT,
@@ -28,6 +28,34 @@ import {
 
 const CORRUPTION = new Set<SstFilterErrorCode>(["TRUNCATED", "CORRUPT", "CHECKSUM_MISMATCH"]);
 
+/** An error as --json shows it (db verify's shape): the offset apart, null when unknown. */
+const errorJson = (e: { code: string; message: string; offset: number | undefined }): unknown => ({
+  code: e.code,
+  message: e.message,
+  offset: e.offset ?? null,
+});
+
+/** The report as --json prints it; keys as text when printable UTF-8, else { hex }. */
+function reportJson(file: string, report: VerifyReport, opened: string[]): string {
+  const out = {
+    file,
+    verdict: verifyVerdict(report),
+    ok: report.ok,
+    dataBlocks: report.dataBlocks,
+    keys: report.keys,
+    checkedWhenOpening: opened,
+    metaBlocks: report.metaBlocks,
+    error: report.error === null ? null : errorJson(report.error),
+    filterSkipped: report.filterSkipped,
+    falseNegatives: report.falseNegatives,
+    falseNegativeSamples: report.falseNegativeSamples.map((fn) => ({
+      key: bytesJson(fn.key),
+      dataBlock: fn.dataBlock,
+    })),
+  };
+  return JSON.stringify(out, null, 2) + "\n";
+}
+
 async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const file = onePath(args, "verify");
   const jobsArg = args.values.jobs;
@@ -40,7 +68,11 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
   } catch (error) {
     // A file that does not even open is corrupt, unless it could not be read or is unsupported.
     if (error instanceof SstFilterError && CORRUPTION.has(error.code)) {
-      process.stdout.write(`${file}: CORRUPT\n  ${error.code}: ${error.message}\n`);
+      process.stdout.write(
+        args.values.json === true
+          ? JSON.stringify({ file, verdict: "CORRUPT", ok: false, error: errorJson(error) }, null, 2) + "\n"
+          : `${file}: CORRUPT\n  ${error.code}: ${error.message}\n`,
+      );
       return EXIT_NEGATIVE;
     }
     throw inputError(file, error);
@@ -60,38 +92,22 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
         ),
     });
     bar.clear();
-    const opened = ["footer", "metaindex"];
-    if (Object.keys(table.properties).length > 0) opened.push("properties");
-    opened.push("index");
-    if (table.filter !== null) opened.push("filter");
-    const lines = [
-      `${plural(report.dataBlocks, "data block")}, ${plural(report.keys, "key")} read` +
-        (report.error === null ? ", every checksum matches" : ""),
-      `checked when opening: ${opened.join(", ")}` +
-        (report.metaBlocks.length > 0 ? `; meta blocks: ${report.metaBlocks.join(", ")}` : ""),
-    ];
-    if (report.error !== null) {
-      lines.push(`${report.error.code}: ${report.error.message}`);
-      // The usual cause of this one: a table a bare TableBuilder wrote, read as a database file.
-      if (/internal-key tag/.test(report.error.message) && args.values["user-keys"] !== true) {
-        lines.push("(if the file holds user keys without tags, try --user-keys)");
-      }
+    const verdict = verifyVerdict(report);
+    const opened = blocksCheckedWhenOpening(table);
+    if (args.values.json === true) {
+      process.stdout.write(reportJson(file, report, opened));
+    } else {
+      const lines = verifyReportLines(report, {
+        opened,
+        keyText: showKey,
+        // A user-keys table read with internal keys is the usual cause; with --user-keys, not.
+        ...(args.values["user-keys"] === true
+          ? {}
+          : { tagErrorHint: "(if the file holds user keys without tags, try --user-keys)" }),
+      });
+      process.stdout.write(`${file}: ${verdict}\n${lines.map((l) => `  ${l}\n`).join("")}`);
     }
-    if (report.filterSkipped !== null) {
-      lines.push(`keys not probed: ${report.filterSkipped}`);
-    } else if (report.falseNegatives > 0) {
-      lines.push(`${plural(report.falseNegatives, "key")} the filter rules out although in the file:`);
-      for (const fn of report.falseNegativeSamples) {
-        lines.push(`  ${showKey(fn.key)} (data block ${handle(fn.dataBlock)})`);
-      }
-    } else if (report.keys > 0) {
-      lines.push(`every key read passes the filter`);
-    }
-    // A block this reader cannot decode (XPRESS, a custom codec) says nothing against the file.
-    const unsupported = report.error?.code === "UNSUPPORTED" && report.falseNegatives === 0;
-    const verdict = report.ok ? "ok" : unsupported ? "UNSUPPORTED" : "CORRUPT";
-    process.stdout.write(`${file}: ${verdict}\n${lines.map((l) => `  ${l}\n`).join("")}`);
-    return report.ok ? 0 : unsupported ? EXIT_INPUT : EXIT_NEGATIVE;
+    return verdict === "ok" ? 0 : verdict === "UNSUPPORTED" ? EXIT_INPUT : EXIT_NEGATIVE;
   } catch (error) {
     bar.clear();
     throw inputError(file, error);
@@ -103,19 +119,24 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
 /** `sstfilter verify`. */
 export const verifyCommand: Command = {
   summary: "check every block checksum and every key against the filter",
-  help: `Usage: sstfilter verify <file> [--user-keys] [--jobs N]
+  help: `Usage: sstfilter verify <file> [--json] [--user-keys] [--jobs N]
 
 Reads every block of the file, checking its checksum and decoding it, and probes every key
 against the file's filter: a key the filter rules out means a corrupt filter. Shows a progress
 bar on standard error when it runs long. Exit code 0 when the file is sound, 1 when it is
 corrupt, 3 when it holds blocks this reader cannot decode (XPRESS, custom codecs).
 
+  --json           the report as JSON: file, verdict (ok, CORRUPT, UNSUPPORTED), ok, dataBlocks,
+                   keys, checkedWhenOpening, metaBlocks, error ({ code, message, offset } or null),
+                   filterSkipped, falseNegatives, falseNegativeSamples ({ key, dataBlock }); keys
+                   as text when printable UTF-8, else { hex }. A file that does not open: file,
+                   verdict, ok and error only
   --jobs N         threads to share the data blocks between (this machine has
                    ${availableParallelism()} cores). Each holds the table's index and filter, so memory grows
                    with N. Default: one thread per core while each has at least 64 MiB of
                    data blocks and the further threads together hold under 64 MiB more
                    (a large table's index and filter alone exceed that: one thread).
 ${USER_KEYS_HELP}`,
-  options: { ...TABLE_OPTIONS, jobs: { type: "string" } },
+  options: { ...TABLE_OPTIONS, jobs: { type: "string" }, json: { type: "boolean" } },
   run: verify,
 };

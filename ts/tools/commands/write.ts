@@ -8,7 +8,16 @@ import type { WriteOptions } from "../../api/table-writer.js";
 import { SstFilterError, type NodeSstFilter } from "../../platform/node.js";
 import { count } from "../format.js";
 import { FORMATS } from "./build.js";
-import { CliError, EXIT_INPUT, fromHex, inputError, usage, type Command, type Parsed } from "./shared.js";
+import {
+  CliError,
+  EXIT_INPUT,
+  fromHex,
+  inputError,
+  libraryFormatOption,
+  usage,
+  type Command,
+  type Parsed,
+} from "./shared.js";
 
 /** A whole number option, or undefined when absent. */
 function wholeOption(args: Parsed, name: string): number | undefined {
@@ -23,9 +32,7 @@ function wholeOption(args: Parsed, name: string): number | undefined {
 
 function writeOptions(args: Parsed): WriteOptions {
   const v = args.values;
-  const format = v.format ?? "rocksdb";
-  if (format !== "rocksdb" && format !== "leveldb") throw usage('--format must be "rocksdb" or "leveldb"');
-  const opts: WriteOptions = { format };
+  const opts: WriteOptions = { format: libraryFormatOption(args) ?? "rocksdb" };
   const set = <K extends keyof WriteOptions>(
     key: K,
     value: Exclude<WriteOptions[K], undefined> | undefined,
