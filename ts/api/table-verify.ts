@@ -333,3 +333,19 @@ export function defaultVerifyJobs(table: Table | AsyncTable, cores: number): num
   const byData = Math.max(1, Math.floor(dataEnd(table) / DEFAULT_MIN_DATA_PER_THREAD));
   return Math.max(1, Math.min(cores, byMemory, byData));
 }
+
+// The largest file whose verification starts workers before the table is open. Beyond it the index
+// and filter of a table usually leave defaultVerifyJobs no memory for another thread (3% of the
+// file in the benchmark tables), and a worker started for nothing would add to the peak memory.
+const EARLY_WORKERS_MAX_FILE_BYTES = 1 << 30;
+
+/**
+ * How many further threads to start for a table file of `fileBytes` before it is open, so that their
+ * start-up (tens of milliseconds) overlaps the opening: those defaultVerifyJobs would allow by the
+ * data alone (the file's size bounds the data's), for files up to 1 GiB. Once the table is open,
+ * defaultVerifyJobs decides; the workers it does not use are closed.
+ */
+export function earlyVerifyWorkers(fileBytes: number, cores: number): number {
+  if (fileBytes > EARLY_WORKERS_MAX_FILE_BYTES) return 0;
+  return Math.max(0, Math.min(cores, Math.floor(fileBytes / DEFAULT_MIN_DATA_PER_THREAD)) - 1);
+}

@@ -50,6 +50,11 @@ export interface ParallelVerifyOptions extends Pick<VerifyOptions, "onProgress" 
   /** As the table was opened with. */
   internalKeys: boolean;
   worker: VerifyWorkerSetup;
+  /**
+   * Workers started beforehand (while the table opened), used before any new one is started; the
+   * verification closes those it uses, the caller those left in the array.
+   */
+  started?: VerifyWorker[];
 }
 
 interface Running {
@@ -146,7 +151,7 @@ export function verifyTableFile(
 ): Promise<VerifyReport> {
   const maxReported = opts.maxReported ?? 10;
   const startThread = (): RangeVerifyThread => {
-    const worker = new VerifyWorker(opts.worker);
+    const worker = opts.started?.shift() ?? new VerifyWorker(opts.worker);
     return {
       verify: (range, onProgress, signal) =>
         worker.verify(

@@ -1,7 +1,8 @@
 // `sstfilter verify FILE [--jobs N]`: every block's checksum, every key against the filter.
+import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 
-import { defaultVerifyJobs } from "../../api/table-verify.js";
+import { defaultVerifyJobs, earlyVerifyWorkers } from "../../api/table-verify.js";
 import {
   SstFilterError,
   type AsyncTable,
@@ -9,7 +10,7 @@ import {
   type SstFilterErrorCode,
   type VerifyReport,
 } from "../../platform/node.js";
-import { verifyTableFile } from "../../platform/verify-parallel.js";
+import { VerifyWorker, verifyTableFile, type VerifyWorkerSetup } from "../../platform/verify-parallel.js";
 import { blocksCheckedWhenOpening, bytesJson, count, verifyReportLines, verifyVerdict } from "../format.js";
 import { progressBar } from "../progress.js";
 import {
@@ -62,6 +63,33 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const chosenJobs = jobsArg === undefined ? undefined : Number(jobsArg);
   if (chosenJobs !== undefined && (!Number.isSafeInteger(chosenJobs) || chosenJobs < 1))
     throw usage(`--jobs must be a whole number >= 1, got ${jobsArg}`);
+  // The entry this tool loads the core with (node.ts) compiled it and set the worker's script.
+  const setup = sf.verifyWorkerSetup()!;
+  const cores = availableParallelism();
+  // Workers start while this thread opens the table, which their start-up then overlaps.
+  const fileBytes = await stat(file).then(
+    (s) => s.size,
+    () => 0, // the open below reports what is wrong with the file
+  );
+  const early = Array.from(
+    { length: chosenJobs === undefined ? earlyVerifyWorkers(fileBytes, cores) : chosenJobs - 1 },
+    () => new VerifyWorker(setup),
+  );
+  try {
+    return await verifyOpened(sf, args, file, chosenJobs ?? null, setup, early);
+  } finally {
+    for (const worker of early) worker.close();
+  }
+}
+
+async function verifyOpened(
+  sf: NodeSstFilter,
+  args: Parsed,
+  file: string,
+  chosenJobs: number | null,
+  worker: VerifyWorkerSetup,
+  started: VerifyWorker[],
+): Promise<number> {
   let table: AsyncTable;
   try {
     table = await openTable(sf, file, args);
@@ -79,12 +107,11 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
   }
   const bar = progressBar();
   try {
-    // The entry this tool loads the core with (node.ts) compiled it and set the worker's script.
-    const worker = sf.verifyWorkerSetup()!;
     const report = await verifyTableFile(table, file, {
       jobs: chosenJobs ?? defaultVerifyJobs(table, availableParallelism()),
       internalKeys: args.values["user-keys"] !== true,
       worker,
+      started,
       onProgress: (p) =>
         bar.update(
           p.bytesTotal > 0 ? p.bytesDone / p.bytesTotal : 1,
