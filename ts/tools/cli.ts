@@ -76,25 +76,29 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(0);
 });
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof CliError) {
-      process.stderr.write(`sstfilter: ${error.message}\n`);
-      process.exitCode = error.exitCode;
-      return;
-    }
-    if (error instanceof SstFilterError) {
-      // Not about an input file: loading the wasm module failed.
-      process.stderr.write(`sstfilter: ${error.code}: ${error.message}\n`);
-      process.exitCode = EXIT_INPUT;
-      return;
-    }
-    process.stderr.write(
-      `sstfilter: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exitCode = EXIT_INPUT;
-  },
-);
+// Ends the process once what it wrote has been handed on (a write's callback runs after the writes
+// before it), without waiting for the rest of the teardown: worker threads ending and the
+// WebAssembly heap freed take 10-20 ms after a `verify --jobs` run.
+function exitWhenWritten(code: number): void {
+  process.exitCode = code;
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+}
+
+/** The exit code of an error that ended the command, reported on standard error. */
+function reportError(error: unknown): number {
+  if (error instanceof CliError) {
+    process.stderr.write(`sstfilter: ${error.message}\n`);
+    return error.exitCode;
+  }
+  if (error instanceof SstFilterError) {
+    // Not about an input file: loading the wasm module failed.
+    process.stderr.write(`sstfilter: ${error.code}: ${error.message}\n`);
+    return EXIT_INPUT;
+  }
+  process.stderr.write(
+    `sstfilter: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  return EXIT_INPUT;
+}
+
+main(process.argv.slice(2)).then(exitWhenWritten, (error: unknown) => exitWhenWritten(reportError(error)));
