@@ -82,14 +82,16 @@ Status IndexBlock::Iterator::Next(IndexEntry* entry, bool* end) {
   return block_->Located(std::move(s));
 }
 
-Status IndexBlock::IteratorNear(const LookupKey& lookup, std::optional<Iterator>* out) const {
+template <typename Before>
+Status IndexBlock::IteratorAfterLastRestartBefore(Before before,
+                                                  std::optional<Iterator>* out) const {
   *out = Iterator(this);
   if (empty()) return Status::Ok();
   Iterator& it = **out;
   IndexEntry current;
   bool end = false;
-  // Restart points hold whole keys and whole handles: binary search for the last one whose key
-  // is below the target (IndexBlockIter::Seek's BinarySeek).
+  // Restart points hold whole keys and whole handles: binary search for the last one whose entry
+  // lies before the target (IndexBlockIter::Seek's BinarySeek).
   auto restart_offset = [&](uint32_t i, uint32_t* offset) -> Status {
     *offset = RestartOffset(contents_, layout_, i);
     if (*offset >= layout_.entries_size) {
@@ -106,8 +108,7 @@ Status IndexBlock::IteratorNear(const LookupKey& lookup, std::optional<Iterator>
     it.decoder_.SeekTo(offset);
     it.previous_.reset();
     if (Status s = it.Next(&current, &end); !s.ok()) return s;
-    if (CompareIndexKeyWithLookup(*format_.comparator, current.user_key, format_.keys_have_tag,
-                                  current.tag, lookup) < 0) {
+    if (before(current)) {
       left = mid;
     } else {
       right = mid - 1;
@@ -118,6 +119,20 @@ Status IndexBlock::IteratorNear(const LookupKey& lookup, std::optional<Iterator>
   it.decoder_.SeekTo(offset);
   it.previous_.reset();
   return Status::Ok();
+}
+
+Status IndexBlock::IteratorNear(const LookupKey& lookup, std::optional<Iterator>* out) const {
+  return IteratorAfterLastRestartBefore(
+      [&](const IndexEntry& entry) {
+        return CompareIndexKeyWithLookup(*format_.comparator, entry.user_key, format_.keys_have_tag,
+                                         entry.tag, lookup) < 0;
+      },
+      out);
+}
+
+Status IndexBlock::IteratorNearOffset(uint64_t block_offset, std::optional<Iterator>* out) const {
+  return IteratorAfterLastRestartBefore(
+      [&](const IndexEntry& entry) { return entry.handle.offset < block_offset; }, out);
 }
 
 Status IndexBlock::Seek(const LookupKey& lookup, std::optional<IndexEntry>* entry) const {

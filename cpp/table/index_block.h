@@ -65,6 +65,11 @@ class IndexBlock {
   // does not is at most a restart interval on. A walk that starts at a key enters the index here.
   Status IteratorNear(const LookupKey& lookup, std::optional<Iterator>* out) const;
 
+  // The same by the blocks' offsets, for an index of data blocks (written in file order): an
+  // iterator from the last restart point whose block starts before `block_offset`. A walk of the
+  // blocks from an offset on (verify's ranges) enters the index here.
+  Status IteratorNearOffset(uint64_t block_offset, std::optional<Iterator>* out) const;
+
   // The first entry that does not sort before `lookup` (binary search over the restart points,
   // then a scan, as IndexBlockIter::Seek), or nullopt after the last entry. Internal-key indexes
   // compare as the databases' lookup keys do (docs/FORMATS.md 3.8).
@@ -83,6 +88,10 @@ class IndexBlock {
 
  private:
   Status Located(Status s) const;
+  // IteratorNear's binary search, with `before(entry)` saying whether a restart point's entry lies
+  // before the target.
+  template <typename Before>
+  Status IteratorAfterLastRestartBefore(Before before, std::optional<Iterator>* out) const;
   ByteView entries() const { return ByteView(contents_).first(layout_.entries_size); }
 
   Bytes contents_;

@@ -18,13 +18,15 @@ namespace {
 // (IndexBlock::IteratorNear), as the index seek of a point lookup does (leveldb table/table.cc
 // Table::InternalGet; rocksdb table/block_based/block_based_table_reader.cc
 // BlockBasedTable::Get). TableCursor::BeforeFrom skips the few entries left before the start.
-Status EnterIndex(const IndexBlock& block, const Bytes* start,
+// A walk of the data blocks from `block_offset` on (an index of data blocks; 0 otherwise) enters
+// at the restart point before that block, rather than passing over every entry before it (a
+// tenth of a microsecond each: verify's later ranges started 5-10 ms late in a 95,777-block index).
+Status EnterIndex(const IndexBlock& block, const Bytes* start, uint64_t block_offset,
                   std::optional<IndexBlock::Iterator>* it) {
-  if (start == nullptr) {
-    *it = block.Begin();
-    return Status::Ok();
-  }
-  return block.IteratorNear(LookupKey{*start}, it);
+  if (start != nullptr) return block.IteratorNear(LookupKey{*start}, it);
+  if (block_offset != 0) return block.IteratorNearOffset(block_offset, it);
+  *it = block.Begin();
+  return Status::Ok();
 }
 
 }  // namespace
@@ -277,7 +279,10 @@ Status TableCursor::NextHandle() {
   if (!w.entered) {
     w.entered = true;
     const Bytes* start = from_reached_ ? nullptr : &*entries_.from;
-    if (Status s = EnterIndex(table_->index, start, w.two_level ? &w.top : &w.blocks); !s.ok()) {
+    // The top level of a partitioned index names partitions, not data blocks.
+    const uint64_t block_offset = w.two_level ? 0 : range_begin_;
+    if (Status s = EnterIndex(table_->index, start, block_offset, w.two_level ? &w.top : &w.blocks);
+        !s.ok()) {
       return s;
     }
   }
@@ -334,7 +339,8 @@ Status TableCursor::Advance() {
         s = IndexBlock::Open(std::move(*contents), table_->index_format,
                              w.pending_partition->offset, compressed, w.partition.get());
         if (s.ok()) {
-          s = EnterIndex(*w.partition, from_reached_ ? nullptr : &*entries_.from, &w.blocks);
+          s = EnterIndex(*w.partition, from_reached_ ? nullptr : &*entries_.from, range_begin_,
+                         &w.blocks);
         }
         w.pending_partition.reset();
       }

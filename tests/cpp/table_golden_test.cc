@@ -327,14 +327,24 @@ void CheckTable(const GoldenTable& t, size_t* probes_checked) {
   ASSERT_TRUE(s.ok()) << t.id << ": " << s.message();
   EXPECT_TRUE(keys == t.keys) << t.id << ": keys() differ";
   CheckLayout(t, *reader);
-  // Two cursors over the blocks before and after an offset walk the same keys between them.
-  const uint64_t middle = t.file.size() / 3;
-  KeyList halves = AllKeys(*reader, t.file, &s, 0, middle);
+  // Two cursors over the blocks before and after an offset walk the same keys between them, the
+  // second entering the index by the offset (IndexBlock::IteratorNearOffset): at thirds of the
+  // file, and at, just before and just after the start of a data block in the middle.
+  const std::vector<BlockHandle> blocks = WalkedDataBlocks(*reader, t.file, &s);
   ASSERT_TRUE(s.ok()) << t.id << ": " << s.message();
-  const KeyList rest = AllKeys(*reader, t.file, &s, middle);
-  ASSERT_TRUE(s.ok()) << t.id << ": " << s.message();
-  halves.insert(halves.end(), rest.begin(), rest.end());
-  EXPECT_TRUE(halves == t.keys) << t.id << ": keys of [0, " << middle << ") and on differ";
+  std::vector<uint64_t> splits = {t.file.size() / 3, 2 * t.file.size() / 3};
+  if (!blocks.empty()) {
+    const uint64_t start = blocks[blocks.size() / 2].offset;
+    splits.insert(splits.end(), {start, start + 1, start == 0 ? 0 : start - 1});
+  }
+  for (const uint64_t middle : splits) {
+    KeyList halves = AllKeys(*reader, t.file, &s, 0, middle);
+    ASSERT_TRUE(s.ok()) << t.id << ": " << s.message();
+    const KeyList rest = AllKeys(*reader, t.file, &s, middle);
+    ASSERT_TRUE(s.ok()) << t.id << ": " << s.message();
+    halves.insert(halves.end(), rest.begin(), rest.end());
+    EXPECT_TRUE(halves == t.keys) << t.id << ": keys of [0, " << middle << ") and on differ";
+  }
 }
 
 void CheckSection(const std::vector<GoldenTable>& tables, const char* name) {
