@@ -66,7 +66,7 @@ export type DiffValue = string | number | boolean | null;
 /** One field of the files' self-description that differs, A's value and B's. */
 export interface FieldDifference {
   /**
-   * Which: "format", "footer.formatVersion", "footer.checksum", "size", "data.bytes",
+   * Which: "format", "footer.formatVersion", "footer.checksum", "data.bytes",
    * "data.blocks", "index.kind", "index.bytes", "index.partitions", "filter.present",
    * "filter.policy", "filter.kind", "filter.partitions", "filter.wholeKeyFiltering",
    * "filter.prefixExtractor", "filter.bytes", "filter.numProbes", "filter.bitsPerKey",
@@ -225,22 +225,18 @@ function diffProperties(
 }
 
 /** What a table's layout says of its index and data blocks. */
-async function blocksOf(
-  t: Table | AsyncTable,
-): Promise<{ data: DiffBlock[]; index: IndexShape; size: number }> {
+async function blocksOf(t: Table | AsyncTable): Promise<{ data: DiffBlock[]; index: IndexShape }> {
   const regions = await t.layout();
   const data: DiffBlock[] = [];
   const index: IndexShape = { kind: "binary-search", bytes: 0, partitions: 0 };
-  let size = 0;
   for (const r of regions) {
-    size = r.offset + r.size + r.trailerSize;
     if (r.kind === "data") data.push({ offset: r.offset, size: r.size });
     if (r.kind === "top-index") index.kind = "two-level";
     if (r.kind === "index" || r.kind === "top-index") index.bytes += r.size;
     if (r.kind === "index") index.partitions++;
   }
   if (index.kind === "binary-search") index.partitions = 0;
-  return { data, index, size };
+  return { data, index };
 }
 
 interface IndexShape {
@@ -353,7 +349,6 @@ async function diffPhysical(
     "order.comparator": t.order.comparator,
     "footer.formatVersion": t.footer.formatVersion,
     "footer.checksum": t.footer.checksum,
-    size: shape.size,
     "data.bytes": dataEnd(t),
     "data.blocks": shape.data.length,
     "index.kind": shape.index.kind,

@@ -32,7 +32,6 @@ const FIELD_WORDS: Record<string, string> = {
   "order.comparator": "comparator",
   "footer.formatVersion": "format_version",
   "footer.checksum": "checksum",
-  size: "file size",
   "data.bytes": "bytes of data blocks",
   "data.blocks": "data blocks",
   "index.kind": "index_type",
