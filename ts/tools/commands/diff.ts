@@ -1,14 +1,15 @@
 // `sstfilter diff A B`: two tables compared (sf.diffTables, ts/api/table-diff.ts), physically and
 // entry by entry. Its exit codes are diff(1)'s, not the other commands': 0 equal, 1 different,
 // 2 trouble (a usage error, or a file that cannot be read or decoded).
-import type {
-  AsyncTable,
-  DiffIgnore,
-  Entry,
-  FieldDifference,
-  NodeSstFilter,
-  TableDiff,
-  TablePropertyValue,
+import {
+  SstFilterError,
+  type AsyncTable,
+  type DiffIgnore,
+  type Entry,
+  type FieldDifference,
+  type NodeSstFilter,
+  type TableDiff,
+  type TablePropertyValue,
 } from "../../platform/node.js";
 import { bytesJson, count } from "../format.js";
 import {
@@ -169,7 +170,10 @@ async function diff(sf: NodeSstFilter, args: Parsed): Promise<number> {
       );
     }
     const d = await sf.diffTables(opened[0]!, opened[1]!, opts).catch((error: unknown) => {
-      throw error instanceof CliError ? error : trouble(`${fileA}, ${fileB}`, error);
+      // diffTables checks --ignore and that the tables share a key order: the command line's fault.
+      if (error instanceof SstFilterError && error.code === "BAD_OPTIONS")
+        throw usage(`diff: ${error.message}`);
+      throw trouble(`${fileA}, ${fileB}`, error);
     });
     process.stdout.write(
       args.values.json === true ? diffJson(fileA, fileB, d) : diffLines(d).join("\n") + "\n",
@@ -188,8 +192,8 @@ export const diffCommand: Command = {
 Compares two tables: their entries merged in key order (only in A, only in B, changed: value,
 type, sequence number), and the files: format, format_version, checksum, properties, filter
 (kind, parameters, the first differing 64-byte block of its bytes), index, data blocks (the
-first whose contents differ, with its offset in each file). Both are read once, in bounded
-memory. Exit code, as diff's: 0 when the tables are equal, 1 when they differ, 2 on trouble (a
+first whose contents differ, with its offset in each file): the files as a reader sees them,
+not bytes none reads (footer padding, gaps). Both are read once, in bounded memory. Exit code, as diff's: 0 when the tables are equal, 1 when they differ, 2 on trouble (a
 usage error, or a file that cannot be read or decoded).
 
   --json           the report as JSON: a, b, equal, entries (equal, countA, countB, onlyInA,
