@@ -193,6 +193,20 @@ describe("entries that differ are found with their keys", () => {
     expect(decoded(d.entries.onlyInASamples[0]!.key)).toBe("key00499");
   });
 
+  test("in a table's own order (reverse bytewise): a deleted key found where that order puts it", async () => {
+    const reverse: Partial<WriteOptions> = { comparator: "rocksdb.ReverseBytewiseComparator" };
+    const descending = [...ENTRIES].reverse();
+    const fewer = descending.filter(([k]) => k !== "key00250" && k !== "key00001");
+    const d = await diffOf(written(descending, reverse), written(fewer, reverse));
+    expect([d.entries.onlyInA, d.entries.onlyInB, d.entries.changed]).toEqual([2, 0, 0]);
+    expect(d.entries.onlyInASamples.map((e) => decoded(e.key))).toEqual(["key00250", "key00001"]);
+  });
+
+  test("tables in different key orders are not merged: BAD_OPTIONS", async () => {
+    const reverse = written([...ENTRIES].reverse(), { comparator: "rocksdb.ReverseBytewiseComparator" });
+    await expect(diffOf(written(ENTRIES), reverse)).rejects.toMatchObject({ code: "BAD_OPTIONS" });
+  });
+
   test("every difference counted, maxReported of each listed, in key order", async () => {
     const fewer = ENTRIES.filter((_, i) => i % 100 !== 7);
     const d = await diffOf(written(ENTRIES), written(fewer), { maxReported: 2 });
