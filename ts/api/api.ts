@@ -31,6 +31,8 @@ import { readWriteAheadLog, type ReadWriteAheadLogOptions, type WalFile } from "
 import type { ByteSource } from "../core/byte-sources.js";
 import { openTable, openTableFrom, type AsyncTable, type Table } from "./table.js";
 import type { OpenTableOptions } from "./table-types.js";
+import { diffTables, type DiffServices, type DiffTablesOptions, type TableDiff } from "./table-diff.js";
+import { compareFunctionFor } from "./comparators.js";
 
 /** Which wasm module `init` loaded: SIMD128 where the runtime validates it, else the portable one. */
 export type Backend = "wasm-simd128" | "wasm-scalar";
@@ -230,6 +232,34 @@ export class SstFilter {
    */
   openTable(bytes: Uint8Array, opts: OpenTableOptions = {}): Table {
     return openTable(this.heap, bytes, opts);
+  }
+
+  /**
+   * Compares table `a` with table `b`: format, footer, properties, filter, index and data blocks,
+   * and their entries merged in key order (walked once, in bounded memory). Rejects with an
+   * SstFilterError when a block fails to read, or when the tables are in different key orders.
+   */
+  diffTables(a: Table | AsyncTable, b: Table | AsyncTable, opts: DiffTablesOptions = {}): Promise<TableDiff> {
+    const services: DiffServices = {
+      orderOf: (name) => compareFunctionFor(this.heap, name, undefined),
+      filterDetails: (bytes, format) => {
+        const filter = this.openFilter(bytes, { format });
+        try {
+          return filter.details;
+        } finally {
+          filter.dispose();
+        }
+      },
+      levelDbFilters: (block) => {
+        const filters = this.openLevelDbFilterBlock(block);
+        try {
+          return filters.filters();
+        } finally {
+          filters.dispose();
+        }
+      },
+    };
+    return diffTables(services, a, b, opts);
   }
 
   /**

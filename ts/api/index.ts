@@ -33,6 +33,19 @@ export type { Hashes } from "./hash.js";
 export type { Key, KeyBatch } from "../core/keys.js";
 export { simd128Supported } from "./init.js";
 export { AsyncTable, Table } from "./table.js";
+export { VOLATILE_PROPERTIES } from "./table-diff.js";
+export type {
+  DiffBlock,
+  DiffIgnore,
+  DiffTablesOptions,
+  DiffValue,
+  EntriesDiff,
+  EntryChange,
+  FieldDifference,
+  PhysicalDiff,
+  PropertyChange,
+  TableDiff,
+} from "./table-diff.js";
 export { TableWriter } from "./table-writer.js";
 export type { NodeWritableLike, TableSink, WriteOptions } from "./table-writer.js";
 export { compareBytes } from "./entries.js";

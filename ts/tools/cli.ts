@@ -4,12 +4,14 @@
 // here are the main help, parsing the command line, exit codes and reporting errors.
 // Exit codes: 0 success (probe: every key may be present); 1 a negative finding (probe: some key is
 // definitely absent; verify: the file is corrupt; get: the file holds nothing for the key); 2 usage
-// error; 3 the input could not be read or decoded.
+// error; 3 the input could not be read or decoded. `diff` alone follows diff(1): 0 equal, 1
+// different, 2 on any trouble (tools/commands/diff.ts).
 import { parseArgs } from "node:util";
 
 import { init, SstFilterError } from "../platform/node.js";
 import { buildCommand } from "./commands/build.js";
 import { dbCommand } from "./commands/db.js";
+import { diffCommand } from "./commands/diff.js";
 import { getCommand } from "./commands/get.js";
 import { inspectCommand } from "./commands/inspect.js";
 import { probeCommand } from "./commands/probe.js";
@@ -27,6 +29,7 @@ const COMMANDS: Record<string, Command> = {
   verify: verifyCommand,
   scan: scanCommand,
   get: getCommand,
+  diff: diffCommand,
   db: dbCommand,
 };
 
@@ -42,7 +45,8 @@ ${Object.entries(COMMANDS)
 
 Run "sstfilter <command> --help" for a command's options.
 Exit codes: 0 ok, 1 a key is definitely absent (probe), the file is corrupt (verify) or holds
-nothing for the key (get), 2 usage error, 3 the input could not be read or decoded.`;
+nothing for the key (get), 2 usage error, 3 the input could not be read or decoded; diff, as
+diff(1): 0 equal, 1 different, 2 on any trouble.`;
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

@@ -1,0 +1,535 @@
+// Two tables compared (`sf.diffTables(a, b)`, `sstfilter diff A B`; issue 32): what the files say
+// about themselves (format, footer, properties, filter, index, data blocks) and their entries,
+// merged in the tables' key order. The merge walks both tables once, one entry of each in hand:
+// memory stays bounded however large the tables are.
+import { SstFilterError } from "../core/errors.js";
+import type { LibraryFormat } from "../core/library-format.js";
+import type { CompareFunction } from "./comparators.js";
+import type { Entry } from "./entries.js";
+import type { FilterDetails } from "./filters.js";
+import type { AsyncTable, Table } from "./table.js";
+import type { TablePropertyValue } from "./table-types.js";
+import { dataEnd } from "./table-verify.js";
+
+/** What diffTables may be told to ignore: see {@link DiffTablesOptions.ignore}. */
+export type DiffIgnore = "seq" | "properties" | `properties:${string}`;
+
+/** diffTables' options: what to ignore, how many differing entries to report, the key order. */
+export interface DiffTablesOptions {
+  /**
+   * Fields expected to vary (a golden test's sequence numbers, creation times, session ids):
+   * - "seq": entries' sequence numbers, and the properties that record them
+   *   (rocksdb.key.smallest.seqno, rocksdb.key.largest.seqno, rocksdb.external_sst_file.global_seqno);
+   * - "properties:NAME": the property NAME; a trailing "*" takes every name that starts so
+   *   ("properties:rocksdb.creat*");
+   * - "properties:volatile": the properties {@link VOLATILE_PROPERTIES} lists (who wrote the file
+   *   and when);
+   * - "properties": every property.
+   */
+  ignore?: DiffIgnore[];
+  /** How many entries only in A, only in B and changed to report with their keys (all are counted). Default 10. */
+  maxReported?: number;
+  /**
+   * The order of tables opened with a comparator function of your own (`t.order.source`
+   * "supplied" and not built in): the same function. Built-in orders need none.
+   */
+  comparator?: CompareFunction;
+}
+
+/**
+ * The properties RocksDB records about who wrote a file and when, different in every run
+ * (table/table_properties.cc: kDbId, kDbSessionId, kDbHostId, kCreationTime, kFileCreationTime,
+ * kOldestKeyTime, kNewestKeyTime, kOriginalFileNumber): "properties:volatile" ignores them.
+ */
+export const VOLATILE_PROPERTIES: readonly string[] = [
+  "rocksdb.creating.db.identity",
+  "rocksdb.creating.session.identity",
+  "rocksdb.creating.host.identity",
+  "rocksdb.creation.time",
+  "rocksdb.file.creation.time",
+  "rocksdb.oldest.key.time",
+  "rocksdb.newest.key.time",
+  "rocksdb.original.file.number",
+];
+
+// The properties a table's sequence numbers decide (table/table_properties.cc, and the global
+// sequence number of an ingested file, table/sst_file_dumper.cc), ignored with "seq".
+const SEQUENCE_PROPERTIES = [
+  "rocksdb.key.smallest.seqno",
+  "rocksdb.key.largest.seqno",
+  "rocksdb.external_sst_file.global_seqno",
+];
+
+/** A value of a field the two files state, as diffTables compares it. */
+export type DiffValue = string | number | boolean | null;
+
+/** One field of the files' self-description that differs, A's value and B's. */
+export interface FieldDifference {
+  /**
+   * Which: "format", "footer.formatVersion", "footer.checksum", "data.bytes",
+   * "data.blocks", "index.kind", "index.bytes", "index.partitions", "filter.present",
+   * "filter.policy", "filter.kind", "filter.partitions", "filter.wholeKeyFiltering",
+   * "filter.prefixExtractor", "filter.bytes", "filter.numProbes", "filter.bitsPerKey",
+   * "order.comparator".
+   */
+  field: string;
+  a: DiffValue;
+  b: DiffValue;
+}
+
+/** A property both tables hold with different values. */
+export interface PropertyChange {
+  name: string;
+  a: TablePropertyValue;
+  b: TablePropertyValue;
+}
+
+/** A data block: where it lies, its size without the trailer. */
+export interface DiffBlock {
+  offset: number;
+  size: number;
+}
+
+/** How the two files are laid out and describe themselves. */
+export interface PhysicalDiff {
+  /** No field, property, filter byte or data block content differs (what is ignored apart). */
+  equal: boolean;
+  fields: FieldDifference[];
+  /** Properties by name: only in A, only in B, in both with different values (ignored ones left out). */
+  properties: { onlyInA: string[]; onlyInB: string[]; changed: PropertyChange[] };
+  /**
+   * The first 64-byte block of the filters' stored bytes that differs: the filter part (partition,
+   * or 0 for a full filter or LevelDB's filter block) and the block's offset in it; null when
+   * the filters' bytes are the same (or neither table has one).
+   */
+  filterBytes: { part: number; offset: number } | null;
+  /**
+   * The first data block, in file order, whose contents (checksum-verified, decompressed) differ,
+   * with its position among the data blocks and where it lies in each file (null past the last
+   * block of a file); null when every block's contents are the same. A change of compression or
+   * checksum alone leaves contents equal: the properties and the footer name it. Not compared when
+   * "seq" is ignored: every entry's sequence number is in its block's bytes.
+   */
+  dataBlock: { index: number; a: DiffBlock | null; b: DiffBlock | null } | null;
+}
+
+/** An entry of both tables (the same user key, the same place among its versions) that differs. */
+export interface EntryChange {
+  key: Uint8Array;
+  /** What differs, among "value", "type", "seq" (unless ignored) and "timestamp". */
+  fields: ("value" | "type" | "seq" | "timestamp")[];
+  a: Entry;
+  b: Entry;
+}
+
+/** The entries of the two tables merged in key order. */
+export interface EntriesDiff {
+  /** No entry only in one table, none changed. */
+  equal: boolean;
+  /** Entries in each table. */
+  countA: number;
+  countB: number;
+  onlyInA: number;
+  onlyInB: number;
+  changed: number;
+  /** The first `maxReported` of each, in key order. */
+  onlyInASamples: Entry[];
+  onlyInBSamples: Entry[];
+  changedSamples: EntryChange[];
+}
+
+/** What diffTables finds. */
+export interface TableDiff {
+  /** Both physically and in their entries equal. */
+  equal: boolean;
+  physical: PhysicalDiff;
+  entries: EntriesDiff;
+}
+
+/** The ignore list, checked, as what the comparisons ask. */
+interface Ignored {
+  seq: boolean;
+  property(name: string): boolean;
+}
+
+function ignoredOf(ignore: DiffIgnore[] | undefined): Ignored {
+  if (ignore !== undefined && !Array.isArray(ignore)) {
+    throw new SstFilterError("BAD_OPTIONS", 'ignore must be an array such as ["seq", "properties:volatile"]');
+  }
+  let seq = false;
+  let allProperties = false;
+  const names = new Set<string>();
+  const prefixes: string[] = [];
+  for (const item of ignore ?? []) {
+    if (item === "seq") {
+      seq = true;
+      SEQUENCE_PROPERTIES.forEach((n) => names.add(n));
+    } else if (item === "properties") allProperties = true;
+    else if (item === "properties:volatile") VOLATILE_PROPERTIES.forEach((n) => names.add(n));
+    else if (typeof item === "string" && item.startsWith("properties:") && item.length > 11) {
+      const name = item.slice(11);
+      if (name.endsWith("*")) prefixes.push(name.slice(0, -1));
+      else names.add(name);
+    } else {
+      throw new SstFilterError(
+        "BAD_OPTIONS",
+        `cannot ignore ${JSON.stringify(item)}: "seq", "properties", "properties:volatile" or "properties:NAME" (NAME may end in *)`,
+      );
+    }
+  }
+  return {
+    seq,
+    property: (name) => allProperties || names.has(name) || prefixes.some((p) => name.startsWith(p)),
+  };
+}
+
+/** A property's value as a comparable string. */
+function propertyText(value: TablePropertyValue): string {
+  return typeof value === "object" ? `hex:${value.hex}` : `${typeof value}:${String(value)}`;
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The offset of the first 64-byte block where `a` and `b` differ (a length difference counts), or -1. */
+function firstDifferingBlock(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return i - (i % 64);
+  return a.length === b.length ? -1 : n - (n % 64);
+}
+
+function diffProperties(
+  a: Table | AsyncTable,
+  b: Table | AsyncTable,
+  ignored: Ignored,
+): PhysicalDiff["properties"] {
+  const kept = (t: Table | AsyncTable): string[] =>
+    Object.keys(t.properties).filter((n) => !ignored.property(n));
+  const namesA = kept(a);
+  const namesB = kept(b);
+  const changed: PropertyChange[] = [];
+  for (const name of namesA) {
+    const valueB = b.properties[name];
+    if (valueB === undefined) continue;
+    const valueA = a.properties[name]!;
+    if (propertyText(valueA) !== propertyText(valueB)) changed.push({ name, a: valueA, b: valueB });
+  }
+  return {
+    onlyInA: namesA.filter((n) => !(n in b.properties)),
+    onlyInB: namesB.filter((n) => !(n in a.properties)),
+    changed,
+  };
+}
+
+/** What a table's layout says of its index and data blocks. */
+async function blocksOf(t: Table | AsyncTable): Promise<{ data: DiffBlock[]; index: IndexShape }> {
+  const regions = await t.layout();
+  const data: DiffBlock[] = [];
+  const index: IndexShape = { kind: "binary-search", bytes: 0, partitions: 0 };
+  for (const r of regions) {
+    if (r.kind === "data") data.push({ offset: r.offset, size: r.size });
+    if (r.kind === "top-index") index.kind = "two-level";
+    if (r.kind === "index" || r.kind === "top-index") index.bytes += r.size;
+    if (r.kind === "index") index.partitions++;
+  }
+  if (index.kind === "binary-search") index.partitions = 0;
+  return { data, index };
+}
+
+interface IndexShape {
+  kind: "binary-search" | "two-level";
+  bytes: number;
+  partitions: number;
+}
+
+// Bits per key to three decimals, as compared and shown.
+const round = (x: number): number => Math.round(x * 1000) / 1000;
+
+/**
+ * @internal What diffTables needs of the loaded library (sf.diffTables supplies it): a built-in
+ * comparator's compare function by name (null when not built in), a filter's details from its
+ * bytes, the filters of a LevelDB filter block (null where one does not decode).
+ */
+export interface DiffServices {
+  /** The compare function of the built-in comparator `name`; null when not built in. */
+  orderOf(name: string): CompareFunction | null;
+  /** What a filter's bytes say about it (sf.openFilter's details). */
+  filterDetails(bytes: Uint8Array, format: LibraryFormat): FilterDetails;
+  /** The filters of a LevelDB filter block, null where one does not decode. */
+  levelDbFilters(block: Uint8Array): (Uint8Array | null)[];
+}
+
+/**
+ * The filter's fields as compared (all null for a table without a filter): what `t.filter`
+ * says, and from the filter's own bytes its probes per key (of its first part) and, where RocksDB
+ * records the keys added (rocksdb.num.filter_entries, else rocksdb.num.entries), its bits per key.
+ */
+async function filterFields(
+  t: Table | AsyncTable,
+  services: DiffServices,
+): Promise<Record<string, DiffValue>> {
+  const f = t.filter;
+  let numProbes: number | null = null;
+  let bitsPerKey: number | null = null;
+  if (f !== null && f.kind !== "custom") {
+    const stored = await t.filterBytes();
+    const parts =
+      t.format === "leveldb" && stored[0] !== undefined ? services.levelDbFilters(stored[0]) : stored;
+    let dataBytes = 0;
+    for (const part of parts) {
+      if (part === null || part.length === 0) continue;
+      const details = services.filterDetails(part, t.format);
+      numProbes ??= details.numProbes;
+      dataBytes += details.dataBytes;
+    }
+    const keys = t.properties["rocksdb.num.filter_entries"] ?? t.properties["rocksdb.num.entries"];
+    if (typeof keys === "number" && keys > 0) bitsPerKey = round((8 * dataBytes) / keys);
+  }
+  return {
+    "filter.present": f !== null,
+    "filter.policy": f?.policy ?? null,
+    "filter.kind": f?.kind ?? null,
+    "filter.partitions": f?.partitions ?? null,
+    "filter.wholeKeyFiltering": f?.wholeKeyFiltering ?? null,
+    "filter.prefixExtractor": f?.prefixExtractor ?? null,
+    "filter.bytes": f?.sizeBytes ?? null,
+    "filter.numProbes": numProbes,
+    "filter.bitsPerKey": bitsPerKey,
+  };
+}
+
+async function firstDifferingFilterBlock(
+  a: Table | AsyncTable,
+  b: Table | AsyncTable,
+): Promise<PhysicalDiff["filterBytes"]> {
+  const partsA = a.filter === null ? [] : await a.filterBytes();
+  const partsB = b.filter === null ? [] : await b.filterBytes();
+  const parts = Math.max(partsA.length, partsB.length);
+  for (let part = 0; part < parts; part++) {
+    const pa = partsA[part];
+    const pb = partsB[part];
+    if (pa === undefined || pb === undefined) return { part, offset: 0 };
+    const offset = firstDifferingBlock(pa, pb);
+    if (offset >= 0) return { part, offset };
+  }
+  return null;
+}
+
+async function firstDifferingDataBlock(
+  a: Table | AsyncTable,
+  b: Table | AsyncTable,
+  blocksA: DiffBlock[],
+  blocksB: DiffBlock[],
+): Promise<PhysicalDiff["dataBlock"]> {
+  const n = Math.min(blocksA.length, blocksB.length);
+  for (let index = 0; index < n; index++) {
+    const ba = blocksA[index]!;
+    const bb = blocksB[index]!;
+    const contentsA = await a.readBlock(ba.offset, ba.size);
+    const contentsB = await b.readBlock(bb.offset, bb.size);
+    if (!bytesEqual(contentsA, contentsB)) return { index, a: ba, b: bb };
+  }
+  if (blocksA.length === blocksB.length) return null;
+  return { index: n, a: blocksA[n] ?? null, b: blocksB[n] ?? null };
+}
+
+/** What the two files say about themselves, compared. */
+async function diffPhysical(
+  services: DiffServices,
+  a: Table | AsyncTable,
+  b: Table | AsyncTable,
+  ignored: Ignored,
+): Promise<PhysicalDiff> {
+  const [shapeA, shapeB] = [await blocksOf(a), await blocksOf(b)];
+  const side = async (t: Table | AsyncTable, shape: typeof shapeA): Promise<Record<string, DiffValue>> => ({
+    format: t.format,
+    "order.comparator": t.order.comparator,
+    "footer.formatVersion": t.footer.formatVersion,
+    "footer.checksum": t.footer.checksum,
+    "data.bytes": dataEnd(t),
+    "data.blocks": shape.data.length,
+    "index.kind": shape.index.kind,
+    "index.bytes": shape.index.bytes,
+    "index.partitions": shape.index.partitions,
+    ...(await filterFields(t, services)),
+  });
+  const fieldsA = await side(a, shapeA);
+  const fieldsB = await side(b, shapeB);
+  const fields = Object.keys(fieldsA)
+    .filter((field) => fieldsA[field] !== fieldsB[field])
+    .map((field) => ({ field, a: fieldsA[field]!, b: fieldsB[field]! }));
+  const properties = diffProperties(a, b, ignored);
+  const filterBytes = await firstDifferingFilterBlock(a, b);
+  const dataBlock = ignored.seq ? null : await firstDifferingDataBlock(a, b, shapeA.data, shapeB.data);
+  const equal =
+    fields.length === 0 &&
+    properties.onlyInA.length + properties.onlyInB.length + properties.changed.length === 0 &&
+    filterBytes === null &&
+    dataBlock === null;
+  return { equal, fields, properties, filterBytes, dataBlock };
+}
+
+/** One table's entries walked one at a time, sync or async alike; `done()` frees the walk. */
+class EntryWalk {
+  private readonly walk: Iterator<Entry> | AsyncIterator<Entry>;
+  current: Entry | null = null;
+  count = 0;
+
+  constructor(table: Table | AsyncTable) {
+    const entries = table.entries();
+    this.walk =
+      Symbol.asyncIterator in entries
+        ? (entries as AsyncIterableIterator<Entry>)[Symbol.asyncIterator]()
+        : (entries as IterableIterator<Entry>)[Symbol.iterator]();
+  }
+
+  /** Moves to the next entry (null at the end). */
+  async advance(): Promise<void> {
+    const next = await this.walk.next();
+    this.current = next.done === true ? null : next.value;
+    if (this.current !== null) this.count++;
+  }
+
+  /** Ends the walk early, freeing its cursor (a finished walk freed it already). */
+  async done(): Promise<void> {
+    await this.walk.return?.();
+  }
+}
+
+/** An entry copied out of its batch, for a report that outlives the walk. */
+function kept(e: Entry): Entry {
+  const out: Entry = { ...e, key: e.key.slice(), value: e.value.slice() };
+  if (e.timestamp !== undefined) out.timestamp = e.timestamp.slice();
+  return out;
+}
+
+/** What differs between two entries of the same user key. */
+function changedFields(a: Entry, b: Entry, ignored: Ignored): EntryChange["fields"] {
+  const fields: EntryChange["fields"] = [];
+  if (!bytesEqual(a.value, b.value)) fields.push("value");
+  if (a.typeCode !== b.typeCode) fields.push("type");
+  if (!ignored.seq && a.seq !== b.seq) fields.push("seq");
+  const noTimestamp = new Uint8Array(0);
+  if (!bytesEqual(a.timestamp ?? noTimestamp, b.timestamp ?? noTimestamp)) fields.push("timestamp");
+  return fields;
+}
+
+/**
+ * The key order both tables are in, as a compare function: tables in different orders, or in one
+ * unknown, cannot be merged.
+ */
+function mergeOrder(
+  a: Table | AsyncTable,
+  b: Table | AsyncTable,
+  orderOf: DiffServices["orderOf"],
+  supplied: CompareFunction | undefined,
+): CompareFunction {
+  if (!a.order.known || !b.order.known) {
+    throw new SstFilterError(
+      "UNSUPPORTED",
+      "the key order of a table is unknown: open it with its comparator to compare its entries",
+    );
+  }
+  if (a.order.comparator !== b.order.comparator) {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      `the tables are in different key orders (${a.order.comparator} and ${b.order.comparator}): their entries cannot be merged`,
+    );
+  }
+  const compare = supplied ?? orderOf(a.order.comparator);
+  if (compare === null) {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      `the tables' order ${a.order.comparator} is not built in: pass the comparator they were opened with`,
+    );
+  }
+  return compare;
+}
+
+/**
+ * The entries of both tables merged in key order. The versions of one user key pair up in stored
+ * order (newest first): the first of A's with the first of B's, and so on; what is left over of
+ * a key is only in the table that has it.
+ */
+async function diffEntries(
+  a: Table | AsyncTable,
+  b: Table | AsyncTable,
+  compare: CompareFunction,
+  ignored: Ignored,
+  maxReported: number,
+): Promise<EntriesDiff> {
+  const out: EntriesDiff = {
+    equal: true,
+    countA: 0,
+    countB: 0,
+    onlyInA: 0,
+    onlyInB: 0,
+    changed: 0,
+    onlyInASamples: [],
+    onlyInBSamples: [],
+    changedSamples: [],
+  };
+  const walkA = new EntryWalk(a);
+  const walkB = new EntryWalk(b);
+  try {
+    await walkA.advance();
+    await walkB.advance();
+    for (;;) {
+      const ea = walkA.current;
+      const eb = walkB.current;
+      if (ea === null && eb === null) break;
+      const c = ea === null ? 1 : eb === null ? -1 : bytesEqual(ea.key, eb.key) ? 0 : compare(ea.key, eb.key);
+      if (c < 0) {
+        if (out.onlyInA++ < maxReported) out.onlyInASamples.push(kept(ea!));
+        await walkA.advance();
+      } else if (c > 0) {
+        if (out.onlyInB++ < maxReported) out.onlyInBSamples.push(kept(eb!));
+        await walkB.advance();
+      } else {
+        const fields = changedFields(ea!, eb!, ignored);
+        if (fields.length > 0 && out.changed++ < maxReported) {
+          out.changedSamples.push({ key: ea!.key.slice(), fields, a: kept(ea!), b: kept(eb!) });
+        }
+        await walkA.advance();
+        await walkB.advance();
+      }
+    }
+  } finally {
+    await walkA.done();
+    await walkB.done();
+  }
+  out.countA = walkA.count;
+  out.countB = walkB.count;
+  out.equal = out.onlyInA + out.onlyInB + out.changed === 0;
+  return out;
+}
+
+/** @internal sf.diffTables: table `a` against table `b`, physically and entry by entry. */
+export async function diffTables(
+  services: DiffServices,
+  a: Table | AsyncTable,
+  b: Table | AsyncTable,
+  opts: DiffTablesOptions = {},
+): Promise<TableDiff> {
+  if (opts === null || typeof opts !== "object") {
+    throw new SstFilterError(
+      "BAD_OPTIONS",
+      "diffTables options must be an object { ignore?, maxReported?, comparator? }",
+    );
+  }
+  const maxReported = opts.maxReported ?? 10;
+  if (!Number.isSafeInteger(maxReported) || maxReported < 0) {
+    throw new SstFilterError("BAD_OPTIONS", `maxReported must be a whole number >= 0, got ${maxReported}`);
+  }
+  if (opts.comparator !== undefined && typeof opts.comparator !== "function") {
+    throw new SstFilterError("BAD_OPTIONS", "comparator must be a function (a, b) => number");
+  }
+  const ignored = ignoredOf(opts.ignore);
+  const compare = mergeOrder(a, b, services.orderOf, opts.comparator);
+  const physical = await diffPhysical(services, a, b, ignored);
+  const entries = await diffEntries(a, b, compare, ignored, maxReported);
+  return { equal: physical.equal && entries.equal, physical, entries };
+}

@@ -1,0 +1,215 @@
+// `sstfilter diff A B`: two tables compared (sf.diffTables, ts/api/table-diff.ts), physically and
+// entry by entry. Its exit codes are diff(1)'s, not the other commands': 0 equal, 1 different,
+// 2 trouble (a usage error, or a file that cannot be read or decoded).
+import {
+  SstFilterError,
+  type AsyncTable,
+  type DiffIgnore,
+  type Entry,
+  type FieldDifference,
+  type NodeSstFilter,
+  type TableDiff,
+  type TablePropertyValue,
+} from "../../platform/node.js";
+import { bytesJson, count } from "../format.js";
+import {
+  CliError,
+  entryFieldsJson,
+  EXIT_NEGATIVE,
+  EXIT_USAGE,
+  inputError,
+  openTable,
+  showKey,
+  TABLE_OPTIONS,
+  usage,
+  USER_KEYS_HELP,
+  type Command,
+  type Parsed,
+} from "./shared.js";
+
+// The fields diffTables names, in the files' own terms (RocksDB's option and property words).
+const FIELD_WORDS: Record<string, string> = {
+  format: "format",
+  "order.comparator": "comparator",
+  "footer.formatVersion": "format_version",
+  "footer.checksum": "checksum",
+  "data.bytes": "bytes of data blocks",
+  "data.blocks": "data blocks",
+  "index.kind": "index_type",
+  "index.bytes": "bytes of index",
+  "index.partitions": "index partitions",
+  "filter.present": "filter",
+  "filter.policy": "filter policy",
+  "filter.kind": "filter kind",
+  "filter.partitions": "filter partitions",
+  "filter.wholeKeyFiltering": "whole_key_filtering",
+  "filter.prefixExtractor": "prefix_extractor",
+  "filter.bytes": "bytes of filter",
+  "filter.numProbes": "filter probes per key",
+  "filter.bitsPerKey": "filter bits per key",
+};
+
+// Values longer than this are cut in the text output (--json has them whole).
+const SHOWN_VALUE = 40;
+
+function propertyText(value: TablePropertyValue): string {
+  return typeof value === "object" ? `0x${value.hex}` : String(value);
+}
+
+function fieldLine(d: FieldDifference): string {
+  const show = (v: FieldDifference["a"]): string => (v === null ? "none" : String(v));
+  return `${FIELD_WORDS[d.field] ?? d.field}: ${show(d.a)} in A, ${show(d.b)} in B`;
+}
+
+/** An entry in a line: key, sequence number and type where the table has them, value. */
+function entryText(e: Entry): string {
+  const value = showKey(e.value);
+  const cut =
+    value.length > SHOWN_VALUE ? `${value.slice(0, SHOWN_VALUE)}... (${count(e.value.length)} bytes)` : value;
+  const tag = e.seq === undefined ? "" : ` @ ${e.seq} ${e.type}`;
+  return `${showKey(e.key)}${tag} : ${cut}`;
+}
+
+/** The report in words, one finding a line, the verdict first. */
+function diffLines(d: TableDiff): string[] {
+  const lines = [d.equal ? "A and B are equal" : "A and B differ"];
+  const e = d.entries;
+  if (e.equal) {
+    lines.push(`entries: equal (${count(e.countA)} ${e.countA === 1 ? "entry" : "entries"})`);
+  } else {
+    lines.push(
+      `entries: ${count(e.onlyInA)} only in A, ${count(e.onlyInB)} only in B, ${count(e.changed)} changed (${count(e.countA)} in A, ${count(e.countB)} in B)`,
+    );
+  }
+  for (const s of e.onlyInASamples) lines.push(`  only in A: ${entryText(s)}`);
+  for (const s of e.onlyInBSamples) lines.push(`  only in B: ${entryText(s)}`);
+  for (const c of e.changedSamples) {
+    lines.push(
+      `  changed ${showKey(c.key)} (${c.fields.join(", ")}):`,
+      `    A: ${entryText(c.a)}`,
+      `    B: ${entryText(c.b)}`,
+    );
+  }
+  const p = d.physical;
+  lines.push(p.equal ? "files: equal" : "files: differ");
+  for (const f of p.fields) lines.push(`  ${fieldLine(f)}`);
+  for (const name of p.properties.onlyInA) lines.push(`  property ${name}: only in A`);
+  for (const name of p.properties.onlyInB) lines.push(`  property ${name}: only in B`);
+  for (const c of p.properties.changed) {
+    lines.push(`  property ${c.name}: ${propertyText(c.a)} in A, ${propertyText(c.b)} in B`);
+  }
+  if (p.filterBytes !== null) {
+    lines.push(
+      `  filter bytes: first differ in the 64-byte block at offset ${count(p.filterBytes.offset)} of filter part ${p.filterBytes.part}`,
+    );
+  }
+  if (p.dataBlock !== null) {
+    const at = (b: { offset: number; size: number } | null): string =>
+      b === null ? "none" : `offset ${count(b.offset)} (${count(b.size)} bytes)`;
+    lines.push(
+      `  data block ${p.dataBlock.index} is the first whose contents differ: ${at(p.dataBlock.a)} in A, ${at(p.dataBlock.b)} in B`,
+    );
+  }
+  return lines;
+}
+
+/** The report as --json prints it: bytes as text when printable UTF-8, else { hex }; numbers above 2^53 and seqs as strings. */
+function diffJson(fileA: string, fileB: string, d: TableDiff): string {
+  const entry = (x: Entry): unknown => entryFieldsJson(x, false);
+  const out = {
+    a: fileA,
+    b: fileB,
+    equal: d.equal,
+    entries: {
+      ...d.entries,
+      onlyInASamples: d.entries.onlyInASamples.map(entry),
+      onlyInBSamples: d.entries.onlyInBSamples.map(entry),
+      changedSamples: d.entries.changedSamples.map((c) => ({
+        key: bytesJson(c.key),
+        fields: c.fields,
+        a: entry(c.a),
+        b: entry(c.b),
+      })),
+    },
+    physical: d.physical,
+  };
+  return JSON.stringify(out, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n";
+}
+
+/** --ignore's comma-separated list, each item checked by diffTables. */
+function ignoreList(args: Parsed): DiffIgnore[] {
+  const text = args.values.ignore;
+  if (typeof text !== "string") return [];
+  return text.split(",").filter((item) => item !== "") as DiffIgnore[];
+}
+
+function maxOption(args: Parsed): number {
+  const text = args.values.max;
+  if (text === undefined) return 10;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 0)
+    throw usage(`--max must be a whole number >= 0, got ${String(text)}`);
+  return n;
+}
+
+/** diff's trouble: every failure is exit code 2, as diff(1)'s. */
+function trouble(file: string, error: unknown): CliError {
+  const e = inputError(file, error);
+  return new CliError(e.message, EXIT_USAGE);
+}
+
+async function diff(sf: NodeSstFilter, args: Parsed): Promise<number> {
+  if (args.positionals.length !== 2) throw usage("diff takes two files (see sstfilter diff --help)");
+  const [fileA, fileB] = args.positionals as [string, string];
+  const opts = { ignore: ignoreList(args), maxReported: maxOption(args) };
+  const opened: AsyncTable[] = [];
+  try {
+    for (const file of [fileA, fileB]) {
+      opened.push(
+        await openTable(sf, file, args).catch((error: unknown) => Promise.reject(trouble(file, error))),
+      );
+    }
+    const d = await sf.diffTables(opened[0]!, opened[1]!, opts).catch((error: unknown) => {
+      // diffTables checks --ignore and that the tables share a key order: the command line's fault.
+      if (error instanceof SstFilterError && error.code === "BAD_OPTIONS")
+        throw usage(`diff: ${error.message}`);
+      throw trouble(`${fileA}, ${fileB}`, error);
+    });
+    process.stdout.write(
+      args.values.json === true ? diffJson(fileA, fileB, d) : diffLines(d).join("\n") + "\n",
+    );
+    return d.equal ? 0 : EXIT_NEGATIVE;
+  } finally {
+    for (const t of opened) t.dispose();
+  }
+}
+
+/** `sstfilter diff`. */
+export const diffCommand: Command = {
+  summary: "compare two tables: their entries and their files (exit 1 when they differ)",
+  help: `Usage: sstfilter diff <A> <B> [--json] [--ignore LIST] [--max N] [--user-keys]
+
+Compares two tables: their entries merged in key order (only in A, only in B, changed: value,
+type, sequence number), and the files: format, format_version, checksum, properties, filter
+(kind, parameters, the first differing 64-byte block of its bytes), index, data blocks (the
+first whose contents differ, with its offset in each file): the files as a reader sees them,
+not bytes none reads (footer padding, gaps). Both are read once, in bounded memory. Exit code, as diff's: 0 when the tables are equal, 1 when they differ, 2 on trouble (a
+usage error, or a file that cannot be read or decoded).
+
+  --json           the report as JSON: a, b, equal, entries (equal, countA, countB, onlyInA,
+                   onlyInB, changed, onlyInASamples, onlyInBSamples, changedSamples) and physical
+                   (equal, fields, properties, filterBytes, dataBlock); as sf.diffTables gives it
+  --ignore LIST    comma-separated fields expected to vary: seq (sequence numbers, their
+                   properties, data block contents), properties (all), properties:volatile (who
+                   wrote the file and when: creation times, db, session and host ids, original
+                   file number), properties:NAME (NAME may end in *)
+  --max N          entries of each kind to list (default 10; all are counted)
+${USER_KEYS_HELP}`,
+  options: {
+    ...TABLE_OPTIONS,
+    json: { type: "boolean" },
+    ignore: { type: "string" },
+    max: { type: "string" },
+  },
+  run: diff,
+};
