@@ -39,10 +39,10 @@ export const getCommand: Command = {
 
 Looks the user key up as the database's point lookup does (filter, index, data block) and prints
 what the file holds for it, newest first, in sst_dump's scan format: each version (a value, a
-deletion, a merge operand...) and the range deletions that cover the key, bytes a terminal cannot
-show escaped as scan escapes them. With user-defined
-timestamps the key is given without one and every version is printed, the newest timestamp first.
-Exit code 0 when the file holds something for the key, 1 when it holds nothing.
+deletion, a merge operand...) and the range deletions that cover the key, the bytes a terminal
+cannot show escaped as scan escapes them. With user-defined timestamps the key is given without
+one and every version is printed, the newest timestamp first. Exit code 0 when the file holds
+something for the key, 1 when it holds nothing.
 
   --hex             the key is given in hex
   --output-hex      keys and values in hex
