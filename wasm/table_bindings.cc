@@ -69,6 +69,13 @@ val EntriesValue(const Packed& packed, val keys) {
   return out;
 }
 
+// How scan lines show bytes for the TypeScript options hex and escape (ts/api/table-types.ts
+// ScanTextOptions): hex digits need no escaping, so hex wins.
+ShownBytes ScanBytesShown(bool hex, bool escape) {
+  if (hex) return ShownBytes::kHex;
+  return escape ? ShownBytes::kEscaped : ShownBytes::kRaw;
+}
+
 // Range deletions: [{ start, end: Uint8Array, seq: bigint }] (ts/api/entries.ts RangeDeletion).
 val RangeDeletionsValue(const std::vector<RangeDeletion>& deletions) {
   val out = val::array();
@@ -103,16 +110,18 @@ class TableCursorHandle : public IoHandle {
     return out;
   }
   // A walk of entries: the batch as the lines `sst_dump --command=scan` prints for it (hex: with
-  // --output_hex; decodeBlobIndex: with --decode_blob_index), then drops it: { out: Uint8Array,
-  // errors: Uint8Array } (the lines sst_dump prints on standard output and standard error).
-  val TakeScanText(bool hex, bool decode_blob_index) {
+  // --output_hex; escape: bytes escaped, ScanBytesShown; decodeBlobIndex: with
+  // --decode_blob_index), then drops it: { out: Uint8Array, errors: Uint8Array } (the lines
+  // sst_dump prints on standard output and standard error).
+  val TakeScanText(bool hex, bool escape, bool decode_blob_index) {
     Bytes text;
     Bytes errors;
     const std::vector<uint32_t>& keys = cursor_->key_offsets();
     const std::vector<uint32_t>& values = cursor_->value_offsets();
     const std::vector<uint64_t>& tags = cursor_->tags();
     const size_t ts_size = cursor_->timestamp_size();
-    const ScanTextOptions options{.hex = hex, .decode_blob_index = decode_blob_index};
+    const ScanTextOptions options{.bytes = ScanBytesShown(hex, escape),
+                                  .decode_blob_index = decode_blob_index};
     for (size_t i = 0; i + 1 < keys.size(); ++i) {
       const ByteView key = ByteView(cursor_->key_data()).subspan(keys[i], keys[i + 1] - keys[i]);
       const ByteView value =
@@ -510,14 +519,16 @@ val RangeDeletionsOf(uintptr_t contents, size_t size) {
 }
 
 // The line sst_dump --command=scan prints for an entry (AppendScanLine): `seq` a decimal sequence
-// number below 2^56, `type` a byte (validated by ts/api/api.ts), `timestamp` empty without one.
-val FormatScanLine(val key, val timestamp, uint64_t sequence, int type, val value, bool hex) {
+// number below 2^56, `type` a byte (validated by ts/api/api.ts), `timestamp` empty without one;
+// `hex` and `escape` as TakeScanText's.
+val FormatScanLine(val key, val timestamp, uint64_t sequence, int type, val value, bool hex,
+                   bool escape) {
   Bytes line;
   Bytes errors;  // none: blob indexes are shown as stored
   AppendScanLine(emscripten::vecFromJSArray<uint8_t>(key),
                  emscripten::vecFromJSArray<uint8_t>(timestamp), (sequence << 8) | (type & 0xff),
-                 emscripten::vecFromJSArray<uint8_t>(value), ScanTextOptions{.hex = hex}, &line,
-                 &errors);
+                 emscripten::vecFromJSArray<uint8_t>(value),
+                 ScanTextOptions{.bytes = ScanBytesShown(hex, escape)}, &line, &errors);
   return ToUint8Array(line);
 }
 

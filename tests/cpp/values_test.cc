@@ -211,27 +211,28 @@ TEST(WideColumns, RejectsBadVersion2WithTheirOffset) {
                 "hostile count");
 }
 
-std::pair<std::string, std::string> ScanLine(ByteView value, uint8_t type, bool hex) {
+std::pair<std::string, std::string> ScanLine(ByteView value, uint8_t type, ShownBytes shown) {
   Bytes out, errors;
   AppendScanLine(Text("k"), {}, (uint64_t{9} << 8) | type, value,
-                 ScanTextOptions{.hex = hex, .decode_blob_index = true}, &out, &errors);
+                 ScanTextOptions{.bytes = shown, .decode_blob_index = true}, &out, &errors);
   return {AsString(out), AsString(errors)};
 }
 
 TEST(ScanText, DecodesBlobIndexesAsSstDump) {
-  EXPECT_EQ(ScanLine(Of({1, 5, 0xac, 0x02, 10, 1}), 0x11, false).first,
+  EXPECT_EQ(ScanLine(Of({1, 5, 0xac, 0x02, 10, 1}), 0x11, ShownBytes::kRaw).first,
             "'k' seq:9, type:17 => [blob ref] file:5 offset:300 size:10 compression: Snappy\n");
-  EXPECT_EQ(ScanLine(Of({2, 0xe8, 0x07, 7, 0, 3, 0x20}), 0x11, false).first,
+  EXPECT_EQ(ScanLine(Of({2, 0xe8, 0x07, 7, 0, 3, 0x20}), 0x11, ShownBytes::kRaw).first,
             "'k' seq:9, type:17 => [blob ref] file:7 offset:0 size:3 compression:  exp:1000\n");
-  EXPECT_EQ(ScanLine(Of({0, 5, 'a', 0, 'c'}), 0x11, false).first,
+  EXPECT_EQ(ScanLine(Of({0, 5, 'a', 0, 'c'}), 0x11, ShownBytes::kRaw).first,
             "'k' seq:9, type:17 => [inlined blob] value:a\n");
-  EXPECT_EQ(ScanLine(Of({0, 5, 'a', 0, 'c'}), 0x11, true).first,
+  EXPECT_EQ(ScanLine(Of({0, 5, 'a', 0, 'c'}), 0x11, ShownBytes::kHex).first,
             "'6B' seq:9, type:17 => [inlined blob] value:610063 exp:5\n");
-  EXPECT_EQ(ScanLine(Of({4}), 0x11, false),
+  EXPECT_EQ(ScanLine(Of({4}), 0x11, ShownBytes::kRaw),
             std::make_pair(std::string(),
                            std::string("'k' seq:9, type:17 => error decoding blob index\n")));
   // Other types print their value as stored.
-  EXPECT_EQ(ScanLine(Of({1, 5, 1, 1, 0}), 0x01, true).first, "'6B' seq:9, type:1 => 0105010100\n");
+  EXPECT_EQ(ScanLine(Of({1, 5, 1, 1, 0}), 0x01, ShownBytes::kHex).first,
+            "'6B' seq:9, type:1 => 0105010100\n");
 }
 
 // RocksDB 9.x and later write kTypeValuePreferredSeqno (0x18); the newest sst_dump prints the value
@@ -239,10 +240,10 @@ TEST(ScanText, DecodesBlobIndexesAsSstDump) {
 // (table/sst_file_dumper.cc). No sst_dump here writes or prints one: the lines follow that source.
 TEST(ScanText, ShowsPreferredSequenceNumbersAsNewestSstDump) {
   const Bytes packed = Of({'a', 'b', 0x2c, 0x01, 0, 0, 0, 0, 0, 0});
-  EXPECT_EQ(ScanLine(packed, 0x18, false).first, "'k' seq:9, type:24 => ab, 300\n");
-  EXPECT_EQ(ScanLine(packed, 0x18, true).first, "'6B' seq:9, type:24 => 6162, 300\n");
+  EXPECT_EQ(ScanLine(packed, 0x18, ShownBytes::kRaw).first, "'k' seq:9, type:24 => ab, 300\n");
+  EXPECT_EQ(ScanLine(packed, 0x18, ShownBytes::kHex).first, "'6B' seq:9, type:24 => 6162, 300\n");
   // Too short to hold the number (RocksDB asserts): the stored bytes, as for any other type.
-  EXPECT_EQ(ScanLine(Of({'a', 'b'}), 0x18, false).first, "'k' seq:9, type:24 => ab\n");
+  EXPECT_EQ(ScanLine(Of({'a', 'b'}), 0x18, ShownBytes::kRaw).first, "'k' seq:9, type:24 => ab\n");
 }
 
 }  // namespace

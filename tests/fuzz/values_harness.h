@@ -14,7 +14,8 @@ namespace sstfilter::fuzz {
 
 // ---- values_fuzz: [flags u8][value] ----
 // The value is decoded as a blob index and as a wide-column entity, and shown as sst_dump's
-// --decode_blob_index scan line (flags bit 0: --output_hex). Errors must point inside the value;
+// --decode_blob_index scan line (flags bit 0: --output_hex, else bit 1: escaped, which must be
+// one line without control bytes). Errors must point inside the value;
 // what decodes must lie within it, re-encode to the same bytes (blob indexes; the layout has one
 // encoding per index) and have strictly ascending column names.
 inline bool Within(ByteView part, ByteView whole) {
@@ -38,7 +39,10 @@ inline Bytes EncodeBlobIndex(const BlobIndex& index) {
 
 inline void FuzzValues(const uint8_t* data, size_t size) {
   Input in(data, size);
-  const bool hex = (in.Byte() & 1) != 0;
+  const uint8_t flags = in.Byte();
+  const ShownBytes shown = (flags & 1) != 0   ? ShownBytes::kHex
+                           : (flags & 2) != 0 ? ShownBytes::kEscaped
+                                              : ShownBytes::kRaw;
   const ByteView value = in.Rest();
   auto error_inside = [&](const Status& s) {
     return s.offset() >= 0 && static_cast<uint64_t>(s.offset()) <= value.size();
@@ -74,8 +78,14 @@ inline void FuzzValues(const uint8_t* data, size_t size) {
   Bytes out, errors;
   const uint64_t blob_index_tag = static_cast<uint64_t>(EntryType::kBlobIndex);
   AppendScanLine(value, {}, blob_index_tag, value,
-                 ScanTextOptions{.hex = hex, .decode_blob_index = true}, &out, &errors);
+                 ScanTextOptions{.bytes = shown, .decode_blob_index = true}, &out, &errors);
   FUZZ_CHECK(out.empty() != blob.ok() && errors.empty() == blob.ok());
+  if (shown == ShownBytes::kEscaped) {
+    const Bytes& line = blob.ok() ? out : errors;
+    FUZZ_CHECK(!line.empty() && line.back() == '\n');
+    FUZZ_CHECK(std::none_of(line.begin(), line.end() - 1,
+                            [](uint8_t b) { return b < 0x20 || b == 0x7F; }));
+  }
 }
 
 }  // namespace sstfilter::fuzz

@@ -3,7 +3,7 @@
 // of the corpora it can read, and for a table db_bench writes here with puts, deletes, merges and
 // range deletions; its raw dump for the range deletions.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
@@ -195,6 +195,39 @@ describe("sstfilter scan / get", () => {
     );
     const absent = run("get", mixed, "ff".repeat(20), "--hex");
     expect([absent.status, absent.stdout.length]).toEqual([1, 0]);
+  });
+});
+
+describe("escaped scan text", () => {
+  // Local Storage-like entries: keys holding \x00\x01, a newline, a right-to-left override; values
+  // with a control byte, a newline, bytes not in UTF-8 and a backslash.
+  const ENTRIES: [Buffer, Buffer][] = [
+    [Buffer.from("_https://a.example\0\x01greet\nline", "latin1"), Buffer.from("\x01hi\nthere", "latin1")],
+    [Buffer.from("_https://a.example\0\x01\u202Elook caf\u00e9"), Buffer.from([0x01, 0xff, 0xc3, 0x5c])],
+  ];
+  const ESCAPED =
+    "'_https://a.example\\x00\\x01greet\\x0aline' seq:0, type:1 => \\x01hi\\x0athere\n" +
+    "'_https://a.example\\x00\\x01\\xe2\\x80\\xaelook caf\u00e9' seq:0, type:1 => \\x01\\xff\\xc3\\\\\n";
+
+  test("escape shows every byte on one line; the default stays sst_dump's bytes; hex wins", () => {
+    const w = sf.createTableWriter({ format: "rocksdb" });
+    for (const [key, value] of ENTRIES) w.put(key, value);
+    const file = path.join(dir, "terminal.sst");
+    writeFileSync(file, w.finish());
+    const t = sf.openTable(readFileSync(file));
+    try {
+      expect(scanOf(t, {}, { escape: true }).toString()).toBe(ESCAPED);
+      const raw = scanOf(t);
+      expect([firstDiff(raw, sstDumpScan(file)), raw.length]).toEqual([raw.length, sstDumpScan(file).length]);
+      expect(scanOf(t, {}, { hex: true, escape: true }).equals(sstDumpScan(file, ["--output_hex"]))).toBe(
+        true,
+      );
+      const entries = [...t.entries()];
+      expect(Buffer.from(sf.formatScanLines(entries, { escape: true })).toString()).toBe(ESCAPED);
+      expect(Buffer.from(sf.formatScanLines(entries)).equals(raw)).toBe(true);
+    } finally {
+      t.dispose();
+    }
   });
 });
 

@@ -290,7 +290,8 @@ describe("sstfilter scan", () => {
 
   test.each(CASES)("--decode-blob-index prints sst_dump's lines: $name", (c) => {
     for (const [name, flags] of [
-      ["decode", ["--decode-blob-index"]],
+      // --raw: sst_dump's bytes, which the default escapes for a terminal.
+      ["decode", ["--decode-blob-index", "--raw"]],
       ["decode_hex", ["--decode-blob-index", "--output-hex"]],
     ] as const) {
       const r = run("scan", c.path, ...flags);

@@ -30,7 +30,7 @@ import { readIndexedDb, type IndexedDbDatabase, type ReadIndexedDbOptions } from
 import { readWriteAheadLog, type ReadWriteAheadLogOptions, type WalFile } from "./wal.js";
 import type { ByteSource } from "../core/byte-sources.js";
 import { openTable, openTableFrom, type AsyncTable, type Table } from "./table.js";
-import type { OpenTableOptions } from "./table-types.js";
+import type { OpenTableOptions, ScanTextOptions } from "./table-types.js";
 import { diffTables, type DiffServices, type DiffTablesOptions, type TableDiff } from "./table-diff.js";
 import { compareFunctionFor } from "./comparators.js";
 
@@ -264,10 +264,13 @@ export class SstFilter {
 
   /**
    * The lines `sst_dump --command=scan` prints for these entries (e.g. what t.get() found), byte
-   * for byte; `hex` as its --output_hex.
+   * for byte; `hex` as its --output_hex, `escape` as t.scanText()'s (ScanTextOptions).
    */
-  formatScanLines(entries: Iterable<Entry>, opts: { hex?: boolean } = {}): Uint8Array {
-    return formatScanLines(this.heap.module, entries, opts.hex === true);
+  formatScanLines(entries: Iterable<Entry>, opts: Pick<ScanTextOptions, "hex" | "escape"> = {}): Uint8Array {
+    return formatScanLines(this.heap.module, entries, {
+      hex: opts.hex === true,
+      escape: opts.escape === true,
+    });
   }
 
   /** Decodes the value of a "blob-index" entry (docs/FORMATS.md 3.10.1). */

@@ -157,11 +157,16 @@ const MAX_SEQUENCE = (1n << 56n) - 1n;
 const NO_TIMESTAMP = new Uint8Array(0);
 
 /**
- * The lines `sst_dump --command=scan` prints for `entries` (hex: --output_hex), formatted by the
- * core as t.scanText() formats a walk. Entries without a sequence number and type (tables of user
- * keys) show 0 for both; a timestamp follows the key, as sst_dump shows the stored key.
+ * The lines `sst_dump --command=scan` prints for `entries` (hex: --output_hex, escape: bytes
+ * escaped, as ScanTextOptions says), formatted by the core as t.scanText() formats a walk. Entries
+ * without a sequence number and type (tables of user keys) show 0 for both; a timestamp follows
+ * the key, as sst_dump shows the stored key.
  */
-export function formatScanLines(module: CoreModule, entries: Iterable<Entry>, hex: boolean): Uint8Array {
+export function formatScanLines(
+  module: CoreModule,
+  entries: Iterable<Entry>,
+  shown: { hex: boolean; escape: boolean },
+): Uint8Array {
   const lines: Uint8Array[] = [];
   for (const e of entries) {
     const seq = e.seq ?? 0n;
@@ -176,7 +181,17 @@ export function formatScanLines(module: CoreModule, entries: Iterable<Entry>, he
       throw new SstFilterError("BAD_OPTIONS", `an entry's typeCode must be a byte, got ${type}`);
     }
     const timestamp = e.timestamp === undefined ? NO_TIMESTAMP : keyBytes(e.timestamp);
-    lines.push(module.formatScanLine(keyBytes(e.key), timestamp, seq, type, keyBytes(e.value), hex));
+    lines.push(
+      module.formatScanLine(
+        keyBytes(e.key),
+        timestamp,
+        seq,
+        type,
+        keyBytes(e.value),
+        shown.hex,
+        shown.escape,
+      ),
+    );
   }
   const out = new Uint8Array(lines.reduce((n, line) => n + line.length, 0));
   let at = 0;

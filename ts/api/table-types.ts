@@ -195,6 +195,17 @@ export type TablePropertyValue = number | bigint | string | { hex: string };
 export interface ScanTextOptions {
   /** --output_hex: keys and values in upper-case hex. */
   hex?: boolean;
+  /**
+   * sstfilter's own, for terminals (default false: sst_dump's bytes, as they are, a key or value
+   * ending at its first NUL as printf's %s ends there): keys, timestamps and values escaped, so
+   * that each entry is one line that shows all its bytes. Printable ASCII and well-formed UTF-8 of
+   * printable characters stay as they are, `\` becomes `\\`, and every other byte `\xNN` (two
+   * lower-case hex digits): control bytes (NUL, newline, tab, DEL...), C1 controls (U+0080 to
+   * U+009F), bytes not in well-formed UTF-8, and the bidirectional embeddings, overrides and
+   * isolates (U+202A to U+202E, U+2066 to U+2069), which could reorder what a terminal shows.
+   * No effect with `hex`, whose digits need no escaping.
+   */
+  escape?: boolean;
   /** --decode_blob_index: blob indexes decoded, as BlobIndex::DebugString shows them. */
   decodeBlobIndex?: boolean;
   /**

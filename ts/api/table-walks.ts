@@ -85,9 +85,10 @@ export const takeKeys = (cursor: TableCursorHandle): TableKeyBatch => cursor.tak
 /** @internal Takes a batch as scan text, handing its standard-error lines to `output.onErrorText`. */
 export function scanTextTaker(output: ScanTextOptions): (cursor: TableCursorHandle) => Uint8Array {
   const hex = output.hex === true;
+  const escape = output.escape === true;
   const decodeBlobIndex = output.decodeBlobIndex === true;
   return (cursor) => {
-    const { out, errors } = cursor.takeScanText(hex, decodeBlobIndex);
+    const { out, errors } = cursor.takeScanText(hex, escape, decodeBlobIndex);
     if (errors.length > 0) output.onErrorText?.(errors);
     return out;
   };

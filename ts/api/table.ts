@@ -265,7 +265,10 @@ class TableReader<F extends FaceKind> extends WasmObject<TableHandle> {
     return this.face.flatten(this.newWalk(cursor, (c) => this.face.batches(c, this.takeEntries)));
   }
 
-  /** The lines `sst_dump --command=scan` prints for the entries `opts` names, a batch at a time. */
+  /**
+   * The lines `sst_dump --command=scan` prints for the entries `opts` names, a batch at a time
+   * (byte for byte; with `output.escape`, bytes a terminal cannot show escaped).
+   */
   scanText(opts?: EntryOptions, output: ScanTextOptions = {}): Walks<Uint8Array>[F] {
     const take = scanTextTaker(output);
     return this.newWalk(this.entryCursor(opts), (cursor) => this.face.batches(cursor, take));

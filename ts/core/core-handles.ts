@@ -133,10 +133,15 @@ export interface TableCursorHandle extends IoHandle {
   /** A walk of entries: the batch's entries and blocks. */
   takeEntries(): EntryBatchRaw;
   /**
-   * A walk of entries: the batch as `sst_dump --command=scan` lines (hex: --output_hex,
-   * decodeBlobIndex: --decode_blob_index), on standard output and standard error.
+   * A walk of entries: the batch as `sst_dump --command=scan` lines (hex: --output_hex, escape:
+   * bytes escaped unless hex, decodeBlobIndex: --decode_blob_index), on standard output and
+   * standard error.
    */
-  takeScanText(hex: boolean, decodeBlobIndex: boolean): { out: Uint8Array; errors: Uint8Array };
+  takeScanText(
+    hex: boolean,
+    escape: boolean,
+    decodeBlobIndex: boolean,
+  ): { out: Uint8Array; errors: Uint8Array };
 }
 
 /** A table's point lookup (wasm/table_bindings.cc TableGetHandle). */

@@ -189,7 +189,7 @@ export interface CoreModule {
     baseContextChecksum: number;
     properties: [string, string][];
   }): TableWriterHandle | null;
-  /** sst_dump's scan line for an entry: seq below 2^56, type a byte. */
+  /** sst_dump's scan line for an entry: seq below 2^56, type a byte; hex and escape as takeScanText's. */
   formatScanLine(
     key: Uint8Array,
     timestamp: Uint8Array,
@@ -197,6 +197,7 @@ export interface CoreModule {
     type: number,
     value: Uint8Array,
     hex: boolean,
+    escape: boolean,
   ): Uint8Array;
   /**
    * The blob index at [value, value + size): ts/api/values.ts's BlobIndex, as wasm/value_bindings.cc

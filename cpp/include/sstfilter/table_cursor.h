@@ -174,21 +174,32 @@ class TableCursor final : public ResumableRead {
   std::vector<BatchBlock> key_blocks_;
 };
 
+// How a scan line shows the bytes of keys, timestamps and values.
+enum class ShownBytes : uint8_t {
+  kRaw,      // as sst_dump prints them: as they are, each field ending at its first NUL (%s)
+  kHex,      // --output_hex: two upper-case hex digits per byte
+  kEscaped,  // sstfilter's own: as they are where a terminal shows them, else \xNN (one line)
+};
+
 // How `sst_dump --command=scan` is asked to print entries.
 struct ScanTextOptions {
-  bool hex = false;                // --output_hex: keys and values in upper-case hex
+  ShownBytes bytes = ShownBytes::kRaw;
+  // Deprecated: bytes = ShownBytes::kHex. Kept for callers written before `bytes`; true wins.
+  bool hex = false;
   bool decode_blob_index = false;  // --decode_blob_index: blob indexes as BlobIndex::DebugString
 };
 
 // Appends the line `sst_dump --command=scan` prints for an entry (rocksdb
 // table/sst_file_dumper.cc ReadSequential, db/dbformat.cc ParsedInternalKey::DebugString):
-// 'KEY' seq:N, type:T => VALUE, key and value raw or, with `hex` (--output_hex), in upper-case hex.
+// 'KEY' seq:N, type:T => VALUE, key and value shown as `options.bytes` says.
 // KEY is the stored user key: `user_key` followed by its `timestamp` (empty without one), as
-// sst_dump 7.8.3 prints it. sst_dump prints both halves with %s: each ends at its first NUL byte,
-// as there. With decode_blob_index a blob index's VALUE is the decoded index (docs/FORMATS.md
-// 3.10.1); one that does not decode gets sst_dump's standard-error line, appended to `errors`. A
-// kTypeValuePreferredSeqno entry (written by RocksDB 9.x and later) shows as the newest sst_dump
-// shows it: VALUE, then ", " and the preferred sequence number packed at the value's end.
+// sst_dump 7.8.3 prints it. sst_dump prints both halves with %s: raw, each ends at its first NUL
+// byte, as there; escaped, every byte is shown and a line is always one line (no byte of a field
+// is a newline, a control or a bidirectional override then). With decode_blob_index a blob index's
+// VALUE is the decoded index (docs/FORMATS.md 3.10.1); one that does not decode gets sst_dump's
+// standard-error line, appended to `errors`. A kTypeValuePreferredSeqno entry (written by
+// RocksDB 9.x and later) shows as the newest sst_dump shows it: VALUE, then ", " and the preferred
+// sequence number packed at the value's end.
 void AppendScanLine(ByteView user_key, ByteView timestamp, uint64_t tag, ByteView value,
                     ScanTextOptions options, Bytes* out, Bytes* errors);
 

@@ -7,6 +7,7 @@ import {
   type NodeSstFilter,
   type TablePropertyValue,
 } from "../../platform/node.js";
+import { terminalSafe } from "../db-dump.js";
 import { count, handleLine, keyOrderText, percent, toHex } from "../format.js";
 import { onePath, TABLE_OPTIONS, USER_KEYS_HELP, withTable, type Command, type Parsed } from "./shared.js";
 
@@ -102,8 +103,9 @@ async function inspect(sf: NodeSstFilter, args: Parsed): Promise<number> {
       return 0;
     }
     const out: string[] = [];
+    // Metaindex and property names are the file's bytes: a crafted one must not drive the terminal.
     const row = (label: string, lines: string[]): void => {
-      lines.forEach((line, i) => out.push(`${(i === 0 ? label : "").padEnd(12)}${line}`));
+      lines.forEach((line, i) => out.push(terminalSafe(`${(i === 0 ? label : "").padEnd(12)}${line}`)));
     };
     const f = table.footer;
     row("file", [file]);

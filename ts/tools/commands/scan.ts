@@ -77,7 +77,11 @@ async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
     opts.limit = n;
   }
   const hex = args.values["output-hex"] === true;
+  const raw = args.values.raw === true;
   const decode = args.values.decode;
+  if (raw && (args.values.json === true || typeof decode === "string")) {
+    throw usage("--raw is for the sst_dump lines, not --json or --decode (whose output is escaped)");
+  }
   if (typeof decode === "string" && !sf.decoderNames().includes(decode)) {
     throw usage(`--decode takes one of ${sf.decoderNames().join(", ")}, got ${JSON.stringify(decode)}`);
   }
@@ -107,6 +111,7 @@ async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
     } else {
       const output: ScanTextOptions = {
         hex,
+        escape: !raw,
         decodeBlobIndex: args.values["decode-blob-index"] === true,
         onErrorText: (text) => process.stderr.write(text),
       };
@@ -120,19 +125,25 @@ async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
 export const scanCommand: Command = {
   summary: "list a table's entries: key, sequence number, type, value (as sst_dump scan)",
   help: `Usage: sstfilter scan <file> [--from K] [--to K] [--prefix P] [--read-num N]
-                     [--input-key-hex] [--output-hex] [--decode-blob-index] [--json]
+                     [--input-key-hex] [--output-hex | --raw] [--decode-blob-index] [--json]
                      [--decode indexeddb|localstorage|sessionstorage] [--user-keys]
 
-Prints every entry of the file in order, one line each, exactly as
+Prints every entry of the file in order, one line each, as
 "sst_dump --file=<file> --command=scan" prints its entries:
   'key' seq:N, type:T => value
+with the bytes a terminal cannot show escaped, so that an entry is always one line: printable
+ASCII and UTF-8 stay as they are, "\\" is doubled, and every other byte (NUL, newline and other
+controls, bytes not in UTF-8, bidirectional overrides) is shown as \\xNN. --raw prints exactly
+sst_dump's bytes instead.
 
   --from K          start at the first entry whose user key is >= K
   --to K            stop before the first entry whose user key is >= K
   --prefix P        only entries whose user key starts with P
   --read-num N      at most N entries
   --input-key-hex   K and P are given in hex
-  --output-hex      keys and values in hex (sst_dump --output_hex)
+  --output-hex      keys and values in hex, exactly as sst_dump --output_hex
+  --raw             keys and values as stored, exactly as sst_dump: a NUL ends a key or value
+                    (printf's %s), control bytes and newlines go to the terminal as they are
   --decode-blob-index  blob indexes decoded: "[blob ref] file:N offset:N size:N compression: C"
                     (sst_dump --decode_blob_index); one that does not decode is reported on
                     standard error, as there
@@ -153,6 +164,7 @@ ${USER_KEYS_HELP}`,
     "read-num": { type: "string" },
     "input-key-hex": { type: "boolean" },
     "output-hex": { type: "boolean" },
+    raw: { type: "boolean" },
     "decode-blob-index": { type: "boolean" },
     json: { type: "boolean" },
     decode: { type: "string" },
