@@ -83,7 +83,6 @@ class IndexBlock {
 
  private:
   Status Located(Status s) const;
-  ByteView entries() const { return ByteView(contents_).first(layout_.entries_size); }
 
   Bytes contents_;
   IndexFormat format_;
