@@ -107,6 +107,9 @@ rocksdb::Options MakeOptions(const Case& c) {
   t.block_size = 1024;  // several data blocks from tens of KB
   t.block_restart_interval = c.block_restart_interval;
   t.checksum = c.checksum;
+  // On by default since 9.x, it sizes filters by what the allocator hands out: off, so that the
+  // filters depend on the keys alone and another machine writes the same bytes.
+  t.optimize_filters_for_memory = false;
   if (c.filter == "bloom") t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(c.bits_per_key));
   if (c.filter == "ribbon") t.filter_policy.reset(rocksdb::NewRibbonFilterPolicy(c.bits_per_key));
   if (c.partitioned) {
@@ -273,6 +276,9 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
           {"filter", c.filter == "none" ? nlohmann::json(nullptr) : nlohmann::json(c.filter)},
           {"bitsPerKey", c.bits_per_key},
           {"partitioned", c.partitioned},
+          {"decoupled", c.partitioned},  // decouple_partitioned_filters, 11.x's default
+          {"metadataBlockSize", c.partitioned ? 256 : 4096},
+          {"optimizeFiltersForMemory", false},
           {"prefix", c.prefix.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.prefix)},
           {"wholeKeyFiltering", c.whole_key_filtering},
           {"compression", CompressionName(c.compression)},
