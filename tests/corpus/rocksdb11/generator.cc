@@ -6,13 +6,14 @@
 //
 // Tables are built as SstFileWriter builds them (table/sst_file_writer.cc: its properties
 // collector, sequence number 0, kTypeValue), but through the table factory directly, so that the
-// session id and file number, which SstFileWriter draws at random and which enter the properties
-// and every context checksum (format_version >= 6), are fixed: the same build writes the same
-// bytes on every run.
+// session id and file number, which SstFileWriter draws at random and which enter the properties,
+// and the base of the context checksums (format_version >= 6) are fixed: the same build writes
+// the same bytes on every run.
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -28,6 +29,7 @@
 #include "rocksdb/table.h"
 #include "table/sst_file_writer_collectors.h"
 #include "table/table_builder.h"
+#include "util/random.h"
 
 namespace fs = std::filesystem;
 using rocksdb::BlockBasedTableOptions;
@@ -38,6 +40,7 @@ namespace {
 // as ours; DBImpl::GenerateDbSessionId would draw one at random.
 constexpr char kSessionId[] = "SSTFILTERFIXTURE0001";
 constexpr uint64_t kFileNumber = 1;
+constexpr uint32_t kContextChecksumSeed = 0x5f11;
 
 [[noreturn]] void Fail(const std::string& what) {
   std::fprintf(stderr, "generator: %s\n", what.c_str());
@@ -134,13 +137,14 @@ rocksdb::Options MakeOptions(const Case& c) {
   return o;
 }
 
-// Keys at an even stride (uniform restart keys, so bit 29 appears where allowed) with a few
-// longer ones sharing prefixes; values of varied length, some empty, from a fixed LCG.
+// Keys "GGGG:NNNNN" in groups of 8 per prefix GGGG, the groups 3 apart (so that prefixes absent
+// from the table lie inside its range), NNNNN at an even stride; a few longer keys sharing
+// prefixes; values of varied length, some empty, from a fixed LCG.
 void MakeEntries(const Case& c, std::vector<std::string>* keys, std::vector<std::string>* values) {
   uint64_t state = 0x5eed0000u + c.keys;
   for (size_t i = 0; i < c.keys; ++i) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "key%08zu", i * 7);
+    std::snprintf(buf, sizeof buf, "%04zu:%05zu", i / 8 * 3, i * 7);
     keys->emplace_back(buf);
     if (i % 9 == 4) keys->back() += "/suffix";
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -172,6 +176,9 @@ void WriteTable(const rocksdb::Options& options, const fs::path& path,
       rocksdb::IOStatus(ioptions.fs->NewWritableFile(path.string(), file_options, &file, nullptr)),
       "NewWritableFile");
   rocksdb::WritableFileWriter writer(std::move(file), path.string(), file_options);
+  // format_version >= 6 draws the base of the context checksums from the thread's Random
+  // (block_based_table_builder.cc, Rep::Rep), seeded by the thread's id: seeded here instead.
+  rocksdb::Random::GetTLSInstance()->Reset(kContextChecksumSeed);
   std::unique_ptr<rocksdb::TableBuilder> builder(
       moptions.table_factory->NewTableBuilder(tbo, &writer));
   for (size_t i = 0; i < keys.size(); ++i) {
@@ -204,30 +211,48 @@ std::string Hex(const std::string& s) {
   return out;
 }
 
-// The statistics a Get moves: the filter said no, maybe, or was not consulted (null).
+// The sum of some tickers, read before and after a call to see which of them it moved.
+uint64_t Count(rocksdb::Statistics& st, std::initializer_list<rocksdb::Tickers> tickers) {
+  uint64_t n = 0;
+  for (rocksdb::Tickers t : tickers) n += st.getTickerCount(t);
+  return n;
+}
+
+// The filter's answer to a Get: no, maybe, or not consulted (null). A whole-key filter moves
+// BLOOM_FILTER_USEFUL / _FULL_POSITIVE, a prefix-only one BLOOM_FILTER_PREFIX_USEFUL / _CHECKED
+// (block_based_table_reader.cc FullFilterKeyMayMatch).
 nlohmann::json GetAnswer(rocksdb::DB* db, rocksdb::Statistics& st, const std::string& key,
                          const std::string* expected_value) {
-  const uint64_t useful = st.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL);
-  const uint64_t positive = st.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE);
+  const auto no = {rocksdb::BLOOM_FILTER_USEFUL, rocksdb::BLOOM_FILTER_PREFIX_USEFUL};
+  const auto asked = {rocksdb::BLOOM_FILTER_FULL_POSITIVE, rocksdb::BLOOM_FILTER_PREFIX_CHECKED};
+  const uint64_t no_before = Count(st, no);
+  const uint64_t asked_before = Count(st, asked);
   std::string value;
   const rocksdb::Status s = db->Get(rocksdb::ReadOptions(), key, &value);
   if (!s.ok() && !s.IsNotFound()) Fail("Get: " + s.ToString());
   if (expected_value && (!s.ok() || value != *expected_value)) Fail("Get read back a wrong value");
-  if (st.getTickerCount(rocksdb::BLOOM_FILTER_USEFUL) > useful) return "no";
-  if (st.getTickerCount(rocksdb::BLOOM_FILTER_FULL_POSITIVE) > positive) return "maybe";
+  if (Count(st, no) > no_before) return "no";
+  if (Count(st, asked) > asked_before) return "maybe";
   return nullptr;
 }
 
+// The prefix filter's answer to a Seek (total_order_seek=false): RocksDB 11 counts it per level
+// (block_based_table_iterator.cc: *_SEEK_FILTERED when the filter said no, *_SEEK_FILTER_MATCH
+// when it said maybe), no longer in BLOOM_FILTER_PREFIX_*.
 nlohmann::json SeekAnswer(rocksdb::DB* db, rocksdb::Statistics& st, const std::string& key) {
-  const uint64_t checked = st.getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_CHECKED);
-  const uint64_t useful = st.getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL);
+  const auto no = {rocksdb::LAST_LEVEL_SEEK_FILTERED, rocksdb::NON_LAST_LEVEL_SEEK_FILTERED};
+  const auto maybe = {rocksdb::LAST_LEVEL_SEEK_FILTER_MATCH,
+                      rocksdb::NON_LAST_LEVEL_SEEK_FILTER_MATCH};
+  const uint64_t no_before = Count(st, no);
+  const uint64_t maybe_before = Count(st, maybe);
   rocksdb::ReadOptions ro;
   ro.total_order_seek = false;
   std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro));
   it->Seek(key);
   Check(it->status(), "Seek");
-  if (st.getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_CHECKED) == checked) return nullptr;
-  return st.getTickerCount(rocksdb::BLOOM_FILTER_PREFIX_USEFUL) > useful ? "no" : "maybe";
+  if (Count(st, no) > no_before) return "no";
+  if (Count(st, maybe) > maybe_before) return "maybe";
+  return nullptr;
 }
 
 nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& scratch) {
@@ -249,7 +274,7 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
   Check(db->IngestExternalFile({sst.string()}, ingest), "IngestExternalFile");
 
   // Probes: every third key (its value read back too), each key with a byte appended and with
-  // its last byte dropped, and keys outside the table's range.
+  // its last byte dropped, keys of absent prefixes, and keys outside the table's range.
   nlohmann::json probes = nlohmann::json::array();
   auto probe = [&](const std::string& key, const std::string* value) {
     probes.push_back(
@@ -263,6 +288,12 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
     probe(keys[i], &values[i]);
     probe(keys[i] + "x", nullptr);
     probe(keys[i].substr(0, keys[i].size() - 1), nullptr);
+  }
+  // Keys inside the table's range whose group prefix no key has, so that prefix filters say no.
+  for (size_t group = 1; group < keys.size() / 8 * 3; group += 3) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%04zu:%05zu", group, group * 11);
+    probe(buf, nullptr);
   }
   probe("", nullptr);
   probe("zzz", nullptr);
@@ -298,7 +329,10 @@ std::vector<Case> Cases() {
   std::vector<Case> cases;
   auto add = [&](Case c) { cases.push_back(std::move(c)); };
   add({.id = "kv-bloom-none", .filter = "bloom"});
-  add({.id = "kv-nofilter-crc32c", .filter = "none", .checksum = rocksdb::kCRC32c});
+  add({.id = "kv-ribbon-crc32c-fv6",
+       .format_version = 6,
+       .filter = "ribbon",
+       .checksum = rocksdb::kCRC32c});
   add({.id = "kv-bloom-part-snappy",
        .filter = "bloom",
        .partitioned = true,
@@ -332,12 +366,14 @@ std::vector<Case> Cases() {
        .filter = "bloom",
        .block_restart_interval = 4,
        .hash_index = true});
-  add({.id = "kv-bloom-uniform-index", .filter = "bloom", .uniform_cv_threshold = 1.0});
+  // A threshold no coefficient of variation reaches: every index block of 3 or more restart keys
+  // is marked uniform (BlockBuilder::ScanForUniformity).
+  add({.id = "kv-bloom-uniform-index", .filter = "bloom", .uniform_cv_threshold = 1e9});
   add({.id = "kv-bloom-part-uniform-index",
        .filter = "bloom",
        .partitioned = true,
        .compression = rocksdb::kSnappyCompression,
-       .uniform_cv_threshold = 1.0});
+       .uniform_cv_threshold = 1e9});
   return cases;
 }
 
