@@ -307,7 +307,7 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
           {"filter", c.filter == "none" ? nlohmann::json(nullptr) : nlohmann::json(c.filter)},
           {"bitsPerKey", c.bits_per_key},
           {"partitioned", c.partitioned},
-          {"decoupled", c.partitioned},  // decouple_partitioned_filters, 11.x's default
+          {"decoupled", true},  // decouple_partitioned_filters, left at 11.x's default
           {"metadataBlockSize", c.partitioned ? 256 : 4096},
           {"optimizeFiltersForMemory", false},
           {"prefix", c.prefix.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.prefix)},
