@@ -1,7 +1,7 @@
 // Writes the seed corpora of the fuzz targets (tests/fuzz/<target>_harness.h documents each input layout)
 // from the test corpus: node scripts/fuzz-seeds.mjs <corpus dir> <fixtures dir> <output dir>. One folder per
 // target; rerunning replaces them.
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const [corpus, fixtures, out] = process.argv.slice(2);
@@ -120,11 +120,15 @@ for (const c of manifest("leveldb-table").cases) {
   const probes = probeKeys(readKeys(c.keys.path, 16));
   seed("leveldb_filter_block", c.id, concat([u16(probes.length), read(c.filter_block.path), probes]));
 }
-for (const name of readdirSync(path.join(fixtures, "head"))) {
-  if (!name.endsWith(".sst")) continue;
-  const file = path.resolve(fixtures, "head", name); // absolute: read() resolves against the corpus
-  const bytes = readFileSync(file).length;
-  if (bytes <= MAX_TABLE_BYTES) tables.push({ id: `head-${name}`, path: file, bytes, head: true });
+// The committed RocksDB 11 tables: head/, and v11-kv/ (data blocks with values apart) once written.
+for (const folder of ["head", "v11-kv"]) {
+  if (!existsSync(path.join(fixtures, folder))) continue;
+  for (const name of readdirSync(path.join(fixtures, folder))) {
+    if (!name.endsWith(".sst")) continue;
+    const file = path.resolve(fixtures, folder, name); // absolute: read() resolves against the corpus
+    const bytes = readFileSync(file).length;
+    if (bytes <= MAX_TABLE_BYTES) tables.push({ id: `${folder}-${name}`, path: file, bytes, head: true });
+  }
 }
 
 for (const t of tables) {

@@ -86,6 +86,7 @@ Status ParseOptions(const val& o, TableWriteOptions* out) {
   out->partition_filters = o["partitionFilters"].as<bool>();
   out->metadata_block_size = static_cast<uint64_t>(o["metadataBlockSize"].as<double>());
   out->decouple_partitioned_filters = o["decouplePartitionedFilters"].as<bool>();
+  out->separate_key_value_in_data_block = o["separateKeyValueInDataBlock"].as<bool>();
   out->identity.base_context_checksum = o["baseContextChecksum"].as<uint32_t>();
   // "" and null: bytewise; a built-in name; or a name with a guarded function.
   const std::string comparator = o["comparator"].as<std::string>();

@@ -18,20 +18,24 @@ std::optional<BlockHandle> DecodeBlockHandle(ByteView in, size_t* pos);
 
 // How the last word of a block is read. LevelDB (table/block.cc) uses all 32 bits as the restart
 // count. RocksDB (table/block_based/data_block_footer.cc) packs flags into the top bits: bit 31 =
-// a data-block hash index sits between the restarts and the footer (v7.8.3 and HEAD); at HEAD
-// bit 30 is reserved, bit 29 a hint for index blocks, bit 28 "separated key/value" data blocks.
+// a data-block hash index sits between the restarts and the footer (v7.8.3 on); from 11.0 bit 30
+// is reserved, bit 29 marks an index block whose keys look uniform (a search hint, read past) and
+// bit 28 a data block whose values lie apart from its keys (docs/FORMATS.md 3.3.1).
 enum class BlockFlavor : uint8_t { kLevelDb, kRocksDb };
 
 // Where the entries of a block end and its restart array lies.
 struct BlockLayout {
-  size_t entries_size = 0;     // entries occupy block[0, entries_size)
+  size_t entries_size = 0;  // entries (or, with values apart, their keys) occupy [0, entries_size)
   size_t restarts_offset = 0;  // fixed32 restart offsets start here
   uint32_t num_restarts = 0;
+  // RocksDB 11 separate_key_value_in_data_block: the values of the entries are the section
+  // [entries_size, restarts_offset), and restart entries say where theirs starts in it.
+  bool values_apart = false;
 };
 
-// Validates the restart array (and a RocksDB hash index' extent) before anything is read from it:
-// a restart count the block cannot hold is kCorrupt, flags this reader does not know are
-// kUnsupported. Offsets in errors are within the block.
+// Validates the restart array (and a RocksDB hash index' extent and values section) before
+// anything is read from it: a restart count or values section the block cannot hold is kCorrupt,
+// flags this reader does not know are kUnsupported. Offsets in errors are within the block.
 Status ParseBlockLayout(ByteView block, BlockFlavor flavor, BlockLayout* layout);
 
 // Offset of restart point `i` (< num_restarts) within the block; not validated against the
@@ -41,11 +45,14 @@ uint32_t RestartOffset(ByteView block, const BlockLayout& layout, uint32_t i);
 // Decodes entries one after another: varint32 shared, varint32 non_shared, [varint32
 // value_length], key delta, value. RocksDB index blocks with delta-encoded values have no value
 // length (docs/FORMATS.md 2.13); their values delimit themselves, so the caller says how many value
-// bytes it consumed.
+// bytes it consumed. With values apart (BlockLayout::values_apart) an entry is its header and key
+// only: a restart entry adds varint32 value_offset into the values section, and every other value
+// follows the previous one there (docs/FORMATS.md 3.3.1).
 class BlockEntryDecoder {
  public:
-  BlockEntryDecoder(ByteView entries, bool values_have_length)
-      : entries_(entries), values_have_length_(values_have_length) {}
+  // `block` whole, as `layout` describes it. Values apart need value lengths: RocksDB only lays
+  // out data blocks that way (block_based_table_builder.cc), so index blocks never are.
+  BlockEntryDecoder(ByteView block, const BlockLayout& layout, bool values_have_length);
 
   // Continues at `offset`, which must be a restart point (an entry with shared == 0).
   void SeekTo(size_t offset);
@@ -63,8 +70,18 @@ class BlockEntryDecoder {
   void ConsumeValue(size_t n) { next_ = value_offset_ + n; }
 
  private:
+  // Values apart: whether the entry at `offset` is a restart point, whose header names where its
+  // value starts. BlockBuilder starts a restart interval exactly where it writes that offset.
+  bool AtRestart(size_t offset);
+  Status NextApart(size_t pos, uint32_t shared, uint32_t non_shared, uint32_t value_size);
+
+  ByteView block_;
   ByteView entries_;
+  BlockLayout layout_;
   bool values_have_length_;
+  ByteView values_;            // the values section, when values are apart
+  size_t values_next_ = 0;     // where in it the next value without an offset starts
+  uint32_t next_restart_ = 0;  // the first restart point not before the current entry
   size_t next_ = 0;
   size_t entry_offset_ = 0;
   size_t value_offset_ = 0;

@@ -32,8 +32,11 @@ void BlockBuilder::Add(ByteView key, ByteView value) {
   PutVarint32(&buffer_, static_cast<uint32_t>(shared));
   PutVarint32(&buffer_, static_cast<uint32_t>(key.size() - shared));
   if (values_have_length_) PutVarint32(&buffer_, static_cast<uint32_t>(value.size()));
+  // AddWithLastKeyImpl: the first entry of each restart interval says where its value starts.
+  if (values_apart_ && counter_ == 0) PutVarint32(&buffer_, static_cast<uint32_t>(values_.size()));
   buffer_.insert(buffer_.end(), key.begin() + static_cast<std::ptrdiff_t>(shared), key.end());
-  buffer_.insert(buffer_.end(), value.begin(), value.end());
+  Bytes& values = values_apart_ ? values_ : buffer_;
+  values.insert(values.end(), value.begin(), value.end());
   last_key_.assign(key.begin(), key.end());
   ++counter_;
 }
@@ -44,6 +47,10 @@ size_t BlockBuilder::EstimateSizeAfterKV(ByteView key, ByteView value) const {
   if (counter_ >= restart_interval_) estimate += 4;  // a new restart point
   estimate += 4;                                     // "varint for shared prefix length"
   estimate += VarintLength(key.size()) + VarintLength(value.size());
+  // The value offset a restart entry carries.
+  if (values_apart_ && (counter_ == 0 || counter_ >= restart_interval_)) {
+    estimate += VarintLength(values_.size());
+  }
   return estimate;
 }
 
@@ -57,9 +64,17 @@ bool FlushBySizePolicy::ShouldFlush(const BlockBuilder& block, ByteView key, Byt
 
 void BlockBuilder::Finish(Bytes* out) {
   out->insert(out->end(), buffer_.begin(), buffer_.end());
+  out->insert(out->end(), values_.begin(), values_.end());
   for (uint32_t r : restarts_) PutFixed32(out, r);
-  PutFixed32(out, static_cast<uint32_t>(restarts_.size()));
+  uint32_t footer = static_cast<uint32_t>(restarts_.size());
+  if (values_apart_) {
+    // DataBlockFooter::EncodeTo: the values' offset within the block, then the count with bit 28.
+    PutFixed32(out, static_cast<uint32_t>(buffer_.size()));
+    footer |= 1u << 28;
+  }
+  PutFixed32(out, footer);
   buffer_.clear();
+  values_.clear();
   restarts_.assign(1, 0);
   counter_ = 0;
   last_key_.clear();

@@ -18,18 +18,25 @@ class BlockBuilder {
   // `values_have_length` false is RocksDB's index format from format_version 4 on
   // (docs/FORMATS.md 2.13): no value-length field; the writer only ever stores whole handles
   // there because its index restarts at every entry.
+  // `values_apart` lays the block out as RocksDB 11's separate_key_value_in_data_block does
+  // (docs/FORMATS.md 3.3.1): values after all keys, each restart entry naming where its value
+  // starts, the values' offset before the footer word, bit 28 set in it.
   explicit BlockBuilder(uint32_t restart_interval, bool delta_keys = true,
-                        bool values_have_length = true)
+                        bool values_have_length = true, bool values_apart = false)
       : restart_interval_(restart_interval),
         delta_keys_(delta_keys),
-        values_have_length_(values_have_length) {}
+        values_have_length_(values_have_length),
+        values_apart_(values_apart) {}
 
   void Add(ByteView key, ByteView value);
 
   bool empty() const { return buffer_.empty(); }
   // Entries plus the restart array and count as they would be written now (both libraries'
   // CurrentSizeEstimate).
-  size_t CurrentSizeEstimate() const { return buffer_.size() + 4 * restarts_.size() + 4; }
+  // With values apart, also the values and their offset word (BlockBuilder::Reset's estimate_).
+  size_t CurrentSizeEstimate() const {
+    return buffer_.size() + values_.size() + 4 * restarts_.size() + (values_apart_ ? 8 : 4);
+  }
   // RocksDB's EstimateSizeAfterKV: a deliberately rough size after adding this entry, which
   // FlushBlockBySizePolicy bases its decisions on (the whole key, a 4-byte shared-length field).
   // RocksDB counts half the value for a delta-encoded handle between restart points; the index
@@ -45,7 +52,9 @@ class BlockBuilder {
   uint32_t restart_interval_;
   bool delta_keys_;
   bool values_have_length_;
-  Bytes buffer_;
+  bool values_apart_;
+  Bytes buffer_;  // the entries, or with values apart their headers and keys
+  Bytes values_;  // with values apart: the values so far
   std::vector<uint32_t> restarts_{0};
   uint32_t counter_ = 0;  // entries since the last restart point
   Bytes last_key_;

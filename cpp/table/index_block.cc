@@ -24,7 +24,17 @@ Status IndexBlock::Open(Bytes contents, const IndexFormat& format, uint64_t file
   out->format_ = format;
   out->file_offset_ = file_offset;
   out->compressed_ = compressed;
-  return out->Located(ParseBlockLayout(out->contents_, format.flavor, &out->layout_));
+  if (Status s = ParseBlockLayout(out->contents_, format.flavor, &out->layout_); !s.ok()) {
+    return out->Located(std::move(s));
+  }
+  // RocksDB lays out only data blocks with values apart; an index block so laid out whose values
+  // also lack lengths would need IndexBlockIter's own reading of the values section.
+  if (out->layout_.values_apart && format.values_delta_encoded) {
+    return out->Located(Status::Error(ErrorCode::kUnsupported,
+                                      "index block with values apart from its keys",
+                                      static_cast<int64_t>(out->contents_.size() - 4)));
+  }
+  return Status::Ok();
 }
 
 Status IndexBlock::Located(Status s) const {
@@ -36,7 +46,8 @@ Status IndexBlock::Located(Status s) const {
 }
 
 IndexBlock::Iterator::Iterator(const IndexBlock* block)
-    : block_(block), decoder_(block->entries(), !block->format_.values_delta_encoded) {}
+    : block_(block),
+      decoder_(block->contents_, block->layout_, !block->format_.values_delta_encoded) {}
 
 Status IndexBlock::Iterator::DecodeCurrent(IndexEntry* entry) {
   const IndexFormat& format = block_->format_;

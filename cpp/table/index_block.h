@@ -92,7 +92,6 @@ class IndexBlock {
   // before the target.
   template <typename Before>
   Status IteratorAfterLastRestartBefore(Before before, std::optional<Iterator>* out) const;
-  ByteView entries() const { return ByteView(contents_).first(layout_.entries_size); }
 
   Bytes contents_;
   IndexFormat format_;

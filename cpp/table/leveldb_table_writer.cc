@@ -118,6 +118,9 @@ Status NewLevelDbTableWriter(const TableWriteOptions& options, std::unique_ptr<T
   if (options.partition_filters || options.index_type != TableIndexType::kBinarySearch) {
     return BadOptions("partitionFilters and indexType \"two-level\" are RocksDB options");
   }
+  if (options.separate_key_value_in_data_block) {
+    return BadOptions("separateKeyValueInDataBlock is a RocksDB 11 option");
+  }
   if (options.compression != "none" && options.compression != "snappy") {
     return BadOptions("a LevelDB table takes compression \"none\" or \"snappy\", got \"" +
                       options.compression + "\"");

@@ -75,7 +75,8 @@ class RocksDbTableWriter final : public TableWriter {
         sealing_{checksum, options.format_version >= 6 ? BaseContextChecksum(options.identity) : 0,
                  options.format_version >= 6},
         data_block_policy_(options.block_size),
-        data_block_(options.restart_interval),
+        data_block_(options.restart_interval, /*delta_keys=*/true, /*values_have_length=*/true,
+                    options.separate_key_value_in_data_block),
         range_deletions_(1) {
     if (options.index_type == TableIndexType::kTwoLevel) {
       two_level_index_.emplace(options.format_version, options.metadata_block_size,
@@ -342,6 +343,10 @@ class RocksDbTableWriter final : public TableWriter {
       p.AddNumber("rocksdb.key.smallest.seqno", 0);
       p.AddNumber("rocksdb.data.block.restart.interval", options_.restart_interval);
       p.AddNumber("rocksdb.index.block.restart.interval", 1);  // index_block_restart_interval
+      // meta_blocks.cc writes it only when set.
+      if (options_.separate_key_value_in_data_block) {
+        p.AddNumber("rocksdb.separate.key.value.in.data.block", 1);
+      }
     }
     // User-collected properties: SstFileWriter's collector, the table's own, the caller's.
     Bytes version, seqno;
@@ -415,6 +420,10 @@ Status NewRocksDbTableWriter(const TableWriteOptions& options, std::unique_ptr<T
   if (options.partition_filters && options.index_type != TableIndexType::kTwoLevel) {
     // RocksDB quietly writes a full filter then; say so instead.
     return BadOptions("partitionFilters needs indexType \"two-level\" (kTwoLevelIndexSearch)");
+  }
+  if (options.separate_key_value_in_data_block && options.format_version < 6) {
+    // The writer writes format_version 2 to 5 as 7.8.3 does, which has no such layout.
+    return BadOptions("separateKeyValueInDataBlock needs formatVersion 6 or 7 (RocksDB 11)");
   }
   if (options.metadata_block_size == 0 || options.metadata_block_size > kMaxBlockBytes) {
     return BadOptions("metadataBlockSize must be 1 to " + std::to_string(kMaxBlockBytes) +

@@ -167,7 +167,7 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
   const BlockFlavor flavor =
       table_->family == TableFamily::kLevelDb ? BlockFlavor::kLevelDb : BlockFlavor::kRocksDb;
   if (Status s = ParseBlockLayout(contents, flavor, &layout); !s.ok()) return located(s);
-  BlockEntryDecoder decoder(ByteView(contents).first(layout.entries_size), true);
+  BlockEntryDecoder decoder(contents, layout, /*values_have_length=*/true);
   EntryBudget budget;
   const bool entries = content_ == Content::kEntries;
   const bool ranged = entries_.from || entries_.to || entries_.prefix || entries_.limit != 0;

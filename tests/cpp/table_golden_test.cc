@@ -30,6 +30,7 @@ struct GoldenTable {
   bool internal_keys = true;
   bool compressed = false;
   KeyList keys;
+  std::optional<KeyList> values;  // the value of each key, when the corpus records them
   KeyList probes;
   std::vector<uint8_t> get;
   std::optional<std::vector<uint8_t>> seek;
@@ -90,28 +91,35 @@ std::vector<GoldenTable> LoadLevelDbTables() {
   return out;
 }
 
-std::vector<GoldenTable> LoadHead() {
+// The committed RocksDB 11 fixtures (tests/corpus/fixtures/README.md): section `section` in the
+// folder `folder`, each case with its keys, values when recorded, and RocksDB's answer per probe.
+std::vector<GoldenTable> LoadFixtureTables(const char* section, const std::string& folder) {
   std::vector<GoldenTable> out;
   const auto code = [](const nlohmann::json& answer) -> uint8_t {
     return answer == "no" ? 0 : answer == "maybe" ? 1 : 2;
   };
-  for (const auto& [corpus, manifest] : golden::Sections("head")) {
+  for (const auto& [corpus, manifest] : golden::Sections(section)) {
     for (const auto& c : manifest.at("cases")) {
       GoldenTable t;
-      t.id = corpus->name + ":head/" + c.at("id").get<std::string>();
-      t.file = ReadFileBytes(corpus->Path("head/" + c.at("file").get<std::string>()));
+      t.id = corpus->name + ":" + folder + "/" + c.at("id").get<std::string>();
+      t.file = ReadFileBytes(corpus->Path(folder + "/" + c.at("file").get<std::string>()));
       t.compressed = c.at("compression") != "none";
       // A .keys file beside the table (the fixtures), or inline hex (as the shared corpus has it).
       if (c.at("keys").is_array()) {
         for (const auto& k : c.at("keys")) t.keys.push_back(HexDecode(k.get<std::string>()));
       } else {
-        t.keys = ReadKeysFile(corpus->Path("head/" + c.at("keys").at("path").get<std::string>()));
+        t.keys =
+            ReadKeysFile(corpus->Path(folder + "/" + c.at("keys").at("path").get<std::string>()));
+      }
+      if (c.contains("values")) {
+        t.values =
+            ReadKeysFile(corpus->Path(folder + "/" + c.at("values").at("path").get<std::string>()));
       }
       std::vector<uint8_t> seek;
       for (const auto& p : c.at("probes")) {
         t.probes.push_back(HexDecode(p.at("key").get<std::string>()));
         t.get.push_back(code(p.at("answer")));
-        if (!p.at("seekAnswer").is_null()) seek.push_back(code(p.at("seekAnswer")));
+        seek.push_back(code(p.at("seekAnswer")));  // null (not checked) is 2
       }
       if (!c.at("prefix").is_null()) t.seek = seek;
       out.push_back(std::move(t));
@@ -146,6 +154,35 @@ KeyList AllKeys(const TableReader& reader, const Bytes& file, Status* status, ui
 }
 
 std::string Hex(ByteView b) { return golden::HexEncode(b); }
+
+// The entries a walk reads (Content::kEntries) are the keys with the values written, in order.
+void CheckValues(const GoldenTable& t, const TableReader& reader) {
+  TableCursor cursor(reader, TableCursor::Content::kEntries);
+  size_t n = 0;
+  for (;;) {
+    const Status s = DriveFromMemory(cursor, t.file);
+    ASSERT_TRUE(s.ok()) << t.id << ": entries: " << s.message() << " at " << s.offset();
+    if (cursor.at_end()) break;
+    const auto& key_offsets = cursor.key_offsets();
+    const auto& value_offsets = cursor.value_offsets();
+    for (size_t i = 0; i + 1 < key_offsets.size(); ++i, ++n) {
+      ASSERT_LT(n, t.values->size()) << t.id << ": more entries than written";
+      const ByteView key =
+          ByteView(cursor.key_data()).subspan(key_offsets[i], key_offsets[i + 1] - key_offsets[i]);
+      const ByteView value =
+          ByteView(cursor.value_data())
+              .subspan(value_offsets[i], value_offsets[i + 1] - value_offsets[i]);
+      const auto& want_key = t.keys[n];
+      const auto& want_value = (*t.values)[n];
+      ASSERT_TRUE(std::equal(key.begin(), key.end(), want_key.begin(), want_key.end()))
+          << t.id << ": entry " << n << " key " << Hex(key) << ", written " << Hex(want_key);
+      ASSERT_TRUE(std::equal(value.begin(), value.end(), want_value.begin(), want_value.end()))
+          << t.id << ": entry " << n << " value " << Hex(value) << ", written " << Hex(want_value);
+    }
+    cursor.ClearBatch();
+  }
+  EXPECT_EQ(n, t.values->size()) << t.id << ": entries read back";
+}
 
 // The data blocks a walk of every key reads, in order.
 std::vector<BlockHandle> WalkedDataBlocks(const TableReader& reader, const Bytes& file,
@@ -326,6 +363,7 @@ void CheckTable(const GoldenTable& t, size_t* probes_checked) {
   const KeyList keys = AllKeys(*reader, t.file, &s);
   ASSERT_TRUE(s.ok()) << t.id << ": " << s.message();
   EXPECT_TRUE(keys == t.keys) << t.id << ": keys() differ";
+  if (t.values) CheckValues(t, *reader);
   CheckLayout(t, *reader);
   // Two cursors over the blocks before and after an offset walk the same keys between them, the
   // second entering the index by the offset (IndexBlock::IteratorNearOffset): at thirds of the
@@ -364,7 +402,10 @@ void CheckSection(const std::vector<GoldenTable>& tables, const char* name) {
 
 TEST(TableGolden, RocksDbSst) { CheckSection(LoadRocksDbSst(), "rocksdb-sst"); }
 TEST(TableGolden, LevelDbTable) { CheckSection(LoadLevelDbTables(), "leveldb-table"); }
-TEST(TableGolden, Head) { CheckSection(LoadHead(), "head"); }
+TEST(TableGolden, Head) { CheckSection(LoadFixtureTables("head", "head"), "head"); }
+TEST(TableGolden, V11SeparatedValues) {
+  CheckSection(LoadFixtureTables("v11_kv", "v11-kv"), "v11-kv");
+}
 
 }  // namespace
 }  // namespace sstfilter

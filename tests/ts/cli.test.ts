@@ -216,6 +216,18 @@ describe("write", () => {
     expect(partitioned.filter).toMatchObject({ partitioned: true });
     expect(partitioned.properties["rocksdb.block.based.table.decoupled.partitioned.filters"]).toBeUndefined();
     expect(run("write", input, "-o", coupled, ...args, "maybe").code).toBe(2);
+    // Data blocks with values apart (RocksDB 11): recorded in the properties, every entry read back.
+    const apart = path.join(work, "fv7-apart.sst");
+    const flag = "--separate-key-value-in-data-block";
+    expect(run("write", input, "-o", apart, flag, "--format-version", "7", "--block-size", "512").code).toBe(
+      0,
+    );
+    const separated = JSON.parse(run("inspect", "--json", apart).stdout);
+    expect(separated.properties["rocksdb.separate.key.value.in.data.block"]).toEqual({ hex: "01" });
+    const scan = run("scan", apart);
+    expect(scan.code).toBe(0);
+    expect(scan.stdout).toContain("'k0499' seq:0, type:1 => value 499");
+    expect(run("write", input, "-o", apart, flag, "--format-version", "5").code).toBe(2);
   });
 
   test("LevelDB with --sort: TableBuilder's bytes from shuffled input", () => {

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { SstFilterError, type KeyBatch, type SstFilter, type Table } from "sstfilter";
 
 import { BACKENDS, loadBackend } from "./backends";
-import { blockEntries, FIXTURES, GENERATED, headKeys } from "./golden";
+import { blockEntries, FIXTURES, GENERATED, fixtureKeys } from "./golden";
 
 // Corruption sweep (issue 8) over a representative subset of the golden tables, through the public
 // API on both wasm modules: each file truncated, and each bit flipped, at every offset the reader
@@ -28,14 +28,15 @@ interface Case {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-function goldenCase(section: "rocksdb_sst" | "leveldb_table" | "head", id: string): Case {
-  if (section === "head") {
-    const c = FIXTURES.find<any>("head", id);
+function goldenCase(section: "rocksdb_sst" | "leveldb_table" | "head" | "v11_kv", id: string): Case {
+  if (section === "head" || section === "v11_kv") {
+    const folder = section === "head" ? "head" : "v11-kv";
+    const c = FIXTURES.find<any>(section, id);
     return {
-      id: `head/${id}`,
-      path: FIXTURES.path(`head/${c.file}`),
+      id: `${folder}/${id}`,
+      path: FIXTURES.path(`${folder}/${c.file}`),
       internalKeys: true,
-      keys: headKeys({ ...c, corpus: FIXTURES }),
+      keys: fixtureKeys({ ...c, corpus: FIXTURES }, folder),
     };
   }
   const c = GENERATED.find<any>(section, id);
@@ -50,7 +51,8 @@ function goldenCase(section: "rocksdb_sst" | "leveldb_table" | "head", id: strin
 
 // format_versions 2-7; checksums CRC32C, xxHash, xxHash64, XXH3; legacy Bloom, FastLocalBloom,
 // Ribbon; full, partitioned (mixed kinds) and LevelDB filter blocks; prefix filters; snappy, lz4
-// and zlib blocks; user-key and internal-key LevelDB tables.
+// and zlib blocks; RocksDB 11 data blocks with values apart; user-key and internal-key LevelDB
+// tables.
 const CASES: Case[] = [
   goldenCase("rocksdb_sst", "fv2_bloom10_crc32c"),
   goldenCase("rocksdb_sst", "fv3_bloom10_xxhash64_snappy"),
@@ -61,6 +63,8 @@ const CASES: Case[] = [
   goldenCase("rocksdb_sst", "prefix_capped4_wkf0"),
   goldenCase("head", "fv6-bloom8-fixed5-whole-lz4"),
   goldenCase("head", "fv7-bloom12-capped5-nowhole-zlib"),
+  goldenCase("v11_kv", "kv-bloom-part-snappy"),
+  goldenCase("v11_kv", "kv-ribbon-fixed4-nowhole-zlib"),
   goldenCase("leveldb_table", "tb_b10_tiny_with_empty"),
   goldenCase("leveldb_table", "db_b10_bs1024"),
   goldenCase("leveldb_table", "tb_b10_bs1024_snappy"),

@@ -133,16 +133,15 @@ export function sectionCases<T>(section: string): (T & { corpus: Corpus })[] {
 
 /** A .keys file: u32 little-endian length, then that many bytes, repeated. */
 /**
- * The keys of a `head` case: a `.keys` file beside its table (the fixtures), or inline hex (as the
- * shared corpus writes them).
+ * The keys of a case of the committed RocksDB 11 fixtures (`head`, `v11-kv`) in `folder`: a `.keys`
+ * file beside its table (the fixtures), or inline hex (as the shared corpus writes them).
  */
-export function headKeys(c: {
-  corpus: Corpus;
-  id?: string;
-  keys?: string[] | { path: string };
-}): Uint8Array[] {
-  if (c.keys === undefined) throw new Error(`${c.corpus.name}:head/${c.id}: no keys`);
-  return Array.isArray(c.keys) ? c.keys.map(hexToBytes) : c.corpus.readKeys(`head/${c.keys.path}`);
+export function fixtureKeys(
+  c: { corpus: Corpus; id?: string; keys?: string[] | { path: string } },
+  folder = "head",
+): Uint8Array[] {
+  if (c.keys === undefined) throw new Error(`${c.corpus.name}:${folder}/${c.id}: no keys`);
+  return Array.isArray(c.keys) ? c.keys.map(hexToBytes) : c.corpus.readKeys(`${folder}/${c.keys.path}`);
 }
 
 export function parseKeys(data: Uint8Array): Uint8Array[] {

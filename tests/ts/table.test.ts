@@ -5,6 +5,7 @@ import {
   compareBytes,
   SstFilterError,
   type AsyncTable,
+  type Entry,
   type NodeSstFilter,
   type Table,
   type TableRegion,
@@ -12,10 +13,11 @@ import {
 
 import { BACKENDS, loadBackend } from "./backends";
 import { loadTestingBackend } from "./testing-backend";
-import { blockEntries, blockHandle, bytesEqual, headKeys, hexToBytes, sectionCases } from "./golden";
+import { blockEntries, blockHandle, bytesEqual, fixtureKeys, hexToBytes, sectionCases } from "./golden";
 
-// Every table of every corpus (rocksdb-sst, leveldb-table, head), opened from bytes and from
-// the file: what it says about itself, its raw filters, every recorded answer, its keys.
+// Every table of every corpus (rocksdb-sst, leveldb-table, head, v11-kv), opened from bytes and from
+// the file: what it says about itself, its raw filters, every recorded answer, its keys (and its
+// values, where the corpus records them).
 // Result codes everywhere: 0 = the filter said no, 1 = maybe, 2 = not consulted by the database.
 
 type PropertyValue = number | bigint | string | { hex: string };
@@ -25,6 +27,7 @@ interface GoldenTable {
   file: string; // absolute path
   internalKeys: boolean;
   keys: Uint8Array[];
+  values: Uint8Array[] | null; // the value of each key, when the corpus records them
   probes: Uint8Array[];
   get: Uint8Array;
   seek: Uint8Array | null;
@@ -67,6 +70,7 @@ function rocksdbSst(): GoldenTable[] {
       file: c.corpus.path(c.file.path),
       internalKeys: true,
       keys: c.corpus.readKeys(c.keys.path),
+      values: null,
       probes: c.corpus.readKeys(c.probes.path),
       get: c.corpus.readBytes(c.get_results),
       seek: c.seek_prefix_results === null ? null : c.corpus.readBytes(c.seek_prefix_results),
@@ -89,6 +93,7 @@ function leveldbTables(): GoldenTable[] {
     file: c.corpus.path(c.file.path),
     internalKeys: c.internal_keys,
     keys: c.corpus.readKeys(c.keys.path),
+    values: null,
     probes: c.corpus.readKeys(c.probes.path),
     get: c.corpus.readBytes(c.get_results),
     seek: null,
@@ -102,13 +107,15 @@ function leveldbTables(): GoldenTable[] {
   }));
 }
 
-function headTables(): GoldenTable[] {
+/** The committed RocksDB 11 fixtures of `section`, in `folder` (tests/corpus/fixtures/README.md). */
+function fixtureTables(section: string, folder: string): GoldenTable[] {
   const code = (answer: string | null): number => (answer === "no" ? 0 : answer === "maybe" ? 1 : 2);
-  return sectionCases<Record<string, any>>("head").map((c) => ({
-    id: `${c.corpus.name}:head/${c.id}`,
-    file: c.corpus.path(`head/${c.file}`),
+  return sectionCases<Record<string, any>>(section).map((c) => ({
+    id: `${c.corpus.name}:${folder}/${c.id}`,
+    file: c.corpus.path(`${folder}/${c.file}`),
     internalKeys: true,
-    keys: headKeys(c),
+    keys: fixtureKeys(c, folder),
+    values: c.values === undefined ? null : c.corpus.readKeys(`${folder}/${c.values.path}`),
     probes: c.probes.map((p: any) => hexToBytes(p.key)),
     get: Uint8Array.from(c.probes.map((p: any) => code(p.answer))),
     seek: c.prefix === null ? null : Uint8Array.from(c.probes.map((p: any) => code(p.seekAnswer))),
@@ -128,7 +135,12 @@ function headTables(): GoldenTable[] {
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-const TABLES = [...rocksdbSst(), ...leveldbTables(), ...headTables()];
+const TABLES = [
+  ...rocksdbSst(),
+  ...leveldbTables(),
+  ...fixtureTables("head", "head"),
+  ...fixtureTables("v11_kv", "v11-kv"),
+];
 
 // sst_dump --show_properties labels -> property names (tools/sst_dump_tool.cc, TableProperties::ToString).
 const SST_DUMP_LABELS: Record<string, string> = {
@@ -322,6 +334,15 @@ function sameKeys(c: GoldenTable, keys: Uint8Array[]): void {
   });
 }
 
+/** entries() gives each key with the value written for it, in order (tables that record values). */
+function sameEntries(c: GoldenTable, entries: Entry[]): void {
+  expect([c.id, entries.length]).toEqual([c.id, c.keys.length]);
+  entries.forEach((e, i) => {
+    if (!bytesEqual(e.key, c.keys[i]!)) throw new Error(`${c.id}: entries()[${i}] key differs`);
+    if (!bytesEqual(e.value, c.values![i]!)) throw new Error(`${c.id}: entries()[${i}] value differs`);
+  });
+}
+
 /**
  * keyBatches() gives keys() in batches, and dataBlocks() the same blocks with the same keys;
  * mayContainMany (the batch kernels) answers as mayContain key by key.
@@ -404,6 +425,7 @@ describe.each(BACKENDS)("table files on $name", ({ name, simd }) => {
       checkAnswers(c, t);
       probes += c.probes.length;
       sameKeys(c, [...t.keys()]);
+      if (c.values) sameEntries(c, [...t.entries()]);
       checkBatchPaths(c, t);
     }
     console.log(

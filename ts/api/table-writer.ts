@@ -55,6 +55,12 @@ export interface WriteOptions {
    * Older format versions always cut them together.
    */
   decouplePartitionedFilters?: boolean;
+  /**
+   * RocksDB formatVersion 6 and 7, default false (`separate_key_value_in_data_block`, RocksDB
+   * 11.0): data blocks keep their values in a section apart from the keys, and the table records
+   * rocksdb.separate.key.value.in.data.block = 1. RocksDB before 11 cannot read such tables.
+   */
+  separateKeyValueInDataBlock?: boolean;
   /** RocksDB: "fixed:N" or "capped:N"; the filter then holds prefixes too. */
   prefixExtractor?: string;
   /** RocksDB, default true: the filter holds whole keys. */
@@ -204,6 +210,12 @@ function normalize(opts: WriteOptions) {
       "boolean",
       "decouplePartitionedFilters",
       true,
+    ),
+    separateKeyValueInDataBlock: optional(
+      opts.separateKeyValueInDataBlock,
+      "boolean",
+      "separateKeyValueInDataBlock",
+      false,
     ),
     baseContextChecksum: baseContextChecksum(opts.baseContextChecksum),
     properties: pairs,

@@ -186,6 +186,7 @@ export interface CoreModule {
     partitionFilters: boolean;
     metadataBlockSize: number;
     decouplePartitionedFilters: boolean;
+    separateKeyValueInDataBlock: boolean;
     baseContextChecksum: number;
     properties: [string, string][];
   }): TableWriterHandle | null;

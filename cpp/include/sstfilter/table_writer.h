@@ -85,6 +85,10 @@ struct TableWriteOptions {
   // partitions are cut by the hashes they hold rather than with the index partitions. Older
   // format_versions always cut them together (7.8.3 has no such option).
   bool decouple_partitioned_filters = true;
+  // format_version >= 6 (RocksDB 11's separate_key_value_in_data_block): data blocks keep their
+  // values in a section apart from the keys (docs/FORMATS.md 3.3.1), and the table records
+  // rocksdb.separate.key.value.in.data.block = 1.
+  bool separate_key_value_in_data_block = false;
   // The order the keys are added in, as the database's comparator (a RocksDB table records its
   // name in rocksdb.comparator). Bytewise comparators' separators are shortened by each library's
   // own rules; any other comparator's by its FindShortestSeparator / FindShortSuccessor.

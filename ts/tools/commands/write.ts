@@ -64,6 +64,7 @@ function writeOptions(args: Parsed): WriteOptions {
     }
     set("decouplePartitionedFilters", decouple === "true");
   }
+  if (v["separate-key-value-in-data-block"] === true) set("separateKeyValueInDataBlock", true);
   const whole = text("whole-key-filtering");
   if (whole !== undefined) {
     if (whole !== "true" && whole !== "false") throw usage("--whole-key-filtering takes true or false");
@@ -195,6 +196,9 @@ byte order (or --sort). Large inputs stream: the table is written as it grows.
   --decouple-partitioned-filters B
                              true (default) | false: format_version 6 and 7 cut filter
                              partitions apart from the index's, as RocksDB 11 does by default
+  --separate-key-value-in-data-block
+                             format_version 6 and 7: data blocks keep values apart from keys,
+                             as RocksDB 11's option of that name (RocksDB < 11 cannot read them)
 
 Exit code 0 when the table was written, 2 for a usage error, 3 when the input cannot be read or
 its keys do not ascend (nothing is left at OUT then).`,
@@ -212,6 +216,7 @@ its keys do not ascend (nothing is left at OUT then).`,
     "prefix-extractor": { type: "string" },
     "whole-key-filtering": { type: "string" },
     "decouple-partitioned-filters": { type: "string" },
+    "separate-key-value-in-data-block": { type: "boolean" },
     compression: { type: "string" },
     checksum: { type: "string" },
     "block-size": { type: "string" },

@@ -1,0 +1,396 @@
+// Writes the fixtures of tests/corpus/fixtures/v11-kv/ with RocksDB 11.8.1 built from its tagged
+// source (README.md beside this file says how): block-based tables whose data blocks keep values
+// apart from keys (separate_key_value_in_data_block), combined with filters, partitions, a prefix
+// extractor, each codec and each checksum, and index blocks marked uniform (bit 29); the keys and
+// values written, and RocksDB's own answer per probe.
+//
+// Tables are built as SstFileWriter builds them (table/sst_file_writer.cc: its properties
+// collector, sequence number 0, kTypeValue), but through the table factory directly, so that the
+// session id and file number, which SstFileWriter draws at random and which enter the properties,
+// and the base of the context checksums (format_version >= 6) are fixed: the same build writes
+// the same bytes on every run.
+#include <cinttypes>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "db/dbformat.h"
+#include "file/writable_file_writer.h"
+#include "options/cf_options.h"
+#include "rocksdb/db.h"
+#include "rocksdb/filter_policy.h"
+#include "rocksdb/slice_transform.h"
+#include "rocksdb/statistics.h"
+#include "rocksdb/table.h"
+#include "table/sst_file_writer_collectors.h"
+#include "table/table_builder.h"
+#include "util/random.h"
+
+namespace fs = std::filesystem;
+using rocksdb::BlockBasedTableOptions;
+
+namespace {
+
+// A valid session id (20 base-36 digits, table/unique_id.cc EncodeSessionId) that marks the files
+// as ours; DBImpl::GenerateDbSessionId would draw one at random.
+constexpr char kSessionId[] = "SSTFILTERFIXTURE0001";
+constexpr uint64_t kFileNumber = 1;
+constexpr uint32_t kContextChecksumSeed = 0x5f11;
+
+[[noreturn]] void Fail(const std::string& what) {
+  std::fprintf(stderr, "generator: %s\n", what.c_str());
+  std::exit(1);
+}
+
+void Check(const rocksdb::Status& s, const std::string& what) {
+  if (!s.ok()) Fail(what + ": " + s.ToString());
+}
+
+struct Case {
+  std::string id;
+  uint32_t format_version = 7;
+  std::string filter;  // "bloom", "ribbon" or "none"
+  double bits_per_key = 10;
+  bool partitioned = false;
+  std::string prefix;  // "" or "fixed:N"
+  bool whole_key_filtering = true;
+  rocksdb::CompressionType compression = rocksdb::kNoCompression;
+  rocksdb::ChecksumType checksum = rocksdb::kXXH3;
+  int block_restart_interval = 16;
+  bool hash_index = false;           // data_block_index_type kDataBlockBinaryAndHash
+  double uniform_cv_threshold = -1;  // >= 0 lets index blocks carry bit 29
+  size_t keys = 800;
+};
+
+const char* CompressionName(rocksdb::CompressionType c) {
+  switch (c) {
+    case rocksdb::kNoCompression:
+      return "none";
+    case rocksdb::kSnappyCompression:
+      return "snappy";
+    case rocksdb::kZlibCompression:
+      return "zlib";
+    case rocksdb::kBZip2Compression:
+      return "bzip2";
+    case rocksdb::kLZ4Compression:
+      return "lz4";
+    case rocksdb::kLZ4HCCompression:
+      return "lz4hc";
+    case rocksdb::kZSTD:
+      return "zstd";
+    default:
+      Fail("unexpected compression");
+  }
+}
+
+const char* ChecksumName(rocksdb::ChecksumType c) {
+  switch (c) {
+    case rocksdb::kCRC32c:
+      return "kCRC32c";
+    case rocksdb::kxxHash:
+      return "kxxHash";
+    case rocksdb::kxxHash64:
+      return "kxxHash64";
+    case rocksdb::kXXH3:
+      return "kXXH3";
+    default:
+      Fail("unexpected checksum");
+  }
+}
+
+rocksdb::Options MakeOptions(const Case& c) {
+  BlockBasedTableOptions t;
+  t.format_version = c.format_version;
+  t.separate_key_value_in_data_block = true;
+  t.block_size = 1024;  // several data blocks from tens of KB
+  t.block_restart_interval = c.block_restart_interval;
+  t.checksum = c.checksum;
+  // On by default since 9.x, it sizes filters by what the allocator hands out: off, so that the
+  // filters depend on the keys alone and another machine writes the same bytes.
+  t.optimize_filters_for_memory = false;
+  if (c.filter == "bloom") t.filter_policy.reset(rocksdb::NewBloomFilterPolicy(c.bits_per_key));
+  if (c.filter == "ribbon") t.filter_policy.reset(rocksdb::NewRibbonFilterPolicy(c.bits_per_key));
+  if (c.partitioned) {
+    t.partition_filters = true;
+    t.index_type = BlockBasedTableOptions::kTwoLevelIndexSearch;
+    t.metadata_block_size = 256;
+  }
+  t.whole_key_filtering = c.whole_key_filtering;
+  if (c.hash_index) t.data_block_index_type = BlockBasedTableOptions::kDataBlockBinaryAndHash;
+  if (c.uniform_cv_threshold >= 0) {
+    t.uniform_cv_threshold = c.uniform_cv_threshold;
+    t.index_block_search_type = BlockBasedTableOptions::kAuto;
+  }
+  rocksdb::Options o;
+  o.create_if_missing = true;
+  o.compression = c.compression;
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
+  if (!c.prefix.empty()) {
+    o.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(std::stoul(c.prefix.substr(6))));
+  }
+  o.statistics = rocksdb::CreateDBStatistics();
+  return o;
+}
+
+// Keys "GGGG:NNNNN" in groups of 8 per prefix GGGG, the groups 3 apart (so that prefixes absent
+// from the table lie inside its range), NNNNN at an even stride; a few longer keys sharing
+// prefixes; values of varied length, some empty, from a fixed LCG.
+void MakeEntries(const Case& c, std::vector<std::string>* keys, std::vector<std::string>* values) {
+  uint64_t state = 0x5eed0000u + c.keys;
+  for (size_t i = 0; i < c.keys; ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%04zu:%05zu", i / 8 * 3, i * 7);
+    keys->emplace_back(buf);
+    if (i % 9 == 4) keys->back() += "/suffix";
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const size_t length = i % 13 == 0 ? 0 : (state >> 33) % 60;
+    std::string value;
+    for (size_t b = 0; b < length; ++b) value.push_back(static_cast<char>('a' + (i + b) % 26));
+    values->push_back(value);
+  }
+}
+
+void WriteTable(const rocksdb::Options& options, const fs::path& path,
+                const std::vector<std::string>& keys, const std::vector<std::string>& values) {
+  const rocksdb::ImmutableOptions ioptions(options);
+  const rocksdb::MutableCFOptions moptions(options);
+  const rocksdb::InternalKeyComparator icmp(options.comparator);
+  rocksdb::InternalTblPropCollFactories collectors;
+  collectors.emplace_back(new rocksdb::SstFileWriterPropertiesCollectorFactory(2, 0));
+  const rocksdb::ReadOptions read_options;
+  const rocksdb::WriteOptions write_options;
+  const rocksdb::TableBuilderOptions tbo(
+      ioptions, moptions, read_options, write_options, icmp, &collectors, options.compression,
+      options.compression_opts,
+      rocksdb::TablePropertiesCollectorFactory::Context::kUnknownColumnFamily, "", -1,
+      rocksdb::kUnknownNewestKeyTime, false, rocksdb::TableFileCreationReason::kMisc, 0, 0,
+      "SST Writer", kSessionId, 0, kFileNumber);
+  std::unique_ptr<rocksdb::FSWritableFile> file;
+  const rocksdb::FileOptions file_options;
+  Check(
+      rocksdb::IOStatus(ioptions.fs->NewWritableFile(path.string(), file_options, &file, nullptr)),
+      "NewWritableFile");
+  rocksdb::WritableFileWriter writer(std::move(file), path.string(), file_options);
+  // format_version >= 6 draws the base of the context checksums from the thread's Random
+  // (block_based_table_builder.cc, Rep::Rep), seeded by the thread's id: seeded here instead.
+  rocksdb::Random::GetTLSInstance()->Reset(kContextChecksumSeed);
+  std::unique_ptr<rocksdb::TableBuilder> builder(
+      moptions.table_factory->NewTableBuilder(tbo, &writer));
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const rocksdb::InternalKey ikey(keys[i], 0, rocksdb::kTypeValue);
+    builder->Add(ikey.Encode(), values[i]);
+  }
+  Check(builder->Finish(), "TableBuilder::Finish");
+  Check(writer.Close(rocksdb::IOOptions()), "close");
+}
+
+void WriteRecords(const fs::path& path, const std::vector<std::string>& records) {
+  std::ofstream out(path, std::ios::binary);
+  for (const std::string& r : records) {
+    const auto n = static_cast<uint32_t>(r.size());
+    const char len[4] = {static_cast<char>(n), static_cast<char>(n >> 8),
+                         static_cast<char>(n >> 16), static_cast<char>(n >> 24)};
+    out.write(len, 4);
+    out.write(r.data(), static_cast<std::streamsize>(r.size()));
+  }
+  if (!out) Fail("write " + path.string());
+}
+
+std::string Hex(const std::string& s) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char ch : s) {
+    out.push_back(digits[ch >> 4]);
+    out.push_back(digits[ch & 15]);
+  }
+  return out;
+}
+
+// The sum of some tickers, read before and after a call to see which of them it moved.
+uint64_t Count(rocksdb::Statistics& st, std::initializer_list<rocksdb::Tickers> tickers) {
+  uint64_t n = 0;
+  for (rocksdb::Tickers t : tickers) n += st.getTickerCount(t);
+  return n;
+}
+
+// The filter's answer to a Get: no, maybe, or not consulted (null). A whole-key filter moves
+// BLOOM_FILTER_USEFUL / _FULL_POSITIVE, a prefix-only one BLOOM_FILTER_PREFIX_USEFUL / _CHECKED
+// (block_based_table_reader.cc FullFilterKeyMayMatch).
+nlohmann::json GetAnswer(rocksdb::DB* db, rocksdb::Statistics& st, const std::string& key,
+                         const std::string* expected_value) {
+  const auto no = {rocksdb::BLOOM_FILTER_USEFUL, rocksdb::BLOOM_FILTER_PREFIX_USEFUL};
+  const auto asked = {rocksdb::BLOOM_FILTER_FULL_POSITIVE, rocksdb::BLOOM_FILTER_PREFIX_CHECKED};
+  const uint64_t no_before = Count(st, no);
+  const uint64_t asked_before = Count(st, asked);
+  std::string value;
+  const rocksdb::Status s = db->Get(rocksdb::ReadOptions(), key, &value);
+  if (!s.ok() && !s.IsNotFound()) Fail("Get: " + s.ToString());
+  if (expected_value && (!s.ok() || value != *expected_value)) Fail("Get read back a wrong value");
+  if (Count(st, no) > no_before) return "no";
+  if (Count(st, asked) > asked_before) return "maybe";
+  return nullptr;
+}
+
+// The prefix filter's answer to a Seek (total_order_seek=false): RocksDB 11 counts it per level
+// (block_based_table_iterator.cc: *_SEEK_FILTERED when the filter said no, *_SEEK_FILTER_MATCH
+// when it said maybe), no longer in BLOOM_FILTER_PREFIX_*.
+nlohmann::json SeekAnswer(rocksdb::DB* db, rocksdb::Statistics& st, const std::string& key) {
+  const auto no = {rocksdb::LAST_LEVEL_SEEK_FILTERED, rocksdb::NON_LAST_LEVEL_SEEK_FILTERED};
+  const auto maybe = {rocksdb::LAST_LEVEL_SEEK_FILTER_MATCH,
+                      rocksdb::NON_LAST_LEVEL_SEEK_FILTER_MATCH};
+  const uint64_t no_before = Count(st, no);
+  const uint64_t maybe_before = Count(st, maybe);
+  rocksdb::ReadOptions ro;
+  ro.total_order_seek = false;
+  std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(ro));
+  it->Seek(key);
+  Check(it->status(), "Seek");
+  if (Count(st, no) > no_before) return "no";
+  if (Count(st, maybe) > maybe_before) return "maybe";
+  return nullptr;
+}
+
+nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& scratch) {
+  const rocksdb::Options options = MakeOptions(c);
+  std::vector<std::string> keys, values;
+  MakeEntries(c, &keys, &values);
+  const fs::path sst = out_dir / (c.id + ".sst");
+  WriteTable(options, sst, keys, values);
+  WriteRecords(out_dir / (c.id + ".keys"), keys);
+  WriteRecords(out_dir / (c.id + ".values"), values);
+
+  const fs::path db_dir = scratch / c.id;
+  fs::remove_all(db_dir);
+  std::unique_ptr<rocksdb::DB> db;
+  Check(rocksdb::DB::Open(options, db_dir.string(), &db), "DB::Open");
+  rocksdb::IngestExternalFileOptions ingest;
+  ingest.move_files = false;
+  ingest.write_global_seqno = false;
+  Check(db->IngestExternalFile({sst.string()}, ingest), "IngestExternalFile");
+
+  // Probes: every third key (its value read back too), each key with a byte appended and with
+  // its last byte dropped, keys of absent prefixes, and keys outside the table's range.
+  nlohmann::json probes = nlohmann::json::array();
+  auto probe = [&](const std::string& key, const std::string* value) {
+    probes.push_back(
+        {{"key", Hex(key)},
+         {"present", value != nullptr},
+         {"answer", GetAnswer(db.get(), *options.statistics, key, value)},
+         {"seekAnswer", c.prefix.empty() ? nlohmann::json(nullptr)
+                                         : SeekAnswer(db.get(), *options.statistics, key)}});
+  };
+  for (size_t i = 0; i < keys.size(); i += 3) {
+    probe(keys[i], &values[i]);
+    probe(keys[i] + "x", nullptr);
+    probe(keys[i].substr(0, keys[i].size() - 1), nullptr);
+  }
+  // Keys inside the table's range whose group prefix no key has, so that prefix filters say no.
+  for (size_t group = 1; group < keys.size() / 8 * 3; group += 3) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%04zu:%05zu", group, group * 11);
+    probe(buf, nullptr);
+  }
+  probe("", nullptr);
+  probe("zzz", nullptr);
+  db.reset();
+  fs::remove_all(db_dir);
+
+  return {{"id", c.id},
+          {"kind", "rocksdb"},
+          {"file", c.id + ".sst"},
+          {"formatVersion", c.format_version},
+          {"filter", c.filter == "none" ? nlohmann::json(nullptr) : nlohmann::json(c.filter)},
+          {"bitsPerKey", c.bits_per_key},
+          {"partitioned", c.partitioned},
+          {"decoupled", true},  // decouple_partitioned_filters, left at 11.x's default
+          {"metadataBlockSize", c.partitioned ? 256 : 4096},
+          {"optimizeFiltersForMemory", false},
+          {"prefix", c.prefix.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.prefix)},
+          {"wholeKeyFiltering", c.whole_key_filtering},
+          {"compression", CompressionName(c.compression)},
+          {"checksum", ChecksumName(c.checksum)},
+          {"separateKeyValueInDataBlock", true},
+          {"blockSize", 1024},
+          {"blockRestartInterval", c.block_restart_interval},
+          {"dataBlockHashIndex", c.hash_index},
+          {"uniformCvThreshold", c.uniform_cv_threshold},
+          {"keys", {{"path", c.id + ".keys"}, {"count", keys.size()}}},
+          {"values", {{"path", c.id + ".values"}, {"count", values.size()}}},
+          {"probes", probes}};
+}
+
+std::vector<Case> Cases() {
+  using rocksdb::ChecksumType;
+  std::vector<Case> cases;
+  auto add = [&](Case c) { cases.push_back(std::move(c)); };
+  add({.id = "kv-bloom-none", .filter = "bloom"});
+  add({.id = "kv-ribbon-crc32c-fv6",
+       .format_version = 6,
+       .filter = "ribbon",
+       .checksum = rocksdb::kCRC32c});
+  add({.id = "kv-bloom-part-snappy",
+       .filter = "bloom",
+       .partitioned = true,
+       .compression = rocksdb::kSnappyCompression,
+       .checksum = rocksdb::kxxHash});
+  add({.id = "kv-ribbon-part-zstd",
+       .filter = "ribbon",
+       .bits_per_key = 9,
+       .partitioned = true,
+       .compression = rocksdb::kZSTD,
+       .checksum = rocksdb::kxxHash64});
+  add({.id = "kv-bloom-fixed5-lz4",
+       .format_version = 6,
+       .filter = "bloom",
+       .prefix = "fixed:5",
+       .compression = rocksdb::kLZ4Compression});
+  add({.id = "kv-ribbon-fixed4-nowhole-zlib",
+       .filter = "ribbon",
+       .prefix = "fixed:4",
+       .whole_key_filtering = false,
+       .compression = rocksdb::kZlibCompression,
+       .checksum = rocksdb::kCRC32c});
+  add({.id = "kv-bloom-bzip2", .filter = "bloom", .compression = rocksdb::kBZip2Compression});
+  add({.id = "kv-bloom-lz4hc-fv5",
+       .format_version = 5,
+       .filter = "bloom",
+       .compression = rocksdb::kLZ4HCCompression,
+       .checksum = rocksdb::kxxHash64});
+  add({.id = "kv-bloom-restart1", .filter = "bloom", .block_restart_interval = 1});
+  add({.id = "kv-bloom-restart4-hash",
+       .filter = "bloom",
+       .block_restart_interval = 4,
+       .hash_index = true});
+  // A threshold no coefficient of variation reaches: every index block of 3 or more restart keys
+  // is marked uniform (BlockBuilder::ScanForUniformity).
+  add({.id = "kv-bloom-uniform-index", .filter = "bloom", .uniform_cv_threshold = 1e9});
+  add({.id = "kv-bloom-part-uniform-index",
+       .filter = "bloom",
+       .partitioned = true,
+       .compression = rocksdb::kSnappyCompression,
+       .uniform_cv_threshold = 1e9});
+  return cases;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) Fail("usage: generator <out-dir> <scratch-dir>");
+  const fs::path out_dir = argv[1];
+  const fs::path scratch = argv[2];
+  fs::create_directories(out_dir);
+  fs::create_directories(scratch);
+  nlohmann::json cases = nlohmann::json::array();
+  for (const Case& c : Cases()) cases.push_back(RunCase(c, out_dir, scratch));
+  const nlohmann::json manifest = {
+      {"generator", "tests/corpus/rocksdb11/generator.cc"},
+      {"library", "RocksDB 11.8.1 (git tag v11.8.1, built from upstream source)"},
+      {"cases", cases}};
+  std::ofstream(out_dir / "manifest.json") << manifest.dump(1) << "\n";
+  return 0;
+}
