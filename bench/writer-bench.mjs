@@ -11,7 +11,7 @@
 import { execFileSync } from "node:child_process";
 import { closeSync, fsyncSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 
-import { init } from "../dist/esm/platform/node.js";
+import { init, VOLATILE_PROPERTIES } from "../dist/esm/platform/node.js";
 import { writeReport } from "./report.mjs";
 import { cpuMs } from "./timing.mjs";
 
@@ -54,18 +54,11 @@ const expected = readFileSync(native.rocksdbFile);
 // The identity and clock SstFileWriter recorded, so that the wasm writer's file can equal it.
 const identity = (() => {
   const t = sf.openTable(expected);
-  const names = [
-    "rocksdb.creating.db.identity",
-    "rocksdb.creating.session.identity",
-    "rocksdb.creating.host.identity",
-    "rocksdb.creation.time",
-    "rocksdb.file.creation.time",
-    "rocksdb.oldest.key.time",
-    "rocksdb.original.file.number",
-  ];
   const properties = t.properties;
   t.dispose();
-  return Object.fromEntries(names.filter((n) => n in properties).map((n) => [n, String(properties[n])]));
+  return Object.fromEntries(
+    VOLATILE_PROPERTIES.filter((n) => n in properties).map((n) => [n, String(properties[n])]),
+  );
 })();
 const { keys, values } = makeEntries(entries);
 const wasmFile = "/dev/shm/sstfilter-bench-wasm.sst";

@@ -14,7 +14,13 @@ import {
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
-import { SstFilterError, type NodeSstFilter, type SstFilter, type WriteOptions } from "sstfilter";
+import {
+  SstFilterError,
+  VOLATILE_PROPERTIES,
+  type NodeSstFilter,
+  type SstFilter,
+  type WriteOptions,
+} from "sstfilter";
 
 import { BACKENDS, loadBackend } from "./backends";
 import { bytesEqual, firstDifference, sectionCases, writerEntries } from "./golden";
@@ -81,18 +87,6 @@ const HEAD_CASES = [
   ...sectionCases<HeadCase>("v11_kv")
     .filter(writable)
     .map((c) => ({ ...c, folder: "v11-kv" })),
-];
-
-/** The properties that name who wrote a table and when, as WriteOptions.properties takes them. */
-const IDENTITY_PROPERTIES = [
-  "rocksdb.creating.db.identity",
-  "rocksdb.creating.session.identity",
-  "rocksdb.creating.host.identity",
-  "rocksdb.creation.time",
-  "rocksdb.file.creation.time",
-  "rocksdb.oldest.key.time",
-  "rocksdb.newest.key.time",
-  "rocksdb.original.file.number",
 ];
 
 function writeOptions(c: WriterCase): WriteOptions {
@@ -221,7 +215,7 @@ describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
       using t = sf.openTable(expected);
       const footer = new DataView(expected.buffer, expected.byteOffset + expected.length - 53, 53);
       const properties: Record<string, string> = {};
-      for (const name of IDENTITY_PROPERTIES) {
+      for (const name of VOLATILE_PROPERTIES) {
         if (t.properties[name] !== undefined) properties[name] = String(t.properties[name]);
       }
       const opts: WriteOptions = {
