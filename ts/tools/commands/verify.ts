@@ -76,7 +76,9 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
     () => new VerifyWorker(setup),
   );
   try {
-    return await verifyOpened(sf, args, file, chosenJobs ?? null, setup, early);
+    // How many threads: as asked, else as defaultVerifyJobs decides once the table is open.
+    const jobs = (table: AsyncTable): number => chosenJobs ?? defaultVerifyJobs(table, cores);
+    return await verifyOpened(sf, args, file, jobs, setup, early);
   } finally {
     for (const worker of early) worker.close();
   }
@@ -86,7 +88,7 @@ async function verifyOpened(
   sf: NodeSstFilter,
   args: Parsed,
   file: string,
-  chosenJobs: number | null,
+  jobs: (table: AsyncTable) => number,
   worker: VerifyWorkerSetup,
   started: VerifyWorker[],
 ): Promise<number> {
@@ -108,7 +110,7 @@ async function verifyOpened(
   const bar = progressBar();
   try {
     const report = await verifyTableFile(table, file, {
-      jobs: chosenJobs ?? defaultVerifyJobs(table, availableParallelism()),
+      jobs: jobs(table),
       internalKeys: args.values["user-keys"] !== true,
       worker,
       started,
