@@ -94,4 +94,33 @@ describe.each(BACKENDS)("differential on $name", ({ name, simd }) => {
       sf.selectKernel("ribbon", kernels.ribbon.active);
     }
   });
+  // The digest's filters all stay below the size from which the SIMD128 kernel touches a group's
+  // blocks before probing them (kTouchAheadMinBytes, 2 MiB, cpp/filter/kernels/
+  // fast_local_bloom_simd128.cc): that path is compared with the scalar kernel here, key by key.
+  test("a FastLocalBloom filter above 2 MiB answers as the scalar kernel, key by key", async () => {
+    const sf = await loadBackend(simd);
+    const kernels = sf.kernels();
+    const gen = new KeyGenerator(29);
+    const keys = Array.from({ length: 1_000_000 }, () => gen.key());
+    const probes = sf.packKeys(keys.concat(Array.from({ length: 500_000 }, () => gen.key())));
+    using filter = sf.openFilter(sf.buildFilter(keys, { format: "rocksdb-bloom", bitsPerKey: 20 }), {
+      format: "rocksdb",
+    });
+    expect(filter.details.dataBytes).toBeGreaterThan(2 * 1024 * 1024);
+    const answers = new Map<string, Uint8Array>();
+    try {
+      for (const kernel of kernels.fastLocalBloom.available) {
+        sf.selectKernel("fastLocalBloom", kernel);
+        answers.set(kernel, filter.mayContainMany(probes).slice());
+      }
+    } finally {
+      sf.selectKernel("fastLocalBloom", kernels.fastLocalBloom.active);
+    }
+    const scalar = answers.get("scalar")!;
+    expect(scalar.subarray(0, keys.length).every((a) => a === 1)).toBe(true);
+    for (const [kernel, got] of answers) {
+      const differs = got.findIndex((a, i) => a !== scalar[i]);
+      expect([kernel, differs]).toEqual([kernel, -1]);
+    }
+  });
 });
