@@ -28,6 +28,8 @@ let entryPages = null; // the contents view (see EntryPages)
 let layout = null; // the table's layout, read once
 /** @type {AbortController | null} */
 let verifying = null; // AbortController of the running verification
+/** @type {RangeVerifyThread[]} */
+let warmRangeWorkers = []; // started with the table for its first Verify (see open)
 
 /**
  * bigints (properties above 2^53) cannot be cloned into JSON-like displays: decimal strings.
@@ -55,6 +57,7 @@ function tableLayout() {
 function closeTable() {
   verifying?.abort();
   verifying = null;
+  for (const worker of warmRangeWorkers.splice(0)) worker.close();
   entryPages = null;
   layout = null;
   table?.dispose();
@@ -68,6 +71,12 @@ export const tableOps = {
     closeTable();
     table = await sf.openTableFrom(file, { internalKeys });
     tableFile = { file, internalKeys };
+    // The further workers a Verify would use start now: loading their module takes a few hundred
+    // milliseconds in Chromium, which the page's first Verify then does not wait for. They hold no
+    // table until the first range comes.
+    const source = tableFile;
+    const further = defaultVerifyJobs(table, navigator.hardwareConcurrency || 1) - 1;
+    warmRangeWorkers = Array.from({ length: further }, () => startRangeWorker(source));
     return {
       backend: sf.backend,
       format: table.format,
@@ -162,18 +171,26 @@ export const tableOps = {
     verifying = controller;
     let last = 0;
     const source = tableFile;
-    const report = await verifyTableSplit(table, () => startRangeWorker(source), {
-      jobs: jobs ?? defaultVerifyJobs(table, navigator.hardwareConcurrency || 1),
-      signal: controller.signal,
-      onProgress(p) {
-        // At most ~20 messages a second: the page only redraws a bar.
-        const now = performance.now();
-        if (now - last > 50 || p.bytesDone === p.bytesTotal) {
-          last = now;
-          progress(p);
-        }
-      },
-    });
+    const warm = warmRangeWorkers.splice(0);
+    const startThread = () => warm.shift() ?? startRangeWorker(source);
+    /** @type {VerifyReport} */
+    let report;
+    try {
+      report = await verifyTableSplit(table, startThread, {
+        jobs: jobs ?? defaultVerifyJobs(table, navigator.hardwareConcurrency || 1),
+        signal: controller.signal,
+        onProgress(p) {
+          // At most ~20 messages a second: the page only redraws a bar.
+          const now = performance.now();
+          if (now - last > 50 || p.bytesDone === p.bytesTotal) {
+            last = now;
+            progress(p);
+          }
+        },
+      });
+    } finally {
+      for (const worker of warm) worker.close(); // those a Verify with fewer jobs did not take
+    }
     // LevelDB records no key counts; now that they are known, the estimates can be made.
     const summary =
       report.keysPerLevelDbFilter !== null && report.error === null
