@@ -8,7 +8,9 @@ export type SstFilterErrorCode =
   | "UNSUPPORTED" // valid input that uses a feature this version does not implement
   | "RESOURCE_LIMIT" // the input asks for more memory than sstfilter allows
   | "DISPOSED" // the object was used after dispose()
-  | "WASM_LOAD"; // the WebAssembly module could not be loaded
+  | "WASM_LOAD" // the WebAssembly module could not be loaded
+  | "HTTP_ERROR" // a ranged request failed (an error status, the network), after its retries
+  | "RANGE_NOT_SUPPORTED"; // the server answered a ranged request with the whole file
 
 /**
  * Every error sstfilter throws on purpose. `offset` is the byte offset in the input, when known;
