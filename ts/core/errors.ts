@@ -14,7 +14,8 @@ export type SstFilterErrorCode =
 
 /**
  * Every error sstfilter throws on purpose. `offset` is the byte offset in the input, when known;
- * `file` names the input among several (a database's files), when there are several.
+ * `file` names the input among several (a database's files), when there are several, and the
+ * URL of an HTTP source (httpSource).
  */
 export class SstFilterError extends Error {
   readonly code: SstFilterErrorCode;
