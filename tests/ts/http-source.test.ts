@@ -46,7 +46,10 @@ async function startServer(): Promise<TestServer> {
     const [first, last] =
       range[1] === ""
         ? [Math.max(0, bytes.length - Number(range[2])), bytes.length - 1]
-        : [Number(range[1]), range[2] === "" ? bytes.length - 1 : Math.min(bytes.length - 1, Number(range[2]))];
+        : [
+            Number(range[1]),
+            range[2] === "" ? bytes.length - 1 : Math.min(bytes.length - 1, Number(range[2])),
+          ];
     response
       .writeHead(206, { "content-range": `bytes ${first}-${last}/${bytes.length}` })
       .end(bytes.subarray(first, last + 1));
@@ -56,17 +59,27 @@ async function startServer(): Promise<TestServer> {
   return Object.assign(state, { server, url: (file: string) => `http://127.0.0.1:${port}/${file}` });
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-const ROCKSDB = sectionCases<Record<string, any>>("rocksdb_sst").filter((c) => c.corpus === GENERATED);
-const LEVELDB = sectionCases<Record<string, any>>("leveldb_table").filter((c) => c.corpus === GENERATED);
-/* eslint-enable @typescript-eslint/no-explicit-any */
+/** What this test reads of a table case of the corpus (tests/corpus/README.md). */
+interface TableCase {
+  id: string;
+  file: { path: string; bytes: number };
+  probes: { path: string };
+  internal_keys?: boolean;
+}
+const ROCKSDB = sectionCases<TableCase>("rocksdb_sst").filter((c) => c.corpus === GENERATED);
+const LEVELDB = sectionCases<TableCase>("leveldb_table").filter((c) => c.corpus === GENERATED);
 // Full and partitioned filters, a compression dictionary, LevelDB, and tables larger than the tail
 // the first request brings (big_dec_*: 1.7 and 2.6 MB).
-const CHOSEN = ["fv2_bloom10_crc32c", "fv5_bloom10_zstd_dict16k", "part_bloom10_mbs256", "big_dec_n200000_snappy"];
+const CHOSEN = [
+  "fv2_bloom10_crc32c",
+  "fv5_bloom10_zstd_dict16k",
+  "part_bloom10_mbs256",
+  "big_dec_n200000_snappy",
+];
 const CASES = [
   ...ROCKSDB.filter((c) => CHOSEN.includes(c.id)).map((c) => ({ ...c, internalKeys: true })),
   ...LEVELDB.slice(0, 1).map((c) => ({ ...c, internalKeys: c.internal_keys !== false })),
-].map((c) => [c.id as string, c] as const);
+].map((c) => [c.id, c] as const);
 
 let sf: NodeSstFilter;
 let server: TestServer;
@@ -159,7 +172,7 @@ describe("requests", () => {
 });
 
 describe("servers that misbehave", () => {
-  const file = () => CASES[0]![1].file.path as string;
+  const file = (): string => CASES[0]![1].file.path;
 
   test("one that ignores Range: RANGE_NOT_SUPPORTED naming the URL, nothing downloaded", async () => {
     server.mode = "ignores-range";
@@ -207,7 +220,10 @@ describe("servers that misbehave", () => {
     const source = httpSource(server.url(file()), {
       fetch: () => Promise.resolve(new Response(null, { status: 404, statusText: "Not Found" })),
     });
-    await expect(source).rejects.toMatchObject({ code: "HTTP_ERROR", message: expect.stringContaining("404") });
+    await expect(source).rejects.toMatchObject({
+      code: "HTTP_ERROR",
+      message: expect.stringContaining("404"),
+    });
     expect(server.requests).toBe(before);
   });
 });

@@ -38,8 +38,10 @@ export interface HttpSourceStats {
 
 /** A ByteSource reading a URL with ranged requests; close() ends a response still being read. */
 export interface HttpSource extends ByteSource {
+  /** The URL read, as the URL parser normalizes it. */
   readonly url: string;
   readonly stats: HttpSourceStats;
+  /** Ends a response still being read (a walk left early); later reads ask again. */
   close(): void;
 }
 
@@ -270,7 +272,7 @@ class HttpByteSource implements HttpSource {
   }
 
   #error(code: "HTTP_ERROR" | "RANGE_NOT_SUPPORTED", message: string, offset: number): SstFilterError {
-    return new SstFilterError(code, `${this.url}: ${message}`, offset);
+    return new SstFilterError(code, message, offset, this.url);
   }
 }
 
