@@ -29,6 +29,7 @@ import {
 import { readIndexedDb, type IndexedDbDatabase, type ReadIndexedDbOptions } from "./indexeddb.js";
 import { readWriteAheadLog, type ReadWriteAheadLogOptions, type WalFile } from "./wal.js";
 import type { ByteSource } from "../core/byte-sources.js";
+import { httpSource, type HttpSourceOptions } from "./http-source.js";
 import { openTable, openTableFrom, type AsyncTable, type Table } from "./table.js";
 import type { OpenTableOptions, ScanTextOptions } from "./table-types.js";
 import { diffTables, type DiffServices, type DiffTablesOptions, type TableDiff } from "./table-diff.js";
@@ -323,8 +324,19 @@ export class SstFilter {
     return verifySourceDatabase(this.heap, source, (o) => openDatabase(this.heap, source, o), opts);
   }
 
-  /** Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily. */
-  openTableFrom(source: ByteSource | Blob, opts: OpenTableOptions = {}): Promise<AsyncTable> {
+  /**
+   * Opens a table from ranged reads (a Blob, e.g. a browser File, or any ByteSource), lazily; a
+   * `URL` or an http(s) URL string is read with ranged requests (httpSource, whose `headers`,
+   * `retries` and `fetch` options it takes), the first bringing the footer and meta blocks.
+   */
+  async openTableFrom(
+    source: ByteSource | Blob | URL | string,
+    opts: OpenTableOptions & HttpSourceOptions = {},
+  ): Promise<AsyncTable> {
+    if (source instanceof URL || typeof source === "string") {
+      const remote = await httpSource(source, opts);
+      return openTableFrom(this.heap, remote, opts, () => remote.close());
+    }
     return openTableFrom(this.heap, source, opts);
   }
 

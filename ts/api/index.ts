@@ -53,6 +53,8 @@ export type { Comparator, ComparatorOption, CompareFunction } from "./comparator
 export type { Entry, EntryOptions, EntryType, RangeDeletion } from "./entries.js";
 export type { TableRegion, TableRegionKind } from "./layout.js";
 export type { ByteSource } from "../core/byte-sources.js";
+export { httpSource } from "./http-source.js";
+export type { HttpFetch, HttpSource, HttpSourceOptions, HttpSourceStats } from "./http-source.js";
 export type {
   DataBlockKeys,
   TableKeyBatch,

@@ -13,6 +13,12 @@ export interface ByteSource {
    * with the number of bytes read. A walk then reuses one buffer instead of a new one per read.
    */
   readInto?(target: Uint8Array, offset: number): Promise<number>;
+  /**
+   * Optional: the reads of [offset, offset + length) follow, in order, a piece at a time (a large
+   * index or filter). A source whose requests are costly (an HTTP range reader) asks for the range
+   * at once and serves the pieces from that request.
+   */
+  expect?(offset: number, length: number): void;
 }
 
 // A Blob read is a round trip to the browser's file reader: a walk of a 222 MB table in 1 MiB reads

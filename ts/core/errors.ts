@@ -8,11 +8,14 @@ export type SstFilterErrorCode =
   | "UNSUPPORTED" // valid input that uses a feature this version does not implement
   | "RESOURCE_LIMIT" // the input asks for more memory than sstfilter allows
   | "DISPOSED" // the object was used after dispose()
-  | "WASM_LOAD"; // the WebAssembly module could not be loaded
+  | "WASM_LOAD" // the WebAssembly module could not be loaded
+  | "HTTP_ERROR" // a ranged request failed (an error status, the network), after its retries
+  | "RANGE_NOT_SUPPORTED"; // the server answered a ranged request with the whole file
 
 /**
  * Every error sstfilter throws on purpose. `offset` is the byte offset in the input, when known;
- * `file` names the input among several (a database's files), when there are several.
+ * `file` names the input among several (a database's files), when there are several, and the
+ * URL of an HTTP source (httpSource).
  */
 export class SstFilterError extends Error {
   readonly code: SstFilterErrorCode;

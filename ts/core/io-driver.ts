@@ -137,6 +137,7 @@ async function readInto(
   r: ReadRange,
 ): Promise<number> {
   let got = await takeReadAhead(heap, op, source, ptr, r);
+  if (r.length - got > READ_PIECE_BYTES) source.expect?.(r.offset + got, r.length - got);
   while (got < r.length) {
     const want = Math.min(READ_PIECE_BYTES, r.length - got);
     const piece = await readPiece(source, r.offset + got, want);

@@ -9,7 +9,16 @@ import {
 } from "../../platform/node.js";
 import { terminalSafe } from "../db-dump.js";
 import { count, handleLine, keyOrderText, percent, toHex } from "../format.js";
-import { onePath, TABLE_OPTIONS, USER_KEYS_HELP, withTable, type Command, type Parsed } from "./shared.js";
+import {
+  onePath,
+  HEADER_HELP,
+  TABLE_OPTIONS,
+  URL_OPTIONS,
+  USER_KEYS_HELP,
+  withTable,
+  type Command,
+  type Parsed,
+} from "./shared.js";
 
 function propertyText(value: TablePropertyValue): string {
   if (typeof value === "object") return `0x${value.hex}`;
@@ -142,7 +151,8 @@ absent keys, bit density) and the properties of a LevelDB .ldb or RocksDB .sst f
 what the database reads when opening it (LevelDB: the data blocks too, to count keys per filter).
 
   --json           print everything as JSON (64-bit numbers as strings, bytes as hex)
-${USER_KEYS_HELP}`,
-  options: { json: { type: "boolean" }, ...TABLE_OPTIONS },
+${USER_KEYS_HELP}
+${HEADER_HELP}`,
+  options: { json: { type: "boolean" }, ...TABLE_OPTIONS, ...URL_OPTIONS },
   run: inspect,
 };

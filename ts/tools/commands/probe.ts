@@ -5,7 +5,9 @@ import {
   EXIT_NEGATIVE,
   fromHex,
   showKey,
+  HEADER_HELP,
   TABLE_OPTIONS,
+  URL_OPTIONS,
   usage,
   USER_KEYS_HELP,
   withTable,
@@ -56,7 +58,8 @@ block consulted. Exit code 0 when every key may be present, 1 when some key is d
   --json           one JSON object per key (JSON Lines): key, mayContain, route, filterInUse,
                    partition, dataBlock ([offset, size] or null), probed, partitions; keys as
                    text when printable UTF-8, else { hex }
-${USER_KEYS_HELP}`,
-  options: { hex: { type: "boolean" }, json: { type: "boolean" }, ...TABLE_OPTIONS },
+${USER_KEYS_HELP}
+${HEADER_HELP}`,
+  options: { hex: { type: "boolean" }, json: { type: "boolean" }, ...TABLE_OPTIONS, ...URL_OPTIONS },
   run: probe,
 };

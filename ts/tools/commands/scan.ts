@@ -14,7 +14,9 @@ import {
   fromHex,
   onePath,
   showKey,
+  HEADER_HELP,
   TABLE_OPTIONS,
+  URL_OPTIONS,
   usage,
   USER_KEYS_HELP,
   withTable,
@@ -156,7 +158,8 @@ sst_dump's bytes instead.
 With user-defined timestamps (comparator leveldb.BytewiseComparator.u64ts) the lines show the
 stored key, timestamp included, as sst_dump does; K and P are user keys without a timestamp
 (every version of a key is in or out together), and --json gives the timestamp apart.
-${USER_KEYS_HELP}`,
+${USER_KEYS_HELP}
+${HEADER_HELP}`,
   options: {
     from: { type: "string" },
     to: { type: "string" },
@@ -169,6 +172,7 @@ ${USER_KEYS_HELP}`,
     json: { type: "boolean" },
     decode: { type: "string" },
     ...TABLE_OPTIONS,
+    ...URL_OPTIONS,
   },
   run: scan,
 };

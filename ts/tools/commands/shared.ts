@@ -47,7 +47,7 @@ export interface Command {
 
 /** The command line as parseArgs parsed it. */
 export interface Parsed {
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
 }
 
@@ -65,6 +65,17 @@ export const TABLE_OPTIONS = {
   "user-keys": { type: "boolean" },
   comparator: { type: "string" },
 } as const;
+
+/** The help lines of the option of the commands that read a table at a URL too. */
+export const HEADER_HELP =
+  "  --header 'N: V'  <file> may be an http(s) URL, read with ranged requests (not downloaded);\n" +
+  "                   this header goes with each request (an Authorization, say); repeatable";
+
+/** The options of the commands that read a table at a URL too. */
+export const URL_OPTIONS = { header: { type: "string", multiple: true } } as const;
+
+/** Whether a command's file argument is an http(s) URL, read with ranged requests. */
+export const isUrl = (file: string): boolean => /^https?:\/\//i.test(file);
 
 /**
  * --format (write, db): the library whose formats to follow, as checkLibraryFormat (the one check
@@ -98,8 +109,13 @@ export function showKey(key: Uint8Array): string {
 /** An input's failure as a CliError (exit code 3) naming the file, the code and the byte offset. */
 export function inputError(file: string, error: unknown): CliError {
   if (error instanceof CliError) return error;
-  if (error instanceof SstFilterError)
-    return new CliError(`${file}: ${error.code}: ${error.message}`, EXIT_INPUT);
+  if (error instanceof SstFilterError) {
+    // An error naming the file itself (an HTTP source's) names it once.
+    const own = `${file}: `;
+    const message =
+      error.file === file && error.message.startsWith(own) ? error.message.slice(own.length) : error.message;
+    return new CliError(`${file}: ${error.code}: ${message}`, EXIT_INPUT);
+  }
   const e = error as NodeJS.ErrnoException;
   if (typeof e?.code === "string" && typeof e.message === "string") {
     return new CliError(`${file}: ${e.code === "ENOENT" ? "no such file" : e.message}`, EXIT_INPUT);
@@ -116,8 +132,24 @@ function tableOpenOptions(args: Parsed): OpenTableOptions {
   };
 }
 
-/** Opens the table `file` with the command line's table options. */
+/** --header's values as headers; a usage error for one that is not "Name: value". */
+function requestHeaders(args: Parsed): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const given = args.values.header;
+  for (const line of Array.isArray(given) ? given : []) {
+    const colon = line.indexOf(":");
+    const name = line.slice(0, colon).trim();
+    if (colon < 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw usage(`--header takes "Name: value", got ${JSON.stringify(line)}`);
+    headers[name] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+/** Opens the table `file` (a path, or an http(s) URL) with the command line's options. */
 export function openTable(sf: NodeSstFilter, file: string, args: Parsed): Promise<AsyncTable> {
+  if (isUrl(file))
+    return sf.openTableFrom(file, { ...tableOpenOptions(args), headers: requestHeaders(args) });
   return sf.openTableFile(file, tableOpenOptions(args));
 }
 

@@ -17,10 +17,13 @@ import {
   EXIT_INPUT,
   EXIT_NEGATIVE,
   inputError,
+  isUrl,
   onePath,
   openTable,
   showKey,
+  HEADER_HELP,
   TABLE_OPTIONS,
+  URL_OPTIONS,
   usage,
   USER_KEYS_HELP,
   type Command,
@@ -63,6 +66,11 @@ async function verify(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const chosenJobs = jobsArg === undefined ? undefined : Number(jobsArg);
   if (chosenJobs !== undefined && (!Number.isSafeInteger(chosenJobs) || chosenJobs < 1))
     throw usage(`--jobs must be a whole number >= 1, got ${jobsArg}`);
+  // The workers open the table by path (verify-worker.ts): a URL is verified on this thread.
+  if (isUrl(file)) {
+    if (chosenJobs !== undefined && chosenJobs > 1) throw usage("a URL is verified on one thread (--jobs 1)");
+    return verifyOpened(sf, args, file, () => 1, sf.verifyWorkerSetup()!, []);
+  }
   // The entry this tool loads the core with (node.ts) compiled it and set the worker's script.
   const setup = sf.verifyWorkerSetup()!;
   const cores = availableParallelism();
@@ -164,8 +172,10 @@ corrupt, 3 when it holds blocks this reader cannot decode (XPRESS, custom codecs
                    ${availableParallelism()} cores). Each holds the table's index and filter, so memory grows
                    with N. Default: one thread per core while each has at least 64 MiB of
                    data blocks and the further threads together hold under 64 MiB more
-                   (a large table's index and filter alone exceed that: one thread).
-${USER_KEYS_HELP}`,
-  options: { ...TABLE_OPTIONS, jobs: { type: "string" }, json: { type: "boolean" } },
+                   (a large table's index and filter alone exceed that: one thread); a URL
+                   is verified on one thread.
+${USER_KEYS_HELP}
+${HEADER_HELP}`,
+  options: { ...TABLE_OPTIONS, ...URL_OPTIONS, jobs: { type: "string" }, json: { type: "boolean" } },
   run: verify,
 };
