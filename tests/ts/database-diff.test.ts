@@ -31,7 +31,10 @@ const value = (i: number, round: number): string => `${round}:${i}:${"v".repeat(
 type Contents = [string, string][];
 
 /** The differences of two iterations, as diffDatabases should report them (every one listed). */
-function expectedDiff(a: Contents, b: Contents): { onlyInA: string[]; onlyInB: string[]; changed: string[][] } {
+function expectedDiff(
+  a: Contents,
+  b: Contents,
+): { onlyInA: string[]; onlyInB: string[]; changed: string[][] } {
   const inB = new Map(b);
   const inA = new Map(a);
   return {
@@ -80,7 +83,8 @@ async function diffFolders(a: string, b: string, opts = {}): Promise<DatabaseDif
   }
 }
 
-const cliStatus = (...args: string[]): number | null => spawnSync(process.execPath, [CLI, "diff", ...args]).status;
+const cliStatus = (...args: string[]): number | null =>
+  spawnSync(process.execPath, [CLI, "diff", ...args]).status;
 
 describe("LevelDB (classic-level)", () => {
   const root = mkdtempSync(path.join(tmpdir(), "sstfilter-dbdiff-leveldb-"));
@@ -175,7 +179,7 @@ test("a damaged MANIFEST is a typed error, and diff's exit code 2", async () => 
   cpSync(good, bad, { recursive: true });
   const manifest = path.join(bad, readFileSync(path.join(bad, "CURRENT"), "utf8").trim());
   const bytes = readFileSync(manifest);
-  bytes[10] ^= 0xff;
+  bytes[10] = bytes[10]! ^ 0xff;
   writeFileSync(manifest, bytes);
   const error = await sf.openDatabase(bad).then(
     () => null,

@@ -136,7 +136,9 @@ export interface TableDiff {
 
 /** @internal The ignore list, checked, as what the comparisons ask. */
 export interface Ignored {
+  /** Sequence numbers are left out. */
   seq: boolean;
+  /** Whether the property `name` is left out. */
   property(name: string): boolean;
 }
 
