@@ -32,6 +32,7 @@ import type { ByteSource } from "../core/byte-sources.js";
 import { httpSource, type HttpSourceOptions } from "./http-source.js";
 import { openTable, openTableFrom, type AsyncTable, type Table } from "./table.js";
 import type { OpenTableOptions, ScanTextOptions } from "./table-types.js";
+import { diffDatabases, type DatabaseDiff, type DiffDatabasesOptions } from "./database-diff.js";
 import { diffTables, type DiffServices, type DiffTablesOptions, type TableDiff } from "./table-diff.js";
 import { compareFunctionFor } from "./comparators.js";
 
@@ -261,6 +262,16 @@ export class SstFilter {
       },
     };
     return diffTables(services, a, b, opts);
+  }
+
+  /**
+   * Compares database `a` with database `b` (`sstfilter diff DIR DIR`): the live table files per
+   * level (by level, number and size), and the logical contents, what `db.scan` returns of each,
+   * merged in key order (streamed, in bounded memory). Rejects with BAD_OPTIONS when the databases
+   * are in different key orders, with an SstFilterError when a file fails to read.
+   */
+  diffDatabases(a: Database, b: Database, opts: DiffDatabasesOptions = {}): Promise<DatabaseDiff> {
+    return diffDatabases(a, b, opts);
   }
 
   /**

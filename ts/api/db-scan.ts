@@ -1,6 +1,7 @@
 // A database's logical contents (Database.scan): every live user key's newest version across the
 // live write-ahead logs (the memtable recovery rebuilds, ts/api/wal-recovery.ts) and every live
-// table, deletions and keys under a newer range deletion dropped, in the database's key order.
+// table, deletions and keys under a newer range deletion dropped, in the database's key order,
+// streamed: the tables are merged as they are walked, never held whole.
 import { SstFilterError } from "../core/errors.js";
 import type { CompareFunction } from "./comparators.js";
 import type { ColumnFamily, DatabaseFile } from "./db-types.js";
@@ -58,18 +59,37 @@ const WAL_TYPES: Record<WalRecordKind, EntryType> = {
   "timed-put": "put",
 };
 
-const hexDigits = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-const idOf = (key: Uint8Array): string => {
-  let out = "";
-  for (const b of key) out += hexDigits[b]!;
-  return out;
-};
+/** One stream of versions in internal-key order: user keys ascending, a key's newest first. */
+type Versions = Iterator<DatabaseRecord> | AsyncIterator<DatabaseRecord>;
 
 /**
- * @internal Database.scan: everything is collected first (a map of every distinct live user key to
- * its newest version, plus the range deletions), then sorted with the column family's comparator
- * and yielded. Memory: every distinct user key with its newest value at once, about the size of
- * the database's live data; meant for databases of megabytes (Chrome's stores), not gigabytes.
+ * The versions of `files` walked one after another, each table open only while it is walked: a
+ * level below 0, whose files do not overlap and come in key order (docs/FORMATS.md 6.3), or one
+ * level-0 file. Range deletions are left to the scan's list of them.
+ */
+async function* tableVersions(db: ScannedDatabase, files: DatabaseFile[]): AsyncGenerator<DatabaseRecord> {
+  for (const file of files) {
+    const table = await db.openTable(file);
+    try {
+      for await (const e of table.entries()) {
+        if (e.type === "range-delete") continue;
+        yield { key: e.key, value: e.value, sequence: e.seq ?? 0n, type: e.type ?? "put" };
+      }
+    } finally {
+      table.dispose();
+    }
+  }
+}
+
+/** A version copied out of its table's batch, kept while the other streams move past its key. */
+const copied = (r: DatabaseRecord): DatabaseRecord => ({ ...r, key: r.key.slice(), value: r.value.slice() });
+
+/**
+ * @internal Database.scan, as a merging iterator (RocksDB's db/db_iter.cc over
+ * table/merging_iterator.cc; LevelDB's db/db_iter.cc): the memtable the live logs rebuild, each
+ * level-0 table and each deeper level are streams in internal-key order, merged key by key; a key's
+ * newest version is yielded unless it is a deletion or under a newer range deletion. Memory: the
+ * memtable (recovery holds it anyway), the range deletions, one open table per stream.
  */
 export async function* scanDatabase(
   db: ScannedDatabase,
@@ -91,29 +111,8 @@ export async function* scanDatabase(
   const timestampSize = db.timestampSizeOf(family);
   const userKey = (key: Uint8Array): Uint8Array =>
     timestampSize > 0 ? key.subarray(0, Math.max(0, key.length - timestampSize)) : key;
-  const newest = new Map<string, DatabaseRecord>();
   const ranges: { start: Uint8Array; end: Uint8Array; sequence: bigint }[] = [];
-  const offer = (record: DatabaseRecord): void => {
-    const id = idOf(record.key);
-    const known = newest.get(id);
-    if (known === undefined || known.sequence < record.sequence) newest.set(id, record);
-  };
-
-  for (const level of family.levels) {
-    for (const file of level.files) {
-      const table = await db.openTable(file);
-      try {
-        for await (const e of table.entries()) {
-          if (e.type === "range-delete") continue; // rangeDeletions() below gives them
-          offer({ key: e.key, value: e.value, sequence: e.seq ?? 0n, type: e.type ?? "put" });
-        }
-        for (const r of await table.rangeDeletions())
-          ranges.push({ start: r.start, end: r.end, sequence: r.seq });
-      } finally {
-        table.dispose();
-      }
-    }
-  }
+  const memtable: DatabaseRecord[] = [];
   for (const log of (await db.recoverLogs()).logs) {
     for (const r of log.records) {
       if (r.columnFamily !== family.id) continue;
@@ -121,18 +120,61 @@ export async function* scanDatabase(
         ranges.push({ start: userKey(r.key), end: userKey(r.value), sequence: r.sequence });
         continue;
       }
-      offer({ key: userKey(r.key), value: r.value, sequence: r.sequence, type: WAL_TYPES[r.kind] ?? r.kind });
+      memtable.push({
+        key: userKey(r.key),
+        value: r.value,
+        sequence: r.sequence,
+        type: WAL_TYPES[r.kind] ?? r.kind,
+      });
     }
   }
-
-  const live = [...newest.values()].filter(
-    (r) =>
-      !DELETIONS.has(r.type) &&
-      !ranges.some(
-        (d) => d.sequence > r.sequence && compare(d.start, r.key) <= 0 && compare(r.key, d.end) < 0,
-      ),
+  memtable.sort(
+    (a, b) => compare(a.key, b.key) || (a.sequence < b.sequence ? 1 : a.sequence > b.sequence ? -1 : 0),
   );
-  newest.clear();
-  live.sort((a, b) => compare(a.key, b.key));
-  yield* live;
+  // The tables' range deletions are read before the walk (each table opened and let go again).
+  for (const level of family.levels) {
+    for (const file of level.files) {
+      const table = await db.openTable(file);
+      try {
+        for (const r of await table.rangeDeletions())
+          ranges.push({ start: r.start, end: r.end, sequence: r.seq });
+      } finally {
+        table.dispose();
+      }
+    }
+  }
+  const covered = (r: DatabaseRecord): boolean =>
+    ranges.some((d) => d.sequence > r.sequence && compare(d.start, r.key) <= 0 && compare(r.key, d.end) < 0);
+
+  const streams: Versions[] = [memtable[Symbol.iterator]()];
+  for (const level of family.levels) {
+    if (level.level === 0) for (const file of level.files) streams.push(tableVersions(db, [file]));
+    else streams.push(tableVersions(db, level.files));
+  }
+  const heads: (DatabaseRecord | null)[] = [];
+  try {
+    for (const stream of streams) {
+      const next = await stream.next();
+      heads.push(next.done === true ? null : next.value);
+    }
+    for (;;) {
+      let least: Uint8Array | null = null;
+      for (const head of heads)
+        if (head !== null && (least === null || compare(head.key, least) < 0)) least = head.key;
+      if (least === null) break;
+      least = least.slice();
+      let newest: DatabaseRecord | null = null;
+      for (let i = 0; i < streams.length; i++) {
+        // A stream holds a key's versions newest first; the streams are tried newest first too.
+        for (let head = heads[i]!; head !== null && compare(head.key, least) === 0; head = heads[i]!) {
+          if (newest === null || head.sequence > newest.sequence) newest = copied(head);
+          const next = await streams[i]!.next();
+          heads[i] = next.done === true ? null : next.value;
+        }
+      }
+      if (newest !== null && !DELETIONS.has(newest.type) && !covered(newest)) yield newest;
+    }
+  } finally {
+    for (const stream of streams) await stream.return?.();
+  }
 }

@@ -303,8 +303,9 @@ export class Database {
   /**
    * The database's logical contents: every live user key of a column family once, with its newest
    * version across the live logs and tables (deletions and range-deleted keys dropped), in the
-   * family's comparator order (ts/api/db-scan.ts). Everything is read and sorted before the first
-   * record comes: memory about the database's live data, fine for megabytes (Chrome's stores).
+   * family's comparator order (ts/api/db-scan.ts). The tables are merged as they are walked: memory
+   * holds the memtable the logs rebuild, the range deletions and one open table per level, not
+   * the database's data.
    */
   scan(opts?: DatabaseScanOptions): AsyncIterableIterator<DatabaseRecord> {
     return scanDatabase(this, opts);

@@ -34,6 +34,16 @@ export type { Key, KeyBatch } from "../core/keys.js";
 export { simd128Supported } from "./init.js";
 export { AsyncTable, Table } from "./table.js";
 export { VOLATILE_PROPERTIES } from "./table-diff.js";
+export type { MergedDiff } from "./merged-diff.js";
+export type {
+  DatabaseDiff,
+  DiffDatabasesOptions,
+  LiveFile,
+  LiveFileChange,
+  LiveFilesDiff,
+  RecordChange,
+  RecordsDiff,
+} from "./database-diff.js";
 export type {
   DiffBlock,
   DiffIgnore,

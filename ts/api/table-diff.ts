@@ -1,7 +1,7 @@
 // Two tables compared (`sf.diffTables(a, b)`, `sstfilter diff A B`; issue 32): what the files say
 // about themselves (format, footer, properties, filter, index, data blocks) and their entries,
-// merged in the tables' key order. The merge walks both tables once, one entry of each in hand:
-// memory stays bounded however large the tables are.
+// merged in the tables' key order (ts/api/merged-diff.ts: both walked once, one entry of each in
+// hand, so memory stays bounded however large the tables are).
 import { SstFilterError } from "../core/errors.js";
 import type { LibraryFormat } from "../core/library-format.js";
 import type { CompareFunction } from "./comparators.js";
@@ -10,6 +10,7 @@ import type { FilterDetails } from "./filters.js";
 import type { AsyncTable, Table } from "./table.js";
 import type { TablePropertyValue } from "./table-types.js";
 import { dataEnd } from "./table-verify.js";
+import { diffMerged, type MergedDiff } from "./merged-diff.js";
 
 /** What diffTables may be told to ignore: see {@link DiffTablesOptions.ignore}. */
 export type DiffIgnore = "seq" | "properties" | `properties:${string}`;
@@ -122,21 +123,8 @@ export interface EntryChange {
   b: Entry;
 }
 
-/** The entries of the two tables merged in key order. */
-export interface EntriesDiff {
-  /** No entry only in one table, none changed. */
-  equal: boolean;
-  /** Entries in each table. */
-  countA: number;
-  countB: number;
-  onlyInA: number;
-  onlyInB: number;
-  changed: number;
-  /** The first `maxReported` of each, in key order. */
-  onlyInASamples: Entry[];
-  onlyInBSamples: Entry[];
-  changedSamples: EntryChange[];
-}
+/** The entries of the two tables merged in key order: counts, and the first `maxReported` of each kind. */
+export type EntriesDiff = MergedDiff<Entry, EntryChange>;
 
 /** What diffTables finds. */
 export interface TableDiff {
@@ -146,13 +134,16 @@ export interface TableDiff {
   entries: EntriesDiff;
 }
 
-/** The ignore list, checked, as what the comparisons ask. */
-interface Ignored {
+/** @internal The ignore list, checked, as what the comparisons ask. */
+export interface Ignored {
+  /** Sequence numbers are left out. */
   seq: boolean;
+  /** Whether the property `name` is left out. */
   property(name: string): boolean;
 }
 
-function ignoredOf(ignore: DiffIgnore[] | undefined): Ignored {
+/** @internal DiffTablesOptions.ignore checked (BAD_OPTIONS naming what cannot be ignored). */
+export function ignoredOf(ignore: DiffIgnore[] | undefined): Ignored {
   if (ignore !== undefined && !Array.isArray(ignore)) {
     throw new SstFilterError("BAD_OPTIONS", 'ignore must be an array such as ["seq", "properties:volatile"]');
   }
@@ -188,7 +179,8 @@ function propertyText(value: TablePropertyValue): string {
   return typeof value === "object" ? `hex:${value.hex}` : `${typeof value}:${String(value)}`;
 }
 
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+/** @internal Whether two byte strings are the same. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -372,33 +364,6 @@ async function diffPhysical(
   return { equal, fields, properties, filterBytes, dataBlock };
 }
 
-/** One table's entries walked one at a time, sync or async alike; `done()` frees the walk. */
-class EntryWalk {
-  private readonly walk: Iterator<Entry> | AsyncIterator<Entry>;
-  current: Entry | null = null;
-  count = 0;
-
-  constructor(table: Table | AsyncTable) {
-    const entries = table.entries();
-    this.walk =
-      Symbol.asyncIterator in entries
-        ? (entries as AsyncIterableIterator<Entry>)[Symbol.asyncIterator]()
-        : (entries as IterableIterator<Entry>)[Symbol.iterator]();
-  }
-
-  /** Moves to the next entry (null at the end). */
-  async advance(): Promise<void> {
-    const next = await this.walk.next();
-    this.current = next.done === true ? null : next.value;
-    if (this.current !== null) this.count++;
-  }
-
-  /** Ends the walk early, freeing its cursor (a finished walk freed it already). */
-  async done(): Promise<void> {
-    await this.walk.return?.();
-  }
-}
-
 /** An entry copied out of its batch, for a report that outlives the walk. */
 function kept(e: Entry): Entry {
   const out: Entry = { ...e, key: e.key.slice(), value: e.value.slice() };
@@ -454,57 +419,33 @@ function mergeOrder(
  * order (newest first): the first of A's with the first of B's, and so on; what is left over of
  * a key is only in the table that has it.
  */
-async function diffEntries(
+function diffEntries(
   a: Table | AsyncTable,
   b: Table | AsyncTable,
   compare: CompareFunction,
   ignored: Ignored,
   maxReported: number,
 ): Promise<EntriesDiff> {
-  const out: EntriesDiff = {
-    equal: true,
-    countA: 0,
-    countB: 0,
-    onlyInA: 0,
-    onlyInB: 0,
-    changed: 0,
-    onlyInASamples: [],
-    onlyInBSamples: [],
-    changedSamples: [],
-  };
-  const walkA = new EntryWalk(a);
-  const walkB = new EntryWalk(b);
-  try {
-    await walkA.advance();
-    await walkB.advance();
-    for (;;) {
-      const ea = walkA.current;
-      const eb = walkB.current;
-      if (ea === null && eb === null) break;
-      const c = ea === null ? 1 : eb === null ? -1 : bytesEqual(ea.key, eb.key) ? 0 : compare(ea.key, eb.key);
-      if (c < 0) {
-        if (out.onlyInA++ < maxReported) out.onlyInASamples.push(kept(ea!));
-        await walkA.advance();
-      } else if (c > 0) {
-        if (out.onlyInB++ < maxReported) out.onlyInBSamples.push(kept(eb!));
-        await walkB.advance();
-      } else {
-        const fields = changedFields(ea!, eb!, ignored);
-        if (fields.length > 0 && out.changed++ < maxReported) {
-          out.changedSamples.push({ key: ea!.key.slice(), fields, a: kept(ea!), b: kept(eb!) });
-        }
-        await walkA.advance();
-        await walkB.advance();
-      }
-    }
-  } finally {
-    await walkA.done();
-    await walkB.done();
+  return diffMerged<Entry, EntryChange["fields"][number], EntryChange>(
+    a.entries(),
+    b.entries(),
+    {
+      compare: (ea, eb) => (bytesEqual(ea.key, eb.key) ? 0 : compare(ea.key, eb.key)),
+      differences: (ea, eb) => changedFields(ea, eb, ignored),
+      kept,
+      change: (ea, eb, fields) => ({ key: ea.key, fields, a: ea, b: eb }),
+    },
+    maxReported,
+  );
+}
+
+/** @internal DiffTablesOptions.maxReported (or a database diff's) checked; 10 when absent. */
+export function maxReportedOf(value: number | undefined): number {
+  const maxReported = value ?? 10;
+  if (!Number.isSafeInteger(maxReported) || maxReported < 0) {
+    throw new SstFilterError("BAD_OPTIONS", `maxReported must be a whole number >= 0, got ${maxReported}`);
   }
-  out.countA = walkA.count;
-  out.countB = walkB.count;
-  out.equal = out.onlyInA + out.onlyInB + out.changed === 0;
-  return out;
+  return maxReported;
 }
 
 /** @internal sf.diffTables: table `a` against table `b`, physically and entry by entry. */
@@ -520,10 +461,7 @@ export async function diffTables(
       "diffTables options must be an object { ignore?, maxReported?, comparator? }",
     );
   }
-  const maxReported = opts.maxReported ?? 10;
-  if (!Number.isSafeInteger(maxReported) || maxReported < 0) {
-    throw new SstFilterError("BAD_OPTIONS", `maxReported must be a whole number >= 0, got ${maxReported}`);
-  }
+  const maxReported = maxReportedOf(opts.maxReported);
   if (opts.comparator !== undefined && typeof opts.comparator !== "function") {
     throw new SstFilterError("BAD_OPTIONS", "comparator must be a function (a, b) => number");
   }

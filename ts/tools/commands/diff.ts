@@ -1,10 +1,16 @@
 // `sstfilter diff A B`: two tables compared (sf.diffTables, ts/api/table-diff.ts), physically and
-// entry by entry. Its exit codes are diff(1)'s, not the other commands': 0 equal, 1 different,
+// entry by entry, or two database folders (sf.diffDatabases, ts/api/database-diff.ts), their live
+// files and logical contents. Its exit codes are diff(1)'s, not the other commands': 0 equal, 1 different,
 // 2 trouble (a usage error, or a file that cannot be read or decoded).
+import { stat } from "node:fs/promises";
 import {
   SstFilterError,
   type AsyncTable,
+  type Database,
+  type DatabaseDiff,
+  type DatabaseRecord,
   type DiffIgnore,
+  type LiveFile,
   type Entry,
   type FieldDifference,
   type NodeSstFilter,
@@ -113,6 +119,74 @@ function diffLines(d: TableDiff): string[] {
   return lines;
 }
 
+/** A database's record as the entry it was read from, to be shown as entries are. */
+function recordEntry(r: DatabaseRecord): Entry {
+  return { key: r.key, value: r.value, seq: r.sequence, type: r.type };
+}
+
+function fileText(f: LiveFile): string {
+  return `level ${f.level} ${f.name} (${count(f.size)} bytes)`;
+}
+
+/** A database diff in words: the verdict, the live files, the records. */
+function databaseDiffLines(d: DatabaseDiff): string[] {
+  const lines = [d.equal ? "A and B are equal" : "A and B differ"];
+  const f = d.files;
+  if (f.equal) lines.push(`live files: equal (${count(f.countA)} ${f.countA === 1 ? "file" : "files"})`);
+  else {
+    lines.push(
+      `live files: ${count(f.onlyInA)} only in A, ${count(f.onlyInB)} only in B, ${count(f.changed)} changed (${count(f.countA)} in A, ${count(f.countB)} in B)`,
+    );
+  }
+  for (const s of f.onlyInASamples) lines.push(`  only in A: ${fileText(s)}`);
+  for (const s of f.onlyInBSamples) lines.push(`  only in B: ${fileText(s)}`);
+  for (const c of f.changedSamples) {
+    lines.push(
+      `  changed level ${c.level} ${c.name}: ${count(c.a.size)} bytes in A, ${count(c.b.size)} bytes in B`,
+    );
+  }
+  const r = d.records;
+  if (r.equal) lines.push(`records: equal (${count(r.countA)} ${r.countA === 1 ? "record" : "records"})`);
+  else {
+    lines.push(
+      `records: ${count(r.onlyInA)} only in A, ${count(r.onlyInB)} only in B, ${count(r.changed)} changed (${count(r.countA)} in A, ${count(r.countB)} in B)`,
+    );
+  }
+  for (const s of r.onlyInASamples) lines.push(`  only in A: ${entryText(recordEntry(s))}`);
+  for (const s of r.onlyInBSamples) lines.push(`  only in B: ${entryText(recordEntry(s))}`);
+  for (const c of r.changedSamples) {
+    lines.push(
+      `  changed ${showKey(c.key)} (${c.fields.join(", ")}):`,
+      `    A: ${entryText(recordEntry(c.a))}`,
+      `    B: ${entryText(recordEntry(c.b))}`,
+    );
+  }
+  return lines;
+}
+
+/** A database diff as --json prints it: records as entries are, file numbers and seqs as strings. */
+function databaseDiffJson(dirA: string, dirB: string, d: DatabaseDiff): string {
+  const record = (r: DatabaseRecord): unknown => entryFieldsJson(recordEntry(r), false);
+  const out = {
+    a: dirA,
+    b: dirB,
+    equal: d.equal,
+    files: d.files,
+    records: {
+      ...d.records,
+      onlyInASamples: d.records.onlyInASamples.map(record),
+      onlyInBSamples: d.records.onlyInBSamples.map(record),
+      changedSamples: d.records.changedSamples.map((c) => ({
+        key: bytesJson(c.key),
+        fields: c.fields,
+        a: record(c.a),
+        b: record(c.b),
+      })),
+    },
+  };
+  return JSON.stringify(out, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n";
+}
+
 /** The report as --json prints it: bytes as text when printable UTF-8, else { hex }; numbers above 2^53 and seqs as strings. */
 function diffJson(fileA: string, fileB: string, d: TableDiff): string {
   const entry = (x: Entry): unknown => entryFieldsJson(x, false);
@@ -158,10 +232,23 @@ function trouble(file: string, error: unknown): CliError {
   return new CliError(e.message, EXIT_USAGE);
 }
 
-async function diff(sf: NodeSstFilter, args: Parsed): Promise<number> {
-  if (args.positionals.length !== 2) throw usage("diff takes two files (see sstfilter diff --help)");
-  const [fileA, fileB] = args.positionals as [string, string];
-  const opts = { ignore: ignoreList(args), maxReported: maxOption(args) };
+/** Whether `file` is a folder (false when it is missing: opening it as a table reports that). */
+async function isFolder(file: string): Promise<boolean> {
+  return (await stat(file).catch(() => null))?.isDirectory() === true;
+}
+
+/** diffTables' and diffDatabases' BAD_OPTIONS (--ignore, different key orders) are the command line's fault. */
+function diffError(files: string, error: unknown): CliError {
+  if (error instanceof SstFilterError && error.code === "BAD_OPTIONS") return usage(`diff: ${error.message}`);
+  return trouble(files, error);
+}
+
+async function diffTableFiles(
+  sf: NodeSstFilter,
+  args: Parsed,
+  [fileA, fileB]: [string, string],
+  opts: { ignore: DiffIgnore[]; maxReported: number },
+): Promise<number> {
   const opened: AsyncTable[] = [];
   try {
     for (const file of [fileA, fileB]) {
@@ -170,10 +257,7 @@ async function diff(sf: NodeSstFilter, args: Parsed): Promise<number> {
       );
     }
     const d = await sf.diffTables(opened[0]!, opened[1]!, opts).catch((error: unknown) => {
-      // diffTables checks --ignore and that the tables share a key order: the command line's fault.
-      if (error instanceof SstFilterError && error.code === "BAD_OPTIONS")
-        throw usage(`diff: ${error.message}`);
-      throw trouble(`${fileA}, ${fileB}`, error);
+      throw diffError(`${fileA}, ${fileB}`, error);
     });
     process.stdout.write(
       args.values.json === true ? diffJson(fileA, fileB, d) : diffLines(d).join("\n") + "\n",
@@ -184,9 +268,45 @@ async function diff(sf: NodeSstFilter, args: Parsed): Promise<number> {
   }
 }
 
+async function diffDatabaseFolders(
+  sf: NodeSstFilter,
+  args: Parsed,
+  [dirA, dirB]: [string, string],
+  opts: { ignore: DiffIgnore[]; maxReported: number },
+): Promise<number> {
+  const opened: Database[] = [];
+  try {
+    for (const dir of [dirA, dirB]) {
+      opened.push(await sf.openDatabase(dir).catch((error: unknown) => Promise.reject(trouble(dir, error))));
+    }
+    const d = await sf.diffDatabases(opened[0]!, opened[1]!, opts).catch((error: unknown) => {
+      throw diffError(`${dirA}, ${dirB}`, error);
+    });
+    process.stdout.write(
+      args.values.json === true ? databaseDiffJson(dirA, dirB, d) : databaseDiffLines(d).join("\n") + "\n",
+    );
+    return d.equal ? 0 : EXIT_NEGATIVE;
+  } finally {
+    for (const db of opened) db.dispose();
+  }
+}
+
+async function diff(sf: NodeSstFilter, args: Parsed): Promise<number> {
+  if (args.positionals.length !== 2) throw usage("diff takes two files (see sstfilter diff --help)");
+  const pair = args.positionals as [string, string];
+  const opts = { ignore: ignoreList(args), maxReported: maxOption(args) };
+  const [folderA, folderB] = [await isFolder(pair[0]), await isFolder(pair[1])];
+  if (folderA !== folderB) {
+    throw usage(
+      `diff compares two tables or two database folders, not a ${folderA ? "folder" : "file"} with a ${folderB ? "folder" : "file"}`,
+    );
+  }
+  return folderA ? diffDatabaseFolders(sf, args, pair, opts) : diffTableFiles(sf, args, pair, opts);
+}
+
 /** `sstfilter diff`. */
 export const diffCommand: Command = {
-  summary: "compare two tables: their entries and their files (exit 1 when they differ)",
+  summary: "compare two tables or two databases: their entries and their files (exit 1 when they differ)",
   help: `Usage: sstfilter diff <A> <B> [--json] [--ignore LIST] [--max N] [--user-keys]
 
 Compares two tables: their entries merged in key order (only in A, only in B, changed: value,
@@ -196,14 +316,20 @@ first whose contents differ, with its offset in each file): the files as a reade
 not bytes none reads (footer padding, gaps). Both are read once, in bounded memory. Exit code, as diff's: 0 when the tables are equal, 1 when they differ, 2 on trouble (a
 usage error, or a file that cannot be read or decoded).
 
+Two database folders: their live table files per level (the same when level, number and size
+are), then their logical contents, what a full scan of each returns (newest versions, deletions
+and range deletions applied), merged in key order: keys only in A, only in B, changed (value,
+type, sequence number). The default column family; the scans stream, in bounded memory.
+
   --json           the report as JSON: a, b, equal, entries (equal, countA, countB, onlyInA,
                    onlyInB, changed, onlyInASamples, onlyInBSamples, changedSamples) and physical
-                   (equal, fields, properties, filterBytes, dataBlock); as sf.diffTables gives it
+                   (equal, fields, properties, filterBytes, dataBlock); as sf.diffTables gives it.
+                   Databases: a, b, equal, files and records, each as entries; as sf.diffDatabases
   --ignore LIST    comma-separated fields expected to vary: seq (sequence numbers, their
                    properties, data block contents), properties (all), properties:volatile (who
                    wrote the file and when: creation times, db, session and host ids, original
                    file number), properties:NAME (NAME may end in *)
-  --max N          entries of each kind to list (default 10; all are counted)
+  --max N          entries (files, records) of each kind to list (default 10; all are counted)
 ${USER_KEYS_HELP}`,
   options: {
     ...TABLE_OPTIONS,
