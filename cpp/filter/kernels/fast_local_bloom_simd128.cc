@@ -114,10 +114,13 @@ constexpr uint32_t kTouchAheadMinBytes = 2 * 1024 * 1024;
 
 // Equals the scalar batch key by key (ProbeBlock above). Wasm has no prefetch instruction, so for a
 // large filter a group of keys first touches each block with plain byte loads: those misses
-// overlap one another, and the probes then hit the cache. (A load cannot retire before its data
-// arrives, so only a loop this short keeps many misses in flight; measured about 2x faster for a
-// 12 MB filter.) A block is one cache line when the filter is 64-byte aligned, as readers keep
-// it; otherwise it straddles two, and both ends are touched.
+// overlap one another, and the probes then hit the cache (measured about 2x faster for a 12 MB
+// filter). A load cannot retire before its data arrives, so the misses in flight are those whose
+// loads fit in the reorder buffer: the group's block offsets are computed first and the touching
+// loop is a load and an add per key, which lets 64 keys touch at once (the filter checks of
+// `verify` on a 4 MB filter: 14% less time than 32 keys computing their offsets as they touched).
+// A block is one cache line when the filter is 64-byte aligned, as readers keep it; otherwise it
+// straddles two, and both ends are touched.
 template <bool kOneRound>
 void ProbeKeysTouchingAhead(const uint64_t* hashes, size_t n, const RoundPlan& plan,
                             const uint8_t* data, uint32_t len_bytes, uint8_t* out) {
@@ -125,24 +128,32 @@ void ProbeKeysTouchingAhead(const uint64_t* hashes, size_t n, const RoundPlan& p
     ProbeKeys<kOneRound>(hashes, n, plan.full_rounds, plan.last_round_unused, data, len_bytes, out);
     return;
   }
-  constexpr size_t kGroup = 32;
+  constexpr size_t kGroup = 64;
   const uint32_t last = reinterpret_cast<uintptr_t>(data) % 64 == 0 ? 0 : 63;
+  uint32_t offsets[kGroup];
   for (size_t start = 0; start < n; start += kGroup) {
     const size_t count = n - start < kGroup ? n - start : kGroup;
-    uint32_t touched = 0;
     // Left scalar: vectorized, the loop takes 64-bit lane multiplies, which x86 lacks and the
     // engine emulates (measured 2x slower).
 #pragma clang loop vectorize(disable)
-    for (size_t i = start; i < start + count; ++i) {
-      const uint32_t offset =
-          FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[i]), len_bytes);
-      touched += data[offset];
-      if (last != 0) touched += data[offset + last];
+    for (size_t i = 0; i < count; ++i) {
+      offsets[i] = FastLocalBloomBlockOffset(static_cast<uint32_t>(hashes[start + i]), len_bytes);
+    }
+    uint32_t touched = 0;
+#pragma clang loop vectorize(disable)
+    for (size_t i = 0; i < count; ++i) {
+      touched += data[offsets[i]];
+      if (last != 0) touched += data[offsets[i] + last];
     }
     // Keeps the compiler from dropping the touching loads, whose values are not needed.
     __asm__ volatile("" : : "r"(touched));
-    ProbeKeys<kOneRound>(hashes + start, count, plan.full_rounds, plan.last_round_unused, data,
-                         len_bytes, out + start);
+    for (size_t i = 0; i < count; ++i) {
+      const uint32_t h2 = static_cast<uint32_t>(hashes[start + i] >> 32);
+      out[start + i] =
+          ProbeBlock<kOneRound>(h2, plan.full_rounds, plan.last_round_unused, data + offsets[i])
+              ? 1
+              : 0;
+    }
   }
 }
 
