@@ -24,7 +24,9 @@ type Mode = "cors" | "no-cors" | "no-range";
  * suffix range is no CORS-safelisted header: the browser asks first, OPTIONS) and read
  * Content-Range, as docs/VIEWER.md tells a server to.
  */
-async function startTableServer(files: string[]): Promise<{ server: Server; url(mode: Mode, file: string): string }> {
+async function startTableServer(
+  files: string[],
+): Promise<{ server: Server; url(mode: Mode, file: string): string }> {
   const byName = new Map(files.map((f) => [path.basename(f), f]));
   const server = createServer((request, response) => {
     const [, mode, name] = /^\/([^/]+)\/([^/?]+)$/.exec(request.url ?? "") ?? [];
@@ -51,14 +53,20 @@ async function startTableServer(files: string[]): Promise<{ server: Server; url(
     const [first, last] =
       range[1] === ""
         ? [Math.max(0, bytes.length - Number(range[2])), bytes.length - 1]
-        : [Number(range[1]), range[2] === "" ? bytes.length - 1 : Math.min(bytes.length - 1, Number(range[2]))];
+        : [
+            Number(range[1]),
+            range[2] === "" ? bytes.length - 1 : Math.min(bytes.length - 1, Number(range[2])),
+          ];
     response
       .writeHead(206, { "content-range": `bytes ${first}-${last}/${bytes.length}` })
       .end(bytes.subarray(first, last + 1));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { server, url: (mode, file) => `http://127.0.0.1:${port}/${mode}/${encodeURIComponent(path.basename(file))}` };
+  return {
+    server,
+    url: (mode, file) => `http://127.0.0.1:${port}/${mode}/${encodeURIComponent(path.basename(file))}`,
+  };
 }
 
 // A small table, read whole with the first request, and one larger than that request's tail
@@ -139,7 +147,9 @@ test.each(TABLES.map((f) => [path.basename(f), f]))(
 test("a server of another origin without CORS headers: HTTP_ERROR in the banner", async () => {
   await openUrl(tables.url("no-cors", TABLES[0]!));
   await page.waitForSelector("#error:not([hidden])", { timeout: 20_000 });
-  expect(await page.textContent("#error")).toMatch(/^HTTP_ERROR( at byte [\d,]+)? — fv7-bloom10-part-decoupled-snappy\.sst: /);
+  expect(await page.textContent("#error")).toMatch(
+    /^HTTP_ERROR( at byte [\d,]+)? — fv7-bloom10-part-decoupled-snappy\.sst: /,
+  );
   expect(await page.isHidden("#table")).toBe(true);
 });
 
@@ -154,7 +164,9 @@ test("a server that ignores Range: RANGE_NOT_SUPPORTED in the banner", async () 
 test("?url= that names no table: the banner says which", async () => {
   await openUrl(tables.url("cors", "missing.sst"));
   await page.waitForSelector("#error:not([hidden])");
-  expect(await page.textContent("#error")).toMatch(/^HTTP_ERROR( at byte [\d,]+)? — missing\.sst: .*HTTP 404/);
+  expect(await page.textContent("#error")).toMatch(
+    /^HTTP_ERROR( at byte [\d,]+)? — missing\.sst: .*HTTP 404/,
+  );
 });
 
 test("nothing was fetched from outside the machine", () => expectOnlyLocalRequests(viewer.requests));
