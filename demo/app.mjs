@@ -1,8 +1,9 @@
 // @ts-check
 // The SST viewer page: start-up, the tabs, and routing what the user opens (a table file, a
-// database folder, a dropped file or folder) to its view. The views render (views/); opening,
-// probing, walking keys, verifying and building all run in worker.mjs, which reads the dropped
-// File in slices (Blob.slice) as the wasm core asks.
+// database folder, a dropped file or folder, a table at the URL the page's ?url= names) to its
+// view. The views render (views/); opening, probing, walking keys, verifying and building all run
+// in worker.mjs, which reads the dropped File in slices (Blob.slice), or the URL with ranged
+// requests, as the wasm core asks.
 import { byteSize } from "../dist/esm/tools/format.js";
 import { $ } from "./dom.mjs";
 import { showError } from "./error-banner.mjs";
@@ -32,8 +33,18 @@ window.addEventListener("unhandledrejection", (event) =>
 // Opening a file
 
 /**
+ * The name a table is shown by: a File's, or the last segment of a URL's path (its host if none).
+ * @param {File | string} file
+ */
+function tableName(file) {
+  if (typeof file !== "string") return file.name;
+  const url = new URL(file);
+  return decodeURIComponent(url.pathname.split("/").pop() ?? "") || url.host;
+}
+
+/**
  * Opens a table file in the table view.
- * @param {File} file
+ * @param {File | string} file a File, or an http(s) URL read with ranged requests
  * @param {boolean} [ofDatabase] a table of the database view's folder: the view offers a way back
  */
 async function openFile(file, ofDatabase = false) {
@@ -43,13 +54,15 @@ async function openFile(file, ofDatabase = false) {
   $("back-to-db").hidden = !ofDatabase;
   $("table").hidden = false;
   $("drop").classList.add("compact");
-  $("file-name").textContent = file.name;
-  $("file-size").textContent = byteSize(file.size);
+  $("file-name").textContent = tableName(file);
+  // A URL's size comes with the first answer the worker has.
+  $("file-size").textContent = typeof file === "string" ? "" : byteSize(file.size);
   setStatus("opening…");
   resetViews();
   try {
     const info = await call("open", { file, internalKeys: !$("user-keys").checked });
     if (mine !== tableView.generation) return;
+    $("file-size").textContent = byteSize(info.size);
     tableView.opened = { file, info };
     renderTable(info);
     setStatus("open", "ok");
@@ -62,7 +75,7 @@ async function openFile(file, ofDatabase = false) {
     tableView.opened = null;
     $("table").hidden = true;
     $("database").hidden = !ofDatabase; // a table of a database that fails to open: back to the tree
-    showError(error, file.name);
+    showError(error, tableName(file));
   }
 }
 
@@ -212,3 +225,17 @@ initWritePlayground((file) => {
   selectTab("viewer");
   openFile(file);
 });
+
+// ------------------------------------------------------------------------------------------------
+// ?url=: a table on a web server (of another origin: CORS, docs/VIEWER.md), opened at start-up.
+
+const tableUrl = new URLSearchParams(location.search).get("url");
+if (tableUrl !== null) {
+  let absolute = null;
+  try {
+    absolute = new URL(tableUrl, location.href).href; // relative: a table of the viewer's own server
+  } catch {
+    showError({ code: "BAD_OPTIONS", message: `?url= is not a URL: ${JSON.stringify(tableUrl)}` });
+  }
+  if (absolute !== null) openFile(absolute);
+}

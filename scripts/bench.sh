@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench [-- --quick | --content | --writer | --db-verify | --comparators | --db-get]`: sstfilter
+# `npm run bench [-- --quick | --content | --remote | --writer | --db-verify | --comparators | --db-get]`: sstfilter
 # natively (Google Benchmark) and in wasm (Node), RocksDB 7.8.3 itself (Debian's librocksdb), the
 # npm peers and xxhash-wasm, merged with the ratios against issue 7's targets into results.json and
 # a chart, results.svg; then the content path (bench/content-bench.mjs: verify against sst_dump,
@@ -15,6 +15,8 @@
 #   full:      10^4, 10^7 and 10^8 keys, best of 3 repetitions; writes bench/ (committed)
 #   --quick:   10^4 and 10^6 keys, single runs, small tables; writes build/bench/quick/
 #   --content: only the content path, full size, into the committed bench/results.json
+#   --remote:  only the reads over HTTP, on the content path's tables (run --content first), into
+#              the committed bench/results.json
 #   --writer:  only the table writer, full size, into the committed bench/results.json
 #   --db-verify: only `sstfilter db verify` against sst_dump over a database's live tables (issue
 #              17), full size, into the committed bench/results.json
@@ -32,6 +34,14 @@ if [ "${1:-}" = "--comparators" ]; then
   node bench/comparator-bench.mjs --out build/bench/comparators.json --merge-into bench/results.json
   npx prettier --log-level warn --write bench/results.json
   exit 0 # needs no RocksDB
+fi
+
+if [ "${1:-}" = "--remote" ]; then
+  echo "bench: remote reads"
+  mkdir -p build/bench
+  node bench/remote-bench.mjs --out build/bench/remote.json --merge-into bench/results.json
+  npx prettier --log-level warn --write bench/results.json
+  exit 0 # reads the content path's tables: no RocksDB build
 fi
 
 if [ "${1:-}" = "--db-get" ]; then
@@ -112,6 +122,8 @@ node bench/merge-results.mjs --native "$(IFS=,; echo "${native_files[*]}")" \
   --wasm "$work/wasm.json" --peers "$work/peers.json" --out "$out" "${quick[@]}"
 echo "bench: content path"
 node bench/content-bench.mjs "${quick[@]}" --out "$work/content.json" --merge-into "$out/results.json"
+echo "bench: remote reads"
+node bench/remote-bench.mjs "${quick[@]}" --out "$work/remote.json" --merge-into "$out/results.json"
 echo "bench: table writer"
 node bench/writer-bench.mjs "${quick[@]}" --out "$work/writer.json" --merge-into "$out/results.json"
 echo "bench: database verify"

@@ -10,7 +10,7 @@ import { $ } from "../dom.mjs";
 /**
  * The table shown, and what Verify added to what opening it told.
  * @typedef {object} Opened
- * @property {File} file
+ * @property {File | string} file a File, or an http(s) URL (the page's ?url=)
  * @property {TableInfo} info
  * @property {FilterSummary | null} [summary] the filter summary with the key counts Verify found
  * @property {number} [verifiedKeys] the entries Verify counted

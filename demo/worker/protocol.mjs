@@ -14,9 +14,10 @@ import { parseHex } from "../../dist/esm/tools/format.js";
  */
 
 /**
- * Each op's arguments, as the page posts them next to `id` and `op`.
+ * Each op's arguments, as the page posts them next to `id` and `op` (a table's `file`: a File, or
+ * the http(s) URL the page was given with ?url=).
  * @typedef {object} OpArgs
- * @property {{ file: File, internalKeys: boolean }} open
+ * @property {{ file: File | string, internalKeys: boolean }} open
  * @property {{ key: string, hex: boolean }} probe
  * @property {{ seek: SeekText | null, size: number }} seek
  * @property {{ page: number, size: number }} entries
@@ -25,7 +26,7 @@ import { parseHex } from "../../dist/esm/tools/format.js";
  * @property {{ start: number, size: number }} indexEntries
  * @property {{}} rangeDeletions
  * @property {{ jobs: number | null }} verify
- * @property {{ file: File, internalKeys: boolean, range: Required<BlockRange>, maxReported: number, metaBlocks?: boolean }} verifyRange
+ * @property {{ file: File | string, internalKeys: boolean, range: Required<BlockRange>, maxReported: number, metaBlocks?: boolean }} verifyRange
  * @property {{}} cancelVerify
  * @property {{ lines: string[], hex: boolean, format: FilterFormat, bitsPerKey: number }} build
  * @property {{ key: string, hex: boolean }} probeBuilt

@@ -2,9 +2,11 @@
 // The table view's ops: the open table (one at a time), its facts, probes, pages of entries, file
 // map, index and range deletions, and Verify, which shares a large table's data blocks with further
 // workers of worker.mjs (each opens the file itself and runs the op verifyRange for range after
-// range), one per core by default.
+// range), one per core by default. The table is a File, or an http(s) URL (the page's ?url=) read
+// with ranged requests: the further workers open the URL themselves as they open a File.
 import {
   defaultVerifyJobs,
+  httpSource,
   summarizeTableFilter,
   verifyTable,
   verifyTableSplit,
@@ -12,16 +14,18 @@ import {
 import { sf } from "./backend.mjs";
 import { blockAnchor, EntryPages } from "./entry-pages.mjs";
 import { keyBytes } from "./protocol.mjs";
-/** @import { AsyncTable, TableRegion, VerifyProgress, VerifyReport } from "../../dist/esm/platform/browser.js" */
+/** @import { AsyncTable, HttpSource, TableRegion, VerifyProgress, VerifyReport } from "../../dist/esm/platform/browser.js" */
 /** @import { MapRegion, OpArgs, WorkerMessage } from "./protocol.mjs" */
 /** @import { RangeVerifyThread } from "../../dist/esm/platform/browser.js" */
 
 /** @type {AsyncTable | null} */
 let table = null; // the open AsyncTable
-/** @type {{ file: File, internalKeys: boolean } | null} */
+/** @type {{ file: File | string, internalKeys: boolean } | null} */
 let tableFile = null; // what `table` was opened from, for verify's further workers
-/** @type {{ file: File, internalKeys: boolean, table: Promise<AsyncTable> } | null} */
+/** @type {{ file: File | string, internalKeys: boolean, table: Promise<AsyncTable> } | null} */
 let rangeTable = null; // the table verifyRange walks, kept for the next range of the same file
+/** @type {HttpSource | null} */
+let remote = null; // the source of a table opened from a URL, closed with it (a response still read)
 /** @type {EntryPages | null} */
 let entryPages = null; // the contents view (see EntryPages)
 /** @type {Promise<TableRegion[]> | null} */
@@ -62,6 +66,8 @@ function closeTable() {
   layout = null;
   table?.dispose();
   table = null;
+  remote?.close();
+  remote = null;
   tableFile = null;
 }
 
@@ -69,7 +75,10 @@ export const tableOps = {
   /** @param {OpArgs["open"]} args */
   async open({ file, internalKeys }) {
     closeTable();
-    table = await sf.openTableFrom(file, { internalKeys });
+    // A URL is read through an httpSource of this op's own: its size comes with the first answer.
+    const bytes = typeof file === "string" ? await httpSource(file) : file;
+    remote = bytes instanceof Blob ? null : bytes;
+    table = await sf.openTableFrom(bytes, { internalKeys });
     tableFile = { file, internalKeys };
     // The further workers a Verify would use start now: loading their module takes a few hundred
     // milliseconds in Chromium, which the page's first Verify then does not wait for. They hold no
@@ -79,6 +88,7 @@ export const tableOps = {
     warmRangeWorkers = Array.from({ length: further }, () => startRangeWorker(source));
     return {
       backend: sf.backend,
+      size: bytes.size,
       format: table.format,
       footer: table.footer,
       metaindex: table.metaindex,
@@ -230,7 +240,7 @@ export const tableOps = {
 /**
  * A new worker (worker.mjs) verifying ranges of `source` one after another (op verifyRange), until
  * close() or an abort of `signal` stops it.
- * @param {{ file: File, internalKeys: boolean }} source
+ * @param {{ file: File | string, internalKeys: boolean }} source
  * @returns {RangeVerifyThread}
  */
 function startRangeWorker(source) {

@@ -314,7 +314,10 @@ export async function httpSource(url: URL | string, opts: HttpSourceOptions = {}
       throw new SstFilterError("BAD_OPTIONS", "the Range header is the source's own");
     own[name] = value;
   }
-  const source = new HttpByteSource(checkUrl(url), own, retries, fetch);
+  // Called as a plain function: a browser's fetch called as another object's method throws
+  // "Illegal invocation".
+  const send: HttpFetch = (target, init) => fetch(target, init);
+  const source = new HttpByteSource(checkUrl(url), own, retries, send);
   await source.fetchTail();
   return source;
 }
