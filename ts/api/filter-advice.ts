@@ -212,7 +212,8 @@ function wilsonInterval(hits: number, trials: number): [number, number] {
   const denominator = 1 + (z * z) / trials;
   const centre = (p + (z * z) / (2 * trials)) / denominator;
   const spread = (z * Math.sqrt((p * (1 - p)) / trials + (z * z) / (4 * trials * trials))) / denominator;
-  return [Math.max(0, centre - spread), Math.min(1, centre + spread)];
+  // At 0 hits (all hits) the bound is 0 (1) exactly; rounding would leave it a hair off.
+  return [hits === 0 ? 0 : Math.max(0, centre - spread), hits === trials ? 1 : Math.min(1, centre + spread)];
 }
 
 function checkedOptions(opts: FilterAdviceOptions): Required<FilterAdviceOptions> {
