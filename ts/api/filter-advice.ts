@@ -164,7 +164,8 @@ function varyingPositions(keys: KeyBatch): number[] {
  * last quarter (at least one) of the positions where the keys differ at all (db_bench's keys end
  * in constant padding, which is kept) take the byte another random key has there, a uniformly
  * random byte past that key's end; so lengths, alphabet and shared prefixes look like the real
- * keys'. A draw that may be one of `keys` is rejected (keyHash); every 8 rejections of a key
+ * keys'. A draw that may be one of `keys`, or one drawn before, is rejected (keyHash: the
+ * probes are distinct, as the binomial interval assumes); every 8 rejections of a key
  * replace one more position, and once every position varies a random byte is appended, so that a
  * dense key space (every `key%06d`) still yields absent keys.
  */
@@ -181,6 +182,7 @@ export function drawAbsentKeys(keys: KeyBatch, count: number, seed: number): Key
   const longest = varying.length === 0 ? 0 : varying[varying.length - 1]! + 1;
   let scratch = new Uint8Array(64);
   const drawn: Uint8Array[] = [];
+  const drawnHashes = new Set<number>();
   while (drawn.length < count) {
     const base = keyAt(keys, pick());
     const positions = base.length >= longest ? varying : varying.filter((at) => at < base.length);
@@ -196,7 +198,9 @@ export function drawAbsentKeys(keys: KeyBatch, count: number, seed: number): Key
         scratch[at] = donorAt < offsets[donor + 1]! ? data[donorAt]! : Math.floor(random() * 256);
       }
       for (let at = base.length; at < length; at++) scratch[at] = Math.floor(random() * 256);
-      if (sortedHas(present, keyHash(scratch, 0, length))) continue;
+      const hash = keyHash(scratch, 0, length);
+      if (sortedHas(present, hash) || drawnHashes.has(hash)) continue;
+      drawnHashes.add(hash);
       drawn.push(scratch.slice(0, length));
       break;
     }

@@ -109,14 +109,12 @@ function table(rows: string[][]): string[] {
 
 function setLines(set: FilterAdviceSet): string[] {
   const scaled = set.sampledKeys < set.totalKeys;
+  const noun = set.filtering === "whole-key" ? "keys" : "prefixes";
   const keys = scaled
-    ? `${count(set.totalKeys)} keys, built on a sample of ${count(set.sampledKeys)} (sizes scaled to all keys)`
-    : `${count(set.totalKeys)} keys`;
+    ? `${count(set.totalKeys)} ${noun}, built on a sample of ${count(set.sampledKeys)} (sizes scaled to all ${noun})`
+    : `${count(set.totalKeys)} ${noun}`;
   const probes = set.rows[0]?.probes ?? 0;
-  const title =
-    set.filtering === "whole-key"
-      ? "Whole-key filtering"
-      : `Prefix filtering (${set.filtering}, prefixes as keys)`;
+  const title = set.filtering === "whole-key" ? "Whole-key filtering" : `Prefix filtering (${set.filtering})`;
   const best = set.best;
   const verdict =
     best === null
