@@ -316,43 +316,75 @@ export function adviseFilterSizes(
 /**
  * Algorithm R over a stream of keys: the first `size` kept, then key i (0-based) replaces a
  * random kept one with probability size / (i + 1); adjacent repeats are skipped (a table's user
- * key under several sequence numbers enters its filter once).
+ * key under several sequence numbers enters its filter once). Keys come as byte ranges and are
+ * kept in one growing arena (replaced ones left behind: about size * (1 + ln(seen / size)) keys in
+ * all), so that millions of keys make no garbage of their own.
  */
 class Reservoir {
-  readonly keys: Uint8Array[] = [];
   seen = 0;
-  private last: Uint8Array | null = null;
+  private arena = new Uint8Array(1 << 16);
+  private used = 0;
+  private readonly starts: number[] = [];
+  private readonly lengths: number[] = [];
+  private last = new Uint8Array(64);
+  private lastLength = -1;
   constructor(
     private readonly size: number,
     private readonly random: () => number,
   ) {}
 
-  add(key: Uint8Array): void {
-    const last = this.last;
-    if (last !== null && last.length === key.length && last.every((byte, i) => byte === key[i])) return;
-    this.last = key;
+  /** Offers the key bytes[from, to). */
+  add(bytes: Uint8Array, from: number, to: number): void {
+    const length = to - from;
+    if (length === this.lastLength && this.isLast(bytes, from)) return;
+    if (this.last.length < length) this.last = new Uint8Array(2 * length);
+    for (let i = 0; i < length; i++) this.last[i] = bytes[from + i]!;
+    this.lastLength = length;
     const i = this.seen++;
-    if (i < this.size) this.keys.push(key.slice());
-    else {
-      const j = Math.floor(this.random() * (i + 1));
-      if (j < this.size) this.keys[j] = key.slice();
+    const slot = i < this.size ? i : Math.floor(this.random() * (i + 1));
+    if (slot >= this.size) return;
+    if (this.arena.length < this.used + length) {
+      const grown = new Uint8Array(Math.max(2 * this.arena.length, this.used + length));
+      grown.set(this.arena.subarray(0, this.used));
+      this.arena = grown;
     }
+    this.arena.set(bytes.subarray(from, to), this.used);
+    this.starts[slot] = this.used;
+    this.lengths[slot] = length;
+    this.used += length;
+  }
+
+  /** The kept keys, packed. */
+  batch(): KeyBatch {
+    const offsets = new Uint32Array(this.starts.length + 1);
+    this.lengths.forEach((length, i) => (offsets[i + 1] = offsets[i]! + length));
+    const data = new Uint8Array(offsets[this.starts.length]!);
+    this.starts.forEach((start, i) =>
+      data.set(this.arena.subarray(start, start + this.lengths[i]!), offsets[i]),
+    );
+    return { data, offsets };
+  }
+
+  private isLast(bytes: Uint8Array, from: number): boolean {
+    for (let i = 0; i < this.lastLength; i++) if (this.last[i] !== bytes[from + i]) return false;
+    return true;
   }
 }
 
-// The prefix of a key under a built-in extractor (rocksdb util/slice.cc; as
-// cpp/table/prefix_extractor.cc names them): FixedPrefix.n keys shorter than n have none,
-// CappedPrefix.n takes at most n bytes. null for extractors not reproduced here.
-function prefixFunction(name: string): ((key: Uint8Array) => Uint8Array | null) | null {
+// The end of the prefix of the key bytes[from, to) under a built-in extractor (rocksdb
+// util/slice.cc; as cpp/table/prefix_extractor.cc names them), -1 for none: FixedPrefix.n keys
+// shorter than n have none, CappedPrefix.n takes at most n bytes. null for extractors not
+// reproduced here.
+function prefixFunction(name: string): ((from: number, to: number) => number) | null {
   const fixed = /^rocksdb\.FixedPrefix\.(\d+)$/.exec(name);
   if (fixed !== null) {
     const n = Number(fixed[1]);
-    return (key) => (key.length >= n ? key.subarray(0, n) : null);
+    return (from, to) => (to - from >= n ? from + n : -1);
   }
   const capped = /^rocksdb\.CappedPrefix\.(\d+)$/.exec(name);
   if (capped !== null) {
     const n = Number(capped[1]);
-    return (key) => key.subarray(0, Math.min(n, key.length));
+    return (from, to) => Math.min(from + n, to);
   }
   return null;
 }
@@ -417,12 +449,13 @@ export async function filterAdvice(
   const whole = new Reservoir(o.sample, random);
   const prefixes = prefixOf === null ? null : new Reservoir(o.sample, random);
   for await (const batch of inputKeys(input)) {
-    const n = batch.offsets.length - 1;
-    for (let i = 0; i < n; i++) {
-      const key = keyAt(batch, i);
-      whole.add(key);
-      const prefix = prefixOf?.(key);
-      if (prefix) prefixes!.add(prefix);
+    const { data, offsets } = batch;
+    for (let i = 0; i + 1 < offsets.length; i++) {
+      const from = offsets[i]!;
+      const to = offsets[i + 1]!;
+      whole.add(data, from, to);
+      const prefixEnd = prefixOf === null ? -1 : prefixOf(from, to);
+      if (prefixEnd >= 0) prefixes!.add(data, from, prefixEnd);
     }
   }
   const sets: FilterAdviceSet[] = [];
@@ -435,7 +468,7 @@ export async function filterAdvice(
       notes.push(`${filtering}: no keys, nothing to advise on`);
       continue;
     }
-    sets.push(adviseFilterSizes(sf, packed(reservoir.keys), { ...o, totalKeys: reservoir.seen }, filtering));
+    sets.push(adviseFilterSizes(sf, reservoir.batch(), { ...o, totalKeys: reservoir.seen }, filtering));
   }
   return { seed: o.seed, sets, notes };
 }
