@@ -41,6 +41,8 @@ export interface KeySetOptions extends FilterAdviceOptions {
   totalKeys?: number;
   /** The absent keys to probe with, instead of drawing them from `keys`. */
   absent?: KeyBatch;
+  /** What the keys are, as FilterAdviceSet.filtering names it (default "whole-key"). */
+  filtering?: string;
 }
 
 /** One policy at one bits per key. */
@@ -261,12 +263,7 @@ const metadataBytes = (kind: FilterKind): number => (kind === "leveldb-bloom" ? 
  * sample and sizes are scaled to the total. LevelDB's row is one filter over all keys: LevelDB's
  * own filter block splits them per 2 KiB of data, each filter a byte of metadata and 4 of offset.
  */
-export function adviseFilterSizes(
-  sf: SstFilter,
-  keys: KeyBatch,
-  opts: KeySetOptions = {},
-  filtering = "whole-key",
-): FilterAdviceSet {
+export function adviseFilterSizes(sf: SstFilter, keys: KeyBatch, opts: KeySetOptions = {}): FilterAdviceSet {
   const o = checkedOptions(opts);
   const sampled = keys.offsets.length - 1;
   const totalKeys = opts.totalKeys ?? sampled;
@@ -310,7 +307,14 @@ export function adviseFilterSizes(
     (a, r) => (a === null || r.bytes < a.bytes ? r : a),
     null,
   );
-  return { filtering, totalKeys, sampledKeys: sampled, fpRate: o.fpRate, rows, best };
+  return {
+    filtering: opts.filtering ?? "whole-key",
+    totalKeys,
+    sampledKeys: sampled,
+    fpRate: o.fpRate,
+    rows,
+    best,
+  };
 }
 
 /**
@@ -440,6 +444,9 @@ export async function filterAdvice(
 ): Promise<FilterAdvice> {
   const o = checkedOptions(opts);
   const notes: string[] = [];
+  if (isDatabase(input)) {
+    notes.push("the keys of the live tables: those only in the write-ahead logs (the memtable) are left out");
+  }
   const extractorName = await prefixExtractorOf(input);
   const prefixOf = extractorName === null ? null : prefixFunction(extractorName);
   if (extractorName !== null && prefixOf === null) {
@@ -468,7 +475,7 @@ export async function filterAdvice(
       notes.push(`${filtering}: no keys, nothing to advise on`);
       continue;
     }
-    sets.push(adviseFilterSizes(sf, reservoir.batch(), { ...o, totalKeys: reservoir.seen }, filtering));
+    sets.push(adviseFilterSizes(sf, reservoir.batch(), { ...o, totalKeys: reservoir.seen, filtering }));
   }
   return { seed: o.seed, sets, notes };
 }
