@@ -82,7 +82,7 @@ function chart(set) {
     "text-anchor": "middle",
     "font-size": 11,
   });
-  xLabel.textContent = `bytes per key (${count(Math.round(xMin * 1000) / 1000)}–${xMax.toFixed(2)})`;
+  xLabel.textContent = `bytes per key (${xMin.toFixed(2)}–${xMax.toFixed(2)})`;
   root.append(xLabel);
   const policies = [...new Set(rows.map((r) => r.policy))];
   policies.forEach((policy, i) => {
