@@ -14,6 +14,7 @@ import { clearEntries, initContents, startView } from "./views/contents.mjs";
 import { initDatabaseView, openDatabaseFiles } from "./views/database.mjs";
 import { clearFileMap, initFileMap, redrawFileMap, showMap } from "./views/file-map.mjs";
 import { initFilterCard, redrawHeatMap } from "./views/filter.mjs";
+import { clearFilterAdvice, initFilterAdvice } from "./views/filter-advice.mjs";
 import { clearIndex, initIndexEntries } from "./views/index-entries.mjs";
 import { clearProbe, initProbe } from "./views/probe.mjs";
 import { clearRangeDeletions, showRangeDeletions } from "./views/range-deletions.mjs";
@@ -82,6 +83,7 @@ async function openFile(file, ofDatabase = false) {
 function resetViews() {
   clearProbe();
   clearVerify();
+  clearFilterAdvice();
   clearEntries();
   clearFileMap();
   clearRangeDeletions();
@@ -193,6 +195,7 @@ initContents();
 initFileMap();
 initIndexEntries();
 initVerify();
+initFilterAdvice();
 
 window.addEventListener("resize", () => {
   if (!tableView.opened) return;

@@ -14,6 +14,8 @@ import { printableText, toHex } from "../dist/esm/tools/format.js";
  *   "probe-mode": HTMLSelectElement,
  *   heat: HTMLCanvasElement,
  *   verify: HTMLButtonElement,
+ *   advice: HTMLButtonElement,
+ *   "advice-rate": HTMLInputElement,
  *   map: HTMLCanvasElement,
  *   "keys-mode": HTMLSelectElement,
  *   "values-mode": HTMLSelectElement,

@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# `npm run bench [-- --quick | --content | --remote | --writer | --db-verify | --comparators | --db-get]`: sstfilter
+# `npm run bench [-- --quick | --content | --remote | --writer | --db-verify | --comparators |
+# --db-get | --filter-advice]`: sstfilter
 # natively (Google Benchmark) and in wasm (Node), RocksDB 7.8.3 itself (Debian's librocksdb), the
 # npm peers and xxhash-wasm, merged with the ratios against issue 7's targets into results.json and
 # a chart, results.svg; then the content path (bench/content-bench.mjs: verify against sst_dump,
 # key walks, codecs, table probes, memory, the viewer) on tables db_bench writes, as results.json's
-# "content" with issue 14's targets; then writing a table (bench/writer-bench.mjs: SstFileWriter,
+# "content" with issue 14's targets; then the same tables read over HTTP (bench/remote-bench.mjs:
+# requests and bytes), as results.json's "remote" with issue 32's target; then writing a table (bench/writer-bench.mjs: SstFileWriter,
 # the native and the wasm writer), as results.json's "writer" with issue 16's targets; then
 # verifying a whole database (bench/db-verify-bench.mjs), as results.json's "dbVerify" with issue
 # 17's target; then key orders (bench/comparator-bench.mjs: probes and gets through idb_cmp1
 # against bytewise on the same keys, a JavaScript comparator's cost per call), as results.json's
 # "comparators" with their 1.5x target; then a Get through a whole database (bench/db-get-bench.mjs:
 # `sstfilter db get` against `ldb get`, db.get against rocksdb-native, table walks), as
-# results.json's "dbGet" with issue 29's targets.
+# results.json's "dbGet" with issue 29's targets; then `filter-advice` on 10^6 keys
+# (bench/filter-advice-bench.mjs), as results.json's "filterAdvice" with issue 32's 10 s target.
 #   full:      10^4, 10^7 and 10^8 keys, best of 3 repetitions; writes bench/ (committed)
 #   --quick:   10^4 and 10^6 keys, single runs, small tables; writes build/bench/quick/
 #   --content: only the content path, full size, into the committed bench/results.json
@@ -23,6 +26,8 @@
 #   --comparators: only the key-order costs (200,000 keys), into the committed bench/results.json
 #   --db-get [--full]: only the database Get (a 138 MB WAL, a 200,000-key database on three levels;
 #              --full adds a 550 MB WAL, minutes per run), into the committed bench/results.json
+#   --filter-advice [--table PATH]: only filterAdvice on 10^6 keys (a table it writes; db_bench's
+#              5M fillrandom table sampled, or PATH), into the committed bench/results.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh # installs RocksDB too, for the comparison program
@@ -42,6 +47,14 @@ if [ "${1:-}" = "--remote" ]; then
   node bench/remote-bench.mjs --out build/bench/remote.json --merge-into bench/results.json
   npx prettier --log-level warn --write bench/results.json
   exit 0 # reads the content path's tables: no RocksDB build
+fi
+
+if [ "${1:-}" = "--filter-advice" ]; then
+  echo "bench: filter-advice"
+  mkdir -p build/bench
+  node bench/filter-advice-bench.mjs "${@:2}" --out build/bench/filter-advice.json --merge-into bench/results.json
+  npx prettier --log-level warn --write bench/results.json
+  exit 0 # the package's own tables (and db_bench's, when the content bench made it): no RocksDB build
 fi
 
 if [ "${1:-}" = "--db-get" ]; then
@@ -132,4 +145,6 @@ echo "bench: comparators"
 node bench/comparator-bench.mjs "${quick[@]}" --out "$work/comparators.json" --merge-into "$out/results.json"
 echo "bench: database get"
 node bench/db-get-bench.mjs "${quick[@]}" --out "$work/db-get.json" --merge-into "$out/results.json"
+echo "bench: filter-advice"
+node bench/filter-advice-bench.mjs "${quick[@]}" --out "$work/filter-advice.json" --merge-into "$out/results.json"
 npx prettier --log-level warn --write "$out/results.json"

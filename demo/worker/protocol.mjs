@@ -28,6 +28,7 @@ import { parseHex } from "../../dist/esm/tools/format.js";
  * @property {{ jobs: number | null }} verify
  * @property {{ file: File | string, internalKeys: boolean, range: Required<BlockRange>, maxReported: number, metaBlocks?: boolean }} verifyRange
  * @property {{}} cancelVerify
+ * @property {{ fpRate: number }} filterAdvice
  * @property {{ lines: string[], hex: boolean, format: FilterFormat, bitsPerKey: number }} build
  * @property {{ key: string, hex: boolean }} probeBuilt
  * @property {{ lines: string[], hex: boolean, sort: boolean, options: WriteOptions }} write

@@ -1,11 +1,12 @@
 // @ts-check
 // The table view's ops: the open table (one at a time), its facts, probes, pages of entries, file
-// map, index and range deletions, and Verify, which shares a large table's data blocks with further
+// map, index and range deletions, filter advice, and Verify, which shares a large table's data blocks with further
 // workers of worker.mjs (each opens the file itself and runs the op verifyRange for range after
 // range), one per core by default. The table is a File, or an http(s) URL (the page's ?url=) read
 // with ranged requests: the further workers open the URL themselves as they open a File.
 import {
   defaultVerifyJobs,
+  filterAdvice,
   httpSource,
   summarizeTableFilter,
   verifyTable,
@@ -48,6 +49,10 @@ function plainProperties(properties) {
   );
 }
 
+// The viewer's filter advice: keys built from at most, absent keys per filter.
+const ADVICE_SAMPLE = 200_000;
+const ADVICE_ABSENT_KEYS = 20_000;
+
 // A table may hold millions of range deletions: the page lists the first ones.
 const RANGE_DELETIONS_SHOWN = 1000;
 
@@ -72,6 +77,16 @@ function closeTable() {
 }
 
 export const tableOps = {
+  /**
+   * Filter advice on the table's keys (filterAdvice): a smaller sample and fewer absent keys than
+   * the command line's defaults, so that the panel answers within seconds.
+   * @param {OpArgs["filterAdvice"]} args
+   */
+  async filterAdvice({ fpRate }) {
+    if (table === null) throw new Error("no file is open");
+    return filterAdvice(sf, table, { fpRate, sample: ADVICE_SAMPLE, absentKeys: ADVICE_ABSENT_KEYS });
+  },
+
   /** @param {OpArgs["open"]} args */
   async open({ file, internalKeys }) {
     closeTable();

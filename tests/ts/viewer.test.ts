@@ -12,6 +12,7 @@ import * as path from "node:path";
 import type { Page } from "playwright-core";
 import type { Entry, NodeSstFilter, Table, TableRegion } from "sstfilter";
 
+import { filterAdvice } from "sstfilter";
 import { loadBackend } from "./backends";
 import { FIXTURES, GENERATED } from "./golden";
 import { JSON_TABLE_VALUES, writeJsonTable, writeLargeTable, writeMixedTable } from "./mixed-table";
@@ -83,6 +84,25 @@ test("verify reads every block with a progress bar; a screenshot for the README"
     fullPage: true,
     clip: { x: 0, y: 0, width: 1280, height: 1480 },
   });
+});
+
+test("filter advice: curves per policy and the smallest filter meeting the target, as filterAdvice answers in Node", async () => {
+  const sf = (await loadBackend(true)) as NodeSstFilter;
+  const table = await sf.openTableFile(FILE);
+  // The worker's options (demo/worker/table-ops.mjs): the same seed, the same advice.
+  const advice = await filterAdvice(sf, table, { fpRate: 0.02, sample: 200_000, absentKeys: 20_000 });
+  table.dispose();
+  const best = advice.sets[0]!.best!;
+  await page.fill("#advice-rate", "0.02");
+  await page.click("#advice");
+  await page.waitForSelector("#advice-result:not([hidden])");
+  const text = await page.textContent("#advice-result");
+  expect(text).toContain("Whole keys: 15,000; 20,000 absent keys per filter");
+  expect(text).toContain(
+    `Smallest meeting 2.00%: ${best.policy} at ${best.bitsPerKey} bits/key, ${best.bytes.toLocaleString("en-US")} bytes`,
+  );
+  // A measured and an estimated curve per policy.
+  expect(await page.locator("#advice-result svg polyline").count()).toBe(8);
 });
 
 test("verify on two workers: the same report; a damaged data block in the second half named at its offset", async () => {

@@ -12,6 +12,7 @@ import { init, SstFilterError } from "../platform/node.js";
 import { buildCommand } from "./commands/build.js";
 import { dbCommand } from "./commands/db.js";
 import { diffCommand } from "./commands/diff.js";
+import { filterAdviceCommand } from "./commands/filter-advice.js";
 import { getCommand } from "./commands/get.js";
 import { inspectCommand } from "./commands/inspect.js";
 import { probeCommand } from "./commands/probe.js";
@@ -31,7 +32,11 @@ const COMMANDS: Record<string, Command> = {
   get: getCommand,
   diff: diffCommand,
   db: dbCommand,
+  "filter-advice": filterAdviceCommand,
 };
+
+// The width of the command names' column in the main help: the longest name and two spaces.
+const NAME_WIDTH = Math.max(...Object.keys(COMMANDS).map((name) => name.length)) + 2;
 
 const MAIN_HELP = `Usage: sstfilter <command> [options]
 
@@ -40,7 +45,7 @@ databases do (WebAssembly; no database needed).
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${name.padEnd(9)}${c.summary}`)
+  .map(([name, c]) => `  ${name.padEnd(NAME_WIDTH)}${c.summary}`)
   .join("\n")}
 
 Run "sstfilter <command> --help" for a command's options.

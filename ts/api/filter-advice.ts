@@ -1,0 +1,481 @@
+// How big a filter should be, measured on the input's own keys (`sstfilter filter-advice`, issue
+// 32): every built-in filter policy at a range of bits per key, each filter built by this
+// package's byte-exact builders, its false-positive rate measured on absent keys drawn like the
+// real ones beside RocksDB's own estimate, and the smallest filter that meets a target rate.
+import type { SstFilter } from "./api.js";
+import type { FilterFormat } from "./api.js";
+import type { Database } from "./db.js";
+import { SstFilterError } from "../core/errors.js";
+import { estimateFalsePositiveRate } from "./filter-stats.js";
+import type { FilterKind } from "./filters.js";
+import type { KeyBatch } from "../core/keys.js";
+import type { AsyncTable, Table } from "./table.js";
+
+/** The policies filter-advice compares, as buildFilter names their formats. */
+export const ADVICE_POLICIES: readonly FilterFormat[] = [
+  "leveldb",
+  "rocksdb-legacy-bloom",
+  "rocksdb-bloom",
+  "rocksdb-ribbon",
+];
+
+/** What adviseFilterSizes and filterAdvice measure, and against which target. */
+export interface FilterAdviceOptions {
+  /** The false-positive rate to meet (default 0.01). */
+  fpRate?: number;
+  /** The bits per key to build each policy at (default 4, 5, ..., 20). */
+  bitsPerKey?: number[];
+  /** The policies to compare (default all of ADVICE_POLICIES). */
+  policies?: FilterFormat[];
+  /** filterAdvice: keys to build from at most; more are sampled (default 1,000,000). */
+  sample?: number;
+  /** Absent keys each filter is probed with (default 100,000). */
+  absentKeys?: number;
+  /** Seed of the sample and of the absent keys (default 1): the same seed, the same advice. */
+  seed?: number;
+}
+
+/** adviseFilterSizes' own inputs: how many keys the sampled ones stand for, the absent keys. */
+export interface KeySetOptions extends FilterAdviceOptions {
+  /** Keys the input holds, when `keys` is a sample of them (default: `keys` are all of them). */
+  totalKeys?: number;
+  /** The absent keys to probe with, instead of drawing them from `keys`. */
+  absent?: KeyBatch;
+  /** What the keys are, as FilterAdviceSet.filtering names it (default "whole-key"). */
+  filtering?: string;
+}
+
+/** One policy at one bits per key. */
+export interface FilterAdviceRow {
+  policy: FilterFormat;
+  bitsPerKey: number;
+  /**
+   * The kind the built bytes are: a Ribbon policy writes a FastLocalBloom ("rocksdb-bloom") where
+   * that is smaller or Ribbon construction fails (its Bloom fallback, rocksdb
+   * table/block_based/filter_policy.cc Standard128RibbonBitsBuilder::Finish).
+   */
+  builtKind: FilterKind;
+  /**
+   * The filter's size for all the input's keys, metadata included: the built filter's when built
+   * on all keys, else the sample filter's bit array scaled by total / sampled keys ("≈").
+   */
+  bytes: number;
+  /** The bytes of the filter built from the keys given (the sample). */
+  builtBytes: number;
+  /** bytes / keys, and what that comes to for a billion keys. */
+  bytesPerKey: number;
+  bytesPerBillionKeys: number;
+  /** RocksDB's estimate for the built filter (estimateFalsePositiveRate). */
+  estimatedFpRate: number;
+  /** Absent keys the filter said "may contain" to, of `probes`. */
+  falsePositives: number;
+  probes: number;
+  measuredFpRate: number;
+  /** The Wilson 95% confidence interval of the measured rate. */
+  interval: [number, number];
+}
+
+/** The advice for one set of keys (whole keys, or the prefixes of an extractor). */
+export interface FilterAdviceSet {
+  /** "whole-key", or the prefix extractor's name whose prefixes the filters hold. */
+  filtering: string;
+  /** Entries the filters would hold for the whole input (prefixes: adjacent repeats once). */
+  totalKeys: number;
+  /** Entries the filters were built from: all of them, or a seeded sample. */
+  sampledKeys: number;
+  fpRate: number;
+  rows: FilterAdviceRow[];
+  /** The smallest filter whose measured rate is at most fpRate, null when none is. */
+  best: FilterAdviceRow | null;
+}
+
+/** filterAdvice's answer: whole-key filtering, then prefix filtering where an extractor is in use. */
+export interface FilterAdvice {
+  seed: number;
+  sets: FilterAdviceSet[];
+  /** What the advice leaves out, e.g. a prefix extractor it cannot reproduce. */
+  notes: string[];
+}
+
+// mulberry32 (a public-domain 32-bit generator): small, fast and seedable, so that a seed gives
+// the same sample and absent keys on every run and platform.
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+function keyAt(batch: KeyBatch, i: number): Uint8Array {
+  return batch.data.subarray(batch.offsets[i]!, batch.offsets[i + 1]!);
+}
+
+function packed(keys: Uint8Array[]): KeyBatch {
+  const offsets = new Uint32Array(keys.length + 1);
+  keys.forEach((key, i) => (offsets[i + 1] = offsets[i]! + key.length));
+  const data = new Uint8Array(offsets[keys.length]!);
+  keys.forEach((key, i) => data.set(key, offsets[i]));
+  return { data, offsets };
+}
+
+// FNV-1a's 32-bit hash of bytes [from, to): present keys are kept as a sorted array of these, far
+// cheaper than a set of keys. Equal keys hash equal, so a draw whose hash is not there is surely
+// absent; one whose hash is may be absent too (a collision, about 1 in 4,000 for 10^6 keys) and is
+// drawn again, which leaves the drawn keys absent and as they would be.
+function keyHash(bytes: Uint8Array, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ bytes[i]!, 0x01000193);
+  return h >>> 0;
+}
+
+function sortedHas(sorted: Uint32Array, value: number): boolean {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid]! < value) low = mid + 1;
+    else high = mid;
+  }
+  return sorted[low] === value;
+}
+
+// The byte positions at which `keys` differ from the first key (a position past a key's end
+// counts as differing), in ascending order: where drawn keys may vary and stay like the real ones.
+function varyingPositions(keys: KeyBatch): number[] {
+  const { data, offsets } = keys;
+  const first = keyAt(keys, 0);
+  let longest = 0;
+  for (let i = 0; i + 1 < offsets.length; i++) longest = Math.max(longest, offsets[i + 1]! - offsets[i]!);
+  const varies = new Uint8Array(longest);
+  for (let i = 1; i + 1 < offsets.length; i++) {
+    const start = offsets[i]!;
+    const length = offsets[i + 1]! - start;
+    for (let at = 0; at < longest; at++) {
+      if (at >= length || at >= first.length || data[start + at] !== first[at]) varies[at] = 1;
+    }
+  }
+  return [...varies.keys()].filter((at) => varies[at] === 1);
+}
+
+/**
+ * `count` absent keys drawn like `keys` (seeded): each starts as a copy of a random key, then the
+ * last quarter (at least one) of the positions where the keys differ at all (db_bench's keys end
+ * in constant padding, which is kept) take the byte another random key has there, a uniformly
+ * random byte past that key's end; so lengths, alphabet and shared prefixes look like the real
+ * keys'. A draw that may be one of `keys`, or one drawn before, is rejected (keyHash: the
+ * probes are distinct, as the binomial interval assumes); every 8 rejections of a key
+ * replace one more position, and once every position varies a random byte is appended, so that a
+ * dense key space (every `key%06d`) still yields absent keys.
+ */
+export function drawAbsentKeys(keys: KeyBatch, count: number, seed: number): KeyBatch {
+  const { data, offsets } = keys;
+  const n = offsets.length - 1;
+  if (n === 0) throw new SstFilterError("BAD_OPTIONS", "absent keys are drawn like keys: no keys given");
+  const random = generator(seed ^ 0x5bd1e995);
+  const pick = (): number => Math.floor(random() * n);
+  const present = Uint32Array.from({ length: n }, (_, i) =>
+    keyHash(data, offsets[i]!, offsets[i + 1]!),
+  ).sort();
+  const varying = varyingPositions(keys);
+  const longest = varying.length === 0 ? 0 : varying[varying.length - 1]! + 1;
+  let scratch = new Uint8Array(64);
+  const drawn: Uint8Array[] = [];
+  const drawnHashes = new Set<number>();
+  while (drawn.length < count) {
+    const base = keyAt(keys, pick());
+    const positions = base.length >= longest ? varying : varying.filter((at) => at < base.length);
+    for (let attempt = 0; ; attempt++) {
+      const replaced = Math.max(1, Math.ceil(positions.length / 4)) + Math.floor(attempt / 8);
+      const length = base.length + Math.max(0, replaced - positions.length);
+      if (scratch.length < length) scratch = new Uint8Array(2 * length);
+      scratch.set(base);
+      for (let p = Math.max(0, positions.length - replaced); p < positions.length; p++) {
+        const at = positions[p]!;
+        const donor = pick();
+        const donorAt = offsets[donor]! + at;
+        scratch[at] = donorAt < offsets[donor + 1]! ? data[donorAt]! : Math.floor(random() * 256);
+      }
+      for (let at = base.length; at < length; at++) scratch[at] = Math.floor(random() * 256);
+      const hash = keyHash(scratch, 0, length);
+      if (sortedHas(present, hash) || drawnHashes.has(hash)) continue;
+      drawnHashes.add(hash);
+      drawn.push(scratch.slice(0, length));
+      break;
+    }
+  }
+  return packed(drawn);
+}
+
+// The Wilson score interval at 95%: unlike the normal approximation, sound at 0 or few hits.
+function wilsonInterval(hits: number, trials: number): [number, number] {
+  if (trials === 0) return [0, 1];
+  const z = 1.959964;
+  const p = hits / trials;
+  const denominator = 1 + (z * z) / trials;
+  const centre = (p + (z * z) / (2 * trials)) / denominator;
+  const spread = (z * Math.sqrt((p * (1 - p)) / trials + (z * z) / (4 * trials * trials))) / denominator;
+  // At 0 hits (all hits) the bound is 0 (1) exactly; rounding would leave it a hair off.
+  return [hits === 0 ? 0 : Math.max(0, centre - spread), hits === trials ? 1 : Math.min(1, centre + spread)];
+}
+
+function checkedOptions(opts: FilterAdviceOptions): Required<FilterAdviceOptions> {
+  const fpRate = opts.fpRate ?? 0.01;
+  if (!(fpRate > 0 && fpRate < 1))
+    throw new SstFilterError("BAD_OPTIONS", `fpRate must be in (0, 1), got ${fpRate}`);
+  const bitsPerKey = opts.bitsPerKey ?? Array.from({ length: 17 }, (_, i) => i + 4);
+  if (!Array.isArray(bitsPerKey) || bitsPerKey.length === 0 || !bitsPerKey.every((b) => b >= 1 && b <= 100)) {
+    throw new SstFilterError("BAD_OPTIONS", "bitsPerKey must be a non-empty list of numbers in [1, 100]");
+  }
+  const policies = opts.policies ?? [...ADVICE_POLICIES];
+  for (const policy of policies) {
+    if (!ADVICE_POLICIES.includes(policy)) {
+      throw new SstFilterError("BAD_OPTIONS", `policies: no filter policy ${JSON.stringify(policy)}`);
+    }
+  }
+  const counts = {
+    sample: opts.sample ?? 1_000_000,
+    absentKeys: opts.absentKeys ?? 100_000,
+    seed: opts.seed ?? 1,
+  };
+  for (const [name, value] of Object.entries(counts)) {
+    if (!Number.isSafeInteger(value) || value < (name === "seed" ? 0 : 1)) {
+      throw new SstFilterError(
+        "BAD_OPTIONS",
+        `${name} must be a whole number >= ${name === "seed" ? 0 : 1}, got ${value}`,
+      );
+    }
+  }
+  return { fpRate, bitsPerKey, policies, ...counts };
+}
+
+// The metadata bytes each kind writes after its bit array / solution (rocksdb
+// table/block_based/filter_policy.cc: 5 for every RocksDB kind; leveldb util/bloom.cc: 1).
+const metadataBytes = (kind: FilterKind): number => (kind === "leveldb-bloom" ? 1 : 5);
+
+/**
+ * The advice for one set of keys (in the order a table holds them: adjacent repeats are added
+ * once, as the builders do): each policy at each bits per key, built on `keys` and probed with
+ * `opts.absent` (default: drawAbsentKeys). With `opts.totalKeys` above the keys given, `keys` are a
+ * sample and sizes are scaled to the total. LevelDB's row is one filter over all keys: LevelDB's
+ * own filter block splits them per 2 KiB of data, each filter a byte of metadata and 4 of offset.
+ */
+export function adviseFilterSizes(sf: SstFilter, keys: KeyBatch, opts: KeySetOptions = {}): FilterAdviceSet {
+  const o = checkedOptions(opts);
+  const sampled = keys.offsets.length - 1;
+  const totalKeys = opts.totalKeys ?? sampled;
+  const absent = opts.absent ?? drawAbsentKeys(keys, o.absentKeys, o.seed);
+  const probes = absent.offsets.length - 1;
+  const rows: FilterAdviceRow[] = [];
+  for (const policy of o.policies) {
+    for (const bitsPerKey of o.bitsPerKey) {
+      const built = sf.buildFilter(keys, { format: policy, bitsPerKey });
+      const filter = sf.openFilter(built, { format: policy === "leveldb" ? "leveldb" : "rocksdb" });
+      try {
+        const details = filter.details;
+        const falsePositives = filter.mayContainMany(absent).reduce((a, b) => a + b, 0);
+        const meta = metadataBytes(details.kind);
+        const bytes =
+          totalKeys === sampled || sampled === 0
+            ? built.length
+            : Math.round((details.dataBytes * totalKeys) / sampled) + meta;
+        const bytesPerKey = totalKeys > 0 ? bytes / totalKeys : 0;
+        rows.push({
+          policy,
+          bitsPerKey,
+          builtKind: details.kind,
+          bytes,
+          builtBytes: built.length,
+          bytesPerKey,
+          bytesPerBillionKeys: Math.round(bytesPerKey * 1e9),
+          estimatedFpRate: estimateFalsePositiveRate(details, sampled),
+          falsePositives,
+          probes,
+          measuredFpRate: probes > 0 ? falsePositives / probes : 0,
+          interval: wilsonInterval(falsePositives, probes),
+        });
+      } finally {
+        filter.dispose();
+      }
+    }
+  }
+  const meeting = rows.filter((r) => r.measuredFpRate <= o.fpRate);
+  const best = meeting.reduce<FilterAdviceRow | null>(
+    (a, r) => (a === null || r.bytes < a.bytes ? r : a),
+    null,
+  );
+  return {
+    filtering: opts.filtering ?? "whole-key",
+    totalKeys,
+    sampledKeys: sampled,
+    fpRate: o.fpRate,
+    rows,
+    best,
+  };
+}
+
+/**
+ * Algorithm R over a stream of keys: the first `size` kept, then key i (0-based) replaces a
+ * random kept one with probability size / (i + 1); adjacent repeats are skipped (a table's user
+ * key under several sequence numbers enters its filter once). Keys come as byte ranges and are
+ * kept in one growing arena (replaced ones left behind: about size * (1 + ln(seen / size)) keys in
+ * all), so that millions of keys make no garbage of their own.
+ */
+class Reservoir {
+  seen = 0;
+  private arena = new Uint8Array(1 << 16);
+  private used = 0;
+  private readonly starts: number[] = [];
+  private readonly lengths: number[] = [];
+  private last = new Uint8Array(64);
+  private lastLength = -1;
+  constructor(
+    private readonly size: number,
+    private readonly random: () => number,
+  ) {}
+
+  /** Offers the key bytes[from, to). */
+  add(bytes: Uint8Array, from: number, to: number): void {
+    const length = to - from;
+    if (length === this.lastLength && this.isLast(bytes, from)) return;
+    if (this.last.length < length) this.last = new Uint8Array(2 * length);
+    for (let i = 0; i < length; i++) this.last[i] = bytes[from + i]!;
+    this.lastLength = length;
+    const i = this.seen++;
+    const slot = i < this.size ? i : Math.floor(this.random() * (i + 1));
+    if (slot >= this.size) return;
+    if (this.arena.length < this.used + length) {
+      const grown = new Uint8Array(Math.max(2 * this.arena.length, this.used + length));
+      grown.set(this.arena.subarray(0, this.used));
+      this.arena = grown;
+    }
+    this.arena.set(bytes.subarray(from, to), this.used);
+    this.starts[slot] = this.used;
+    this.lengths[slot] = length;
+    this.used += length;
+  }
+
+  /** The kept keys, packed. */
+  batch(): KeyBatch {
+    const offsets = new Uint32Array(this.starts.length + 1);
+    this.lengths.forEach((length, i) => (offsets[i + 1] = offsets[i]! + length));
+    const data = new Uint8Array(offsets[this.starts.length]!);
+    this.starts.forEach((start, i) =>
+      data.set(this.arena.subarray(start, start + this.lengths[i]!), offsets[i]),
+    );
+    return { data, offsets };
+  }
+
+  private isLast(bytes: Uint8Array, from: number): boolean {
+    for (let i = 0; i < this.lastLength; i++) if (this.last[i] !== bytes[from + i]) return false;
+    return true;
+  }
+}
+
+// The end of the prefix of the key bytes[from, to) under a built-in extractor (rocksdb
+// util/slice.cc; as cpp/table/prefix_extractor.cc names them), -1 for none: FixedPrefix.n keys
+// shorter than n have none, CappedPrefix.n takes at most n bytes. null for extractors not
+// reproduced here.
+function prefixFunction(name: string): ((from: number, to: number) => number) | null {
+  const fixed = /^rocksdb\.FixedPrefix\.(\d+)$/.exec(name);
+  if (fixed !== null) {
+    const n = Number(fixed[1]);
+    return (from, to) => (to - from >= n ? from + n : -1);
+  }
+  const capped = /^rocksdb\.CappedPrefix\.(\d+)$/.exec(name);
+  if (capped !== null) {
+    const n = Number(capped[1]);
+    return (from, to) => Math.min(from + n, to);
+  }
+  return null;
+}
+
+type AdviceInput = Table | AsyncTable | Database;
+
+function isDatabase(input: AdviceInput): input is Database {
+  return "columnFamilies" in input;
+}
+
+// Every key of the input in order: a table's, or a database's live tables' (default column
+// family, level by level; the memtable's keys, not yet in a table, are left out).
+async function* inputKeys(input: AdviceInput): AsyncGenerator<KeyBatch> {
+  if (!isDatabase(input)) {
+    yield* input.keyBatches();
+    return;
+  }
+  for (const level of input.levels) {
+    for (const file of level.files) {
+      const table = await input.openTable(file);
+      try {
+        yield* table.keyBatches();
+      } finally {
+        table.dispose();
+      }
+    }
+  }
+}
+
+// The prefix extractor the input's filters use: the table's, or the first a live table names.
+async function prefixExtractorOf(input: AdviceInput): Promise<string | null> {
+  if (!isDatabase(input)) return input.filter?.prefixExtractor ?? null;
+  const file = input.levels.flatMap((l) => l.files)[0];
+  if (file === undefined) return null;
+  const table = await input.openTable(file);
+  try {
+    return table.filter?.prefixExtractor ?? null;
+  } finally {
+    table.dispose();
+  }
+}
+
+/**
+ * The advice for a table or a database (its live tables' keys): whole-key filtering and, where
+ * the table (a database's first live table) names a built-in prefix extractor, filtering on its
+ * prefixes. Up to `opts.sample` keys are built from; beyond that a seeded reservoir sample, with
+ * sizes scaled to the total (FilterAdviceSet.sampledKeys < totalKeys says so).
+ */
+export async function filterAdvice(
+  sf: SstFilter,
+  input: AdviceInput,
+  opts: FilterAdviceOptions = {},
+): Promise<FilterAdvice> {
+  const o = checkedOptions(opts);
+  const notes: string[] = [];
+  if (isDatabase(input)) {
+    notes.push("the keys of the live tables: those only in the write-ahead logs (the memtable) are left out");
+  }
+  const extractorName = await prefixExtractorOf(input);
+  const prefixOf = extractorName === null ? null : prefixFunction(extractorName);
+  if (extractorName !== null && prefixOf === null) {
+    notes.push(`the prefix extractor ${extractorName} is not built in: its prefixes are not advised on`);
+  }
+  const random = generator(o.seed);
+  const whole = new Reservoir(o.sample, random);
+  const prefixes = prefixOf === null ? null : new Reservoir(o.sample, random);
+  for await (const batch of inputKeys(input)) {
+    const { data, offsets } = batch;
+    for (let i = 0; i + 1 < offsets.length; i++) {
+      const from = offsets[i]!;
+      const to = offsets[i + 1]!;
+      whole.add(data, from, to);
+      const prefixEnd = prefixOf === null ? -1 : prefixOf(from, to);
+      if (prefixEnd >= 0) prefixes!.add(data, from, prefixEnd);
+    }
+  }
+  const sets: FilterAdviceSet[] = [];
+  for (const [reservoir, filtering] of [
+    [whole, "whole-key"],
+    [prefixes, extractorName],
+  ] as const) {
+    if (reservoir === null || filtering === null) continue;
+    if (reservoir.seen === 0) {
+      notes.push(`${filtering}: no keys, nothing to advise on`);
+      continue;
+    }
+    sets.push(adviseFilterSizes(sf, reservoir.batch(), { ...o, totalKeys: reservoir.seen, filtering }));
+  }
+  return { seed: o.seed, sets, notes };
+}
