@@ -37,6 +37,7 @@ export { VOLATILE_PROPERTIES } from "./table-diff.js";
 export type { MergedDiff } from "./merged-diff.js";
 export type {
   DatabaseDiff,
+  DatabaseDiffIgnore,
   DiffDatabasesOptions,
   LiveFile,
   LiveFileChange,
@@ -54,6 +55,8 @@ export type {
   FieldDifference,
   PhysicalDiff,
   PropertyChange,
+  RangeDeletionChange,
+  RangeDeletionsDiff,
   TableDiff,
 } from "./table-diff.js";
 export { TableWriter } from "./table-writer.js";
