@@ -127,7 +127,9 @@ export async function diffDatabases(
   // "files" is the database diff's own; the table diff's checks take the rest.
   const filesIgnored = Array.isArray(opts.ignore) && opts.ignore.includes("files");
   const ignored = ignoredOf(
-    Array.isArray(opts.ignore) ? opts.ignore.filter((item): item is DiffIgnore => item !== "files") : opts.ignore,
+    Array.isArray(opts.ignore)
+      ? opts.ignore.filter((item): item is DiffIgnore => item !== "files")
+      : opts.ignore,
   );
   const name = opts.columnFamily ?? "default";
   const familyA = familyOf(a, name, "A");

@@ -532,5 +532,10 @@ export async function diffTables(
   const physical = await diffPhysical(services, a, b, ignored);
   const entries = await diffEntries(a, b, compare, ignored, maxReported);
   const rangeDeletions = await diffRangeDeletions(a, b, compare, ignored, maxReported);
-  return { equal: physical.equal && entries.equal && rangeDeletions.equal, physical, entries, rangeDeletions };
+  return {
+    equal: physical.equal && entries.equal && rangeDeletions.equal,
+    physical,
+    entries,
+    rangeDeletions,
+  };
 }

@@ -95,9 +95,8 @@ function mergedLines<T, C extends { fields: string[]; a: T; b: T }>(
   asEntry: (item: T) => Entry,
   keyOf: (change: C) => Uint8Array,
 ): string[] {
-  const lines =
-    d.equal ?
-      [`${what}: equal (${count(d.countA)} ${d.countA === 1 ? unit[0] : unit[1]})`]
+  const lines = d.equal
+    ? [`${what}: equal (${count(d.countA)} ${d.countA === 1 ? unit[0] : unit[1]})`]
     : [
         `${what}: ${count(d.onlyInA)} only in A, ${count(d.onlyInB)} only in B, ${count(d.changed)} changed (${count(d.countA)} in A, ${count(d.countB)} in B)`,
       ];
@@ -119,7 +118,15 @@ function mergedLines<T, C extends { fields: string[]; a: T; b: T }>(
  */
 function diffLines(d: TableDiff): string[] {
   const lines = [d.equal ? "A and B are equal" : "A and B differ"];
-  lines.push(...mergedLines("entries", ["entry", "entries"], d.entries, (e) => e, (c) => c.key));
+  lines.push(
+    ...mergedLines(
+      "entries",
+      ["entry", "entries"],
+      d.entries,
+      (e) => e,
+      (c) => c.key,
+    ),
+  );
   const r = d.rangeDeletions;
   if (r.countA + r.countB > 0) {
     lines.push(
@@ -297,9 +304,11 @@ async function diffTableFiles(
         await openTable(sf, file, args).catch((error: unknown) => Promise.reject(trouble(file, error))),
       );
     }
-    const d = await sf.diffTables(opened[0]!, opened[1]!, opts as { ignore: DiffIgnore[] }).catch((error: unknown) => {
-      throw diffError(`${fileA}, ${fileB}`, error);
-    });
+    const d = await sf
+      .diffTables(opened[0]!, opened[1]!, opts as { ignore: DiffIgnore[] })
+      .catch((error: unknown) => {
+        throw diffError(`${fileA}, ${fileB}`, error);
+      });
     process.stdout.write(
       args.values.json === true ? diffJson(fileA, fileB, d) : diffLines(d).join("\n") + "\n",
     );
@@ -324,7 +333,9 @@ async function diffDatabaseFolders(
       throw diffError(`${dirA}, ${dirB}`, error);
     });
     process.stdout.write(
-      args.values.json === true ? databaseDiffJson(dirA, dirB, d) : databaseDiffLines(d, opts.ignore.includes("files")).join("\n") + "\n",
+      args.values.json === true
+        ? databaseDiffJson(dirA, dirB, d)
+        : databaseDiffLines(d, opts.ignore.includes("files")).join("\n") + "\n",
     );
     return d.equal ? 0 : EXIT_NEGATIVE;
   } finally {
