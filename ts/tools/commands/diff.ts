@@ -1,6 +1,6 @@
 // `sstfilter diff A B`: two tables compared (sf.diffTables, ts/api/table-diff.ts), physically,
-// entry by entry and range deletion by range deletion, or two database folders (sf.diffDatabases, ts/api/database-diff.ts), their live
-// files and logical contents. Its exit codes are diff(1)'s, not the other commands': 0 equal, 1 different,
+// entry by entry and range deletion by range deletion, or two database folders (sf.diffDatabases,
+// ts/api/database-diff.ts), their live files and logical contents. Its exit codes are diff(1)'s, not the other commands': 0 equal, 1 different,
 // 2 trouble (a usage error, or a file that cannot be read or decoded).
 import { stat } from "node:fs/promises";
 import {
@@ -84,9 +84,16 @@ function rangeDeletionEntry(r: RangeDeletion): Entry {
   return { key: r.start, value: r.end, seq: r.seq, type: "range-delete" };
 }
 
+/** A merged diff's counts after `what`: "equal" and the count (in `unit`), or what differs. */
+function countsLine<T, C>(what: string, unit: [one: string, many: string], d: MergedDiff<T, C>): string {
+  return d.equal
+    ? `${what}: equal (${count(d.countA)} ${d.countA === 1 ? unit[0] : unit[1]})`
+    : `${what}: ${count(d.onlyInA)} only in A, ${count(d.onlyInB)} only in B, ${count(d.changed)} changed (${count(d.countA)} in A, ${count(d.countB)} in B)`;
+}
+
 /**
- * The lines of a merged diff of entries, records or range deletions (each shown as an entry): the
- * counts after `what` (or "equal" and the count, in `unit`), then the samples.
+ * The lines of a merged diff of entries, records or range deletions (each shown as an entry): its
+ * counts, then the samples.
  */
 function mergedLines<T, C extends { fields: string[]; a: T; b: T }>(
   what: string,
@@ -95,11 +102,7 @@ function mergedLines<T, C extends { fields: string[]; a: T; b: T }>(
   asEntry: (item: T) => Entry,
   keyOf: (change: C) => Uint8Array,
 ): string[] {
-  const lines = d.equal
-    ? [`${what}: equal (${count(d.countA)} ${d.countA === 1 ? unit[0] : unit[1]})`]
-    : [
-        `${what}: ${count(d.onlyInA)} only in A, ${count(d.onlyInB)} only in B, ${count(d.changed)} changed (${count(d.countA)} in A, ${count(d.countB)} in B)`,
-      ];
+  const lines = [countsLine(what, unit, d)];
   for (const s of d.onlyInASamples) lines.push(`  only in A: ${entryText(asEntry(s))}`);
   for (const s of d.onlyInBSamples) lines.push(`  only in B: ${entryText(asEntry(s))}`);
   for (const c of d.changedSamples) {
@@ -176,13 +179,8 @@ function databaseDiffLines(d: DatabaseDiff, filesIgnored: boolean): string[] {
   const lines = [d.equal ? "A and B are equal" : "A and B differ"];
   const f = d.files;
   if (filesIgnored) lines.push(`live files: ignored (${count(f.countA)} in A, ${count(f.countB)} in B)`);
-  else if (f.equal) lines.push(`live files: equal (${count(f.countA)} ${f.countA === 1 ? "file" : "files"})`);
   else {
-    lines.push(
-      `live files: ${count(f.onlyInA)} only in A, ${count(f.onlyInB)} only in B, ${count(f.changed)} changed (${count(f.countA)} in A, ${count(f.countB)} in B)`,
-    );
-  }
-  if (!filesIgnored) {
+    lines.push(countsLine("live files", ["file", "files"], f));
     for (const s of f.onlyInASamples) lines.push(`  only in A: ${fileText(s)}`);
     for (const s of f.onlyInBSamples) lines.push(`  only in B: ${fileText(s)}`);
     for (const c of f.changedSamples) {
@@ -294,7 +292,6 @@ async function diffTableFiles(
   sf: NodeSstFilter,
   args: Parsed,
   [fileA, fileB]: [string, string],
-  // diffTables rejects "files" as any item it does not know (BAD_OPTIONS, a usage error).
   opts: { ignore: DatabaseDiffIgnore[]; maxReported: number },
 ): Promise<number> {
   const opened: AsyncTable[] = [];
@@ -305,7 +302,8 @@ async function diffTableFiles(
       );
     }
     const d = await sf
-      .diffTables(opened[0]!, opened[1]!, opts as { ignore: DiffIgnore[] })
+      // diffTables rejects "files" as any item it does not know (BAD_OPTIONS, a usage error).
+      .diffTables(opened[0]!, opened[1]!, { ...opts, ignore: opts.ignore as DiffIgnore[] })
       .catch((error: unknown) => {
         throw diffError(`${fileA}, ${fileB}`, error);
       });
