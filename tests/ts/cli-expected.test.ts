@@ -12,6 +12,9 @@
 //   leveldb DIR                puts into the LevelDB database DIR (created when absent), one
 //                              "| key<TAB>value" line each, "| key" alone deletes; "| --close"
 //                              closes and reopens it first (LevelDB then writes the log to a table)
+//   rocksdb-table PATH         a RocksDB table sstfilter's writer makes (default options): one
+//                              "| key<TAB>value" put each, "| --range start<TAB>end" a range
+//                              deletion (the writer takes those in any order)
 //   $ sstfilter ARGS           a case: the command line ('single quotes' keep spaces together),
 //                              then "exit N", "stdout:" and "stderr:" each followed by its lines as
 //                              "| line" ("\ no newline at end" when the last line has none; an
@@ -27,6 +30,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 
 import { ClassicLevel } from "classic-level";
+import { loadBackend } from "./backends";
 import { CLI } from "./cli-path";
 
 const REPO = path.join(__dirname, "..", "..");
@@ -81,7 +85,7 @@ function parse(text: string): Item[] {
     };
     if (line.startsWith("$ sstfilter")) {
       items.push({ kind: "case", command: line, line: start + 1, expected: follow(RESULT_LINE) });
-    } else if (/^(file|flip|leveldb) /.test(line)) {
+    } else if (/^(file|flip|leveldb|rocksdb-table) /.test(line)) {
       const body = follow(/^\|( .*)?$/);
       items.push({ kind: "directive", words: line.split(" "), body, text: [line, ...body] });
     } else if (line === "" || line.startsWith("#")) {
@@ -131,6 +135,15 @@ async function runDirective(d: Directive, tmp: string): Promise<void> {
     const from = Number(args[2]);
     for (let i = from; i < from + Number(args[3] ?? 1); i++) bytes[i]! ^= 0xff;
     writeFileSync(at(args[1]!), bytes);
+  } else if (name === "rocksdb-table") {
+    using w = (await loadBackend(true)).createTableWriter({ format: "rocksdb" });
+    for (const line of d.body.map(unbar)) {
+      const range = line.startsWith("--range ");
+      const [key, value] = (range ? line.slice("--range ".length) : line).split("\t") as [string, string];
+      if (range) w.deleteRange(key, value);
+      else w.put(key, value);
+    }
+    writeFileSync(at(args[0]!), w.finish());
   } else {
     const dir = at(args[0]!);
     mkdirSync(path.dirname(dir), { recursive: true });

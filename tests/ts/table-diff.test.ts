@@ -1,8 +1,9 @@
 // sf.diffTables and `sstfilter diff` (issue 32): every corpus table equals itself; tables sstfilter
 // writes from the same entries with another compression, checksum, block size or filter have
 // equal entries and the physical differences named; one value changed, one key added, one deleted,
-// one sequence number changed are each found with the right key; a damaged copy is a typed error
-// (the command's exit code 2).
+// one sequence number changed are each found with the right key; the range deletions of the
+// corpus's RocksDB tables (SstFileWriter's) against copies written without them or with one
+// changed; a damaged copy is a typed error (the command's exit code 2).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import { SstFilterError, type NodeSstFilter, type Table, type TableDiff, type Wr
 
 import { loadBackend } from "./backends";
 import { CLI } from "./cli-path";
-import { sectionCases } from "./golden";
+import { sectionCases, writerEntries, type WriterEntry } from "./golden";
 
 let sf: NodeSstFilter;
 beforeAll(async () => {
@@ -255,6 +256,134 @@ describe("entries that differ are found with their keys", () => {
     await expect(diffOf(bytes, bytes, { ignore: ["sequence" as never] })).rejects.toMatchObject({
       code: "BAD_OPTIONS",
     });
+  });
+});
+
+interface WriterCase {
+  id: string;
+  options: { format: "rocksdb" | "leveldb" };
+  entries: { path: string };
+  file: { path: string };
+}
+
+// RocksDB's value type of a range deletion (db/dbformat.h kTypeRangeDeletion), as entries.bin records it.
+const RANGE_DELETION = 0x0f;
+
+/** A table sstfilter's writer makes of a table_writer case's entries (puts, deletes, merges, range deletions). */
+function writtenFrom(entries: WriterEntry[], opts: Partial<WriteOptions> = {}): Uint8Array {
+  const w = sf.createTableWriter({ ...BASE, ...opts } as WriteOptions);
+  for (const e of entries) {
+    if (e.type === 1) w.put(e.key, e.value);
+    else if (e.type === 0) w.delete(e.key);
+    else if (e.type === 2) w.merge(e.key, e.value);
+    else w.deleteRange(e.key, e.value);
+  }
+  return w.finish();
+}
+
+describe("range deletions", () => {
+  // The corpus's tables RocksDB's SstFileWriter wrote with range deletions (table_writer cases).
+  const cases = sectionCases<WriterCase>("table_writer")
+    .filter((c) => c.options.format === "rocksdb")
+    .map((c) => ({ c, entries: writerEntries(c.corpus.readBytes(c.entries.path)) }))
+    .filter(({ entries }) => entries.some((e) => e.type === RANGE_DELETION));
+  test("the corpus has RocksDB tables with range deletions", () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+
+  test.each(cases.map((x) => [`${x.c.corpus.name}/${x.c.id}`, x] as const))(
+    "%s: against copies with the same, without, and with one changed",
+    async (id, { c, entries }) => {
+      const table = c.corpus.readBytes(c.file.path);
+      const deletions = entries.filter((e) => e.type === RANGE_DELETION);
+      const same = await diffOf(table, writtenFrom(entries));
+      expect([id, same.rangeDeletions.equal, same.rangeDeletions.countA, same.rangeDeletions.countB]).toEqual(
+        [id, true, deletions.length, deletions.length],
+      );
+      expect([id, same.entries.equal]).toEqual([id, true]);
+
+      // A table of range deletions alone keeps one put instead (a RocksDB table has an entry).
+      const points = entries.filter((e) => e.type !== RANGE_DELETION);
+      const onePut: WriterEntry = { type: 1, key: deletions[0]!.key, value: new Uint8Array(0) };
+      const without = await diffOf(table, writtenFrom(points.length > 0 ? points : [onePut]));
+      const r = without.rangeDeletions;
+      expect([id, without.equal, r.equal, r.onlyInA, r.onlyInB, r.changed, r.countB]).toEqual([
+        id,
+        false,
+        false,
+        deletions.length,
+        0,
+        0,
+        0,
+      ]);
+      expect([id, without.entries.equal]).toEqual([id, points.length > 0]);
+
+      // The first range deletion's end one byte longer: that one changed, found at its start key.
+      const first = deletions[0]!;
+      const longer = entries.map((e) =>
+        e === first ? { ...e, value: Uint8Array.from([...e.value, 0]) } : e,
+      );
+      const changed = await diffOf(table, writtenFrom(longer));
+      const rc = changed.rangeDeletions;
+      expect([id, changed.equal, rc.onlyInA, rc.onlyInB, rc.changed]).toEqual([id, false, 0, 0, 1]);
+      const change = rc.changedSamples[0]!;
+      expect([id, decoded(change.start), change.fields, change.b.end.length - change.a.end.length]).toEqual([
+        id,
+        decoded(first.key),
+        ["end"],
+        1,
+      ]);
+    },
+  );
+
+  test("a range deletion's sequence number changed: found, and equal when seq is ignored", async () => {
+    // No compression, no checksum: the range deletion's tag is rewritten in place. Its start key is
+    // stored whole in the range_del block, its tag after it: (seq << 8 | 0x0f), LE.
+    const w = sf.createTableWriter({ ...BASE, compression: "none", checksum: "none" } as WriteOptions);
+    for (const [k, v] of ENTRIES) w.put(k, v);
+    w.deleteRange("key00100", "key00200");
+    const a = w.finish();
+    const b = a.slice();
+    const tag = Buffer.from([..."key00100"].map((ch) => ch.charCodeAt(0)).concat([RANGE_DELETION, 0, 0, 0]));
+    const at = Buffer.from(b).indexOf(tag) + "key00100".length;
+    expect(at).toBeGreaterThanOrEqual("key00100".length);
+    b[at + 1] = 5;
+    const d = await diffOf(a, b);
+    const r = d.rangeDeletions;
+    expect([d.equal, d.entries.equal, r.changed, r.changedSamples[0]?.fields]).toEqual([
+      false,
+      true,
+      1,
+      ["seq"],
+    ]);
+    expect([r.changedSamples[0]!.a.seq, r.changedSamples[0]!.b.seq]).toEqual([0n, 5n]);
+    const ignoring = await diffOf(a, b, { ignore: ["seq"] });
+    expect([ignoring.rangeDeletions.equal, ignoring.equal]).toEqual([true, true]);
+  });
+
+  test("sstfilter diff: range deletions in the text and --json, exit 1 when only they differ", () => {
+    const [c] = cases;
+    const { entries } = c!;
+    const dir = mkdtempSync(path.join(tmpdir(), "sstfilter-diff-ranges-"));
+    const a = path.join(dir, "a.sst");
+    const b = path.join(dir, "b.sst");
+    writeFileSync(a, writtenFrom(entries));
+    writeFileSync(
+      b,
+      writtenFrom(entries.filter((e) => e !== entries.find((x) => x.type === RANGE_DELETION))),
+    );
+    const text = spawnSync(process.execPath, [CLI, "diff", a, b], { encoding: "utf8" });
+    expect(text.status).toBe(1);
+    expect(text.stdout).toMatch(
+      /^range deletions: 1 only in A, 0 only in B, 0 changed \(\d+ in A, \d+ in B\)$/m,
+    );
+    expect(text.stdout).toMatch(/^ {2}only in A: .* @ 0 range-delete : /m);
+    const json = spawnSync(process.execPath, [CLI, "diff", "--json", a, b], { encoding: "utf8" });
+    const report = JSON.parse(json.stdout) as {
+      rangeDeletions: { onlyInA: number; onlyInASamples: unknown[] };
+    };
+    expect([json.status, report.rangeDeletions.onlyInA]).toEqual([1, 1]);
+    expect(Object.keys(report.rangeDeletions.onlyInASamples[0] as object)).toEqual(["start", "end", "seq"]);
   });
 });
 

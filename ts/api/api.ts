@@ -238,8 +238,9 @@ export class SstFilter {
 
   /**
    * Compares table `a` with table `b`: format, footer, properties, filter, index and data blocks,
-   * and their entries merged in key order (walked once, in bounded memory). Rejects with an
-   * SstFilterError when a block fails to read, or when the tables are in different key orders.
+   * their entries merged in key order (walked once, in bounded memory) and their range deletions
+   * (start key, sequence number order). Rejects with an SstFilterError when a block fails to read,
+   * or when the tables are in different key orders.
    */
   diffTables(a: Table | AsyncTable, b: Table | AsyncTable, opts: DiffTablesOptions = {}): Promise<TableDiff> {
     const services: DiffServices = {

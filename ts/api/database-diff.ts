@@ -9,14 +9,19 @@ import type { DatabaseRecord } from "./db-scan.js";
 import { diffMerged, type MergedDiff } from "./merged-diff.js";
 import { bytesEqual, ignoredOf, maxReportedOf, type DiffIgnore } from "./table-diff.js";
 
+/** What diffDatabases may be told to ignore: see {@link DiffDatabasesOptions.ignore}. */
+export type DatabaseDiffIgnore = DiffIgnore | "files";
+
 /** diffDatabases' options: what to ignore, how many differences to report, which column family. */
 export interface DiffDatabasesOptions {
   /**
    * As DiffTablesOptions.ignore: "seq" leaves the records' sequence numbers out (two databases
    * written with the same contents in other batches); the "properties" forms are accepted and
-   * change nothing (a database diff compares no table properties).
+   * change nothing (a database diff compares no table properties). And "files": the live files
+   * are still compared and reported but do not count in `equal`, so that a database and a
+   * compacted copy of it, other files with the same contents, are equal.
    */
-  ignore?: DiffIgnore[];
+  ignore?: DatabaseDiffIgnore[];
   /** How many files and records of each kind to report (all are counted). Default 10. */
   maxReported?: number;
   /** The column family compared, by name, in both databases (default "default"). */
@@ -62,7 +67,7 @@ export type RecordsDiff = MergedDiff<DatabaseRecord, RecordChange>;
 
 /** What diffDatabases finds. */
 export interface DatabaseDiff {
-  /** Both the live files and the logical contents equal. */
+  /** Both the live files (unless ignored) and the logical contents equal. */
   equal: boolean;
   files: LiveFilesDiff;
   records: RecordsDiff;
@@ -119,7 +124,13 @@ export async function diffDatabases(
     );
   }
   const maxReported = maxReportedOf(opts.maxReported);
-  const ignored = ignoredOf(opts.ignore);
+  // "files" is the database diff's own; the table diff's checks take the rest.
+  const filesIgnored = Array.isArray(opts.ignore) && opts.ignore.includes("files");
+  const ignored = ignoredOf(
+    Array.isArray(opts.ignore)
+      ? opts.ignore.filter((item): item is DiffIgnore => item !== "files")
+      : opts.ignore,
+  );
   const name = opts.columnFamily ?? "default";
   const familyA = familyOf(a, name, "A");
   const familyB = familyOf(b, name, "B");
@@ -149,5 +160,5 @@ export async function diffDatabases(
     },
     maxReported,
   );
-  return { equal: files.equal && records.equal, files, records };
+  return { equal: (filesIgnored || files.equal) && records.equal, files, records };
 }

@@ -45,6 +45,7 @@ export { VOLATILE_PROPERTIES } from "./table-diff.js";
 export type { MergedDiff } from "./merged-diff.js";
 export type {
   DatabaseDiff,
+  DatabaseDiffIgnore,
   DiffDatabasesOptions,
   LiveFile,
   LiveFileChange,
@@ -62,6 +63,8 @@ export type {
   FieldDifference,
   PhysicalDiff,
   PropertyChange,
+  RangeDeletionChange,
+  RangeDeletionsDiff,
   TableDiff,
 } from "./table-diff.js";
 export { TableWriter } from "./table-writer.js";

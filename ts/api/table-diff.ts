@@ -1,11 +1,11 @@
 // Two tables compared (`sf.diffTables(a, b)`, `sstfilter diff A B`; issue 32): what the files say
-// about themselves (format, footer, properties, filter, index, data blocks) and their entries,
-// merged in the tables' key order (ts/api/merged-diff.ts: both walked once, one entry of each in
-// hand, so memory stays bounded however large the tables are).
+// about themselves (format, footer, properties, filter, index, data blocks), their entries and
+// their range deletions, each merged in the tables' key order (ts/api/merged-diff.ts: both walked
+// once, one entry of each in hand, so memory stays bounded however large the tables are).
 import { SstFilterError } from "../core/errors.js";
 import type { LibraryFormat } from "../core/library-format.js";
 import type { CompareFunction } from "./comparators.js";
-import type { Entry } from "./entries.js";
+import type { Entry, RangeDeletion } from "./entries.js";
 import type { FilterDetails } from "./filters.js";
 import type { AsyncTable, Table } from "./table.js";
 import type { TablePropertyValue } from "./table-types.js";
@@ -19,7 +19,7 @@ export type DiffIgnore = "seq" | "properties" | `properties:${string}`;
 export interface DiffTablesOptions {
   /**
    * Fields expected to vary (a golden test's sequence numbers, creation times, session ids):
-   * - "seq": entries' sequence numbers, and the properties that record them
+   * - "seq": entries' and range deletions' sequence numbers, and the properties that record them
    *   (rocksdb.key.smallest.seqno, rocksdb.key.largest.seqno, rocksdb.external_sst_file.global_seqno);
    * - "properties:NAME": the property NAME; a trailing "*" takes every name that starts so
    *   ("properties:rocksdb.creat*");
@@ -126,12 +126,31 @@ export interface EntryChange {
 /** The entries of the two tables merged in key order: counts, and the first `maxReported` of each kind. */
 export type EntriesDiff = MergedDiff<Entry, EntryChange>;
 
+/**
+ * A range deletion of both tables (the same start key, the same place among the deletions that
+ * start there) that differs.
+ */
+export interface RangeDeletionChange {
+  start: Uint8Array;
+  /** What differs, among "end" and "seq" (unless ignored). */
+  fields: ("end" | "seq")[];
+  a: RangeDeletion;
+  b: RangeDeletion;
+}
+
+/**
+ * The range deletions of the two tables (their rocksdb.range_del blocks) merged in (start key,
+ * sequence number) order: counts, and the first `maxReported` of each kind.
+ */
+export type RangeDeletionsDiff = MergedDiff<RangeDeletion, RangeDeletionChange>;
+
 /** What diffTables finds. */
 export interface TableDiff {
-  /** Both physically and in their entries equal. */
+  /** Physically, in their entries and in their range deletions equal. */
   equal: boolean;
   physical: PhysicalDiff;
   entries: EntriesDiff;
+  rangeDeletions: RangeDeletionsDiff;
 }
 
 /** @internal The ignore list, checked, as what the comparisons ask. */
@@ -439,6 +458,46 @@ function diffEntries(
   );
 }
 
+/** Sequence numbers newest first, the order of one user key's versions (db/dbformat.h). */
+const newestFirst = (x: bigint, y: bigint): number => (x > y ? -1 : x < y ? 1 : 0);
+
+/**
+ * The range deletions of both tables merged in (start key, sequence number) order. A table keeps
+ * them in the order they were added (table/block_based/block_based_table_builder.cc adds each to
+ * the range_del block as it comes, SstFileWriter's DeleteRange in any order): each table's are
+ * sorted first, all in memory as `t.rangeDeletions()` gives them. Those of one start key pair up
+ * newest first, as the versions of an entry do.
+ */
+async function diffRangeDeletions(
+  a: Table | AsyncTable,
+  b: Table | AsyncTable,
+  compare: CompareFunction,
+  ignored: Ignored,
+  maxReported: number,
+): Promise<RangeDeletionsDiff> {
+  const byStart = (x: RangeDeletion, y: RangeDeletion): number =>
+    bytesEqual(x.start, y.start) ? 0 : compare(x.start, y.start);
+  const sorted = async (t: Table | AsyncTable): Promise<RangeDeletion[]> =>
+    (await t.rangeDeletions()).sort((x, y) => byStart(x, y) || newestFirst(x.seq, y.seq));
+  return diffMerged<RangeDeletion, RangeDeletionChange["fields"][number], RangeDeletionChange>(
+    await sorted(a),
+    await sorted(b),
+    {
+      compare: byStart,
+      differences: (x, y) => {
+        const fields: RangeDeletionChange["fields"] = [];
+        if (!bytesEqual(x.end, y.end)) fields.push("end");
+        if (!ignored.seq && x.seq !== y.seq) fields.push("seq");
+        return fields;
+      },
+      // rangeDeletions() copies them out of the block: nothing to copy again.
+      kept: (r) => r,
+      change: (x, y, fields) => ({ start: x.start, fields, a: x, b: y }),
+    },
+    maxReported,
+  );
+}
+
 /** @internal DiffTablesOptions.maxReported (or a database diff's) checked; 10 when absent. */
 export function maxReportedOf(value: number | undefined): number {
   const maxReported = value ?? 10;
@@ -448,7 +507,10 @@ export function maxReportedOf(value: number | undefined): number {
   return maxReported;
 }
 
-/** @internal sf.diffTables: table `a` against table `b`, physically and entry by entry. */
+/**
+ * @internal sf.diffTables: table `a` against table `b`, physically, entry by entry and range
+ * deletion by range deletion.
+ */
 export async function diffTables(
   services: DiffServices,
   a: Table | AsyncTable,
@@ -469,5 +531,11 @@ export async function diffTables(
   const compare = mergeOrder(a, b, services.orderOf, opts.comparator);
   const physical = await diffPhysical(services, a, b, ignored);
   const entries = await diffEntries(a, b, compare, ignored, maxReported);
-  return { equal: physical.equal && entries.equal, physical, entries };
+  const rangeDeletions = await diffRangeDeletions(a, b, compare, ignored, maxReported);
+  return {
+    equal: physical.equal && entries.equal && rangeDeletions.equal,
+    physical,
+    entries,
+    rangeDeletions,
+  };
 }

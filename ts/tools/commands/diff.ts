@@ -1,6 +1,6 @@
-// `sstfilter diff A B`: two tables compared (sf.diffTables, ts/api/table-diff.ts), physically and
-// entry by entry, or two database folders (sf.diffDatabases, ts/api/database-diff.ts), their live
-// files and logical contents. Its exit codes are diff(1)'s, not the other commands': 0 equal, 1 different,
+// `sstfilter diff A B`: two tables compared (sf.diffTables, ts/api/table-diff.ts), physically,
+// entry by entry and range deletion by range deletion, or two database folders (sf.diffDatabases,
+// ts/api/database-diff.ts), their live files and logical contents. Its exit codes are diff(1)'s, not the other commands': 0 equal, 1 different,
 // 2 trouble (a usage error, or a file that cannot be read or decoded).
 import { stat } from "node:fs/promises";
 import {
@@ -8,12 +8,15 @@ import {
   type AsyncTable,
   type Database,
   type DatabaseDiff,
+  type DatabaseDiffIgnore,
   type DatabaseRecord,
   type DiffIgnore,
   type LiveFile,
   type Entry,
   type FieldDifference,
+  type MergedDiff,
   type NodeSstFilter,
+  type RangeDeletion,
   type TableDiff,
   type TablePropertyValue,
 } from "../../platform/node.js";
@@ -76,24 +79,67 @@ function entryText(e: Entry): string {
   return `${showKey(e.key)}${tag} : ${cut}`;
 }
 
-/** The report in words, one finding a line, the verdict first. */
-function diffLines(d: TableDiff): string[] {
-  const lines = [d.equal ? "A and B are equal" : "A and B differ"];
-  const e = d.entries;
-  if (e.equal) {
-    lines.push(`entries: equal (${count(e.countA)} ${e.countA === 1 ? "entry" : "entries"})`);
-  } else {
+/** A range deletion as the entry a table's get() reports for it: its start, the end as the value. */
+function rangeDeletionEntry(r: RangeDeletion): Entry {
+  return { key: r.start, value: r.end, seq: r.seq, type: "range-delete" };
+}
+
+/** A merged diff's counts after `what`: "equal" and the count (in `unit`), or what differs. */
+function countsLine<T, C>(what: string, unit: [one: string, many: string], d: MergedDiff<T, C>): string {
+  return d.equal
+    ? `${what}: equal (${count(d.countA)} ${d.countA === 1 ? unit[0] : unit[1]})`
+    : `${what}: ${count(d.onlyInA)} only in A, ${count(d.onlyInB)} only in B, ${count(d.changed)} changed (${count(d.countA)} in A, ${count(d.countB)} in B)`;
+}
+
+/**
+ * The lines of a merged diff of entries, records or range deletions (each shown as an entry): its
+ * counts, then the samples.
+ */
+function mergedLines<T, C extends { fields: string[]; a: T; b: T }>(
+  what: string,
+  unit: [one: string, many: string],
+  d: MergedDiff<T, C>,
+  asEntry: (item: T) => Entry,
+  keyOf: (change: C) => Uint8Array,
+): string[] {
+  const lines = [countsLine(what, unit, d)];
+  for (const s of d.onlyInASamples) lines.push(`  only in A: ${entryText(asEntry(s))}`);
+  for (const s of d.onlyInBSamples) lines.push(`  only in B: ${entryText(asEntry(s))}`);
+  for (const c of d.changedSamples) {
     lines.push(
-      `entries: ${count(e.onlyInA)} only in A, ${count(e.onlyInB)} only in B, ${count(e.changed)} changed (${count(e.countA)} in A, ${count(e.countB)} in B)`,
+      `  changed ${showKey(keyOf(c))} (${c.fields.join(", ")}):`,
+      `    A: ${entryText(asEntry(c.a))}`,
+      `    B: ${entryText(asEntry(c.b))}`,
     );
   }
-  for (const s of e.onlyInASamples) lines.push(`  only in A: ${entryText(s)}`);
-  for (const s of e.onlyInBSamples) lines.push(`  only in B: ${entryText(s)}`);
-  for (const c of e.changedSamples) {
+  return lines;
+}
+
+/**
+ * The report in words, one finding a line, the verdict first. Range deletions only when a table
+ * has some (LevelDB's and most RocksDB tables have none).
+ */
+function diffLines(d: TableDiff): string[] {
+  const lines = [d.equal ? "A and B are equal" : "A and B differ"];
+  lines.push(
+    ...mergedLines(
+      "entries",
+      ["entry", "entries"],
+      d.entries,
+      (e) => e,
+      (c) => c.key,
+    ),
+  );
+  const r = d.rangeDeletions;
+  if (r.countA + r.countB > 0) {
     lines.push(
-      `  changed ${showKey(c.key)} (${c.fields.join(", ")}):`,
-      `    A: ${entryText(c.a)}`,
-      `    B: ${entryText(c.b)}`,
+      ...mergedLines(
+        "range deletions",
+        ["range deletion", "range deletions"],
+        r,
+        rangeDeletionEntry,
+        (c) => c.start,
+      ),
     );
   }
   const p = d.physical;
@@ -128,39 +174,22 @@ function fileText(f: LiveFile): string {
   return `level ${f.level} ${f.name} (${count(f.size)} bytes)`;
 }
 
-/** A database diff in words: the verdict, the live files, the records. */
-function databaseDiffLines(d: DatabaseDiff): string[] {
+/** A database diff in words: the verdict, the live files (their counts alone when ignored), the records. */
+function databaseDiffLines(d: DatabaseDiff, filesIgnored: boolean): string[] {
   const lines = [d.equal ? "A and B are equal" : "A and B differ"];
   const f = d.files;
-  if (f.equal) lines.push(`live files: equal (${count(f.countA)} ${f.countA === 1 ? "file" : "files"})`);
+  if (filesIgnored) lines.push(`live files: ignored (${count(f.countA)} in A, ${count(f.countB)} in B)`);
   else {
-    lines.push(
-      `live files: ${count(f.onlyInA)} only in A, ${count(f.onlyInB)} only in B, ${count(f.changed)} changed (${count(f.countA)} in A, ${count(f.countB)} in B)`,
-    );
+    lines.push(countsLine("live files", ["file", "files"], f));
+    for (const s of f.onlyInASamples) lines.push(`  only in A: ${fileText(s)}`);
+    for (const s of f.onlyInBSamples) lines.push(`  only in B: ${fileText(s)}`);
+    for (const c of f.changedSamples) {
+      lines.push(
+        `  changed level ${c.level} ${c.name}: ${count(c.a.size)} bytes in A, ${count(c.b.size)} bytes in B`,
+      );
+    }
   }
-  for (const s of f.onlyInASamples) lines.push(`  only in A: ${fileText(s)}`);
-  for (const s of f.onlyInBSamples) lines.push(`  only in B: ${fileText(s)}`);
-  for (const c of f.changedSamples) {
-    lines.push(
-      `  changed level ${c.level} ${c.name}: ${count(c.a.size)} bytes in A, ${count(c.b.size)} bytes in B`,
-    );
-  }
-  const r = d.records;
-  if (r.equal) lines.push(`records: equal (${count(r.countA)} ${r.countA === 1 ? "record" : "records"})`);
-  else {
-    lines.push(
-      `records: ${count(r.onlyInA)} only in A, ${count(r.onlyInB)} only in B, ${count(r.changed)} changed (${count(r.countA)} in A, ${count(r.countB)} in B)`,
-    );
-  }
-  for (const s of r.onlyInASamples) lines.push(`  only in A: ${entryText(recordEntry(s))}`);
-  for (const s of r.onlyInBSamples) lines.push(`  only in B: ${entryText(recordEntry(s))}`);
-  for (const c of r.changedSamples) {
-    lines.push(
-      `  changed ${showKey(c.key)} (${c.fields.join(", ")}):`,
-      `    A: ${entryText(recordEntry(c.a))}`,
-      `    B: ${entryText(recordEntry(c.b))}`,
-    );
-  }
+  lines.push(...mergedLines("records", ["record", "records"], d.records, recordEntry, (c) => c.key));
   return lines;
 }
 
@@ -187,6 +216,11 @@ function databaseDiffJson(dirA: string, dirB: string, d: DatabaseDiff): string {
   return JSON.stringify(out, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n";
 }
 
+/** A range deletion as --json prints it: start, end (as keys are), seq as a string. */
+function rangeDeletionJson(r: RangeDeletion): unknown {
+  return { start: bytesJson(r.start), end: bytesJson(r.end), seq: r.seq.toString() };
+}
+
 /** The report as --json prints it: bytes as text when printable UTF-8, else { hex }; numbers above 2^53 and seqs as strings. */
 function diffJson(fileA: string, fileB: string, d: TableDiff): string {
   const entry = (x: Entry): unknown => entryFieldsJson(x, false);
@@ -205,16 +239,27 @@ function diffJson(fileA: string, fileB: string, d: TableDiff): string {
         b: entry(c.b),
       })),
     },
+    rangeDeletions: {
+      ...d.rangeDeletions,
+      onlyInASamples: d.rangeDeletions.onlyInASamples.map(rangeDeletionJson),
+      onlyInBSamples: d.rangeDeletions.onlyInBSamples.map(rangeDeletionJson),
+      changedSamples: d.rangeDeletions.changedSamples.map((c) => ({
+        start: bytesJson(c.start),
+        fields: c.fields,
+        a: rangeDeletionJson(c.a),
+        b: rangeDeletionJson(c.b),
+      })),
+    },
     physical: d.physical,
   };
   return JSON.stringify(out, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n";
 }
 
-/** --ignore's comma-separated list, each item checked by diffTables. */
-function ignoreList(args: Parsed): DiffIgnore[] {
+/** --ignore's comma-separated list, each item checked by diffTables or diffDatabases ("files" only by the latter). */
+function ignoreList(args: Parsed): DatabaseDiffIgnore[] {
   const text = args.values.ignore;
   if (typeof text !== "string") return [];
-  return text.split(",").filter((item) => item !== "") as DiffIgnore[];
+  return text.split(",").filter((item) => item !== "") as DatabaseDiffIgnore[];
 }
 
 function maxOption(args: Parsed): number {
@@ -247,7 +292,7 @@ async function diffTableFiles(
   sf: NodeSstFilter,
   args: Parsed,
   [fileA, fileB]: [string, string],
-  opts: { ignore: DiffIgnore[]; maxReported: number },
+  opts: { ignore: DatabaseDiffIgnore[]; maxReported: number },
 ): Promise<number> {
   const opened: AsyncTable[] = [];
   try {
@@ -256,9 +301,12 @@ async function diffTableFiles(
         await openTable(sf, file, args).catch((error: unknown) => Promise.reject(trouble(file, error))),
       );
     }
-    const d = await sf.diffTables(opened[0]!, opened[1]!, opts).catch((error: unknown) => {
-      throw diffError(`${fileA}, ${fileB}`, error);
-    });
+    const d = await sf
+      // diffTables rejects "files" as any item it does not know (BAD_OPTIONS, a usage error).
+      .diffTables(opened[0]!, opened[1]!, { ...opts, ignore: opts.ignore as DiffIgnore[] })
+      .catch((error: unknown) => {
+        throw diffError(`${fileA}, ${fileB}`, error);
+      });
     process.stdout.write(
       args.values.json === true ? diffJson(fileA, fileB, d) : diffLines(d).join("\n") + "\n",
     );
@@ -272,7 +320,7 @@ async function diffDatabaseFolders(
   sf: NodeSstFilter,
   args: Parsed,
   [dirA, dirB]: [string, string],
-  opts: { ignore: DiffIgnore[]; maxReported: number },
+  opts: { ignore: DatabaseDiffIgnore[]; maxReported: number },
 ): Promise<number> {
   const opened: Database[] = [];
   try {
@@ -283,7 +331,9 @@ async function diffDatabaseFolders(
       throw diffError(`${dirA}, ${dirB}`, error);
     });
     process.stdout.write(
-      args.values.json === true ? databaseDiffJson(dirA, dirB, d) : databaseDiffLines(d).join("\n") + "\n",
+      args.values.json === true
+        ? databaseDiffJson(dirA, dirB, d)
+        : databaseDiffLines(d, opts.ignore.includes("files")).join("\n") + "\n",
     );
     return d.equal ? 0 : EXIT_NEGATIVE;
   } finally {
@@ -310,7 +360,9 @@ export const diffCommand: Command = {
   help: `Usage: sstfilter diff <A> <B> [--json] [--ignore LIST] [--max N] [--user-keys]
 
 Compares two tables: their entries merged in key order (only in A, only in B, changed: value,
-type, sequence number), and the files: format, format_version, checksum, properties, filter
+type, sequence number), their range deletions (RocksDB's range_del block) merged in start key
+and sequence number order (only in A, only in B, changed: end, sequence number; listed when a
+table has some), and the files: format, format_version, checksum, properties, filter
 (kind, parameters, the first differing 64-byte block of its bytes), index, data blocks (the
 first whose contents differ, with its offset in each file): the files as a reader sees them,
 not bytes none reads (footer padding, gaps). Both are read once, in bounded memory. Exit code, as diff's: 0 when the tables are equal, 1 when they differ, 2 on trouble (a
@@ -322,13 +374,16 @@ and range deletions applied), merged in key order: keys only in A, only in B, ch
 type, sequence number). The default column family; the scans stream, in bounded memory.
 
   --json           the report as JSON: a, b, equal, entries (equal, countA, countB, onlyInA,
-                   onlyInB, changed, onlyInASamples, onlyInBSamples, changedSamples) and physical
-                   (equal, fields, properties, filterBytes, dataBlock); as sf.diffTables gives it.
+                   onlyInB, changed, onlyInASamples, onlyInBSamples, changedSamples),
+                   rangeDeletions (the same, each { start, end, seq }) and physical (equal,
+                   fields, properties, filterBytes, dataBlock); as sf.diffTables gives it.
                    Databases: a, b, equal, files and records, each as entries; as sf.diffDatabases
   --ignore LIST    comma-separated fields expected to vary: seq (sequence numbers, their
                    properties, data block contents), properties (all), properties:volatile (who
                    wrote the file and when: creation times, db, session and host ids, original
-                   file number), properties:NAME (NAME may end in *)
+                   file number), properties:NAME (NAME may end in *); databases: files (the live
+                   files do not count in the verdict: a compacted copy with the same contents is
+                   equal)
   --max N          entries (files, records) of each kind to list (default 10; all are counted)
 ${USER_KEYS_HELP}`,
   options: {
