@@ -300,7 +300,7 @@ describe.each(BACKENDS)("table writer ($name)", ({ simd }) => {
         const where = `formatVersion ${formatVersion}, restartInterval ${restartInterval}`;
         expect([where, t.properties["rocksdb.separate.key.value.in.data.block"]]).toEqual([
           where,
-          { hex: "01" },
+          1,
         ]);
         let n = 0;
         for (const e of t.entries()) {

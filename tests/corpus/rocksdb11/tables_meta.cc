@@ -117,11 +117,21 @@ std::vector<Case> MetaCases() {
                      o->compression_manager = std::make_shared<FixtureCompressionManager>();
                    }});
   // A user-defined index (rocksdb.user_defined_index.trie_index, 10.6+) beside the ordinary
-  // index, once with index blocks marked uniform (bit 29) and a partitioned filter.
+  // index; once with index blocks marked uniform (bit 29) and a partitioned filter.
   const auto trie = [](rocksdb::Options*, rocksdb::BlockBasedTableOptions* t) {
     t->user_defined_index_factory = std::make_shared<rocksdb::trie_index::TrieIndexFactory>();
   };
   cases.push_back({.id = "trie-index", .filter = "bloom", .keys = 400, .customize = trie});
+  // The trie as the index RocksDB reads through (use_udi_as_primary_index: property
+  // rocksdb.udi.is.primary.index = 1); the ordinary index is still written in full.
+  cases.push_back({.id = "trie-index-primary",
+                   .filter = "bloom",
+                   .compression = rocksdb::kLZ4Compression,
+                   .keys = 400,
+                   .customize = [trie](rocksdb::Options* o, rocksdb::BlockBasedTableOptions* t) {
+                     trie(o, t);
+                     t->use_udi_as_primary_index = true;
+                   }});
   cases.push_back({.id = "trie-index-zstd-uniform",
                    .filter = "ribbon",
                    .partitioned = true,
