@@ -30,7 +30,10 @@ interface Case {
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const FIXTURE_FOLDERS = { head: "head", v11_kv: "v11-kv", v11_meta: "v11-meta" } as const;
 
-function goldenCase(section: "rocksdb_sst" | "leveldb_table" | keyof typeof FIXTURE_FOLDERS, id: string): Case {
+function goldenCase(
+  section: "rocksdb_sst" | "leveldb_table" | keyof typeof FIXTURE_FOLDERS,
+  id: string,
+): Case {
   if (section === "head" || section === "v11_kv" || section === "v11_meta") {
     const folder = FIXTURE_FOLDERS[section];
     const c = FIXTURES.find<any>(section, id);
