@@ -120,8 +120,9 @@ for (const c of manifest("leveldb-table").cases) {
   const probes = probeKeys(readKeys(c.keys.path, 16));
   seed("leveldb_filter_block", c.id, concat([u16(probes.length), read(c.filter_block.path), probes]));
 }
-// The committed RocksDB 11 tables: head/, and v11-kv/ (data blocks with values apart) once written.
-for (const folder of ["head", "v11-kv"]) {
+// The committed RocksDB 11 tables: head/, v11-kv/ (data blocks with values apart) and v11-meta/
+// (format_version 7 compression names, a custom codec, user-defined indexes).
+for (const folder of ["head", "v11-kv", "v11-meta"]) {
   if (!existsSync(path.join(fixtures, folder))) continue;
   for (const name of readdirSync(path.join(fixtures, folder))) {
     if (!name.endsWith(".sst")) continue;

@@ -177,6 +177,7 @@ Status BlockFetcher::Verified(ByteView block, BlockKind kind, bool verify,
   context.family = format_->family;
   context.format_version = format_->format_version;
   context.block_offset = request_.offset;
+  context.compression_manager = format_->compression_manager;
   CompressedFrame frame;
   if (Status s = UnframeCompressedBlock(context, type, body, &frame); !s.ok()) return s;
   CodecInput input;

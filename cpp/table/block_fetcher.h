@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "sstfilter/status.h"
 #include "sstfilter/table.h"
@@ -34,6 +35,8 @@ struct TableFileFormat {
   bool verify_checksums = true;  // TableOptions::verify_checksums
   // The rocksdb.compression_dict meta block, which data blocks are compressed with; empty if none.
   Bytes compression_dictionary;
+  // format_version 7: the compression manager rocksdb.compression names (CompressionManagerName).
+  std::string compression_manager;
 };
 
 enum class BlockKind : uint8_t { kData, kIndex, kMeta };

@@ -73,9 +73,36 @@ const char* CompressionTypeName(uint8_t type) {
   return "";
 }
 
+std::string_view CompressionManagerName(uint32_t format_version, std::string_view compression) {
+  // FormatVersionUsesCompressionManagerName (rocksdb table/format.h): format_version 7 on.
+  if (format_version < 7) return {};
+  const size_t end = compression.find(';');
+  return end == std::string_view::npos ? std::string_view() : compression.substr(0, end);
+}
+
 Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteView contents,
                               CompressedFrame* frame) {
   *frame = CompressedFrame();
+  // A manager other than the builtin one owns the meaning of every id it writes, builtin ids
+  // included (RocksDB opens such a table only through a manager of that compatibility name,
+  // CompressionManager::FindCompatibleCompressionManager): no id of its blocks is ours to decode.
+  const bool foreign_manager = !context.compression_manager.empty() &&
+                               context.compression_manager != kBuiltinCompressionManager;
+  if (foreign_manager || type >= kFirstCustomType) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string message;
+    if (context.compression_manager.empty()) {
+      message = "no compression manager named";
+    } else {
+      message = "compression manager ";
+      message.append(context.compression_manager);
+    }
+    message.append(", codec 0x");
+    message.push_back(kDigits[type >> 4]);
+    message.push_back(kDigits[type & 15]);
+    message.append(": not a codec of this reader");
+    return Error(ErrorCode::kUnsupported, std::move(message), context);
+  }
   const bool rocksdb = context.family == TableFamily::kRocksDb;
   // compress_format_version 2 (RocksDB format_version >= 2) prefixes most codecs' streams with
   // the uncompressed size (rocksdb util/compression.h, GetCompressFormatForVersion).
@@ -128,11 +155,6 @@ Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteV
   } else if (type == kXpressType) {
     // Windows' XPRESS: RocksDB builds it only on Windows, and no portable decoder exists.
     return Error(ErrorCode::kUnsupported, "XPRESS compressed blocks are not supported", context);
-  } else if (type >= kFirstCustomType) {
-    return Error(ErrorCode::kUnsupported,
-                 "custom compression type " + std::to_string(type) +
-                     " (format_version 7 CompressionManager) is not supported",
-                 context);
   } else {
     return Error(ErrorCode::kUnsupported, "unknown compression type " + std::to_string(type),
                  context);

@@ -27,10 +27,24 @@ struct FramingContext {
   TableFamily family = TableFamily::kRocksDb;
   uint32_t format_version = 0;  // RocksDB: >= 2 means compress_format_version 2 (size prefixes)
   uint64_t block_offset = 0;    // for error offsets
+  // format_version 7: the compression manager whose codec ids the blocks use ("BuiltinV2" is the
+  // builtin one; empty when no block is compressed or the property is absent).
+  std::string_view compression_manager;
 };
 
+// The builtin compression manager's name (rocksdb util/compression.cc,
+// BuiltinCompressionManagerV2::CompatibilityName).
+inline constexpr std::string_view kBuiltinCompressionManager = "BuiltinV2";
+
+// The compression manager a format_version >= 7 table's rocksdb.compression names: the field
+// before the first ';' of "<manager>;<codec ids used, two hex digits each>;" (rocksdb
+// table/block_based/block_based_table_builder.cc, PrePopulateCompressionProperties). Empty for
+// older tables, a value without ';', or a table without compression (";;").
+std::string_view CompressionManagerName(uint32_t format_version, std::string_view compression);
+
 // Interprets the compression-type byte `type` of a block whose contents are `contents`.
-// kUnsupported for XPRESS and custom (format_version 7) codecs;
+// kUnsupported for XPRESS, custom codec ids (0x80 and up) and any compressed block of a table
+// whose compression manager is not the builtin one, naming the manager and the codec id;
 // kResourceLimit for sizes above kMaxBlockBytes; kCorrupt for broken framing. Errors carry the
 // block's offset.
 Status UnframeCompressedBlock(const FramingContext& context, uint8_t type, ByteView contents,

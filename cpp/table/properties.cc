@@ -8,12 +8,15 @@
 namespace sstfilter {
 namespace {
 
-// predefined_uint64_properties of rocksdb table/meta_blocks.cc (v7.8.3 and HEAD), whose values
-// are varint64. "rocksdb.deleted.keys" and "rocksdb.merge.operands" are among them although
+// predefined_uint64_properties of rocksdb table/meta_blocks.cc (v7.8.3, 11.8.1 and HEAD), whose
+// values are varint64; releases after 7.8.3 added the restart intervals, the uniform-block and
+// compression rejected/bypassed counts, separate_key_value_in_data_block and
+// udi.is.primary.index. "rocksdb.deleted.keys" and "rocksdb.merge.operands" are among them although
 // RocksDB also reports them as user-collected properties.
-constexpr std::array<std::string_view, 29> kNumericProperties = {
+constexpr std::array<std::string_view, 36> kNumericProperties = {
     "rocksdb.column.family.id",
     "rocksdb.creation.time",
+    "rocksdb.data.block.restart.interval",
     "rocksdb.data.size",
     "rocksdb.deleted.keys",
     "rocksdb.fast.compression.estimated.data.size",
@@ -21,6 +24,7 @@ constexpr std::array<std::string_view, 29> kNumericProperties = {
     "rocksdb.filter.size",
     "rocksdb.fixed.key.length",
     "rocksdb.format.version",
+    "rocksdb.index.block.restart.interval",
     "rocksdb.index.key.is.user.key",
     "rocksdb.index.partitions",
     "rocksdb.index.size",
@@ -30,16 +34,21 @@ constexpr std::array<std::string_view, 29> kNumericProperties = {
     "rocksdb.merge.operands",
     "rocksdb.newest.key.time",
     "rocksdb.num.data.blocks",
+    "rocksdb.num.data.blocks.compression.bypassed",
+    "rocksdb.num.data.blocks.compression.rejected",
     "rocksdb.num.entries",
     "rocksdb.num.filter_entries",
     "rocksdb.num.range-deletions",
+    "rocksdb.num.uniform.blocks",
     "rocksdb.oldest.key.time",
     "rocksdb.original.file.number",
     "rocksdb.raw.key.size",
     "rocksdb.raw.value.size",
+    "rocksdb.separate.key.value.in.data.block",
     "rocksdb.slow.compression.estimated.data.size",
     "rocksdb.tail.start.offset",
     "rocksdb.top-level.index.size",
+    "rocksdb.udi.is.primary.index",
     "rocksdb.user.defined.timestamps.persisted",
 };
 

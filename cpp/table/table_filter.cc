@@ -130,7 +130,10 @@ Status TableFilter::AnyPartitionMayMatch(ByteView probe, bool* may_match) const 
       *may_match = true;
       return Status::Ok();
     }
-    if (Status s = CheckProbeable(*p.reader); !s.ok()) return s;
+    if (Status s = CheckProbeable(*p.reader); !s.ok()) {
+      *may_match = true;  // a probe that fails answers "may match", as every other path does
+      return s;
+    }
     if (p.reader->MayMatch(probe)) {
       *may_match = true;
       return Status::Ok();

@@ -312,6 +312,9 @@ Status TableReader::Configure() {
       t.index_type = DecodeFixed32(p->bytes.data());
     }
     t.whole_key_filtering = props.Text("rocksdb.block.based.table.whole.key.filtering") != "0";
+    if (auto compression = props.Text("rocksdb.compression")) {
+      t.file.compression_manager = CompressionManagerName(t.file.format_version, *compression);
+    }
     auto extractor = props.Text("rocksdb.prefix.extractor.name");
     if (extractor && !extractor->empty() && *extractor != "nullptr") {
       t.prefix_extractor_name = *extractor;

@@ -28,9 +28,14 @@ interface Case {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-function goldenCase(section: "rocksdb_sst" | "leveldb_table" | "head" | "v11_kv", id: string): Case {
-  if (section === "head" || section === "v11_kv") {
-    const folder = section === "head" ? "head" : "v11-kv";
+const FIXTURE_FOLDERS = { head: "head", v11_kv: "v11-kv", v11_meta: "v11-meta" } as const;
+
+function goldenCase(
+  section: "rocksdb_sst" | "leveldb_table" | keyof typeof FIXTURE_FOLDERS,
+  id: string,
+): Case {
+  if (section === "head" || section === "v11_kv" || section === "v11_meta") {
+    const folder = FIXTURE_FOLDERS[section];
     const c = FIXTURES.find<any>(section, id);
     return {
       id: `${folder}/${id}`,
@@ -51,8 +56,8 @@ function goldenCase(section: "rocksdb_sst" | "leveldb_table" | "head" | "v11_kv"
 
 // format_versions 2-7; checksums CRC32C, xxHash, xxHash64, XXH3; legacy Bloom, FastLocalBloom,
 // Ribbon; full, partitioned (mixed kinds) and LevelDB filter blocks; prefix filters; snappy, lz4
-// and zlib blocks; RocksDB 11 data blocks with values apart; user-key and internal-key LevelDB
-// tables.
+// and zlib blocks; RocksDB 11 data blocks with values apart, a user-defined (trie) index, a custom
+// codec's blocks (UNSUPPORTED, never a misread); user-key and internal-key LevelDB tables.
 const CASES: Case[] = [
   goldenCase("rocksdb_sst", "fv2_bloom10_crc32c"),
   goldenCase("rocksdb_sst", "fv3_bloom10_xxhash64_snappy"),
@@ -65,6 +70,8 @@ const CASES: Case[] = [
   goldenCase("head", "fv7-bloom12-capped5-nowhole-zlib"),
   goldenCase("v11_kv", "kv-bloom-part-snappy"),
   goldenCase("v11_kv", "kv-ribbon-fixed4-nowhole-zlib"),
+  goldenCase("v11_meta", "trie-index-zstd-uniform"),
+  goldenCase("v11_meta", "custom-codec-0x81"),
   goldenCase("leveldb_table", "tb_b10_tiny_with_empty"),
   goldenCase("leveldb_table", "db_b10_bs1024"),
   goldenCase("leveldb_table", "tb_b10_bs1024_snappy"),

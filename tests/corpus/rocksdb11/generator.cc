@@ -1,14 +1,17 @@
-// Writes the fixtures of tests/corpus/fixtures/v11-kv/ with RocksDB 11.8.1 built from its tagged
-// source (README.md beside this file says how): block-based tables whose data blocks keep values
-// apart from keys (separate_key_value_in_data_block), combined with filters, partitions, a prefix
-// extractor, each codec and each checksum, and index blocks marked uniform (bit 29); the keys and
-// values written, and RocksDB's own answer per probe.
+// Writes the fixtures of tests/corpus/fixtures/v11-kv/ (and, through tables_meta.cc, v11-meta/)
+// with RocksDB 11.8.1 built from its tagged source (README.md beside this file says how):
+// block-based tables whose data blocks keep values apart from keys
+// (separate_key_value_in_data_block), combined with filters, partitions, a prefix extractor, each
+// codec and each checksum, and index blocks marked uniform (bit 29); the keys and values written,
+// and RocksDB's own answer per probe.
 //
 // Tables are built as SstFileWriter builds them (table/sst_file_writer.cc: its properties
 // collector, sequence number 0, kTypeValue), but through the table factory directly, so that the
 // session id and file number, which SstFileWriter draws at random and which enter the properties,
 // and the base of the context checksums (format_version >= 6) are fixed: the same build writes
 // the same bytes on every run.
+#include "generator.h"
+
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
@@ -50,22 +53,6 @@ constexpr uint32_t kContextChecksumSeed = 0x5f11;
 void Check(const rocksdb::Status& s, const std::string& what) {
   if (!s.ok()) Fail(what + ": " + s.ToString());
 }
-
-struct Case {
-  std::string id;
-  uint32_t format_version = 7;
-  std::string filter;  // "bloom", "ribbon" or "none"
-  double bits_per_key = 10;
-  bool partitioned = false;
-  std::string prefix;  // "" or "fixed:N"
-  bool whole_key_filtering = true;
-  rocksdb::CompressionType compression = rocksdb::kNoCompression;
-  rocksdb::ChecksumType checksum = rocksdb::kXXH3;
-  int block_restart_interval = 16;
-  bool hash_index = false;           // data_block_index_type kDataBlockBinaryAndHash
-  double uniform_cv_threshold = -1;  // >= 0 lets index blocks carry bit 29
-  size_t keys = 800;
-};
 
 const char* CompressionName(rocksdb::CompressionType c) {
   switch (c) {
@@ -129,11 +116,12 @@ rocksdb::Options MakeOptions(const Case& c) {
   rocksdb::Options o;
   o.create_if_missing = true;
   o.compression = c.compression;
-  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   if (!c.prefix.empty()) {
     o.prefix_extractor.reset(rocksdb::NewFixedPrefixTransform(std::stoul(c.prefix.substr(6))));
   }
   o.statistics = rocksdb::CreateDBStatistics();
+  if (c.customize) c.customize(&o, &t);
+  o.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   return o;
 }
 
@@ -164,11 +152,14 @@ void WriteTable(const rocksdb::Options& options, const fs::path& path,
   collectors.emplace_back(new rocksdb::SstFileWriterPropertiesCollectorFactory(2, 0));
   const rocksdb::ReadOptions read_options;
   const rocksdb::WriteOptions write_options;
+  // TableBuilderOptions keeps a reference to the column family name (table/table_builder.h): it
+  // must outlive the builder, which a temporary "" does not (its bytes then entered the table).
+  static const std::string kNoColumnFamilyName;
   const rocksdb::TableBuilderOptions tbo(
       ioptions, moptions, read_options, write_options, icmp, &collectors, options.compression,
       options.compression_opts,
-      rocksdb::TablePropertiesCollectorFactory::Context::kUnknownColumnFamily, "", -1,
-      rocksdb::kUnknownNewestKeyTime, false, rocksdb::TableFileCreationReason::kMisc, 0, 0,
+      rocksdb::TablePropertiesCollectorFactory::Context::kUnknownColumnFamily, kNoColumnFamilyName,
+      -1, rocksdb::kUnknownNewestKeyTime, false, rocksdb::TableFileCreationReason::kMisc, 0, 0,
       "SST Writer", kSessionId, 0, kFileNumber);
   std::unique_ptr<rocksdb::FSWritableFile> file;
   const rocksdb::FileOptions file_options;
@@ -255,6 +246,61 @@ nlohmann::json SeekAnswer(rocksdb::DB* db, rocksdb::Statistics& st, const std::s
   return nullptr;
 }
 
+std::vector<Case> Cases() {
+  using rocksdb::ChecksumType;
+  std::vector<Case> cases;
+  auto add = [&](Case c) { cases.push_back(std::move(c)); };
+  add({.id = "kv-bloom-none", .filter = "bloom"});
+  add({.id = "kv-ribbon-crc32c-fv6",
+       .format_version = 6,
+       .filter = "ribbon",
+       .checksum = rocksdb::kCRC32c});
+  add({.id = "kv-bloom-part-snappy",
+       .filter = "bloom",
+       .partitioned = true,
+       .compression = rocksdb::kSnappyCompression,
+       .checksum = rocksdb::kxxHash});
+  add({.id = "kv-ribbon-part-zstd",
+       .filter = "ribbon",
+       .bits_per_key = 9,
+       .partitioned = true,
+       .compression = rocksdb::kZSTD,
+       .checksum = rocksdb::kxxHash64});
+  add({.id = "kv-bloom-fixed5-lz4",
+       .format_version = 6,
+       .filter = "bloom",
+       .prefix = "fixed:5",
+       .compression = rocksdb::kLZ4Compression});
+  add({.id = "kv-ribbon-fixed4-nowhole-zlib",
+       .filter = "ribbon",
+       .prefix = "fixed:4",
+       .whole_key_filtering = false,
+       .compression = rocksdb::kZlibCompression,
+       .checksum = rocksdb::kCRC32c});
+  add({.id = "kv-bloom-bzip2", .filter = "bloom", .compression = rocksdb::kBZip2Compression});
+  add({.id = "kv-bloom-lz4hc-fv5",
+       .format_version = 5,
+       .filter = "bloom",
+       .compression = rocksdb::kLZ4HCCompression,
+       .checksum = rocksdb::kxxHash64});
+  add({.id = "kv-bloom-restart1", .filter = "bloom", .block_restart_interval = 1});
+  add({.id = "kv-bloom-restart4-hash",
+       .filter = "bloom",
+       .block_restart_interval = 4,
+       .hash_index = true});
+  // A threshold no coefficient of variation reaches: every index block of 3 or more restart keys
+  // is marked uniform (BlockBuilder::ScanForUniformity).
+  add({.id = "kv-bloom-uniform-index", .filter = "bloom", .uniform_cv_threshold = 1e9});
+  add({.id = "kv-bloom-part-uniform-index",
+       .filter = "bloom",
+       .partitioned = true,
+       .compression = rocksdb::kSnappyCompression,
+       .uniform_cv_threshold = 1e9});
+  return cases;
+}
+
+}  // namespace
+
 nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& scratch) {
   const rocksdb::Options options = MakeOptions(c);
   std::vector<std::string> keys, values;
@@ -312,7 +358,8 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
           {"optimizeFiltersForMemory", false},
           {"prefix", c.prefix.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.prefix)},
           {"wholeKeyFiltering", c.whole_key_filtering},
-          {"compression", CompressionName(c.compression)},
+          {"compression", c.compression_label.empty() ? CompressionName(c.compression)
+                                                      : c.compression_label.c_str()},
           {"checksum", ChecksumName(c.checksum)},
           {"separateKeyValueInDataBlock", true},
           {"blockSize", 1024},
@@ -324,61 +371,6 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
           {"probes", probes}};
 }
 
-std::vector<Case> Cases() {
-  using rocksdb::ChecksumType;
-  std::vector<Case> cases;
-  auto add = [&](Case c) { cases.push_back(std::move(c)); };
-  add({.id = "kv-bloom-none", .filter = "bloom"});
-  add({.id = "kv-ribbon-crc32c-fv6",
-       .format_version = 6,
-       .filter = "ribbon",
-       .checksum = rocksdb::kCRC32c});
-  add({.id = "kv-bloom-part-snappy",
-       .filter = "bloom",
-       .partitioned = true,
-       .compression = rocksdb::kSnappyCompression,
-       .checksum = rocksdb::kxxHash});
-  add({.id = "kv-ribbon-part-zstd",
-       .filter = "ribbon",
-       .bits_per_key = 9,
-       .partitioned = true,
-       .compression = rocksdb::kZSTD,
-       .checksum = rocksdb::kxxHash64});
-  add({.id = "kv-bloom-fixed5-lz4",
-       .format_version = 6,
-       .filter = "bloom",
-       .prefix = "fixed:5",
-       .compression = rocksdb::kLZ4Compression});
-  add({.id = "kv-ribbon-fixed4-nowhole-zlib",
-       .filter = "ribbon",
-       .prefix = "fixed:4",
-       .whole_key_filtering = false,
-       .compression = rocksdb::kZlibCompression,
-       .checksum = rocksdb::kCRC32c});
-  add({.id = "kv-bloom-bzip2", .filter = "bloom", .compression = rocksdb::kBZip2Compression});
-  add({.id = "kv-bloom-lz4hc-fv5",
-       .format_version = 5,
-       .filter = "bloom",
-       .compression = rocksdb::kLZ4HCCompression,
-       .checksum = rocksdb::kxxHash64});
-  add({.id = "kv-bloom-restart1", .filter = "bloom", .block_restart_interval = 1});
-  add({.id = "kv-bloom-restart4-hash",
-       .filter = "bloom",
-       .block_restart_interval = 4,
-       .hash_index = true});
-  // A threshold no coefficient of variation reaches: every index block of 3 or more restart keys
-  // is marked uniform (BlockBuilder::ScanForUniformity).
-  add({.id = "kv-bloom-uniform-index", .filter = "bloom", .uniform_cv_threshold = 1e9});
-  add({.id = "kv-bloom-part-uniform-index",
-       .filter = "bloom",
-       .partitioned = true,
-       .compression = rocksdb::kSnappyCompression,
-       .uniform_cv_threshold = 1e9});
-  return cases;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   if (argc != 3) Fail("usage: generator <out-dir> <scratch-dir>");
   const fs::path out_dir = argv[1];
@@ -387,6 +379,7 @@ int main(int argc, char** argv) {
   fs::create_directories(scratch);
   nlohmann::json cases = nlohmann::json::array();
   for (const Case& c : Cases()) cases.push_back(RunCase(c, out_dir, scratch));
+  WriteMetaTables(out_dir.parent_path() / "v11-meta", scratch);
   const nlohmann::json manifest = {
       {"generator", "tests/corpus/rocksdb11/generator.cc"},
       {"library", "RocksDB 11.8.1 (git tag v11.8.1, built from upstream source)"},
