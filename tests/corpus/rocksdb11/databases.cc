@@ -339,7 +339,7 @@ nlohmann::json Run(const Database& d, const fs::path& out_dir, const fs::path& s
   for (const std::string& p : d.probes) probes.push_back(Hex(p));
   nlohmann::json c = {{"id", d.id},
                       {"description", d.description},
-                      {"dir", d.id},
+                      {"dir", (out_dir.filename() / d.id).string()},  // from the corpus root
                       {"files", FileNames(dir)},
                       {"options", d.options_json},
                       {"probes", probes},
