@@ -1,11 +1,14 @@
 // RocksDB 11.8.1's databases (fixtures section v11_db, written by tests/corpus/rocksdb11/databases.cc):
 // WALs that start with predecessor records (types 130 and 131, one in a recycled file) under
 // track_and_verify_wals, MANIFESTs with kPersistUserDefinedTimestamps, kLastCompactedManifestFileSize
-// and NewFile4's kFileOpenMetadata. db.get equals RocksDB 11's Get for every probe, and the chain
-// missing its middle WAL is refused as DB::Open refuses it.
+// and NewFile4's kFileOpenMetadata. db.get (and `sstfilter db get`) equals RocksDB 11's Get for
+// every probe, and the chain missing its middle WAL is refused as DB::Open refuses it.
+import { spawnSync } from "node:child_process";
+
 import { SstFilterError, type NodeSstFilter } from "sstfilter";
 
 import { loadBackend } from "./backends";
+import { CLI } from "./cli-path";
 import { getMismatches, hexToBytes, sectionCases, type GetAnswer } from "./golden";
 
 interface V11DbCase {
@@ -65,7 +68,37 @@ describe.each(OPENED)("$name", (c) => {
   });
 });
 
+/** `sstfilter db get <dir> <key> --hex`, as a user runs it. */
+const cliGet = (dir: string, key: Uint8Array) =>
+  spawnSync(process.execPath, [CLI, "db", "get", dir, Buffer.from(key).toString("hex"), "--hex"], {
+    encoding: "latin1",
+  });
+
+describe.each(OPENED)("$name through the command", (c) => {
+  test("`sstfilter db get --hex` prints RocksDB 11's value, or exits 1 for not found, for every third probe", () => {
+    const wrong: string[] = [];
+    for (let i = 0; i < c.keys.length; i += 3) {
+      const run = cliGet(c.dirPath, c.keys[i]!);
+      const theirs = c.rocksdb.answers![i]!;
+      const expected =
+        theirs.status === "ok" ? { status: 0, stdout: `0x${theirs.value!.toUpperCase()}\n` } : { status: 1 };
+      const ours = run.status === 0 ? { status: 0, stdout: run.stdout } : { status: run.status };
+      if (JSON.stringify(ours) !== JSON.stringify(expected))
+        wrong.push(
+          `probe ${i}: ours ${JSON.stringify(ours)} ${run.stderr.trim()}, RocksDB ${JSON.stringify(expected)}`,
+        );
+    }
+    expect(wrong).toEqual([]);
+  });
+});
+
 describe.each(REFUSED)("$name", (c) => {
+  test("`sstfilter db get` refuses it too (exit 3, CORRUPT)", () => {
+    const run = cliGet(c.dirPath, c.keys[0]!);
+    expect(run.status).toBe(3);
+    expect(run.stderr).toContain("CORRUPT");
+  });
+
   test("db.get refuses the database as DB::Open does (CORRUPT: the predecessor record names a WAL not replayed)", async () => {
     expect(c.rocksdb.open).toContain("beyond the point of corruption in CF side");
     const db = await sf.openDatabase(c.dirPath);
