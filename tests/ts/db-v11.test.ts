@@ -2,7 +2,7 @@
 // WALs that start with predecessor records (types 130 and 131, one in a recycled file) under
 // track_and_verify_wals, MANIFESTs with kPersistUserDefinedTimestamps, kLastCompactedManifestFileSize
 // and NewFile4's kFileOpenMetadata. db.get (and `sstfilter db get`) equals RocksDB 11's Get for
-// every probe, and the chain missing its middle WAL is refused as DB::Open refuses it.
+// every probe, db.scan lists what those Gets found, and the chain missing its middle WAL is refused as DB::Open refuses it.
 import { spawnSync } from "node:child_process";
 
 import { SstFilterError, type NodeSstFilter } from "sstfilter";
@@ -89,6 +89,26 @@ describe.each(OPENED)("$name through the command", (c) => {
         );
     }
     expect(wrong).toEqual([]);
+  });
+});
+
+describe.each(OPENED)("$name scanned", (c) => {
+  test("db.scan of the default family lists exactly the probes RocksDB found, with their values", async () => {
+    const db = await sf.openDatabase(c.dirPath);
+    try {
+      const ours: string[] = [];
+      for await (const r of db.scan({ columnFamily: "default" })) {
+        ours.push(`${Buffer.from(r.key).toString("hex")}=${Buffer.from(r.value).toString("hex")}`);
+      }
+      // The probes cover every key written to the default family.
+      const theirs = c.probes.flatMap((p, i) => {
+        const a = c.rocksdb.answers![i]!;
+        return a.status === "ok" ? [`${p}=${a.value!.toLowerCase()}`] : [];
+      });
+      expect(ours).toEqual(theirs);
+    } finally {
+      db.dispose();
+    }
   });
 });
 
