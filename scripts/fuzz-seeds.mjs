@@ -348,6 +348,43 @@ for (const section of ["db-twopc", "db-wal-damage"]) {
   }
 }
 
+// ---- RocksDB 11's databases (fixtures v11-db): WALs with predecessor records (types 130, 131),
+// MANIFESTs with the newer tags. log_reader: each WAL with its number; version_edit: each MANIFEST
+// record; wal_replay: the first two live WALs as its two logs, track_and_verify_wals on (bit 7).
+const v11db = path.join(fixtures, "v11-db", "manifest.json");
+if (existsSync(v11db)) {
+  for (const c of JSON.parse(readFileSync(v11db, "utf8")).cases) {
+    const file = (name) => new Uint8Array(readFileSync(path.resolve(fixtures, c.dir, name)));
+    const wals = c.files.filter((f) => f.endsWith(".log"));
+    for (const name of wals) {
+      seed(
+        "log_reader",
+        `v11-${c.id}-${name}`,
+        concat([Uint8Array.of(1, parseInt(name, 10) & 0xff), file(name)]),
+      );
+    }
+    const manifestName = c.files.find((f) => f.startsWith("MANIFEST-"));
+    logRecords(file(manifestName)).forEach((r, i) =>
+      seed("version_edit", `v11-${c.id}-${i}`, concat([Uint8Array.of(1), r])),
+    );
+    const [first, second] = wals.map(file);
+    const split = Math.min(first.length, 0xffff);
+    const probe = new TextEncoder().encode("key012");
+    seed(
+      "wal_replay",
+      `v11-${c.id}`,
+      concat([
+        Uint8Array.of(1 | (2 << 1) | 128, 255),
+        u16(split),
+        Uint8Array.of(probe.length),
+        probe,
+        first,
+        second ?? new Uint8Array(0),
+      ]),
+    );
+  }
+}
+
 // ---- database Gets: db_get [mode u8][WAL length u16][WAL batches: u16 size, batch...][table input] ----
 // The db_get section's RocksDB database: its last WAL's batches (as many as fit), and each of its
 // tables small enough, with the first 16 probes; on level 0 and on level 1 (mode bit 0).

@@ -129,7 +129,8 @@ class ReplayHandle {
   LiveHandleCount live_;
 };
 
-// A replay from { format, mode (WalRecoveryModeName's), paranoidChecks, columnFamilies: [{ id,
+// A replay from { format, mode (WalRecoveryModeName's), paranoidChecks, trackAndVerifyWals,
+// columnFamilies: [{ id,
 // logNumber: bigint, comparator: name, compare: function | null }], onlyKey?: Uint8Array,
 // onlyColumnFamily?, listRecords } (validated by ts/api/wal-recovery.ts). A family's comparator
 // as ComparatorFrom takes it ("" and no function: bytewise). Null on a bad option (last error).
@@ -152,6 +153,7 @@ ReplayHandle* CreateWalReplay(const val& options) {
     return nullptr;
   }
   o.paranoid_checks = options["paranoidChecks"].as<bool>();
+  o.track_and_verify_wals = options["trackAndVerifyWals"].as<bool>();
   const val families = options["columnFamilies"];
   const size_t count = families["length"].as<size_t>();
   for (size_t i = 0; i < count; ++i) {

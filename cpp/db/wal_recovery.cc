@@ -5,7 +5,9 @@
 // the write policy), db/db_impl/db_impl_open.cc (RecoverLogFiles: each batch starts at its
 // header's sequence, stop_replay_for_corruption, "SST file is ahead of WALs"),
 // db/db_impl/db_impl.h (InsertRecoveredTransaction) (7.8.3); leveldb db/db_impl.cc
-// (RecoverLogFile). Ground truth: the corpus sections db_twopc and db_wal_damage.
+// (RecoverLogFile); predecessor records: rocksdb 11.8.1 db/log_reader.cc
+// (MaybeVerifyPredecessorWALInfo), db/db_impl/db_impl_open.cc (UpdatePredecessorWALInfo). Ground
+// truth: the corpus sections db_twopc, db_wal_damage and v11_db.
 #include "sstfilter/wal_recovery.h"
 
 #include <algorithm>
@@ -84,13 +86,59 @@ void WalReplay::BeginLog(std::string name, uint64_t number) {
   log.number = number;
   logs_.push_back(std::move(log));
   batch_error_ = Status::Ok();
-  reader_.emplace(options_.format, number, damage_);
+  feeding_ = PredecessorWal{number, 0, 0};
+  blamed_log_.reset();
+  PredecessorCheck check;
+  if (options_.format == DbFormat::kRocksDb && options_.track_and_verify_wals) {
+    check = [this](const PredecessorWal& recorded, uint64_t offset) {
+      return CheckPredecessor(recorded, offset);
+    };
+  }
+  reader_.emplace(options_.format, number, damage_, std::move(check));
 }
 
 void WalReplay::Append(ByteView chunk) {
   if (reader_ && error_.ok()) {
+    feeding_.size_bytes += chunk.size();
     reader_->Append(chunk, BatchSink());
   }
+}
+
+Status WalReplay::CheckPredecessor(const PredecessorWal& recorded, uint64_t offset) {
+  // rocksdb db/log_reader.cc MaybeVerifyPredecessorWALInfo: not while the replay is stopped at
+  // earlier damage (stop_replay_for_corruption); the reader's mode was checked by the caller.
+  if (unresumed_damage_) return Status::Ok();
+  std::string why;
+  if (!observed_) {
+    // The first log replayed: its predecessor must be one recovery had no need of, older than
+    // every family's log number (MinLogNumberWithUnflushedData; a TransactionDB's
+    // MinLogNumberToKeep can be lower, which this does not know).
+    uint64_t min_wal_number = UINT64_MAX;
+    for (const ReplayColumnFamily& family : options_.column_families) {
+      min_wal_number = std::min(min_wal_number, family.log_number);
+    }
+    if (recorded.log_number >= min_wal_number) {
+      why = "missing WAL of log number " + std::to_string(recorded.log_number);
+    }
+  } else if (recorded.log_number != observed_->log_number) {
+    why = "mismatched predecessor log number: recorded " + std::to_string(recorded.log_number) +
+          ", the log replayed before is " + std::to_string(observed_->log_number);
+  } else if (recorded.last_sequence != observed_->last_sequence) {
+    why = "mismatched last sequence number of log " + std::to_string(recorded.log_number) +
+          ": recorded " + std::to_string(recorded.last_sequence) + ", replayed " +
+          std::to_string(observed_->last_sequence);
+  } else if (recorded.size_bytes != observed_->size_bytes) {
+    why = "mismatched size of log " + std::to_string(recorded.log_number) + ": recorded " +
+          std::to_string(recorded.size_bytes) + " bytes, read " +
+          std::to_string(observed_->size_bytes);
+  }
+  if (why.empty()) return Status::Ok();
+  // ReportCorruption names the recorded predecessor as the corrupted WAL.
+  blamed_log_ = recorded.log_number;
+  return Status::Error(ErrorCode::kCorrupt,
+                       "predecessor WAL record at offset " + std::to_string(offset) + ": " + why +
+                           " (track_and_verify_wals)",
+                       static_cast<int64_t>(offset));
 }
 
 Status WalReplay::ReplayLog(std::string name, uint64_t number, ByteView file) {
@@ -122,6 +170,8 @@ Status WalReplay::EndLog() {
   } else if (mode_ && !log.stopped) {
     error_ = CheckEnd(&log);
   }
+  // RecoverLogFile: the log just read is the next one's predecessor (UpdatePredecessorWALInfo).
+  if (error_.ok()) observed_ = feeding_;
   return error_;
 }
 
@@ -151,6 +201,7 @@ bool WalReplay::OnBatch(WriteBatch&& batch) {
   }
   // RecoverLogFiles: every batch starts at its header's sequence number.
   sequence_ = batch.sequence;
+  feeding_.last_sequence = batch.sequence;
   size_t next_marker = 0;
   for (size_t i = 0; i <= batch.records.size(); ++i) {
     // Markers at position i come before the batch's record i.
@@ -292,7 +343,7 @@ Status WalReplay::CheckEnd(RecoveredLog* log) {
   switch (*mode_) {
     case WalRecoveryMode::kPointInTimeRecovery:
       // A torn tail is damage too: the log reader reports it in this mode.
-      unresumed_damage_ = std::make_pair(log->name, log->number);
+      unresumed_damage_ = std::make_pair(log->name, blamed_log_.value_or(log->number));
       log->stopped = ReplayStop{ReplayStop::Reason::kDamage, offset, what};
       return Status::Ok();
     case WalRecoveryMode::kTolerateCorruptedTailRecords:

@@ -264,8 +264,33 @@ WalContents ForEachWriteBatch(ByteView file, DbFormat format, uint64_t log_numbe
   return reader.Finish(on_batch);
 }
 
-WriteAheadLogReader::WriteAheadLogReader(DbFormat format, uint64_t log_number, LogDamage damage)
-    : format_(format), skip_(damage == LogDamage::kSkip), reader_(format, log_number, damage) {}
+WriteAheadLogReader::WriteAheadLogReader(DbFormat format, uint64_t log_number, LogDamage damage,
+                                         PredecessorCheck check_predecessor)
+    : format_(format),
+      skip_(damage == LogDamage::kSkip),
+      check_predecessor_(std::move(check_predecessor)),
+      reader_(format, log_number, damage) {}
+
+Status WriteAheadLogReader::OnPredecessor(const LogRecord& record) {
+  // rocksdb db/log_reader.cc ReadRecord: three fixed64s (PredecessorWALInfo::DecodeFrom, bytes
+  // beyond them ignored); one it cannot decode is reported as corruption, checked or not.
+  constexpr size_t kSize = 24;
+  const uint64_t end = record.FileOffset(record.payload.size());
+  if (record.payload.size() < kSize) {
+    Status error = Status::Error(
+        ErrorCode::kCorrupt,
+        "predecessor WAL record of " + std::to_string(record.payload.size()) + " bytes, not 24",
+        static_cast<int64_t>(record.offset));
+    if (!skip_) return error;
+    AddDrop(LogDrop{record.offset, end - record.offset, std::move(error)});
+    return Status::Ok();
+  }
+  // kSkipAnyCorruptedRecords never checks it; paranoid_checks=false ignores what a check reports.
+  if (skip_ || !check_predecessor_) return Status::Ok();
+  const uint8_t* p = record.payload.data();
+  const PredecessorWal recorded{DecodeFixed64(p), DecodeFixed64(p + 8), DecodeFixed64(p + 16)};
+  return check_predecessor_(recorded, record.offset);
+}
 
 void WriteAheadLogReader::AddDrop(LogDrop drop) {
   if (out_.drops.size() < kMaxLogDrops) {
@@ -286,7 +311,7 @@ WalContents WriteAheadLogReader::Finish(const WriteBatchSink& on_batch) {
     reader_.EndOfFile();
     ReadRecords(on_batch);
   }
-  if (state_ == State::kMalformed) return std::move(out_);
+  if (state_ == State::kRefused) return std::move(out_);
   for (const LogDrop& d : reader_.drops()) AddDrop(d);
   out_.unlisted_drops += reader_.unlisted_drops();
   std::stable_sort(out_.drops.begin(), out_.drops.end(),
@@ -304,6 +329,14 @@ void WriteAheadLogReader::ReadRecords(const WriteBatchSink& on_batch) {
     if (read == LogReader::ReadResult::kDone) {
       state_ = State::kEnd;
       return;
+    }
+    if (record.kind == LogRecordKind::kPredecessorWalInfo) {
+      if (Status s = OnPredecessor(record); !s.ok()) {
+        out_.status = std::move(s);
+        state_ = State::kRefused;
+        return;
+      }
+      continue;
     }
     if (record.kind != LogRecordKind::kData) continue;
     WriteBatch batch;
@@ -330,7 +363,7 @@ void WriteAheadLogReader::ReadRecords(const WriteBatchSink& on_batch) {
     if (!skip_ || (has_header && format_ == DbFormat::kRocksDb)) {
       out_.status = std::move(error);
       out_.malformed_batch = has_header;
-      state_ = State::kMalformed;
+      state_ = State::kRefused;
       return;
     }
     // A skipping recovery passes over a record too short for a batch header ("log record too

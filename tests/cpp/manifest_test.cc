@@ -695,5 +695,67 @@ TEST(CurrentFile, NamesTheManifestOrIsCorrupt) {
   EXPECT_EQ(ParseCurrentFile(BytesOf("OPTIONS-1\n"), &name).code(), ErrorCode::kCorrupt);
 }
 
+// RocksDB 11.8.1's databases (fixtures v11_db, tests/corpus/rocksdb11/databases.cc): each MANIFEST
+// snapshot records persist_user_defined_timestamps beside the comparator and ends with the
+// compacted MANIFEST size; the tables' NewFile4 records carry the file open metadata (field 17,
+// read past); every WAL, opened on a switch of logs with track_and_verify_wals, starts with its
+// predecessor record (type 130, or 131 in a recycled file).
+TEST(VersionEdit, RocksDb11ManifestsAndWalsCarryTheirNewerRecords) {
+  size_t manifests = 0, wals = 0;
+  for (const auto& [corpus, manifest] : golden::Sections("v11_db")) {
+    for (const nlohmann::json& c : manifest.at("cases")) {
+      const std::string id = c.at("id");
+      const std::string dir = c.at("dir");
+      const bool persisted = c.at("options").value("persist_user_defined_timestamps", true);
+      std::vector<VersionEdit> edits;
+      for (const std::string name : c.at("files")) {
+        if (!name.starts_with("MANIFEST-")) continue;
+        const Bytes file = corpus->ReadBytes(dir + "/" + name);
+        LogReader reader(file, DbFormat::kRocksDb);
+        LogRecord r;
+        while (reader.Next(&r)) {
+          VersionEdit e;
+          ASSERT_TRUE(DecodeVersionEdit(r.payload, DbFormat::kRocksDb, &e).ok()) << id;
+          EXPECT_TRUE(e.ignored_tags.empty()) << id;
+          edits.push_back(std::move(e));
+        }
+        ASSERT_TRUE(reader.status().ok()) << id << ": " << reader.status().message();
+      }
+      ASSERT_GE(edits.size(), 2u) << id;
+      // Every edit naming a comparator names the flag with it.
+      size_t with_comparator = 0;
+      for (const VersionEdit& e : edits) {
+        if (!e.comparator) continue;
+        EXPECT_EQ(e.persist_user_defined_timestamps, std::optional<bool>(persisted)) << id;
+        ++with_comparator;
+      }
+      EXPECT_GE(with_comparator, 1u) << id;
+      const auto compacted = std::find_if(edits.begin(), edits.end(), [](const VersionEdit& e) {
+        return e.last_compacted_manifest_file_size.has_value();
+      });
+      ASSERT_NE(compacted, edits.end()) << id;
+      EXPECT_GT(*compacted->last_compacted_manifest_file_size, 0u) << id;
+      EXPECT_TRUE(std::any_of(edits.begin(), edits.end(), [](const VersionEdit& e) {
+        return !e.new_files.empty();
+      })) << id;
+      ++manifests;
+      for (const std::string name : c.at("files")) {
+        if (!name.ends_with(".log")) continue;
+        const Bytes file = corpus->ReadBytes(dir + "/" + name);
+        LogReader reader(file, DbFormat::kRocksDb, std::stoull(name));
+        LogRecord r;
+        ASSERT_TRUE(reader.Next(&r)) << id << " " << name;
+        EXPECT_EQ(r.kind, LogRecordKind::kPredecessorWalInfo) << id << " " << name;
+        EXPECT_EQ(r.payload.size(), 24u) << id << " " << name;
+        // It names an older WAL.
+        EXPECT_LT(DecodeFixed64(r.payload.data()), std::stoull(name)) << id << " " << name;
+        ++wals;
+      }
+    }
+  }
+  EXPECT_GE(manifests, 4u) << golden::CorporaSummary();
+  EXPECT_GE(wals, 6u) << golden::CorporaSummary();
+}
+
 }  // namespace
 }  // namespace sstfilter

@@ -434,5 +434,62 @@ TEST(WalRecovery, TwoPhaseCommitAsTransactionDbRecoversIt) {
   EXPECT_GE(cases, 2u);
 }
 
+// RocksDB 11.8.1's databases (fixtures v11_db) whose WALs carry predecessor records (types 130 and
+// 131) under track_and_verify_wals: replayed as DB::Open replays them, every Get equals
+// RocksDB's, and the chain missing a WAL is refused as RocksDB refuses it. The database with
+// timestamps kept out of its tables is tests/ts/db-v11.test.ts's.
+TEST(WalRecovery, RocksDb11PredecessorRecordsAsDbOpen) {
+  size_t opened = 0, refused = 0;
+  for (const auto& [corpus, manifest] : golden::Sections("v11_db")) {
+    for (const nlohmann::json& c : manifest.at("cases")) {
+      if (c.contains("read_timestamp")) continue;
+      const std::string where = corpus->name + ":" + c.at("id").get<std::string>();
+      const Folder folder = OpenFolder(*corpus, c.at("dir"), DbFormat::kRocksDb);
+      // RecoverLogFiles replays the logs from the oldest family's log number on.
+      uint64_t min_log = UINT64_MAX;
+      for (const ColumnFamilyState& cf : folder.manifest.column_families) {
+        min_log = std::min(min_log, cf.log_number);
+      }
+      std::vector<std::string> logs;
+      for (const std::string name : c.at("files")) {
+        if (name.ends_with(".log") && LogNumber(name) >= min_log) logs.push_back(name);
+      }
+      WalReplayOptions options = OptionsFor(folder, DbFormat::kRocksDb, nullptr);
+      options.track_and_verify_wals = c.at("options").at("track_and_verify_wals").get<bool>();
+      ASSERT_TRUE(options.track_and_verify_wals) << where;
+      for (const size_t chunk : log_chunks::kChunkSizes) {
+        WalReplay replay(options);
+        std::string failed_log;
+        const Status s = Replay(&replay, folder, logs, chunk, &failed_log);
+        const std::string open = c.at("rocksdb").at("open");
+        const std::string at = where + " chunk " + std::to_string(chunk);
+        if (open != "OK") {
+          // RocksDB: "Column family inconsistency: SST file contains data beyond the point of
+          // corruption in CF side"; ours names the predecessor check and the family.
+          EXPECT_EQ(s.code(), ErrorCode::kCorrupt) << at << ": " << s.message();
+          EXPECT_NE(s.message().find("column family side"), std::string::npos)
+              << at << ": " << s.message();
+          ASSERT_EQ(replay.logs().size(), logs.size()) << at;
+          const RecoveredLog& stopped = replay.logs().back();
+          EXPECT_NE(stopped.status.message().find("mismatched predecessor log number"),
+                    std::string::npos)
+              << at << ": " << stopped.status.message();
+          refused += chunk == log_chunks::kChunkSizes[0] ? 1 : 0;
+          continue;
+        }
+        ASSERT_TRUE(s.ok()) << at << ": " << s.message();
+        std::vector<Bytes> keys;
+        for (const std::string hex : c.at("probes")) keys.push_back(golden::HexDecode(hex));
+        const size_t from_memtable =
+            ExpectAnswers(at, folder, replay.memtable(), keys, c.at("rocksdb").at("answers"));
+        EXPECT_GE(from_memtable, 9u) << at;  // the WALs decide a part of the probes
+        opened += chunk == log_chunks::kChunkSizes[0] ? 1 : 0;
+      }
+    }
+  }
+  EXPECT_GE(opened, 2u) << golden::CorporaSummary();
+  EXPECT_GE(refused, 1u) << golden::CorporaSummary();
+}
+
 }  // namespace
 }  // namespace sstfilter

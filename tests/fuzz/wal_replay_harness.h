@@ -41,7 +41,8 @@ inline std::string ReplayOutcome(const WalReplay& r, const Status& s) {
 // The replay of write-ahead logs into the memtable (sstfilter/wal_recovery.h). Byte 0: bit 0
 // RocksDB (else LevelDB), bits 1-2 the recovery mode, bit 3 paranoid_checks off, bit 4 column
 // family 0 timestamped (leveldb.BytewiseComparator.u64ts), bit 5 logs built from write batches
-// with valid checksums (each [u16 size][batch]) rather than taken raw, bit 6 a recyclable log.
+// with valid checksums (each [u16 size][batch]) rather than taken raw, bit 6 a recyclable log,
+// bit 7 track_and_verify_wals (predecessor records checked).
 // Byte 1: the chunk sizes the logs are fed in: the first chunk byte 1 + 1 bytes, each next one
 // the previous times 3 modulo 32771, plus 1 (so sizes wander from 1 byte to past a block); u16:
 // where the input splits into two logs; byte: the size of the probe key, then the key; the rest:
@@ -73,6 +74,7 @@ inline void FuzzWalReplay(const uint8_t* data, size_t size) {
   options.format = (mode & 1) != 0 ? DbFormat::kRocksDb : DbFormat::kLevelDb;
   options.mode = static_cast<WalRecoveryMode>((mode >> 1) & 3);
   options.paranoid_checks = (mode & 8) == 0;
+  options.track_and_verify_wals = (mode & 128) != 0;
   options.column_families = {{0, 0,
                               BuiltinComparator((mode & 16) != 0 ? kBytewiseU64TsComparatorName
                                                                  : kBytewiseComparatorName)},

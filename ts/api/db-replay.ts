@@ -148,6 +148,7 @@ export class DatabaseReplay {
       format: db.format,
       // paranoid_checks=false ignores what the reader reports, as kSkipAnyCorruptedRecords does.
       mode: settings.readPastDamage ? "kSkipAnyCorruptedRecords" : (settings.mode ?? "kPointInTimeRecovery"),
+      trackAndVerifyWals: settings.trackAndVerifyWals,
       columnFamilies: db.columnFamilies.map((cf) => ({
         id: cf.id,
         name: cf.name,

@@ -130,6 +130,11 @@ export interface WalRecoverySettings {
    * MANIFEST's min log number to keep, for their prepared sections (6.4.1).
    */
   allow2pc: boolean;
+  /**
+   * track_and_verify_wals (RocksDB 9.11 and later): recovery checks each WAL's predecessor record
+   * against the WAL replayed before it, a mismatch being damage there (6.4.2).
+   */
+  trackAndVerifyWals: boolean;
 }
 
 /** How the MANIFEST's log ended: "torn" is a record cut short by a crash (the rest was read). */

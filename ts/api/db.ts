@@ -151,7 +151,13 @@ export class Database {
    */
   async recoverySettings(): Promise<WalRecoverySettings> {
     if (this.format === "leveldb") {
-      return { mode: null, paranoidChecks: false, readPastDamage: true, allow2pc: false };
+      return {
+        mode: null,
+        paranoidChecks: false,
+        readPastDamage: true,
+        allow2pc: false,
+        trackAndVerifyWals: false,
+      };
     }
     const db = (await this.options().catch(() => null))?.dbOptions ?? {};
     const mode = (db["wal_recovery_mode"] ?? "kPointInTimeRecovery") as WalRecoveryMode;
@@ -161,6 +167,7 @@ export class Database {
       paranoidChecks,
       readPastDamage: mode === "kSkipAnyCorruptedRecords" || !paranoidChecks,
       allow2pc: db["allow_2pc"] === "true",
+      trackAndVerifyWals: db["track_and_verify_wals"] === "true",
     };
   }
 

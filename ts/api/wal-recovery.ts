@@ -108,6 +108,8 @@ export interface ReplayOptions {
    * paranoid_checks=false (Database.recoverySettings). LevelDB's recovery ignores it.
    */
   mode: WalRecoveryMode;
+  /** track_and_verify_wals: predecessor records checked (Database.recoverySettings). */
+  trackAndVerifyWals?: boolean;
   columnFamilies: ReplayColumnFamily[];
   /** Keep only this stored key's versions in this family (a single Get over logs of any size). */
   onlyKey?: { key: Uint8Array; columnFamily: number };
@@ -176,6 +178,7 @@ export async function replayLogs(
     format: opts.format,
     mode: opts.mode,
     paranoidChecks: true,
+    trackAndVerifyWals: opts.trackAndVerifyWals ?? false,
     columnFamilies: opts.columnFamilies.map((cf) => ({
       id: cf.id,
       logNumber: cf.logNumber,

@@ -130,6 +130,7 @@ export interface CoreModule {
     format: LibraryFormat;
     mode: string;
     paranoidChecks: boolean;
+    trackAndVerifyWals: boolean;
     columnFamilies: {
       id: number;
       logNumber: bigint;

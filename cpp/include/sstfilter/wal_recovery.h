@@ -62,6 +62,9 @@ struct WalReplayOptions {
   // kSkipAnyCorruptedRecords does). LevelDB's recovery ignores both and reads past damage.
   WalRecoveryMode mode = WalRecoveryMode::kPointInTimeRecovery;
   bool paranoid_checks = true;
+  // RocksDB's track_and_verify_wals (OPTIONS): each predecessor record is checked against the log
+  // replayed before it, a mismatch being damage at that record (docs/FORMATS.md 6.4.2).
+  bool track_and_verify_wals = false;
   // The families whose records the memtable keeps; others' records are replayed (they take their
   // sequence numbers) but not kept, as recovery ignores writes to a family it does not have.
   std::vector<ReplayColumnFamily> column_families;
@@ -171,6 +174,7 @@ class WalReplay {
   void OnRecord(WalRecord&& record);
   void Insert(const WalRecord& record, ByteView key);
   Status CheckEnd(RecoveredLog* log);
+  Status CheckPredecessor(const PredecessorWal& recorded, uint64_t offset);
   size_t TimestampSize(uint32_t column_family) const;
 
   WalReplayOptions options_;
@@ -190,6 +194,12 @@ class WalReplay {
   std::optional<WriteAheadLogReader> reader_;  // the log being fed, between BeginLog and EndLog
   Status error_;                               // the replay's failure, kept
   Status batch_error_;                         // a marker's refusal in the log being replayed
+  // track_and_verify_wals: the last log replayed, as a predecessor record would describe it (its
+  // size counts the bytes fed, its last sequence is its last batch's); none before the first.
+  std::optional<PredecessorWal> observed_;
+  PredecessorWal feeding_;  // the log being fed, so far
+  // The log number a failed predecessor check blames: RocksDB's corrupted WAL number.
+  std::optional<uint64_t> blamed_log_;
 };
 
 }  // namespace sstfilter

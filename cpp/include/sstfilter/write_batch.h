@@ -117,13 +117,26 @@ using WriteBatchSink = std::function<bool(WriteBatch&& batch)>;
 WalContents ForEachWriteBatch(ByteView file, DbFormat format, uint64_t log_number, LogDamage damage,
                               const WriteBatchSink& on_batch);
 
+// A predecessor record (types 130 and 131, rocksdb db/dbformat.h PredecessorWALInfo): the WAL
+// written before this one, as its writer saw it when it switched logs.
+struct PredecessorWal {
+  uint64_t log_number = 0;
+  uint64_t size_bytes = 0;
+  uint64_t last_sequence = 0;  // the sequence number of its last write batch (0: none)
+};
+// Checks a predecessor record found at `offset` against the replay so far (track_and_verify_wals):
+// not ok ends the log there, as damage.
+using PredecessorCheck = std::function<Status(const PredecessorWal& recorded, uint64_t offset)>;
+
 // ForEachWriteBatch over a file that comes in chunks: each batch goes to `on_batch` as soon as its
 // record's last fragment has arrived, and Finish says how the log was read, as ForEachWriteBatch
 // over the whole file does, whatever the chunks. Memory: what LogReader holds (a block's bytes
 // and the record being reassembled) and the batch being handed over, never the file.
 class WriteAheadLogReader {
  public:
-  WriteAheadLogReader(DbFormat format, uint64_t log_number, LogDamage damage);
+  // `check_predecessor` (optional, used with kStop only) sees each predecessor record.
+  WriteAheadLogReader(DbFormat format, uint64_t log_number, LogDamage damage,
+                      PredecessorCheck check_predecessor = {});
 
   // The file's next bytes: every batch they complete goes to `on_batch` before Append returns, so
   // the chunk need not outlive the call. Ignored once reading has stopped (at the log's end, an
@@ -139,15 +152,18 @@ class WriteAheadLogReader {
   // or reading has stopped.
   void ReadRecords(const WriteBatchSink& on_batch);
   void AddDrop(LogDrop drop);
+  // A predecessor record: decoded and checked; not ok when it ends the log.
+  Status OnPredecessor(const LogRecord& record);
 
   DbFormat format_;
   bool skip_;
+  PredecessorCheck check_predecessor_;
   LogReader reader_;
   LogRecord record_;
   WalContents out_;
   // kEnd: the reader's end or error, or on_batch said stop: the reader's state is the log's.
-  // kMalformed: a bad batch ended the log and out_ is complete.
-  enum class State : uint8_t { kReading, kEnd, kMalformed } state_ = State::kReading;
+  // kRefused: a bad batch or predecessor record ended the log and out_ is complete.
+  enum class State : uint8_t { kReading, kEnd, kRefused } state_ = State::kReading;
 };
 
 }  // namespace sstfilter

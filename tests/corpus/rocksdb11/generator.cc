@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "databases.h"
 #include "db/dbformat.h"
 #include "file/writable_file_writer.h"
 #include "options/cf_options.h"
@@ -385,5 +386,6 @@ int main(int argc, char** argv) {
       {"library", "RocksDB 11.8.1 (git tag v11.8.1, built from upstream source)"},
       {"cases", cases}};
   std::ofstream(out_dir / "manifest.json") << manifest.dump(1) << "\n";
+  WriteDatabases(out_dir.parent_path() / "v11-db", scratch / "v11-db");
   return 0;
 }

@@ -1,0 +1,380 @@
+// Writes tests/corpus/fixtures/v11-db/: small databases that RocksDB 11.8.1 leaves with the WAL and
+// MANIFEST records newer than the RocksDB 7 and 10 of the generated corpora, and RocksDB's own
+// answer per Get on a copy of each, opened with the options that wrote it (README.md).
+//
+// - track_and_verify_wals: every WAL after the first starts with a predecessor record, type 130,
+//   or 131 when WAL files are recycled (db/log_writer.cc MaybeAddPredecessorWALInfo), which
+//   recovery checks against the WAL it replayed before (db/log_reader.cc
+//   MaybeVerifyPredecessorWALInfo).
+// - every MANIFEST that RocksDB 11 starts records kPersistUserDefinedTimestamps beside the
+//   comparator and ends its snapshot with kLastCompactedManifestFileSize
+//   (db/version_set.cc WriteCurrentStateToManifest); with fast_sst_open and a file system that
+//   has open metadata for its tables, NewFile4 records carry kFileOpenMetadata (17).
+// - persist_user_defined_timestamps = false: the tables hold keys without their timestamps, the
+//   WALs with them (include/rocksdb/advanced_options.h).
+#include "databases.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "rocksdb/comparator.h"
+#include "rocksdb/db.h"
+#include "rocksdb/env.h"
+#include "rocksdb/file_system.h"
+#include "rocksdb/options.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void Require(const rocksdb::Status& s, const std::string& what) {
+  if (!s.ok()) throw std::runtime_error(what + ": " + s.ToString());
+}
+
+// A file system whose table files have open metadata, as a remote store's might
+// (include/rocksdb/file_system.h FSRandomAccessFile::GetFileOpenMetadata): with fast_sst_open,
+// RocksDB 11 keeps it in the table's NewFile4 record as custom field 17.
+class OpenMetadataFileSystem : public rocksdb::FileSystemWrapper {
+ public:
+  using FileSystemWrapper::FileSystemWrapper;
+  const char* Name() const override { return "SstfilterOpenMetadataFileSystem"; }
+
+  rocksdb::IOStatus NewRandomAccessFile(const std::string& name,
+                                        const rocksdb::FileOptions& options,
+                                        std::unique_ptr<rocksdb::FSRandomAccessFile>* file,
+                                        rocksdb::IODebugContext* debug) override {
+    rocksdb::IOStatus s = target()->NewRandomAccessFile(name, options, file, debug);
+    if (s.ok() && name.ends_with(".sst")) *file = std::make_unique<TableFile>(std::move(*file));
+    return s;
+  }
+
+ private:
+  class TableFile : public rocksdb::FSRandomAccessFileOwnerWrapper {
+   public:
+    using FSRandomAccessFileOwnerWrapper::FSRandomAccessFileOwnerWrapper;
+    rocksdb::IOStatus GetFileOpenMetadata(std::string* metadata) override {
+      *metadata = "sstfilter open metadata";
+      return rocksdb::IOStatus::OK();
+    }
+  };
+};
+
+rocksdb::Env* OpenMetadataEnv() {
+  static const std::unique_ptr<rocksdb::Env> env = rocksdb::NewCompositeEnv(
+      std::make_shared<OpenMetadataFileSystem>(rocksdb::FileSystem::Default()));
+  return env.get();
+}
+
+std::string Key(int i) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "key%03d", i);
+  return buf;
+}
+
+// A value that names the session that wrote it, so an answer shows which write won.
+std::string Value(int session, int i) {
+  return "session" + std::to_string(session) + "-value" + std::to_string(i);
+}
+
+// rocksdb util/coding.h EncodeFixed64, as BytewiseComparatorWithU64Ts orders timestamps.
+std::string Timestamp(uint64_t ts) {
+  std::string out(8, '\0');
+  for (int b = 0; b < 8; ++b) out[static_cast<size_t>(b)] = static_cast<char>(ts >> (8 * b));
+  return out;
+}
+
+std::string Hex(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (const unsigned char c : bytes) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 15]);
+  }
+  return out;
+}
+
+struct Database {
+  std::string id;
+  std::string description;
+  rocksdb::Options options;
+  nlohmann::json options_json;
+  bool side_family = false;  // a second column family, "side"
+  // Each session opens the database, writes, and closes it without a flush of its own; it gets
+  // the "side" family's handle (null without it).
+  std::vector<std::function<void(rocksdb::DB*, rocksdb::ColumnFamilyHandle*)>> sessions;
+  std::vector<std::string> probes;
+  std::string read_timestamp;           // with a timestamp comparator: ReadOptions::timestamp
+  std::vector<std::string> drop_files;  // removed after the sessions (a damaged copy)
+};
+
+// Opens the database at `dir` as `d` says, with its "side" family's handle when it has one.
+rocksdb::Status Open(const Database& d, const fs::path& dir, std::unique_ptr<rocksdb::DB>* db,
+                     std::vector<std::unique_ptr<rocksdb::ColumnFamilyHandle>>* families) {
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors = {
+      {rocksdb::kDefaultColumnFamilyName, d.options}};
+  if (d.side_family) descriptors.emplace_back("side", d.options);
+  rocksdb::DBOptions options(d.options);
+  options.create_missing_column_families = true;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  const rocksdb::Status s = rocksdb::DB::Open(options, dir.string(), descriptors, &handles, db);
+  for (rocksdb::ColumnFamilyHandle* h : handles) families->emplace_back(h);
+  return s;
+}
+
+// Closes `db` after its handles.
+void Close(std::unique_ptr<rocksdb::DB>* db,
+           std::vector<std::unique_ptr<rocksdb::ColumnFamilyHandle>>* families) {
+  families->clear();
+  Require((*db)->Close(), "close");
+  db->reset();
+}
+
+rocksdb::WriteOptions Synced() {
+  rocksdb::WriteOptions w;
+  w.sync = true;
+  return w;
+}
+
+void Put(rocksdb::DB* db, const std::string& key, const std::string& value) {
+  Require(db->Put(Synced(), key, value), "put " + key);
+}
+
+void Delete(rocksdb::DB* db, const std::string& key) {
+  Require(db->Delete(Synced(), key), "delete " + key);
+}
+
+void Flush(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* family) {
+  Require(db->Flush(rocksdb::FlushOptions(), family), "flush");
+}
+
+rocksdb::Options BaseOptions() {
+  rocksdb::Options o;
+  o.create_if_missing = true;
+  o.compression = rocksdb::kNoCompression;
+  o.track_and_verify_wals = true;
+  // Reopening keeps the WALs of earlier sessions unflushed, so recovery reads a chain of them.
+  o.avoid_flush_during_recovery = true;
+  o.avoid_flush_during_shutdown = true;
+  o.env = OpenMetadataEnv();
+  o.fast_sst_open = true;
+  return o;
+}
+
+nlohmann::json BaseOptionsJson() {
+  return {{"compression", "none"},
+          {"track_and_verify_wals", true},
+          {"avoid_flush_during_recovery", true},
+          {"avoid_flush_during_shutdown", true},
+          {"fast_sst_open", true},
+          {"file_open_metadata", "sstfilter open metadata"},
+          {"wal_recovery_mode", "kPointInTimeRecovery"}};
+}
+
+// One session whose WALs stay live: a column family "side" is flushed to switch WALs while the
+// default family's writes remain in them, so each WAL after the first starts with a type 130
+// record naming the one before.
+Database WalChain() {
+  Database d{.id = "wal-chain",
+             .description =
+                 "three live WALs, each with a type 130 predecessor record, over a "
+                 "flushed table; a second column family's flushes switch the WALs",
+             .options = BaseOptions(),
+             .options_json = BaseOptionsJson(),
+             .side_family = true};
+  d.sessions.emplace_back([](rocksdb::DB* db, rocksdb::ColumnFamilyHandle* side) {
+    Require(db->Put(Synced(), side, "side0", "x"), "put side0");
+    for (int i = 0; i < 40; ++i) Put(db, Key(i), Value(1, i));
+    Flush(db, db->DefaultColumnFamily());
+    for (int i = 10; i < 20; ++i) Put(db, Key(i), Value(2, i));
+    for (int i = 20; i < 25; ++i) Delete(db, Key(i));
+    Require(db->Put(Synced(), side, "side1", "y"), "put side1");
+    Flush(db, side);
+    for (int i = 40; i < 50; ++i) Put(db, Key(i), Value(3, i));
+    for (int i = 10; i < 13; ++i) Delete(db, Key(i));
+    for (int i = 30; i < 35; ++i) Put(db, Key(i), Value(3, i));
+    Require(db->Put(Synced(), side, "side2", "z"), "put side2");
+    Flush(db, side);
+    for (int i = 50; i < 55; ++i) Put(db, Key(i), Value(4, i));
+    for (int i = 0; i < 5; ++i) Put(db, Key(i), Value(4, i));
+    Put(db, Key(22), Value(4, 22));
+  });
+  for (int i = 0; i < 60; ++i) d.probes.push_back(Key(i));
+  return d;
+}
+
+// The chain without its middle WAL: the last WAL's predecessor record names a WAL that recovery
+// did not replay.
+Database WalChainMissingMiddle(const std::string& middle_wal) {
+  Database d = WalChain();
+  d.id = "wal-chain-missing-middle";
+  d.description = "wal-chain with its middle WAL removed after writing";
+  d.drop_files.push_back(middle_wal);
+  return d;
+}
+
+// WAL files recycled (recycle_log_file_num): the live WAL reuses an older one's file, its records
+// in the recyclable format (types 5 to 8, 131) and the older WAL's records behind them.
+Database WalRecycled() {
+  Database d{.id = "wal-recycled",
+             .description = "a live WAL in a recycled file, with a type 131 predecessor record",
+             .options = BaseOptions(),
+             .options_json = BaseOptionsJson()};
+  d.options.recycle_log_file_num = 2;
+  d.options_json["recycle_log_file_num"] = 2;
+  d.sessions.emplace_back([](rocksdb::DB* db, rocksdb::ColumnFamilyHandle*) {
+    for (int i = 0; i < 30; ++i) Put(db, Key(i), Value(1, i));
+    Flush(db, db->DefaultColumnFamily());
+    for (int i = 30; i < 40; ++i) Put(db, Key(i), Value(1, i));
+    Flush(db, db->DefaultColumnFamily());
+    for (int i = 0; i < 5; ++i) Put(db, Key(i), Value(1, i + 100));
+    for (int i = 5; i < 8; ++i) Delete(db, Key(i));
+    Put(db, Key(45), Value(1, 45));
+  });
+  for (int i = 0; i < 50; ++i) d.probes.push_back(Key(i));
+  return d;
+}
+
+// User-defined timestamps kept in the memtable only: the tables' keys without them, the WALs'
+// with them, the MANIFEST's kPersistUserDefinedTimestamps false.
+Database TimestampsInMemtableOnly() {
+  Database d{.id = "udt-memtable-only",
+             .description =
+                 "BytewiseComparatorWithU64Ts with persist_user_defined_timestamps = "
+                 "false: a flushed table and a WAL",
+             .options = BaseOptions(),
+             .options_json = BaseOptionsJson()};
+  d.options.comparator = rocksdb::BytewiseComparatorWithU64Ts();
+  d.options.persist_user_defined_timestamps = false;
+  d.options.allow_concurrent_memtable_write = false;
+  d.options_json["comparator"] = "leveldb.BytewiseComparator.u64ts";
+  d.options_json["persist_user_defined_timestamps"] = false;
+  d.options_json["allow_concurrent_memtable_write"] = false;
+  d.sessions.emplace_back([](rocksdb::DB* db, rocksdb::ColumnFamilyHandle*) {
+    rocksdb::ColumnFamilyHandle* cf = db->DefaultColumnFamily();
+    for (int i = 0; i < 20; ++i) {
+      Require(db->Put(Synced(), cf, Key(i), Timestamp(1 + static_cast<uint64_t>(i)), Value(1, i)),
+              "put");
+    }
+    Flush(db, db->DefaultColumnFamily());
+    for (int i = 10; i < 30; ++i) {
+      Require(db->Put(Synced(), cf, Key(i), Timestamp(100 + static_cast<uint64_t>(i)),
+                      Value(1, i + 100)),
+              "put");
+    }
+    for (int i = 0; i < 3; ++i) Require(db->Delete(Synced(), cf, Key(i), Timestamp(200)), "delete");
+  });
+  for (int i = 0; i < 35; ++i) d.probes.push_back(Key(i));
+  d.read_timestamp = Timestamp(~uint64_t{0});
+  return d;
+}
+
+std::vector<std::string> FileNames(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    names.push_back(e.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Writes the database into `dir` (emptied first), without the files a reader does not need: the
+// LOG files (times, host names) and the empty LOCK.
+void Write(const Database& d, const fs::path& dir) {
+  fs::remove_all(dir);
+  for (const auto& session : d.sessions) {
+    std::unique_ptr<rocksdb::DB> db;
+    std::vector<std::unique_ptr<rocksdb::ColumnFamilyHandle>> families;
+    Require(Open(d, dir, &db, &families), d.id + ": open");
+    session(db.get(), d.side_family ? families[1].get() : nullptr);
+    Close(&db, &families);
+  }
+  for (const std::string& name : d.drop_files) fs::remove(dir / name);
+  for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name == "LOCK" || name.starts_with("LOG")) fs::remove(e.path());
+  }
+}
+
+// RocksDB's reading: a copy opened as the database itself would be, and a Get per probe.
+nlohmann::json Answers(const Database& d, const fs::path& dir, const fs::path& scratch) {
+  const fs::path copy = scratch / (d.id + "-read");
+  fs::remove_all(copy);
+  fs::copy(dir, copy, fs::copy_options::recursive);
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<std::unique_ptr<rocksdb::ColumnFamilyHandle>> families;
+  const rocksdb::Status open = Open(d, copy, &db, &families);
+  nlohmann::json out = {{"open", open.ToString()}};
+  if (!open.ok()) return out;
+  rocksdb::ReadOptions read;
+  const rocksdb::Slice ts(d.read_timestamp);
+  if (!d.read_timestamp.empty()) read.timestamp = &ts;
+  nlohmann::json answers = nlohmann::json::array();
+  for (const std::string& key : d.probes) {
+    std::string value;
+    const rocksdb::Status s = db->Get(read, key, &value);
+    if (s.ok()) {
+      answers.push_back({{"status", "ok"}, {"value", Hex(value)}});
+    } else if (s.IsNotFound()) {
+      answers.push_back({{"status", "not-found"}});
+    } else {
+      answers.push_back({{"status", "error"}, {"error", s.ToString()}});
+    }
+  }
+  out["answers"] = answers;
+  Close(&db, &families);
+  return out;
+}
+
+nlohmann::json Run(const Database& d, const fs::path& out_dir, const fs::path& scratch) {
+  const fs::path dir = out_dir / d.id;
+  Write(d, dir);
+  nlohmann::json probes = nlohmann::json::array();
+  for (const std::string& p : d.probes) probes.push_back(Hex(p));
+  nlohmann::json c = {{"id", d.id},
+                      {"description", d.description},
+                      {"dir", (out_dir.filename() / d.id).string()},  // from the corpus root
+                      {"files", FileNames(dir)},
+                      {"options", d.options_json},
+                      {"probes", probes},
+                      {"rocksdb", Answers(d, dir, scratch)}};
+  if (!d.read_timestamp.empty()) c["read_timestamp"] = Hex(d.read_timestamp);
+  if (!d.drop_files.empty()) c["removed_files"] = d.drop_files;
+  return c;
+}
+
+// The middle one of the chain's three WALs.
+std::string MiddleWal(const fs::path& chain_dir) {
+  std::vector<std::string> wals;
+  for (const std::string& name : FileNames(chain_dir)) {
+    if (name.ends_with(".log")) wals.push_back(name);
+  }
+  if (wals.size() != 3)
+    throw std::runtime_error("wal-chain left " + std::to_string(wals.size()) + " WALs, not 3");
+  return wals[1];
+}
+
+}  // namespace
+
+void WriteDatabases(const fs::path& out_dir, const fs::path& scratch) {
+  fs::create_directories(out_dir);
+  fs::create_directories(scratch);
+  nlohmann::json cases = nlohmann::json::array();
+  cases.push_back(Run(WalChain(), out_dir, scratch));
+  cases.push_back(Run(WalChainMissingMiddle(MiddleWal(out_dir / "wal-chain")), out_dir, scratch));
+  cases.push_back(Run(WalRecycled(), out_dir, scratch));
+  cases.push_back(Run(TimestampsInMemtableOnly(), out_dir, scratch));
+  const nlohmann::json manifest = {
+      {"format", "sstfilter-corpus/1"},
+      {"section", "v11_db"},
+      {"generator", "tests/corpus/rocksdb11/databases.cc"},
+      {"library", "RocksDB 11.8.1 (git tag v11.8.1, built from upstream source)"},
+      {"cases", cases}};
+  std::ofstream(out_dir / "manifest.json") << manifest.dump(1) << "\n";
+}
