@@ -13,6 +13,7 @@ import { httpSource, verifyTable, type AsyncTable, type NodeSstFilter } from "ss
 
 import { CLI } from "./cli-path";
 import { GENERATED, sectionCases } from "./golden";
+import { answerRange } from "./range-response";
 
 /** How the test server answers: honouring Range, ignoring it, failing every third or every request. */
 type Mode = "ranges" | "ignores-range" | "flaky" | "down";
@@ -38,21 +39,7 @@ async function startServer(): Promise<TestServer> {
       return;
     }
     const bytes = readFileSync(GENERATED.path(decodeURIComponent(request.url!.slice(1))));
-    const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? "");
-    if (state.mode === "ignores-range" || range === null) {
-      response.writeHead(200, { "content-length": bytes.length }).end(bytes);
-      return;
-    }
-    const [first, last] =
-      range[1] === ""
-        ? [Math.max(0, bytes.length - Number(range[2])), bytes.length - 1]
-        : [
-            Number(range[1]),
-            range[2] === "" ? bytes.length - 1 : Math.min(bytes.length - 1, Number(range[2])),
-          ];
-    response
-      .writeHead(206, { "content-range": `bytes ${first}-${last}/${bytes.length}` })
-      .end(bytes.subarray(first, last + 1));
+    answerRange(request, response, bytes, state.mode !== "ignores-range");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -14,6 +14,7 @@ import type { NodeSstFilter } from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { FIXTURES, GENERATED, sectionCases } from "./golden";
+import { answerRange } from "./range-response";
 import { expectOnlyLocalRequests, openViewer, type Viewer } from "./viewer-browser";
 
 /** How the table server answers: CORS and Range, Range without CORS, CORS ignoring Range. */
@@ -45,21 +46,7 @@ async function startTableServer(
       return;
     }
     const bytes = readFileSync(file);
-    const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? "");
-    if (mode === "no-range" || range === null) {
-      response.writeHead(200, { "content-length": bytes.length }).end(bytes);
-      return;
-    }
-    const [first, last] =
-      range[1] === ""
-        ? [Math.max(0, bytes.length - Number(range[2])), bytes.length - 1]
-        : [
-            Number(range[1]),
-            range[2] === "" ? bytes.length - 1 : Math.min(bytes.length - 1, Number(range[2])),
-          ];
-    response
-      .writeHead(206, { "content-range": `bytes ${first}-${last}/${bytes.length}` })
-      .end(bytes.subarray(first, last + 1));
+    answerRange(request, response, bytes, mode !== "no-range");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
