@@ -33,8 +33,9 @@ let entryPages = null; // the contents view (see EntryPages)
 let layout = null; // the table's layout, read once
 /** @type {AbortController | null} */
 let verifying = null; // AbortController of the running verification
-/** @type {RangeVerifyThread[]} */
-let warmRangeWorkers = []; // started with the table for its first Verify (see open)
+/** @typedef {RangeVerifyThread & { failed(): boolean }} RangeWorker */
+/** @type {RangeWorker[]} */
+let idleRangeWorkers = []; // Verify's further workers while none runs (see open)
 
 /**
  * bigints (properties above 2^53) cannot be cloned into JSON-like displays: decimal strings.
@@ -66,7 +67,7 @@ function tableLayout() {
 function closeTable() {
   verifying?.abort();
   verifying = null;
-  for (const worker of warmRangeWorkers.splice(0)) worker.close();
+  for (const worker of idleRangeWorkers.splice(0)) worker.close();
   entryPages = null;
   layout = null;
   table?.dispose();
@@ -95,12 +96,13 @@ export const tableOps = {
     remote = bytes instanceof Blob ? null : bytes;
     table = await sf.openTableFrom(bytes, { internalKeys });
     tableFile = { file, internalKeys };
-    // The further workers a Verify would use start now: loading their module takes a few hundred
-    // milliseconds in Chromium, which the page's first Verify then does not wait for. They hold no
-    // table until the first range comes.
+    // The further workers a Verify would use start now, so that no Verify waits for their module
+    // to load, and stay until the table closes: after its first range a worker keeps its own copy
+    // of the table open (verifyRange), which the next Verify finds. That copy is memory
+    // defaultVerifyJobs counted in when it chose their number.
     const source = tableFile;
     const further = defaultVerifyJobs(table, navigator.hardwareConcurrency || 1) - 1;
-    warmRangeWorkers = Array.from({ length: further }, () => startRangeWorker(source));
+    idleRangeWorkers = Array.from({ length: further }, () => startRangeWorker(source));
     return {
       backend: sf.backend,
       size: bytes.size,
@@ -196,26 +198,28 @@ export const tableOps = {
     verifying = controller;
     let last = 0;
     const source = tableFile;
-    const warm = warmRangeWorkers.splice(0);
-    const startThread = () => warm.shift() ?? startRangeWorker(source);
-    /** @type {VerifyReport} */
-    let report;
-    try {
-      report = await verifyTableSplit(table, startThread, {
-        jobs: jobs ?? defaultVerifyJobs(table, navigator.hardwareConcurrency || 1),
-        signal: controller.signal,
-        onProgress(p) {
-          // At most ~20 messages a second: the page only redraws a bar.
-          const now = performance.now();
-          if (now - last > 50 || p.bytesDone === p.bytesTotal) {
-            last = now;
-            progress(p);
-          }
-        },
-      });
-    } finally {
-      for (const worker of warm) worker.close(); // those a Verify with fewer jobs did not take
-    }
+    /** @returns {RangeVerifyThread} */
+    const startThread = () => {
+      const worker = idleRangeWorkers.shift() ?? startRangeWorker(source);
+      return {
+        verify: worker.verify,
+        // Back to the idle ones unless it failed (an abort ends it) or another table was opened.
+        close: () =>
+          worker.failed() || tableFile !== source ? worker.close() : idleRangeWorkers.push(worker),
+      };
+    };
+    const report = await verifyTableSplit(table, startThread, {
+      jobs: jobs ?? defaultVerifyJobs(table, navigator.hardwareConcurrency || 1),
+      signal: controller.signal,
+      onProgress(p) {
+        // At most ~20 messages a second: the page only redraws a bar.
+        const now = performance.now();
+        if (now - last > 50 || p.bytesDone === p.bytesTotal) {
+          last = now;
+          progress(p);
+        }
+      },
+    });
     // LevelDB records no key counts; now that they are known, the estimates can be made.
     const summary =
       report.keysPerLevelDbFilter !== null && report.error === null
@@ -254,9 +258,9 @@ export const tableOps = {
 
 /**
  * A new worker (worker.mjs) verifying ranges of `source` one after another (op verifyRange), until
- * close() or an abort of `signal` stops it.
+ * close() or an abort of `signal` stops it (failed() then says so).
  * @param {{ file: File | string, internalKeys: boolean }} source
- * @returns {RangeVerifyThread}
+ * @returns {RangeWorker}
  */
 function startRangeWorker(source) {
   const worker = new Worker(new URL("../worker.mjs", import.meta.url), { type: "module" });
@@ -306,5 +310,6 @@ function startRangeWorker(source) {
       }
     },
     close: () => fail(new Error("the verify worker is closed")),
+    failed: () => failure !== null,
   };
 }

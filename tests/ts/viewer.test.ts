@@ -118,6 +118,12 @@ test("verify on two workers: the same report; a damaged data block in the second
   expect(sound).toContain("15,000 keys read");
   expect(sound).toContain("every key read passes the filter");
   expect(await page.getAttribute("#verify-bar", "style")).toContain("width: 100%");
+  // A second Verify of the same table runs on the same worker, which kept its copy of the table.
+  await page.click("#verify");
+  await page.waitForSelector("#verify:not([disabled])");
+  await page.waitForSelector("#verify-result:not([hidden])");
+  expect(workers()).toBe(workersBefore + 1);
+  expect(await page.textContent("#verify-result")).toBe(sound);
 
   // The block is found by the library in Node; the second worker's range holds it.
   const sf = (await loadBackend(true)) as NodeSstFilter;
