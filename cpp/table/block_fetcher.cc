@@ -16,10 +16,12 @@ constexpr size_t kContentsSpare = 256;
 // Index blocks from this size on get their decompression room reserved before their window.
 constexpr uint64_t kReserveBeforeWindow = uint64_t{1} << 20;
 static_assert(kContentsSpare >= AlignedBuffer::SpareFor(simd::kRibbonReadPadding));
-// Room a reading-ahead window keeps for a longer carried head than the read that made it: the
-// heads of a walk's reads vary by up to a block, and a window sized to the byte was replaced
-// whenever a head grew, each new one zero-filled as it was sized (about 3% of a verify's CPU time;
-// with this room a walk's window is replaced only while its read-ahead grows).
+// Room a reading-ahead window keeps for a longer carried head than the read that made it, when a
+// further read is expected: the heads of a walk's reads vary by up to a block, and a window sized
+// to the byte was replaced whenever a head grew, each new one zero-filled as it was sized (about 3%
+// of a verify's CPU time; with this room a walk's window is replaced only while its read-ahead
+// grows). A walk whose window reaches the end of the data (a small table's only read) gets none:
+// a thousand small walks left open would otherwise hold 64 MiB.
 constexpr size_t kReadaheadHeadroom = size_t{64} << 10;
 
 Status At(ErrorCode code, std::string message, uint64_t offset) {
@@ -210,7 +212,7 @@ uint8_t* BlockFetcher::SupplyBuffer() {
     // window goes first, so that the new one can take its memory.
     if (carried_ == 0) window_ = Bytes();
     Bytes larger;
-    larger.reserve(size + kContentsSpare + (readahead_ != 0 ? kReadaheadHeadroom : 0));
+    larger.reserve(size + kContentsSpare + (need_ahead_length_ != 0 ? kReadaheadHeadroom : 0));
     larger.assign(window_.begin(), window_.begin() + static_cast<std::ptrdiff_t>(carried_));
     window_.swap(larger);
   }
