@@ -28,8 +28,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { init } from "../dist/esm/platform/node.js";
-import { writeReport } from "./report.mjs";
+import { logTargets, writeReport } from "./report.mjs";
 import { measureCommand, median } from "./timing.mjs";
+import { debianVersion } from "./versions.mjs";
 import { openViewerPage } from "./viewer-page.mjs";
 
 const args = process.argv.slice(2);
@@ -319,9 +320,9 @@ const report = {
   generated: new Date().toISOString(),
   run: quick ? "quick" : "full",
   versions: {
-    rocksdb: execFileSync("dpkg-query", ["-W", "-f=${Version}", "rocksdb-tools"]).toString(),
+    rocksdb: debianVersion("rocksdb-tools"),
     node: process.version,
-    chromium: execFileSync("dpkg-query", ["-W", "-f=${Version}", "chromium"]).toString(),
+    chromium: debianVersion("chromium"),
   },
   method:
     "medians of the rounds (5 in a full run), the commands alternating with their peer's in each round (wall and CPU time by GNU time); in-process walks: medians of the rounds; sstfilter verify runs with its default --jobs",
@@ -329,5 +330,4 @@ const report = {
   targets,
 };
 writeReport(args, outFile, "content", report);
-for (const t of targets)
-  log(`${t.met ? "met    " : "NOT MET"} ${t.name}: ${t.value.toFixed(2)} ${t.unit} (target ${t.limit})`);
+logTargets(log, targets, (value) => value.toFixed(2));

@@ -10,6 +10,7 @@ import { SstFilterError, type NodeSstFilter } from "sstfilter";
 import { loadBackend } from "./backends";
 import { CLI } from "./cli-path";
 import { getMismatches, hexToBytes, sectionCases, type GetAnswer } from "./golden";
+import { rejectionOf } from "./rejection";
 
 interface V11DbCase {
   id: string;
@@ -123,17 +124,11 @@ describe.each(REFUSED)("$name", (c) => {
     expect(c.rocksdb.open).toContain("beyond the point of corruption in CF side");
     const db = await sf.openDatabase(c.dirPath);
     try {
-      const error = await db.get(c.keys[0]!).then(
-        () => null,
-        (e: unknown) => e,
-      );
+      const error = await rejectionOf(db.get(c.keys[0]!));
       expect(error).toBeInstanceOf(SstFilterError);
       expect((error as SstFilterError).code).toBe("CORRUPT");
       expect((error as SstFilterError).message).toContain("column family side");
-      const recovery = await db.recoverLogs().then(
-        () => null,
-        (e: unknown) => e,
-      );
+      const recovery = await rejectionOf(db.recoverLogs());
       expect(recovery).toBeInstanceOf(SstFilterError);
     } finally {
       db.dispose();
@@ -147,10 +142,7 @@ describe.each(TIMESTAMPS_IN_MEMTABLE_ONLY)("$name", (c) => {
   test("db.get fails with a typed error rather than answer from tables without timestamps", async () => {
     const db = await sf.openDatabase(c.dirPath);
     try {
-      const error = await db.get(c.keys[0]!).then(
-        () => null,
-        (e: unknown) => e,
-      );
+      const error = await rejectionOf(db.get(c.keys[0]!));
       expect(error).toBeInstanceOf(SstFilterError);
     } finally {
       db.dispose();
