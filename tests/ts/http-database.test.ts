@@ -17,7 +17,7 @@ import type { Database, NodeSstFilter } from "sstfilter";
 import { databaseJson } from "../../ts/tools/db-inspect";
 import { walAndOptions } from "../../ts/tools/db-wal";
 import { CLI } from "./cli-path";
-import { GENERATED, libraryGetCases, parseKeys, sectionCases } from "./golden";
+import { FIXTURES, GENERATED, libraryGetCases, parseKeys, sectionCases } from "./golden";
 import { answerRange } from "./range-response";
 
 interface TestServer {
@@ -60,9 +60,20 @@ interface DbCase {
 }
 
 const encoder = new TextEncoder();
-// LevelDB (classic-level) and RocksDB 10 (rocksdb-native) from the node corpus, and db_bench's
-// database (RocksDB 7.8.3: levels 0 to 2, range deletions, merges, two WALs, one of them empty).
+/** The committed RocksDB 11 database with three live WALs, whose OPTIONS file is numbered below
+ * the MANIFEST's next file number: its keys, and each with a byte added (absent). */
+const WAL_CHAIN = FIXTURES.path("v11-db/wal-chain");
+const walChainKeys = (): Uint8Array[] =>
+  Array.from({ length: 40 }, (_, i) => encoder.encode(`key${String(i).padStart(3, "0")}`)).flatMap((k) => [
+    k,
+    Uint8Array.of(...k, 0x21),
+  ]);
+
+// LevelDB (classic-level) and RocksDB 10 (rocksdb-native) from the node corpus, db_bench's
+// database (RocksDB 7.8.3: levels 0 to 2, range deletions, merges, two WALs, one of them empty)
+// and RocksDB 11's wal-chain fixture.
 const CASES: DbCase[] = [
+  { name: "fixtures:v11-db/wal-chain", format: "rocksdb", dir: WAL_CHAIN, probes: walChainKeys() },
   ...libraryGetCases().map((c) => ({
     name: `node:${c.id}`,
     format: c.format,
@@ -94,7 +105,7 @@ beforeEach(() => {
 });
 
 test("the corpus yields a LevelDB and a RocksDB database with several WALs", () => {
-  expect(CASES.map((c) => c.format).sort()).toEqual(["leveldb", "rocksdb", "rocksdb"]);
+  expect(CASES.map((c) => c.format).sort()).toEqual(["leveldb", "rocksdb", "rocksdb", "rocksdb"]);
   const bench = CASES.find((c) => c.name === "generated:rocksdb_bench");
   expect(readdirSync(bench!.dir).filter((n) => n.endsWith(".log")).length).toBeGreaterThan(1);
   for (const c of CASES) expect([c.name, c.probes.length > 0]).toEqual([c.name, true]);
@@ -268,7 +279,7 @@ test("no CURRENT under the URL: not a database, as a folder without one", async 
   });
 });
 
-test("the CLI: db inspect --json and db get over a URL print what they print for the folder", async () => {
+test("the CLI: db inspect, db get and db verify over a URL print what they print for the folder", async () => {
   const c = CASES.find((x) => x.name === "generated:rocksdb_bench")!;
   const run = async (...args: string[]): Promise<string> =>
     (await promisify(execFile)(process.execPath, [CLI, ...args])).stdout;
@@ -294,4 +305,10 @@ test("the CLI: db inspect --json and db get over a URL print what they print for
   const get = (where: string): Promise<string> =>
     run("db", "get", "--hex", "--json", "--header", "X-Test: 1", where, key);
   expect(await get(server.url(c.dir))).toBe(await get(c.dir));
+  // db verify: the same files with the same verdicts (on one thread over HTTP).
+  const verify = async (where: string): Promise<unknown> => {
+    const { files, ok } = JSON.parse(await run("db", "verify", "--json", where)) as Record<string, unknown>;
+    return { files, ok };
+  };
+  expect(await verify(server.url(c.dir))).toEqual(await verify(c.dir));
 });
