@@ -283,14 +283,17 @@ test("the CLI: db inspect, db get and db verify over a URL print what they print
   const c = CASES.find((x) => x.name === "generated:rocksdb_bench")!;
   const run = async (...args: string[]): Promise<string> =>
     (await promisify(execFile)(process.execPath, [CLI, ...args])).stdout;
-  const inspect = async (where: string): Promise<unknown> => {
-    const { dir: _dir, ...rest } = JSON.parse(await run("db", "inspect", "--json", where)) as Record<
+  const inspect = async (...where: string[]): Promise<unknown> => {
+    const { dir: _dir, ...rest } = JSON.parse(await run("db", "inspect", "--json", ...where)) as Record<
       string,
       unknown
     >;
     return rest;
   };
   expect(await inspect(server.url(c.dir))).toEqual(await inspect(c.dir));
+  // --files: the folder's names given, nothing probed.
+  const names = readdirSync(c.dir).join(",");
+  expect(await inspect(`--files=${names}`, server.url(c.dir))).toEqual(await inspect(c.dir));
   // A key with a value (db get exits 1 for an absent one, 3 for a merge chain).
   const local = await sf.openDatabase(c.dir);
   let found: Uint8Array | undefined;

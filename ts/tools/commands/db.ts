@@ -165,6 +165,8 @@ log and blob file present is verified.
   --header 'N: V'  <dir> may be the folder's http(s) URL: its files are found from CURRENT and the
                 MANIFEST (docs/CLI.md) and read with ranged requests, tables never downloaded
                 whole; this header goes with each request (an Authorization, say); repeatable
+  --files NAMES the database's file names at the URL, comma-separated (an index.json's list, an S3
+                listing): nothing is probed
 
 Exit code 0 when the database was read (verify: every file is good), 1 when db get found no value
 or verify found a bad file, 2 for a usage error, 3 when CURRENT or the MANIFEST is missing or
@@ -203,6 +205,7 @@ Text lines escape what a terminal cannot show (\\uXXXX).
   --column-family NAME  get: look in this column family (default: default); dump: dump it`,
   options: {
     ...URL_OPTIONS,
+    files: { type: "string" },
     json: { type: "boolean" },
     format: { type: "string" },
     jobs: { type: "string" },

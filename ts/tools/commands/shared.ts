@@ -156,7 +156,8 @@ export function openTable(sf: NodeSstFilter, file: string, args: Parsed): Promis
 
 /**
  * Where `db` commands read the database `dir`: the folder at that path, or for an http(s) URL the
- * files under it (found from its CURRENT and MANIFEST) read with ranged requests and --header.
+ * files under it (--files, else found from its CURRENT and MANIFEST) read with ranged requests
+ * and --header.
  */
 export async function databaseAt(
   sf: NodeSstFilter,
@@ -164,9 +165,14 @@ export async function databaseAt(
   args: Parsed,
   format: LibraryFormat | undefined,
 ): Promise<string | DatabaseSource> {
-  if (!isUrl(dir)) return dir;
+  const files = args.values.files;
+  if (!isUrl(dir)) {
+    if (files !== undefined) throw usage("--files goes with a database's URL (a folder lists its own)");
+    return dir;
+  }
   return sf.httpDatabaseSource(dir, {
     headers: requestHeaders(args),
+    ...(typeof files === "string" ? { files: files.split(",").filter((name) => name !== "") } : {}),
     ...(format === undefined ? {} : { format }),
   });
 }
