@@ -4,8 +4,9 @@
 // equal the folder-opened database's, and so do `db inspect --json`'s listing (live files per level,
 // WALs, OPTIONS) and the CLI's `db get` over the URL. A server that ignores Range is
 // RANGE_NOT_SUPPORTED; a Get's requests are counted and bounded by the files it reads.
-import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { execFile, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
@@ -182,6 +183,76 @@ test("a Get's requests: each file it reads asked for once, no table read twice",
     db.dispose();
   }
 });
+
+test("LevelDB tables named .sst (LevelDB before 1.14): found under that name", async () => {
+  const c = CASES.find((x) => x.format === "leveldb")!;
+  // A copy whose tables have the older name, served as they are.
+  const copy = mkdtempSync(path.join(tmpdir(), "sstfilter-http-sst-"));
+  try {
+    for (const name of readdirSync(c.dir)) {
+      copyFileSync(path.join(c.dir, name), path.join(copy, name.replace(/\.ldb$/, ".sst")));
+    }
+    const local = await sf.openDatabase(copy);
+    const remote = await sf.openDatabaseFrom(server.url(copy));
+    try {
+      expect(local.levels.flatMap((l) => l.files.map((f) => f.name)).every((n) => n.endsWith(".sst"))).toBe(
+        true,
+      );
+      expect(await listing(remote)).toEqual(await listing(local));
+      for (const key of c.probes.slice(0, 20)) expect(await remote.get(key)).toEqual(await local.get(key));
+    } finally {
+      local.dispose();
+      remote.dispose();
+    }
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+});
+
+test("blob files (db_bench with enable_blob_files): found, and every key's value read from them", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "sstfilter-http-blob-"));
+  try {
+    const bench = spawnSync(
+      "db_bench",
+      [
+        "--benchmarks=fillrandom",
+        "--num=2000",
+        "--key_size=16",
+        "--value_size=400",
+        "--enable_blob_files=1",
+        "--min_blob_size=200",
+        "--write_buffer_size=65536",
+        "--seed=7",
+        `--db=${dir}`,
+      ],
+      { encoding: "utf8" },
+    );
+    expect([bench.status, bench.stderr]).toEqual([0, expect.anything()]);
+    const local = await sf.openDatabase(dir);
+    const remote = await sf.openDatabaseFrom(server.url(dir));
+    try {
+      const blobs = local.columnFamilies.flatMap((cf) => cf.blobFiles);
+      expect(blobs.length).toBeGreaterThan(0);
+      expect(remote.fileNames.filter((n) => n.endsWith(".blob")).length).toBe(blobs.length);
+      expect(await listing(remote)).toEqual(await listing(local));
+      const wrong: string[] = [];
+      let keys = 0;
+      for await (const record of local.scan()) {
+        keys++;
+        const [here, there] = [await local.get(record.key), await remote.get(record.key)];
+        if (here === null || there === null || Buffer.compare(there, here) !== 0)
+          wrong.push(Buffer.from(record.key).toString("hex"));
+      }
+      expect(keys).toBeGreaterThan(1000);
+      expect(wrong).toEqual([]);
+    } finally {
+      local.dispose();
+      remote.dispose();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60000);
 
 describe("Gets read tables in ranges", () => {
   const c = CASES.find((x) => x.name === "node:rn_get")!;
