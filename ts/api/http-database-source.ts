@@ -128,7 +128,8 @@ export async function httpDatabaseSource(
     return url.href;
   };
   const exists = (name: string): Promise<boolean> => httpFileExists(fileUrl(name), reach);
-  // CURRENT and the MANIFEST as discovery read them, handed to openDatabase's reads once each.
+  // CURRENT and the MANIFEST as discovery read them: later reads (openDatabase's, a Get's) are
+  // answered from here, not asked for again.
   const kept = new Map<string, Uint8Array>();
   const readWhole = async (name: string): Promise<Uint8Array> => {
     const source = await httpSource(fileUrl(name), reach);
