@@ -58,6 +58,22 @@ export interface HttpDatabaseSource extends DatabaseSource {
 // Probes in flight at once: enough to hide a round trip's latency, few enough for any server.
 const PROBES_AT_ONCE = 16;
 
+// The most file numbers discovery probes for WALs (step 3) or for the OPTIONS file (step 5): a
+// MANIFEST whose oldest live log or own number lies further below its next file number (an odd
+// or hostile one) would otherwise cost a request per number. Beyond it the caller names the files.
+const MAX_PROBED_NUMBERS = 4096;
+
+/** Refuses a discovery step that would probe more than MAX_PROBED_NUMBERS numbers. */
+function checkProbeSpan(from: bigint, to: bigint, what: string): void {
+  if (to - from > BigInt(MAX_PROBED_NUMBERS)) {
+    throw new SstFilterError(
+      "RESOURCE_LIMIT",
+      `finding the ${what} would probe ${to - from} file numbers (${from} to ${to}), more than ` +
+        `${MAX_PROBED_NUMBERS}: pass the database's file names (files) instead`,
+    );
+  }
+}
+
 /** `base` with a "/" ending its path, so that a file's name is appended to it. */
 function directoryUrl(base: URL | string): URL {
   let url: URL;
@@ -209,6 +225,7 @@ async function liveFileNames(
     }
   }
   const oldestWal = oldestLiveWal(state);
+  if (oldestWal !== null) checkProbeSpan(oldestWal, state.nextFileNumber, "WALs");
   for (let n = oldestWal ?? state.nextFileNumber; n < state.nextFileNumber; n++) {
     if (!taken.has(n)) probes.push([walFileName(n)]);
   }
@@ -254,6 +271,7 @@ async function newestOptionsBelow(
   taken: ReadonlySet<bigint>,
   exists: (name: string) => Promise<boolean>,
 ): Promise<string | null> {
+  checkProbeSpan(manifestNumber, bound, "OPTIONS file");
   const numbers: bigint[] = [];
   for (let n = bound - 1n; n > manifestNumber; n--) if (!taken.has(n)) numbers.push(n);
   for (let i = 0; i < numbers.length; i += PROBES_AT_ONCE) {
