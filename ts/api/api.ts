@@ -30,6 +30,11 @@ import { readIndexedDb, type IndexedDbDatabase, type ReadIndexedDbOptions } from
 import { readWriteAheadLog, type ReadWriteAheadLogOptions, type WalFile } from "./wal.js";
 import type { ByteSource } from "../core/byte-sources.js";
 import { httpSource, type HttpSourceOptions } from "./http-source.js";
+import {
+  httpDatabaseSource,
+  type HttpDatabaseOptions,
+  type HttpDatabaseSource,
+} from "./http-database-source.js";
 import { openTable, openTableFrom, type AsyncTable, type Table } from "./table.js";
 import type { OpenTableOptions, ScanTextOptions } from "./table-types.js";
 import { diffDatabases, type DatabaseDiff, type DiffDatabasesOptions } from "./database-diff.js";
@@ -314,6 +319,27 @@ export class SstFilter {
   ): Promise<Database> {
     const source = databaseSourceOf(files, "openDatabase");
     return openDatabase(this.heap, source, opts);
+  }
+
+  /**
+   * Opens the database whose files lie under `baseUrl` (http or https), read with ranged requests:
+   * CURRENT and the MANIFEST now, tables lazily. Its files are `opts.files` when given, else found
+   * from CURRENT and the MANIFEST as httpDatabaseSource describes; `headers`, `retries` and `fetch`
+   * as openTableFrom takes them for a URL.
+   */
+  async openDatabaseFrom(
+    baseUrl: URL | string,
+    opts: OpenDatabaseOptions & HttpDatabaseOptions = {},
+  ): Promise<Database> {
+    return openDatabase(this.heap, await this.httpDatabaseSource(baseUrl, opts), opts);
+  }
+
+  /**
+   * The DatabaseSource of the database under `baseUrl` that openDatabaseFrom opens (for
+   * verifyDatabase, say); `stats.requests` counts the requests sent for all its files.
+   */
+  httpDatabaseSource(baseUrl: URL | string, opts: HttpDatabaseOptions = {}): Promise<HttpDatabaseSource> {
+    return httpDatabaseSource(this.heap, baseUrl, opts);
   }
 
   /**

@@ -76,6 +76,7 @@ export type { TableRegion, TableRegionKind } from "./layout.js";
 export type { ByteSource } from "../core/byte-sources.js";
 export { httpSource } from "./http-source.js";
 export type { HttpFetch, HttpSource, HttpSourceOptions, HttpSourceStats } from "./http-source.js";
+export type { HttpDatabaseOptions, HttpDatabaseSource } from "./http-database-source.js";
 export type {
   DataBlockKeys,
   TableKeyBatch,

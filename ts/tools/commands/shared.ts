@@ -1,12 +1,13 @@
 // What the commands of the `sstfilter` command line (tools/cli.ts, one file each in
 // tools/commands/) share: their shape, the errors they throw with an exit code, opening the table
-// a command names, keys as arguments and as text, and entries as JSON (scan --json, get --json).
+// or database a command names, keys as arguments and as text, and entries as JSON (scan --json, get --json).
 import type { ParseArgsConfig } from "node:util";
 
 import { checkLibraryFormat, type LibraryFormat } from "../../core/library-format.js";
 import {
   SstFilterError,
   type AsyncTable,
+  type DatabaseSource,
   type Entry,
   type NodeSstFilter,
   type OpenTableOptions,
@@ -151,6 +152,29 @@ export function openTable(sf: NodeSstFilter, file: string, args: Parsed): Promis
   if (isUrl(file))
     return sf.openTableFrom(file, { ...tableOpenOptions(args), headers: requestHeaders(args) });
   return sf.openTableFile(file, tableOpenOptions(args));
+}
+
+/**
+ * Where `db` commands read the database `dir`: the folder at that path, or for an http(s) URL the
+ * files under it (--files, else found from its CURRENT and MANIFEST) read with ranged requests
+ * and --header.
+ */
+export async function databaseAt(
+  sf: NodeSstFilter,
+  dir: string,
+  args: Parsed,
+  format: LibraryFormat | undefined,
+): Promise<string | DatabaseSource> {
+  const files = args.values.files;
+  if (!isUrl(dir)) {
+    if (files !== undefined) throw usage("--files goes with a database's URL (a folder lists its own)");
+    return dir;
+  }
+  return sf.httpDatabaseSource(dir, {
+    headers: requestHeaders(args),
+    ...(typeof files === "string" ? { files: files.split(",").filter((name) => name !== "") } : {}),
+    ...(format === undefined ? {} : { format }),
+  });
 }
 
 /** Opens `file`, runs `use` on it and closes it; what fails is reported as about the file. */
