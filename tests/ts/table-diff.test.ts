@@ -215,6 +215,52 @@ describe("entries that differ are found with their keys", () => {
     expect(d.entries.onlyInASamples.map((e) => decoded(e.key))).toEqual(["key00007", "key00107"]);
   });
 
+  // diffTables compares a batch of each table at a time (ts/api/entries-diff.ts): 5 MB of entries
+  // are several batches, their boundaries at other keys in A and in B.
+  test("across many batches: every difference counted, in both a Table and an AsyncTable", async () => {
+    const many = Array.from({ length: 50_000 }, (_, i): [string, string] => [
+      `key${String(i).padStart(6, "0")}`,
+      `value-${i}-${"v".repeat(80 + (i % 23))}`,
+    ]);
+    const other = many
+      .filter((_, i) => i % 997 !== 5)
+      .map(([k, v], i): [string, string] => [k, i % 1009 === 3 ? `${v}!` : v]);
+    other.push(["key999999", "only in B"]);
+    const a = written(many);
+    const b = written(other);
+    const t = open(a);
+    expect([...t.entryBatches()].length).toBeGreaterThan(2);
+    t.dispose();
+    const d = await diffOf(a, b, { maxReported: 3 });
+    const deleted = many.filter((_, i) => i % 997 === 5).length;
+    const changed = many.filter((_, i) => i % 997 !== 5).filter((_, i) => i % 1009 === 3).length;
+    expect([d.entries.onlyInA, d.entries.onlyInB, d.entries.changed]).toEqual([deleted, 1, changed]);
+    expect([d.entries.countA, d.entries.countB]).toEqual([many.length, other.length]);
+    expect(d.entries.onlyInASamples.map((e) => decoded(e.key))).toEqual([
+      "key000005",
+      "key001002",
+      "key001999",
+    ]);
+    expect(d.entries.changedSamples.map((c) => [decoded(c.key), c.fields])).toEqual([
+      ["key000003", ["value"]],
+      ["key001014", ["value"]],
+      ["key002024", ["value"]],
+    ]);
+    const dir = mkdtempSync(path.join(tmpdir(), "sstfilter-diff-batches-"));
+    writeFileSync(path.join(dir, "a.sst"), a);
+    writeFileSync(path.join(dir, "b.sst"), b);
+    const [fa, fb] = [
+      await sf.openTableFile(path.join(dir, "a.sst")),
+      await sf.openTableFile(path.join(dir, "b.sst")),
+    ];
+    try {
+      expect((await sf.diffTables(fa, fb, { maxReported: 3 })).entries).toEqual(d.entries);
+    } finally {
+      fa.dispose();
+      fb.dispose();
+    }
+  });
+
   test("a sequence number changed: found, and equal when seq is ignored", async () => {
     // No compression, no checksum: the first entry's tag can be rewritten in place. The first key
     // of a block is stored whole (shared 0), its 8-byte tag after it: (seq << 8 | type), LE.

@@ -30,8 +30,8 @@ export interface MergeRules<T, F, C> {
   change(a: T, b: T, fields: F[]): C;
 }
 
-/** One sequence walked one item at a time, sync or async alike; `done()` frees the walk. */
-class Walk<T> {
+/** @internal One sequence walked one item at a time, sync or async alike; `done()` frees the walk. */
+export class Walk<T> {
   private readonly walk: Iterator<T> | AsyncIterator<T>;
   current: T | null = null;
   count = 0;
@@ -56,6 +56,21 @@ class Walk<T> {
   }
 }
 
+/** @internal A MergedDiff before the merge: nothing counted yet. */
+export function emptyDiff<T, C>(): MergedDiff<T, C> {
+  return {
+    equal: true,
+    countA: 0,
+    countB: 0,
+    onlyInA: 0,
+    onlyInB: 0,
+    changed: 0,
+    onlyInASamples: [],
+    onlyInBSamples: [],
+    changedSamples: [],
+  };
+}
+
 /**
  * @internal Sequences `a` and `b`, both in `rules.compare`'s order, merged: an item before the
  * other's current one is only in its sequence; items at the same place pair up, in order, and are
@@ -67,17 +82,7 @@ export async function diffMerged<T, F, C>(
   rules: MergeRules<T, F, C>,
   maxReported: number,
 ): Promise<MergedDiff<T, C>> {
-  const out: MergedDiff<T, C> = {
-    equal: true,
-    countA: 0,
-    countB: 0,
-    onlyInA: 0,
-    onlyInB: 0,
-    changed: 0,
-    onlyInASamples: [],
-    onlyInBSamples: [],
-    changedSamples: [],
-  };
+  const out = emptyDiff<T, C>();
   const walkA = new Walk(a);
   const walkB = new Walk(b);
   try {
