@@ -30,6 +30,27 @@ export interface MergeRules<T, F, C> {
   change(a: T, b: T, fields: F[]): C;
 }
 
+/** A merge's counts so far: items read of each sequence, and the differences found among them. */
+export interface MergeProgress {
+  countA: number;
+  countB: number;
+  onlyInA: number;
+  onlyInB: number;
+  changed: number;
+}
+
+/** @internal How a long merge is watched: a signal that ends it, its counts now and then. */
+export interface MergeWatch {
+  /** Aborting it rejects the merge with the signal's reason (the walks freed). */
+  signal?: AbortSignal | undefined;
+  /** Called every PROGRESS_STEP pairs of steps and once at the end. */
+  onProgress?: ((progress: MergeProgress) => void) | undefined;
+}
+
+// How many steps of the merge pass between two checks of the signal and two progress reports: a
+// check costs nothing beside a step's reads, and a report a viewer's worker posts stays rare.
+const PROGRESS_STEP = 4096;
+
 /** One sequence walked one item at a time, sync or async alike; `done()` frees the walk. */
 class Walk<T> {
   private readonly walk: Iterator<T> | AsyncIterator<T>;
@@ -66,6 +87,7 @@ export async function diffMerged<T, F, C>(
   b: Iterable<T> | AsyncIterable<T>,
   rules: MergeRules<T, F, C>,
   maxReported: number,
+  watch: MergeWatch = {},
 ): Promise<MergedDiff<T, C>> {
   const out: MergedDiff<T, C> = {
     equal: true,
@@ -80,6 +102,15 @@ export async function diffMerged<T, F, C>(
   };
   const walkA = new Walk(a);
   const walkB = new Walk(b);
+  const report = (): void =>
+    watch.onProgress?.({
+      countA: walkA.count,
+      countB: walkB.count,
+      onlyInA: out.onlyInA,
+      onlyInB: out.onlyInB,
+      changed: out.changed,
+    });
+  let steps = 0;
   try {
     await walkA.advance();
     await walkB.advance();
@@ -87,6 +118,10 @@ export async function diffMerged<T, F, C>(
       const ia = walkA.current;
       const ib = walkB.current;
       if (ia === null && ib === null) break;
+      if (++steps % PROGRESS_STEP === 0) {
+        watch.signal?.throwIfAborted();
+        report();
+      }
       const c = ia === null ? 1 : ib === null ? -1 : rules.compare(ia, ib);
       if (c < 0) {
         if (out.onlyInA++ < maxReported) out.onlyInASamples.push(rules.kept(ia!));
@@ -110,5 +145,6 @@ export async function diffMerged<T, F, C>(
   out.countA = walkA.count;
   out.countB = walkB.count;
   out.equal = out.onlyInA + out.onlyInB + out.changed === 0;
+  report();
   return out;
 }
