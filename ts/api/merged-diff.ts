@@ -39,16 +39,8 @@ export interface MergeProgress {
   changed: number;
 }
 
-/** @internal How a long merge is watched: a signal that ends it, its counts now and then. */
-export interface MergeWatch {
-  /** Aborting it rejects the merge with the signal's reason (the walks freed). */
-  signal?: AbortSignal | undefined;
-  /** Called every PROGRESS_STEP pairs of steps and once at the end. */
-  onProgress?: ((progress: MergeProgress) => void) | undefined;
-}
-
-// How many steps of the merge pass between two checks of the signal and two progress reports: a
-// check costs nothing beside a step's reads, and a report a viewer's worker posts stays rare.
+// How many steps of the merge pass between two progress reports: few enough that a viewer's worker
+// posts a message now and then, not for every entry.
 const PROGRESS_STEP = 4096;
 
 /** One sequence walked one item at a time, sync or async alike; `done()` frees the walk. */
@@ -87,7 +79,7 @@ export async function diffMerged<T, F, C>(
   b: Iterable<T> | AsyncIterable<T>,
   rules: MergeRules<T, F, C>,
   maxReported: number,
-  watch: MergeWatch = {},
+  onProgress?: (progress: MergeProgress) => void,
 ): Promise<MergedDiff<T, C>> {
   const out: MergedDiff<T, C> = {
     equal: true,
@@ -103,7 +95,7 @@ export async function diffMerged<T, F, C>(
   const walkA = new Walk(a);
   const walkB = new Walk(b);
   const report = (): void =>
-    watch.onProgress?.({
+    onProgress?.({
       countA: walkA.count,
       countB: walkB.count,
       onlyInA: out.onlyInA,
@@ -118,10 +110,7 @@ export async function diffMerged<T, F, C>(
       const ia = walkA.current;
       const ib = walkB.current;
       if (ia === null && ib === null) break;
-      if (++steps % PROGRESS_STEP === 0) {
-        watch.signal?.throwIfAborted();
-        report();
-      }
+      if (++steps % PROGRESS_STEP === 0) report();
       const c = ia === null ? 1 : ib === null ? -1 : rules.compare(ia, ib);
       if (c < 0) {
         if (out.onlyInA++ < maxReported) out.onlyInASamples.push(rules.kept(ia!));

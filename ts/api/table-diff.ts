@@ -10,7 +10,7 @@ import type { FilterDetails } from "./filters.js";
 import type { AsyncTable, Table } from "./table.js";
 import type { TablePropertyValue } from "./table-types.js";
 import { dataEnd } from "./table-verify.js";
-import { diffMerged, type MergedDiff, type MergeProgress, type MergeWatch } from "./merged-diff.js";
+import { diffMerged, type MergedDiff, type MergeProgress } from "./merged-diff.js";
 
 /** What diffTables may be told to ignore: see {@link DiffTablesOptions.ignore}. */
 export type DiffIgnore = "seq" | "properties" | `properties:${string}`;
@@ -21,7 +21,7 @@ export type DiffIgnore = "seq" | "properties" | `properties:${string}`;
  */
 export type DiffProgress = MergeProgress;
 
-/** diffTables' options: what to ignore, how many differing entries to report, the key order, progress and cancel. */
+/** diffTables' options: what to ignore, how many differing entries to report, the key order, progress. */
 export interface DiffTablesOptions {
   /**
    * Fields expected to vary (a golden test's sequence numbers, creation times, session ids):
@@ -41,11 +41,6 @@ export interface DiffTablesOptions {
    * "supplied" and not built in): the same function. Built-in orders need none.
    */
   comparator?: CompareFunction;
-  /**
-   * Aborting it rejects diffTables with the signal's reason (an AbortError), between two data
-   * blocks compared or two entries read: a viewer's Cancel.
-   */
-  signal?: AbortSignal;
   /** Called as the entries are merged, every few thousand entries and once when they are done. */
   onProgress?: (progress: DiffProgress) => void;
 }
@@ -347,11 +342,9 @@ async function firstDifferingDataBlock(
   b: Table | AsyncTable,
   blocksA: DiffBlock[],
   blocksB: DiffBlock[],
-  signal: AbortSignal | undefined,
 ): Promise<PhysicalDiff["dataBlock"]> {
   const n = Math.min(blocksA.length, blocksB.length);
   for (let index = 0; index < n; index++) {
-    signal?.throwIfAborted();
     const ba = blocksA[index]!;
     const bb = blocksB[index]!;
     const contentsA = await a.readBlock(ba.offset, ba.size);
@@ -368,7 +361,6 @@ async function diffPhysical(
   a: Table | AsyncTable,
   b: Table | AsyncTable,
   ignored: Ignored,
-  signal: AbortSignal | undefined,
 ): Promise<PhysicalDiff> {
   const [shapeA, shapeB] = [await blocksOf(a), await blocksOf(b)];
   const side = async (t: Table | AsyncTable, shape: typeof shapeA): Promise<Record<string, DiffValue>> => ({
@@ -390,7 +382,7 @@ async function diffPhysical(
     .map((field) => ({ field, a: fieldsA[field]!, b: fieldsB[field]! }));
   const properties = diffProperties(a, b, ignored);
   const filterBytes = await firstDifferingFilterBlock(a, b);
-  const dataBlock = ignored.seq ? null : await firstDifferingDataBlock(a, b, shapeA.data, shapeB.data, signal);
+  const dataBlock = ignored.seq ? null : await firstDifferingDataBlock(a, b, shapeA.data, shapeB.data);
   const equal =
     fields.length === 0 &&
     properties.onlyInA.length + properties.onlyInB.length + properties.changed.length === 0 &&
@@ -460,7 +452,7 @@ function diffEntries(
   compare: CompareFunction,
   ignored: Ignored,
   maxReported: number,
-  watch: MergeWatch,
+  onProgress: DiffTablesOptions["onProgress"],
 ): Promise<EntriesDiff> {
   return diffMerged<Entry, EntryChange["fields"][number], EntryChange>(
     a.entries(),
@@ -472,7 +464,7 @@ function diffEntries(
       change: (ea, eb, fields) => ({ key: ea.key, fields, a: ea, b: eb }),
     },
     maxReported,
-    watch,
+    onProgress,
   );
 }
 
@@ -538,7 +530,7 @@ export async function diffTables(
   if (opts === null || typeof opts !== "object") {
     throw new SstFilterError(
       "BAD_OPTIONS",
-      "diffTables options must be an object { ignore?, maxReported?, comparator?, signal?, onProgress? }",
+      "diffTables options must be an object { ignore?, maxReported?, comparator?, onProgress? }",
     );
   }
   const maxReported = maxReportedOf(opts.maxReported);
@@ -550,11 +542,8 @@ export async function diffTables(
   }
   const ignored = ignoredOf(opts.ignore);
   const compare = mergeOrder(a, b, services.orderOf, opts.comparator);
-  const { signal, onProgress } = opts;
-  signal?.throwIfAborted();
-  const physical = await diffPhysical(services, a, b, ignored, signal);
-  const entries = await diffEntries(a, b, compare, ignored, maxReported, { signal, onProgress });
-  signal?.throwIfAborted();
+  const physical = await diffPhysical(services, a, b, ignored);
+  const entries = await diffEntries(a, b, compare, ignored, maxReported, opts.onProgress);
   const rangeDeletions = await diffRangeDeletions(a, b, compare, ignored, maxReported);
   return {
     equal: physical.equal && entries.equal && rangeDeletions.equal,

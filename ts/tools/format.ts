@@ -431,7 +431,11 @@ function rangeDeletionEntry(r: RangeDeletion): Entry {
 }
 
 /** A merged diff's counts after `what`: "equal" and the count (in `unit`), or what differs. */
-export function countsLine<T, C>(what: string, unit: [one: string, many: string], d: MergedDiff<T, C>): string {
+export function countsLine<T, C>(
+  what: string,
+  unit: [one: string, many: string],
+  d: MergedDiff<T, C>,
+): string {
   return d.equal
     ? `${what}: equal (${count(d.countA)} ${d.countA === 1 ? unit[0] : unit[1]})`
     : `${what}: ${count(d.onlyInA)} only in A, ${count(d.onlyInB)} only in B, ${count(d.changed)} changed (${count(d.countA)} in A, ${count(d.countB)} in B)`;
