@@ -9,7 +9,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
-import { SstFilterError, type NodeSstFilter, type Table, type TableDiff, type WriteOptions } from "sstfilter";
+import {
+  SstFilterError,
+  type DiffProgress,
+  type NodeSstFilter,
+  type Table,
+  type TableDiff,
+  type WriteOptions,
+} from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { CLI } from "./cli-path";
@@ -213,6 +220,39 @@ describe("entries that differ are found with their keys", () => {
     const d = await diffOf(written(ENTRIES), written(fewer), { maxReported: 2 });
     expect(d.entries.onlyInA).toBe(5);
     expect(d.entries.onlyInASamples.map((e) => decoded(e.key))).toEqual(["key00007", "key00107"]);
+  });
+
+  test("onProgress: the merge's counts every 4,096 steps, rising, and the final counts last", async () => {
+    // 10,000 entries in A, every other one in B: 10,000 steps of the merge, reported at 4,096 and
+    // 8,192, then once at the end.
+    const many = Array.from({ length: 10_000 }, (_, i): [string, string] => [
+      `key${String(i).padStart(6, "0")}`,
+      `value-${i}`,
+    ]);
+    const reports: DiffProgress[] = [];
+    const d = await diffOf(written(many), written(many.filter((_, i) => i % 2 === 0)), {
+      onProgress: (p) => reports.push(p),
+    });
+    expect(reports.length).toBe(3);
+    const last = reports[reports.length - 1]!;
+    expect(last).toEqual({
+      countA: d.entries.countA,
+      countB: d.entries.countB,
+      onlyInA: d.entries.onlyInA,
+      onlyInB: d.entries.onlyInB,
+      changed: d.entries.changed,
+    });
+    expect(last).toEqual({ countA: 10_000, countB: 5_000, onlyInA: 5_000, onlyInB: 0, changed: 0 });
+    for (let i = 1; i < reports.length; i++) {
+      expect(reports[i]!.countA).toBeGreaterThan(reports[i - 1]!.countA);
+    }
+  });
+
+  test("onProgress that is not a function is BAD_OPTIONS", async () => {
+    const t = written(ENTRIES);
+    await expect(
+      diffOf(t, t, { onProgress: 1 as unknown as (p: DiffProgress) => void }),
+    ).rejects.toMatchObject({ code: "BAD_OPTIONS" });
   });
 
   test("a sequence number changed: found, and equal when seq is ignored", async () => {
