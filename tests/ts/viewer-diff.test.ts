@@ -1,9 +1,10 @@
 // The viewer's Diff (issue 32): a table open in the viewer, a second one picked on the Diff card;
 // the lines the card shows equal, line for line, what `sstfilter diff A B` prints for the same pair
 // (entries only in A, only in B and changed; range deletions; the files; the counts), for corpus
-// pairs with known differences and a table against itself. ?url= with ?diff= diffs on load. A long
-// diff shows its progress and stops at Cancel; a truncated second table and one in another key
-// order show their typed errors in the banner, with the library's words.
+// pairs with known differences and a table against itself; a table dropped on the card is B too.
+// ?url= with ?diff= diffs on load. A long diff shows its progress and stops at Cancel; a truncated
+// second table and one in another key order show their typed errors in the banner, with the
+// library's words.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -93,6 +94,24 @@ test.each(PAIRS)("%s: the card shows the lines sstfilter diff prints", async (_w
   // The verdict, as the exit code says it.
   expect(lines[0]).toBe(expected.status === 0 ? "A and B are equal" : "A and B differ");
   expect(await page.textContent("#diff-name")).toBe(`B: ${path.basename(b)}`);
+});
+
+test("a table dropped on the Diff card is B", async () => {
+  const [, a, b] = PAIRS[0]!;
+  await openTable(a);
+  const dataTransfer = await page.evaluateHandle(
+    ([name, base64]) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name));
+      return transfer;
+    },
+    ["dropped.sst", readFileSync(b).toString("base64")] as const,
+  );
+  await page.dispatchEvent("#diff-drop", "drop", { dataTransfer });
+  expect(await shownLines()).toEqual(cliDiff(a, b).lines);
+  expect(await page.textContent("#diff-name")).toBe("B: dropped.sst");
+  // The table view still shows A: a drop on the card is no drop on the page's zone.
+  expect(await page.textContent("#file-name")).toBe(path.basename(a));
 });
 
 test("?url= with ?diff= opens the first table and diffs the second on load", async () => {
