@@ -114,6 +114,7 @@ async function openFolder(folder) {
     return;
   }
   tableView.generation++; // answers about the table shown before are dropped
+  clearDiff(); // and its diff's worker ends
   showError(null);
   $("drop").classList.add("compact");
   $("table").hidden = true;
@@ -128,6 +129,7 @@ async function openFolder(folder) {
 
 function backToDatabase() {
   tableView.generation++;
+  clearDiff();
   $("table").hidden = true;
   $("back-to-db").hidden = true;
   $("database").hidden = false;
