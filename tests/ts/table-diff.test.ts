@@ -9,7 +9,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
-import { SstFilterError, type NodeSstFilter, type Table, type TableDiff, type WriteOptions } from "sstfilter";
+import {
+  SstFilterError,
+  type DiffProgress,
+  type NodeSstFilter,
+  type Table,
+  type TableDiff,
+  type WriteOptions,
+} from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { CLI } from "./cli-path";
@@ -259,6 +266,41 @@ describe("entries that differ are found with their keys", () => {
       fa.dispose();
       fb.dispose();
     }
+  });
+
+  test("onProgress: the counts after each batch, rising, and the final counts last", async () => {
+    // 50,000 entries in A (several batches), every other one in B.
+    const many = Array.from({ length: 50_000 }, (_, i): [string, string] => [
+      `key${String(i).padStart(6, "0")}`,
+      `value-${i}-${"v".repeat(80)}`,
+    ]);
+    const reports: DiffProgress[] = [];
+    const d = await diffOf(written(many), written(many.filter((_, i) => i % 2 === 0)), {
+      onProgress: (p) => reports.push(p),
+    });
+    expect(reports.length).toBeGreaterThan(2);
+    const last = reports[reports.length - 1]!;
+    expect(last).toEqual({
+      countA: d.entries.countA,
+      countB: d.entries.countB,
+      onlyInA: d.entries.onlyInA,
+      onlyInB: d.entries.onlyInB,
+      changed: d.entries.changed,
+    });
+    expect(last).toEqual({ countA: 50_000, countB: 25_000, onlyInA: 25_000, onlyInB: 0, changed: 0 });
+    // Before the end, a report is of a walk under way.
+    expect(reports[0]!.countA).toBeLessThan(50_000);
+    for (let i = 1; i < reports.length; i++) {
+      expect(reports[i]!.countA).toBeGreaterThanOrEqual(reports[i - 1]!.countA);
+      expect(reports[i]!.onlyInA).toBeGreaterThanOrEqual(reports[i - 1]!.onlyInA);
+    }
+  });
+
+  test("onProgress that is not a function is BAD_OPTIONS", async () => {
+    const t = written(ENTRIES);
+    await expect(
+      diffOf(t, t, { onProgress: 1 as unknown as (p: DiffProgress) => void }),
+    ).rejects.toMatchObject({ code: "BAD_OPTIONS" });
   });
 
   test("a sequence number changed: found, and equal when seq is ignored", async () => {

@@ -6,7 +6,7 @@
 // `t.entries()`: the versions of one user key pair up in stored order (newest first).
 import type { CompareFunction } from "./comparators.js";
 import { entryOf, tagWordsOf, type Entry, type EntryBatch } from "./entries.js";
-import { emptyDiff, Walk, type MergedDiff } from "./merged-diff.js";
+import { emptyDiff, Walk, type MergedDiff, type MergeProgress } from "./merged-diff.js";
 
 /** An entry of both tables (the same user key, the same place among its versions) that differs. */
 export interface EntryChange {
@@ -60,6 +60,11 @@ class BatchSide {
   n = 0;
   /** Entries in the batches taken so far. */
   count = 0;
+
+  /** Entries walked past so far: those of the batches taken less what is left of the current one. */
+  walked(): number {
+    return this.count - (this.n - this.i);
+  }
   done = false;
 
   constructor(batches: Iterable<EntryBatch> | AsyncIterable<EntryBatch>) {
@@ -156,7 +161,8 @@ class BatchSide {
  * @internal The entries of two tables' walks (`t.entryBatches()`), both in `compare`'s order,
  * merged: an entry before the other side's current one is only in its table; entries of the same
  * user key pair up in stored order and are changed when their value, type, sequence number (unless
- * `ignoreSeq`) or timestamp differ.
+ * `ignoreSeq`) or timestamp differ. `onProgress` hears the counts so far after each batch, and
+ * once at the end.
  */
 export async function diffEntryBatches(
   batchesA: Iterable<EntryBatch> | AsyncIterable<EntryBatch>,
@@ -164,6 +170,7 @@ export async function diffEntryBatches(
   compare: CompareFunction,
   ignoreSeq: boolean,
   maxReported: number,
+  onProgress?: (progress: MergeProgress) => void,
 ): Promise<EntriesDiff> {
   const out = emptyDiff<Entry, EntryChange>();
   const a = new BatchSide(batchesA);
@@ -176,6 +183,14 @@ export async function diffEntryBatches(
     if (out.onlyInB++ < maxReported) out.onlyInBSamples.push(b.kept());
     b.i++;
   };
+  const report = (): void =>
+    onProgress?.({
+      countA: a.walked(),
+      countB: b.walked(),
+      onlyInA: out.onlyInA,
+      onlyInB: out.onlyInB,
+      changed: out.changed,
+    });
   try {
     for (;;) {
       if (a.i === a.n && !a.done) await a.load();
@@ -200,6 +215,7 @@ export async function diffEntryBatches(
       // One table ended: the rest of the other's entries are only in it.
       if (b.done) while (a.i < a.n) onlyInA();
       if (a.done) while (b.i < b.n) onlyInB();
+      report();
     }
   } finally {
     await a.finish();
@@ -208,5 +224,6 @@ export async function diffEntryBatches(
   out.countA = a.count;
   out.countB = b.count;
   out.equal = out.onlyInA + out.onlyInB + out.changed === 0;
+  report();
   return out;
 }

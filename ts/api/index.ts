@@ -56,6 +56,7 @@ export type {
 export type {
   DiffBlock,
   DiffIgnore,
+  DiffProgress,
   DiffTablesOptions,
   DiffValue,
   EntriesDiff,

@@ -30,6 +30,19 @@ export interface MergeRules<T, F, C> {
   change(a: T, b: T, fields: F[]): C;
 }
 
+/** A merge's counts so far: items read of each sequence, and the differences found among them. */
+export interface MergeProgress {
+  countA: number;
+  countB: number;
+  onlyInA: number;
+  onlyInB: number;
+  changed: number;
+}
+
+// How many steps of the merge pass between two progress reports: few enough that a viewer's worker
+// posts a message now and then, not for every entry.
+const PROGRESS_STEP = 4096;
+
 /** @internal One sequence walked one item at a time, sync or async alike; `done()` frees the walk. */
 export class Walk<T> {
   private readonly walk: Iterator<T> | AsyncIterator<T>;
@@ -81,10 +94,20 @@ export async function diffMerged<T, F, C>(
   b: Iterable<T> | AsyncIterable<T>,
   rules: MergeRules<T, F, C>,
   maxReported: number,
+  onProgress?: (progress: MergeProgress) => void,
 ): Promise<MergedDiff<T, C>> {
   const out = emptyDiff<T, C>();
   const walkA = new Walk(a);
   const walkB = new Walk(b);
+  const report = (): void =>
+    onProgress?.({
+      countA: walkA.count,
+      countB: walkB.count,
+      onlyInA: out.onlyInA,
+      onlyInB: out.onlyInB,
+      changed: out.changed,
+    });
+  let steps = 0;
   try {
     await walkA.advance();
     await walkB.advance();
@@ -92,6 +115,7 @@ export async function diffMerged<T, F, C>(
       const ia = walkA.current;
       const ib = walkB.current;
       if (ia === null && ib === null) break;
+      if (++steps % PROGRESS_STEP === 0) report();
       const c = ia === null ? 1 : ib === null ? -1 : rules.compare(ia, ib);
       if (c < 0) {
         if (out.onlyInA++ < maxReported) out.onlyInASamples.push(rules.kept(ia!));
@@ -115,5 +139,6 @@ export async function diffMerged<T, F, C>(
   out.countA = walkA.count;
   out.countB = walkB.count;
   out.equal = out.onlyInA + out.onlyInB + out.changed === 0;
+  report();
   return out;
 }

@@ -12,14 +12,20 @@ import type { AsyncTable, Table } from "./table.js";
 import type { TablePropertyValue } from "./table-types.js";
 import { dataEnd } from "./table-verify.js";
 import { diffEntryBatches, type EntriesDiff } from "./entries-diff.js";
-import { diffMerged, type MergedDiff } from "./merged-diff.js";
+import { diffMerged, type MergedDiff, type MergeProgress } from "./merged-diff.js";
 
 export type { EntriesDiff, EntryChange } from "./entries-diff.js";
 
 /** What diffTables may be told to ignore: see {@link DiffTablesOptions.ignore}. */
 export type DiffIgnore = "seq" | "properties" | `properties:${string}`;
 
-/** diffTables' options: what to ignore, how many differing entries to report, the key order. */
+/**
+ * diffTables' progress through the entries, merged in key order: entries read of each table, and
+ * the entries only in A, only in B and changed among them.
+ */
+export type DiffProgress = MergeProgress;
+
+/** diffTables' options: what to ignore, how many differing entries to report, the key order, progress. */
 export interface DiffTablesOptions {
   /**
    * Fields expected to vary (a golden test's sequence numbers, creation times, session ids):
@@ -39,6 +45,8 @@ export interface DiffTablesOptions {
    * "supplied" and not built in): the same function. Built-in orders need none.
    */
   comparator?: CompareFunction;
+  /** Called as the entries are merged, every few thousand entries and once when they are done. */
+  onProgress?: (progress: DiffProgress) => void;
 }
 
 /**
@@ -469,12 +477,15 @@ export async function diffTables(
   if (opts === null || typeof opts !== "object") {
     throw new SstFilterError(
       "BAD_OPTIONS",
-      "diffTables options must be an object { ignore?, maxReported?, comparator? }",
+      "diffTables options must be an object { ignore?, maxReported?, comparator?, onProgress? }",
     );
   }
   const maxReported = maxReportedOf(opts.maxReported);
   if (opts.comparator !== undefined && typeof opts.comparator !== "function") {
     throw new SstFilterError("BAD_OPTIONS", "comparator must be a function (a, b) => number");
+  }
+  if (opts.onProgress !== undefined && typeof opts.onProgress !== "function") {
+    throw new SstFilterError("BAD_OPTIONS", "onProgress must be a function (progress) => void");
   }
   const ignored = ignoredOf(opts.ignore);
   const compare = mergeOrder(a, b, services.orderOf, opts.comparator);
@@ -485,6 +496,7 @@ export async function diffTables(
     compare,
     ignored.seq,
     maxReported,
+    opts.onProgress,
   );
   const rangeDeletions = await diffRangeDeletions(a, b, compare, ignored, maxReported);
   return {

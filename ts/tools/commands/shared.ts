@@ -12,7 +12,7 @@ import {
   type NodeSstFilter,
   type OpenTableOptions,
 } from "../../platform/node.js";
-import { blobIndexJson, bytesJson, decodeEntryValue, parseHex, printableText, toHex } from "../format.js";
+import { blobIndexJson, bytesJson, decodeEntryValue, parseHex, toHex } from "../format.js";
 
 /** Exit code of a negative finding: a key definitely absent, a corrupt file, nothing for the key. */
 export const EXIT_NEGATIVE = 1;
@@ -100,12 +100,8 @@ export function fromHex(text: string, what: string): Uint8Array {
   return bytes;
 }
 
-/** A key as text when it is printable UTF-8, else as 0x-prefixed hex. */
-export function showKey(key: Uint8Array): string {
-  const text = printableText(key);
-  // Leading/trailing spaces and the empty key would be invisible or ambiguous.
-  return text !== null && text.length > 0 && text.trim() === text ? text : `0x${toHex(key)}`;
-}
+// Keys in the commands' lines: worded in format.ts, which the viewer's Diff shares.
+export { showKey } from "../format.js";
 
 /** An input's failure as a CliError (exit code 3) naming the file, the code and the byte offset. */
 export function inputError(file: string, error: unknown): CliError {
