@@ -437,7 +437,7 @@ TEST(WalRecovery, TwoPhaseCommitAsTransactionDbRecoversIt) {
 // RocksDB 11.8.1's databases (fixtures v11_db) whose WALs carry predecessor records (types 130 and
 // 131) under track_and_verify_wals: replayed as DB::Open replays them, every Get equals
 // RocksDB's, and the chain missing a WAL is refused as RocksDB refuses it. The database with
-// timestamps kept out of its tables is tests/ts/db-v11.test.ts's.
+// timestamps kept out of its tables is db_get_test.cc's and tests/ts/db-v11.test.ts's.
 TEST(WalRecovery, RocksDb11PredecessorRecordsAsDbOpen) {
   size_t opened = 0, refused = 0;
   for (const auto& [corpus, manifest] : golden::Sections("v11_db")) {
