@@ -75,7 +75,8 @@ TableCursor::TableCursor(const TableReader& table, Content content, size_t batch
 TableCursor::~TableCursor() = default;
 
 size_t TableCursor::timestamp_size() const {
-  return table_->comparator_ref ? table_->comparator_ref->timestamp_size() : 0;
+  const size_t stored = table_->comparator_ref ? table_->comparator_ref->timestamp_size() : 0;
+  return stored + table_->stripped_timestamp_size;
 }
 
 BlockFetcher& TableCursor::fetcher() const {
@@ -171,7 +172,9 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
   EntryBudget budget;
   const bool entries = content_ == Content::kEntries;
   const bool ranged = entries_.from || entries_.to || entries_.prefix || entries_.limit != 0;
-  const size_t ts_size = timestamp_size();
+  const size_t ts_size = timestamp_size() - table_->stripped_timestamp_size;
+  // What a key without its stored timestamp reads with: the minimum timestamp (table_reader.h).
+  const Bytes min_timestamp(table_->stripped_timestamp_size, 0);
   bool first_in_block = true;
   while (!decoder.AtEnd()) {
     if (Status s = decoder.Next(); !s.ok()) return located(s);
@@ -195,7 +198,7 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
       first_in_block = false;
     }
     // The user key is the stored one without its timestamp (ranges compare it alone).
-    ByteView timestamp;
+    ByteView timestamp(min_timestamp);
     if (ts_size != 0) {
       if (key.size() < ts_size) {
         return located(Status::Error(ErrorCode::kCorrupt, "user key shorter than its timestamp",

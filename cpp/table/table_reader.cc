@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/enum_names.h"
+#include "comparator/stored_without_timestamps.h"
 #include "table/internal_key.h"
 
 namespace sstfilter {
@@ -325,6 +326,13 @@ Status TableReader::Configure() {
       rocksdb ? std::optional(recorded) : t.options.manifest_comparator;
   if (Status s = ChooseKeyOrder(named); !s.ok()) {
     return s;
+  }
+  // RocksDB records the property only when it is 0 (table/meta_blocks.cc); its table reader takes
+  // the flag from the file's MANIFEST entry, which says the same (db/table_cache.cc).
+  if (rocksdb && t.comparator_ref && t.comparator_ref->timestamp_size() != 0 &&
+      props.Number("rocksdb.user.defined.timestamps.persisted") == 0) {
+    t.stripped_timestamp_size = t.comparator_ref->timestamp_size();
+    t.comparator_ref = OrderOfKeysStoredWithoutTimestamps(std::move(t.comparator_ref));
   }
   if (t.index_type > kBinarySearchWithFirstKey) {
     return Status::Error(ErrorCode::kUnsupported,

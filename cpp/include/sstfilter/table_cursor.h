@@ -92,7 +92,8 @@ class TableCursor final : public ResumableRead {
   // value, packed as the keys are.
   const std::vector<uint64_t>& tags() const { return tags_; }
   // Content::kEntries with user-defined timestamps: each entry's timestamp, timestamp_size()
-  // bytes each (as stored: little-endian); empty otherwise.
+  // bytes each (as stored: little-endian; all zero bytes, the minimum, in a table whose writer
+  // stripped them, as RocksDB reads one); empty otherwise.
   const Bytes& timestamps() const { return timestamps_; }
   size_t timestamp_size() const;
   const Bytes& value_data() const { return value_data_; }
