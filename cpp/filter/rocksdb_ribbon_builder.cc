@@ -5,7 +5,8 @@
 // RocksDB 7.8.3 and 10.x apart from formatting.
 //
 // Memory follows RocksDB's: the 8-byte hash of every key, then the banding storage (16 + 4 bytes
-// per slot, slots about 1.03 per key), then, with the hashes released, the filter itself.
+// per slot, slots about 1.03 per key), then, with the hashes released, the filter itself; built
+// at several bits per key (FinishRibbons), every filter beside the one banding.
 #include <cstdint>
 #include <cstring>
 #include <memory>
