@@ -54,6 +54,12 @@ export type BuildOptions =
 /** The filter families buildFilter writes. */
 export type FilterFormat = BuildOptions["format"];
 
+/** What buildFilters builds: one format at each of several bits per key. */
+export interface BuildManyOptions {
+  format: FilterFormat;
+  bitsPerKey: number[];
+}
+
 /** The filter formats with more than one probe kernel (scalar, SIMD128). */
 export type KernelFamily = "fastLocalBloom" | "ribbon";
 /** Per kernel family, the kernels the module has and the one in use. */
@@ -127,14 +133,7 @@ export class SstFilter {
     if (opts === null || typeof opts !== "object") {
       throw new SstFilterError("BAD_OPTIONS", "buildFilter needs options { format, bitsPerKey }");
     }
-    const formats = this.heap.constants.filterFormats;
-    if (!Object.hasOwn(formats, opts.format)) {
-      throw new SstFilterError(
-        "BAD_OPTIONS",
-        `format must be one of ${Object.keys(formats).join(", ")}, got ${String(opts.format)}`,
-      );
-    }
-    const format = formats[opts.format];
+    const format = this.#filterFormatCode(opts.format);
     if (typeof opts.bitsPerKey !== "number") {
       throw new SstFilterError("BAD_OPTIONS", `bitsPerKey must be a number, got ${typeof opts.bitsPerKey}`);
     }
@@ -149,6 +148,44 @@ export class SstFilter {
     );
     if (out === null) throw this.heap.lastError();
     return out;
+  }
+
+  /**
+   * buildFilter at each of `bitsPerKey` (element i for bitsPerKey[i], the same bytes) for less
+   * than one build each: the keys cross into wasm once, RocksDB's FastLocalBloom and Ribbon hash
+   * them once, and Ribbon bands them once (only its solution's width depends on the bits per key).
+   */
+  buildFilters(keys: Iterable<Key> | KeyBatch, opts: BuildManyOptions): Uint8Array[] {
+    if (opts === null || typeof opts !== "object") {
+      throw new SstFilterError("BAD_OPTIONS", "buildFilters needs options { format, bitsPerKey: [...] }");
+    }
+    const format = this.#filterFormatCode(opts.format);
+    if (!Array.isArray(opts.bitsPerKey) || !opts.bitsPerKey.every((b) => typeof b === "number")) {
+      throw new SstFilterError("BAD_OPTIONS", "bitsPerKey must be an array of numbers");
+    }
+    const at = this.heap.putKeys(keys, "buildFilters");
+    const out = this.heap.module.buildFilters(
+      format,
+      opts.bitsPerKey,
+      at.data,
+      at.dataSize,
+      at.offsets,
+      at.count,
+    );
+    if (out === null) throw this.heap.lastError();
+    return out;
+  }
+
+  // The module's code of a buildFilter format name.
+  #filterFormatCode(format: unknown): number {
+    const formats = this.heap.constants.filterFormats;
+    if (typeof format !== "string" || !Object.hasOwn(formats, format)) {
+      throw new SstFilterError(
+        "BAD_OPTIONS",
+        `format must be one of ${Object.keys(formats).join(", ")}, got ${String(format)}`,
+      );
+    }
+    return formats[format as FilterFormat];
   }
 
   /** Opens filter bytes for probing. The bytes are copied; the caller may reuse them. */

@@ -2,6 +2,7 @@
 export { SstFilter } from "./api.js";
 export type {
   Backend,
+  BuildManyOptions,
   BuildOptions,
   FilterFormat,
   KernelFamily,
