@@ -137,17 +137,10 @@ export class SstFilter {
     if (typeof opts.bitsPerKey !== "number") {
       throw new SstFilterError("BAD_OPTIONS", `bitsPerKey must be a number, got ${typeof opts.bitsPerKey}`);
     }
-    const at = this.heap.putKeys(keys, "buildFilter");
-    const out = this.heap.module.buildFilter(
-      format,
-      opts.bitsPerKey,
-      at.data,
-      at.dataSize,
-      at.offsets,
-      at.count,
+    const bitsPerKey = opts.bitsPerKey;
+    return this.#built(keys, "buildFilter", (at) =>
+      this.heap.module.buildFilter(format, bitsPerKey, at.data, at.dataSize, at.offsets, at.count),
     );
-    if (out === null) throw this.heap.lastError();
-    return out;
   }
 
   /**
@@ -163,15 +156,19 @@ export class SstFilter {
     if (!Array.isArray(opts.bitsPerKey) || !opts.bitsPerKey.every((b) => typeof b === "number")) {
       throw new SstFilterError("BAD_OPTIONS", "bitsPerKey must be an array of numbers");
     }
-    const at = this.heap.putKeys(keys, "buildFilters");
-    const out = this.heap.module.buildFilters(
-      format,
-      opts.bitsPerKey,
-      at.data,
-      at.dataSize,
-      at.offsets,
-      at.count,
+    const bitsPerKey = opts.bitsPerKey;
+    return this.#built(keys, "buildFilters", (at) =>
+      this.heap.module.buildFilters(format, bitsPerKey, at.data, at.dataSize, at.offsets, at.count),
     );
+  }
+
+  /** What `build` makes of `keys` put into wasm memory for `caller`; its failure (null) thrown. */
+  #built<T>(
+    keys: Iterable<Key> | KeyBatch,
+    caller: string,
+    build: (at: ReturnType<WasmHeap["putKeys"]>) => T | null,
+  ): T {
+    const out = build(this.heap.putKeys(keys, caller));
     if (out === null) throw this.heap.lastError();
     return out;
   }

@@ -6,7 +6,7 @@
 // `t.entries()`: the versions of one user key pair up in stored order (newest first).
 import type { CompareFunction } from "./comparators.js";
 import { entryOf, tagWordsOf, type Entry, type EntryBatch } from "./entries.js";
-import { emptyDiff, Walk, type MergedDiff, type MergeProgress } from "./merged-diff.js";
+import { emptyDiff, progressOf, Walk, type MergedDiff, type MergeProgress } from "./merged-diff.js";
 
 /** An entry of both tables (the same user key, the same place among its versions) that differs. */
 export interface EntryChange {
@@ -183,14 +183,7 @@ export async function diffEntryBatches(
     if (out.onlyInB++ < maxReported) out.onlyInBSamples.push(b.kept());
     b.i++;
   };
-  const report = (): void =>
-    onProgress?.({
-      countA: a.walked(),
-      countB: b.walked(),
-      onlyInA: out.onlyInA,
-      onlyInB: out.onlyInB,
-      changed: out.changed,
-    });
+  const report = (): void => onProgress?.(progressOf(a.walked(), b.walked(), out));
   try {
     for (;;) {
       if (a.i === a.n && !a.done) await a.load();

@@ -34,7 +34,13 @@ import {
   walFileName,
 } from "./db-file-names.js";
 import type { DatabaseSource, ManifestState } from "./db-types.js";
-import { httpFileExists, httpSource, type HttpFetch, type HttpSourceOptions } from "./http-source.js";
+import {
+  checkUrl,
+  httpFileExists,
+  httpSource,
+  type HttpFetch,
+  type HttpSourceOptions,
+} from "./http-source.js";
 
 /** How httpDatabaseSource reaches the database: httpSource's options, and optionally its files. */
 export interface HttpDatabaseOptions extends HttpSourceOptions {
@@ -76,12 +82,7 @@ function checkProbeSpan(from: bigint, to: bigint, what: string): void {
 
 /** `base` with a "/" ending its path, so that a file's name is appended to it. */
 function directoryUrl(base: URL | string): URL {
-  let url: URL;
-  try {
-    url = new URL(base);
-  } catch {
-    throw new SstFilterError("BAD_OPTIONS", `not a URL: ${JSON.stringify(String(base))}`);
-  }
+  const url = new URL(checkUrl(base));
   if (!url.pathname.endsWith("/")) url.pathname += "/";
   return url;
 }

@@ -294,8 +294,8 @@ class HttpByteSource implements HttpSource {
   }
 }
 
-/** The http(s) URL `url` names; BAD_OPTIONS for anything else. */
-function checkUrl(url: URL | string): string {
+/** @internal The http(s) URL `url` names; BAD_OPTIONS for anything else. */
+export function checkUrl(url: URL | string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);

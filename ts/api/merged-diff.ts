@@ -43,6 +43,15 @@ export interface MergeProgress {
 // posts a message now and then, not for every entry.
 const PROGRESS_STEP = 4096;
 
+/** @internal A merge's progress: items read of each sequence so far, and `diff`'s counts. */
+export function progressOf(
+  countA: number,
+  countB: number,
+  diff: MergedDiff<unknown, unknown>,
+): MergeProgress {
+  return { countA, countB, onlyInA: diff.onlyInA, onlyInB: diff.onlyInB, changed: diff.changed };
+}
+
 /** @internal One sequence walked one item at a time, sync or async alike; `done()` frees the walk. */
 export class Walk<T> {
   private readonly walk: Iterator<T> | AsyncIterator<T>;
@@ -99,14 +108,7 @@ export async function diffMerged<T, F, C>(
   const out = emptyDiff<T, C>();
   const walkA = new Walk(a);
   const walkB = new Walk(b);
-  const report = (): void =>
-    onProgress?.({
-      countA: walkA.count,
-      countB: walkB.count,
-      onlyInA: out.onlyInA,
-      onlyInB: out.onlyInB,
-      changed: out.changed,
-    });
+  const report = (): void => onProgress?.(progressOf(walkA.count, walkB.count, out));
   let steps = 0;
   try {
     await walkA.advance();
