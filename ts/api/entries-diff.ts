@@ -6,7 +6,7 @@
 // `t.entries()`: the versions of one user key pair up in stored order (newest first).
 import type { CompareFunction } from "./comparators.js";
 import { entryOf, tagWordsOf, type Entry, type EntryBatch } from "./entries.js";
-import { emptyDiff, progressOf, Walk, type MergedDiff, type MergeProgress } from "./merged-diff.js";
+import { emptyDiff, progressOf, settle, Walk, type MergedDiff, type MergeProgress } from "./merged-diff.js";
 
 /** An entry of both tables (the same user key, the same place among its versions) that differs. */
 export interface EntryChange {
@@ -214,9 +214,7 @@ export async function diffEntryBatches(
     await a.finish();
     await b.finish();
   }
-  out.countA = a.count;
-  out.countB = b.count;
-  out.equal = out.onlyInA + out.onlyInB + out.changed === 0;
+  settle(out, a.count, b.count);
   report();
   return out;
 }

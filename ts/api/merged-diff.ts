@@ -43,6 +43,13 @@ export interface MergeProgress {
 // posts a message now and then, not for every entry.
 const PROGRESS_STEP = 4096;
 
+/** @internal Sets a finished merge's counts of items read, and whether the sequences were equal. */
+export function settle(diff: MergedDiff<unknown, unknown>, countA: number, countB: number): void {
+  diff.countA = countA;
+  diff.countB = countB;
+  diff.equal = diff.onlyInA + diff.onlyInB + diff.changed === 0;
+}
+
 /** @internal A merge's progress: items read of each sequence so far, and `diff`'s counts. */
 export function progressOf(
   countA: number,
@@ -138,9 +145,7 @@ export async function diffMerged<T, F, C>(
     await walkA.done();
     await walkB.done();
   }
-  out.countA = walkA.count;
-  out.countB = walkB.count;
-  out.equal = out.onlyInA + out.onlyInB + out.changed === 0;
+  settle(out, walkA.count, walkB.count);
   report();
   return out;
 }
