@@ -5,7 +5,7 @@
 // WALs, OPTIONS) and the CLI's `db get` over the URL. A server that ignores Range is
 // RANGE_NOT_SUPPORTED; a Get's requests are counted and bounded by the files it reads.
 import { execFile, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
@@ -17,29 +17,9 @@ import { databaseJson } from "../../ts/tools/db-inspect";
 import { walAndOptions } from "../../ts/tools/db-wal";
 import { CLI } from "./cli-path";
 import { FIXTURES, GENERATED, libraryGetCases, parseKeys, sectionCases } from "./golden";
-import { answerRange } from "./range-response";
-import { withTestServer } from "./test-server";
+import { withFolderServer } from "./folder-server";
 
-/** How the server answers: with Range or ignoring it. */
-const state = { honoursRange: true };
-
-/** A server of this machine's files: the URL path is the file's absolute path; 404 where none. */
-const server = withTestServer((request, response) => {
-  const file = decodeURIComponent(new URL(request.url!, "http://x").pathname);
-  if (!existsSync(file)) {
-    response.writeHead(404).end();
-    return;
-  }
-  const bytes = readFileSync(file);
-  // An empty file has no first byte to send: 416, as RFC 9110 15.5.17 has a server answer.
-  if (bytes.length === 0 && state.honoursRange && request.headers.range !== undefined) {
-    response.writeHead(416, { "content-range": "bytes */0" }).end();
-    return;
-  }
-  answerRange(request, response, bytes, state.honoursRange);
-});
-/** The URL of `dir` (a folder path on this machine), ending in "/". */
-const urlOf = (dir: string): string => `${server.origin}${encodeURI(path.resolve(dir))}/`;
+const server = withFolderServer();
 
 interface DbCase {
   name: string;
@@ -84,7 +64,7 @@ beforeAll(async () => {
   sf = (await (await import("sstfilter")).init()) as NodeSstFilter;
 });
 beforeEach(() => {
-  state.honoursRange = true;
+  server.honoursRange = true;
 });
 
 test("the corpus yields a LevelDB and a RocksDB database with several WALs", () => {
@@ -104,7 +84,7 @@ describe.each(CASES)("$name over HTTP answers as the folder", (c) => {
   let remote: Database;
   beforeAll(async () => {
     local = await sf.openDatabase(c.dir);
-    remote = await sf.openDatabaseFrom(urlOf(c.dir));
+    remote = await sf.openDatabaseFrom(server.url(c.dir));
   });
   afterAll(() => {
     local.dispose();
@@ -140,7 +120,7 @@ const bigints = (_key: string, value: unknown): unknown =>
 
 test("a Get's requests: each file it reads asked for once, no table read twice", async () => {
   const c = CASES.find((x) => x.name === "generated:rocksdb_bench")!;
-  const source = await sf.httpDatabaseSource(urlOf(c.dir));
+  const source = await sf.httpDatabaseSource(server.url(c.dir));
   const db = await sf.openDatabase(source);
   try {
     const key = c.probes[0]!;
@@ -175,7 +155,7 @@ test("LevelDB tables named .sst (LevelDB before 1.14): found under that name", a
       copyFileSync(path.join(c.dir, name), path.join(copy, name.replace(/\.ldb$/, ".sst")));
     }
     const local = await sf.openDatabase(copy);
-    const remote = await sf.openDatabaseFrom(urlOf(copy));
+    const remote = await sf.openDatabaseFrom(server.url(copy));
     try {
       expect(local.levels.flatMap((l) => l.files.map((f) => f.name)).every((n) => n.endsWith(".sst"))).toBe(
         true,
@@ -211,7 +191,7 @@ test("blob files (db_bench with enable_blob_files): found, and every key's value
     );
     expect([bench.status, bench.stderr]).toEqual([0, expect.anything()]);
     const local = await sf.openDatabase(dir);
-    const remote = await sf.openDatabaseFrom(urlOf(dir));
+    const remote = await sf.openDatabaseFrom(server.url(dir));
     try {
       const blobs = local.columnFamilies.flatMap((cf) => cf.blobFiles);
       expect(blobs.length).toBeGreaterThan(0);
@@ -254,7 +234,7 @@ describe("Gets read tables in ranges", () => {
       asked.set(file, [...(asked.get(file) ?? []), Math.max(0, end - start)]);
       return fetch(url, init);
     };
-    const db = await sf.openDatabaseFrom(urlOf(c.dir), { ...opts, fetch: recording });
+    const db = await sf.openDatabaseFrom(server.url(c.dir), { ...opts, fetch: recording });
     try {
       for (const key of c.probes) await db.explainGet(key);
     } finally {
@@ -292,9 +272,17 @@ describe("Gets read tables in ranges", () => {
   });
 });
 
+test("fileUrl: the name appended to the base's path, the base's query kept (the viewer's links)", async () => {
+  const c = CASES.find((x) => x.format === "leveldb")!;
+  const source = await sf.httpDatabaseSource(`${server.url(c.dir)}?sig=a%2Fb`);
+  const url = new URL(source.fileUrl(source.names[0]!));
+  expect(url.pathname).toBe(`${new URL(server.url(c.dir)).pathname}${encodeURIComponent(source.names[0]!)}`);
+  expect(url.search).toBe("?sig=a%2Fb");
+});
+
 test("a server that ignores Range: RANGE_NOT_SUPPORTED", async () => {
-  state.honoursRange = false;
-  await expect(sf.openDatabaseFrom(urlOf(CASES[0]!.dir))).rejects.toMatchObject({
+  server.honoursRange = false;
+  await expect(sf.openDatabaseFrom(server.url(CASES[0]!.dir))).rejects.toMatchObject({
     code: "RANGE_NOT_SUPPORTED",
   });
 });
@@ -305,7 +293,7 @@ test("a live table missing from the server: the folder's error", async () => {
   const live = local.levels.flatMap((l) => l.files);
   expect(live.length).toBeGreaterThan(0);
   const files = local.fileNames.filter((n) => n !== live[0]!.name);
-  const remote = await sf.openDatabaseFrom(urlOf(c.dir), { files });
+  const remote = await sf.openDatabaseFrom(server.url(c.dir), { files });
   try {
     const folderError = await local.openTable(live[0]!).then(
       () => null,
@@ -324,7 +312,9 @@ test("a live table missing from the server: the folder's error", async () => {
 });
 
 test("no CURRENT under the URL: not a database, as a folder without one", async () => {
-  await expect(sf.openDatabaseFrom(urlOf(path.join(CASES[0]!.dir, "no-such-folder")))).rejects.toMatchObject({
+  await expect(
+    sf.openDatabaseFrom(server.url(path.join(CASES[0]!.dir, "no-such-folder"))),
+  ).rejects.toMatchObject({
     code: "BAD_OPTIONS",
     message: expect.stringContaining("not a database: no CURRENT file"),
   });
@@ -341,10 +331,10 @@ test("the CLI: db inspect, db get and db verify over a URL print what they print
     >;
     return rest;
   };
-  expect(await inspect(urlOf(c.dir))).toEqual(await inspect(c.dir));
+  expect(await inspect(server.url(c.dir))).toEqual(await inspect(c.dir));
   // --files: the folder's names given, nothing probed.
   const names = readdirSync(c.dir).join(",");
-  expect(await inspect(`--files=${names}`, urlOf(c.dir))).toEqual(await inspect(c.dir));
+  expect(await inspect(`--files=${names}`, server.url(c.dir))).toEqual(await inspect(c.dir));
   // A key with a value (db get exits 1 for an absent one, 3 for a merge chain).
   const local = await sf.openDatabase(c.dir);
   let found: Uint8Array | undefined;
@@ -358,11 +348,11 @@ test("the CLI: db inspect, db get and db verify over a URL print what they print
   const key = Buffer.from(found!).toString("hex");
   const get = (where: string): Promise<string> =>
     run("db", "get", "--hex", "--json", "--header", "X-Test: 1", where, key);
-  expect(await get(urlOf(c.dir))).toBe(await get(c.dir));
+  expect(await get(server.url(c.dir))).toBe(await get(c.dir));
   // db verify: the same files with the same verdicts (on one thread over HTTP).
   const verify = async (where: string): Promise<unknown> => {
     const { files, ok } = JSON.parse(await run("db", "verify", "--json", where)) as Record<string, unknown>;
     return { files, ok };
   };
-  expect(await verify(urlOf(c.dir))).toEqual(await verify(c.dir));
+  expect(await verify(server.url(c.dir))).toEqual(await verify(c.dir));
 });
