@@ -37,7 +37,7 @@ import { fileURLToPath } from "node:url";
 import RocksDB from "rocksdb-native";
 
 import { init } from "../dist/esm/platform/node.js";
-import { dbBenchDatabase } from "./db-bench-database.mjs";
+import { dbBenchDatabase, KEYS_AND_VALUES, LEVELS_200K_FLAGS } from "./db-bench-database.mjs";
 import { logTargets, writeReport } from "./report.mjs";
 import { cpuMs, measureCommand, median } from "./timing.mjs";
 import { debianVersion, npmVersion } from "./versions.mjs";
@@ -98,25 +98,14 @@ async function chooseKeys(rocks, num, count) {
 // ---- databases ---------------------------------------------------------------------------------
 
 const work = "build/bench/db-get";
-const COMMON = ["--key_size=16", "--value_size=100", "--seed=29"];
 /** @param {number} num */
 const walFlags = (num) => [
   "--benchmarks=fillrandom",
   `--num=${num}`,
-  ...COMMON,
+  ...KEYS_AND_VALUES,
   "--write_buffer_size=1073741824",
   "--disable_auto_compactions=1",
   "--disable_wal=0",
-];
-const LEVELS_FLAGS = [
-  "--benchmarks=fillrandom",
-  "--num=200000",
-  ...COMMON,
-  "--write_buffer_size=2097152",
-  "--target_file_size_base=1572864",
-  "--max_bytes_for_level_base=4194304",
-  "--level0_file_num_compaction_trigger=4",
-  "--compression_type=none",
 ];
 
 /**
@@ -474,7 +463,7 @@ async function main() {
   mkdirSync(work, { recursive: true });
 
   const databases = [
-    database("levels-200k", LEVELS_FLAGS),
+    database("levels-200k", LEVELS_200K_FLAGS),
     ...(walksOnly
       ? []
       : [quick ? database("wal-100k", walFlags(100000)) : database("wal-1m", walFlags(1000000))]),

@@ -7,19 +7,17 @@
 //   walk:   requests, bytes and wall time of `for await (const k of t.keys())` over the URL,
 //           against the same walk over the local file (medians of the rounds, alternating)
 // Target: at most 3 requests before the first answer of the 2 GB table's open and probe.
-// The server runs on a worker thread of this process (the walk's own thread only reads), counts
-// what it sends and answers GET /stats with the counts since the last GET /stats.
+// The server (range-server.mjs) runs on a worker thread of this process (the walk's own thread
+// only reads) and counts what it sends.
 // Usage: node bench/remote-bench.mjs --out FILE [--quick] [--tables DIR] [--merge-into RESULTS_JSON]
 // (the last sets the "remote" member of an existing results.json). Run the content bench first;
 // --tables: where its tables are (default build/bench/content).
-import { createReadStream, existsSync, statSync } from "node:fs";
-import { createServer } from "node:http";
+import { existsSync, statSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
 import { init } from "../dist/esm/platform/node.js";
-import { rangeAnswer } from "../tests/ts/range-request.cjs";
+import { startRangeServer } from "./range-server.mjs";
 import { writeReport } from "./report.mjs";
 import { median } from "./timing.mjs";
 
@@ -28,36 +26,7 @@ const MAX_REQUESTS_BEFORE_FIRST_ANSWER = 3;
 const args = process.argv.slice(2);
 const tables = args.includes("--tables") ? args[args.indexOf("--tables") + 1] : "build/bench/content";
 
-if (isMainThread) await measure();
-else serve(workerData.dir);
-
-/**
- * Serves the files of `dir` with ranged answers (206, Content-Range; suffix ranges too: the tests'
- * range-request.cjs), read from the files in place; posts its port to the parent.
- * @param {string} dir
- */
-function serve(dir) {
-  let counts = { requests: 0, bytes: 0 };
-  const server = createServer((request, response) => {
-    if (request.url === "/stats") {
-      response.end(JSON.stringify(counts));
-      counts = { requests: 0, bytes: 0 };
-      return;
-    }
-    counts.requests++;
-    const file = path.join(dir, path.basename(decodeURIComponent(request.url ?? "")));
-    const size = statSync(file).size;
-    const range = rangeAnswer(request.headers.range, size);
-    if (range === null) {
-      response.writeHead(416).end(); // this server only answers ranges: a full GET would be a bug
-      return;
-    }
-    counts.bytes += range.headers["content-length"];
-    response.writeHead(206, range.headers);
-    createReadStream(file, { start: range.first, end: range.last }).pipe(response);
-  });
-  server.listen(0, "127.0.0.1", () => parentPort?.postMessage(server.address().port));
-}
+await measure();
 
 async function measure() {
   const quick = args.includes("--quick");
@@ -72,14 +41,9 @@ async function measure() {
   const mainFile = table(quick ? "fillrandom-500k-snappy" : "fillrandom-5m-snappy");
   const bigFile = quick ? null : table("fillrandom-45m-snappy");
 
-  const server = new Worker(new URL(import.meta.url), { workerData: { dir: tables } });
-  const port = await new Promise((resolve, reject) => {
-    server.once("message", resolve);
-    server.once("error", reject);
-  });
-  const urlOf = (file) => `http://127.0.0.1:${port}/${path.basename(file)}`;
-  /** What the server sent since the last call. @returns {Promise<{ requests: number, bytes: number }>} */
-  const served = async () => (await fetch(`http://127.0.0.1:${port}/stats`)).json();
+  const server = await startRangeServer(tables);
+  const urlOf = (file) => server.urlOf(path.basename(file));
+  const served = server.served;
 
   const sf = await init();
   const results = {};
@@ -161,7 +125,7 @@ async function measure() {
       runs,
     };
   } finally {
-    await server.terminate();
+    await server.stop();
   }
 
   for (const t of targets) log(`${t.met ? "met   " : "MISSED"} ${t.name}: ${t.value} (at most ${t.limit})`);

@@ -1,7 +1,7 @@
 // @ts-check
 // The SST viewer page: start-up, the tabs, and routing what the user opens (a table file, a
-// database folder, a dropped file or folder, a table at the URL the page's ?url= names) to its
-// view. The views render (views/); opening, probing, walking keys, verifying and building all run
+// database folder, a dropped file or folder, a table at the URL the page's ?url= names, a
+// database under the URL its ?db= names) to its view. The views render (views/); opening, probing, walking keys, verifying and building all run
 // in worker.mjs, which reads the dropped File in slices (Blob.slice), or the URL with ranged
 // requests, as the wasm core asks.
 import { byteSize } from "../dist/esm/tools/format.js";
@@ -11,7 +11,7 @@ import { canPickFolders, droppedFiles, inputFolder, pickFolder } from "./folder.
 import { call } from "./worker-calls.mjs";
 import { initBuildPlayground } from "./views/build-playground.mjs";
 import { clearEntries, initContents, startView } from "./views/contents.mjs";
-import { initDatabaseView, openDatabaseFiles } from "./views/database.mjs";
+import { initDatabaseView, openDatabaseFolder } from "./views/database.mjs";
 import { clearDiff, diffWith, initDiff } from "./views/diff.mjs";
 import { clearFileMap, initFileMap, redrawFileMap, showMap } from "./views/file-map.mjs";
 import { initFilterCard, redrawHeatMap } from "./views/filter.mjs";
@@ -25,6 +25,7 @@ import { setStatus, tableName, tableView } from "./views/table-state.mjs";
 import { clearVerify, initVerify } from "./views/verify.mjs";
 import { initWritePlayground } from "./views/write-playground.mjs";
 /** @import { Folder } from "./folder.mjs" */
+/** @import { DatabaseFolder } from "./worker/protocol.mjs" */
 
 window.addEventListener("error", (event) => showError({ code: "ERROR", message: event.message }));
 window.addEventListener("unhandledrejection", (event) =>
@@ -92,10 +93,11 @@ $("user-keys").addEventListener(
 );
 
 // ------------------------------------------------------------------------------------------------
-// Opening a database folder: views/database.mjs draws it; a click on a table opens it here.
+// Opening a database folder (or the database under a URL): views/database.mjs draws it; a click
+// on a table opens it here.
 
 initDatabaseView({
-  open: (files) => call("openDatabase", { files }),
+  open: (folder) => call("openDatabase", { folder }),
   explain: (key, hex, columnFamily) => call("explain", { key, hex, columnFamily }),
   openTable: (file) => openFile(file, true),
   showError,
@@ -107,24 +109,33 @@ initStoresView({
   showError,
 });
 
-/** @param {Folder} folder */
-async function openFolder(folder) {
-  if (!folder.files.some((f) => f.name === "CURRENT")) {
-    showError({ code: "BAD_OPTIONS", message: "no CURRENT file: not a database folder" }, folder.name);
-    return;
-  }
+/**
+ * Shows a database in the database view.
+ * @param {DatabaseFolder} folder a folder's files, or a base URL
+ * @param {string} name the folder's name
+ */
+async function openDatabase(folder, name) {
   tableView.generation++; // answers about the table shown before are dropped
   clearDiff(); // and its diff's worker ends
   showError(null);
   $("drop").classList.add("compact");
   $("table").hidden = true;
   $("back-to-db").hidden = true;
-  $("back-to-db").textContent = `← ${folder.name}`;
+  $("back-to-db").textContent = `← ${name}`;
   hideStoresView();
-  const opened = await openDatabaseFiles(folder.files, folder.name);
+  const opened = await openDatabaseFolder(folder, name);
   $("database").hidden = !opened;
   // One of Chrome's stores (an IndexedDB, Local Storage or Session Storage folder): its records.
   if (opened) await openStoresView();
+}
+
+/** @param {Folder} folder */
+async function openFolder(folder) {
+  if (!folder.files.some((f) => f.name === "CURRENT")) {
+    showError({ code: "BAD_OPTIONS", message: "no CURRENT file: not a database folder" }, folder.name);
+    return;
+  }
+  await openDatabase(folder.files, folder.name);
 }
 
 function backToDatabase() {
@@ -226,7 +237,9 @@ initWritePlayground((file) => {
 
 // ------------------------------------------------------------------------------------------------
 // ?url=: a table on a web server (of another origin: CORS, docs/VIEWER.md), opened at start-up;
-// with ?diff=, a second one, diffed against it once it is open.
+// with ?diff=, a second one, diffed against it once it is open. ?db=: the database under a base
+// URL instead, its files found from CURRENT and the MANIFEST (http-database-source.ts) unless
+// ?files= lists them, comma-separated.
 
 const parameters = new URLSearchParams(location.search);
 
@@ -248,7 +261,19 @@ function urlParameter(name) {
 
 const tableUrl = urlParameter("url");
 const diffUrl = urlParameter("diff");
-if (tableUrl !== null) {
+const databaseUrl = urlParameter("db");
+const fileList = parameters.get("files");
+if (databaseUrl !== null && tableUrl !== null) {
+  showError({ code: "BAD_OPTIONS", message: "?db= names a database and ?url= a table: give one" });
+} else if (databaseUrl !== null) {
+  const files = fileList === null ? null : fileList.split(",").filter((name) => name !== "");
+  openDatabase({ url: databaseUrl, files }, tableName(databaseUrl));
+} else if (fileList !== null) {
+  showError({
+    code: "BAD_OPTIONS",
+    message: "?files= lists the files of the database ?db= names: give both",
+  });
+} else if (tableUrl !== null) {
   openFile(tableUrl).then(() => {
     // Unless it failed to open, or the user opened another table meanwhile.
     if (diffUrl !== null && tableView.opened?.file === tableUrl) diffWith(diffUrl);

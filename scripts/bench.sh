@@ -6,7 +6,8 @@
 # a chart, results.svg; then the content path (bench/content-bench.mjs: verify against sst_dump,
 # key walks, codecs, table probes, memory, the viewer) on tables db_bench writes, as results.json's
 # "content" with issue 14's targets; then the same tables read over HTTP (bench/remote-bench.mjs:
-# requests and bytes), as results.json's "remote" with issue 32's target; then writing a table (bench/writer-bench.mjs: SstFileWriter,
+# requests and bytes), as results.json's "remote" with issue 32's target, and `sstfilter db get` on
+# a served database against its folder (bench/remote-db-bench.mjs), as results.json's "remoteDb"; then writing a table (bench/writer-bench.mjs: SstFileWriter,
 # the native and the wasm writer), as results.json's "writer" with issue 16's targets; then
 # verifying a whole database (bench/db-verify-bench.mjs), as results.json's "dbVerify" with issue
 # 17's target; then key orders (bench/comparator-bench.mjs: probes and gets through idb_cmp1
@@ -20,8 +21,8 @@
 #   full:      10^4, 10^7 and 10^8 keys, best of 3 repetitions; writes bench/ (committed)
 #   --quick:   10^4 and 10^6 keys, single runs, small tables; writes build/bench/quick/
 #   --content: only the content path, full size, into the committed bench/results.json
-#   --remote:  only the reads over HTTP, on the content path's tables (run --content first), into
-#              the committed bench/results.json
+#   --remote:  only the reads over HTTP, on the content path's tables (run --content first) and on
+#              db_bench's levels-200k database, into the committed bench/results.json
 #   --writer:  only the table writer, full size, into the committed bench/results.json
 #   --db-verify: only `sstfilter db verify` against sst_dump over a database's live tables (issue
 #              17), full size, into the committed bench/results.json
@@ -49,8 +50,9 @@ if [ "${1:-}" = "--remote" ]; then
   echo "bench: remote reads"
   mkdir -p build/bench
   node bench/remote-bench.mjs --out build/bench/remote.json --merge-into bench/results.json
+  node bench/remote-db-bench.mjs --out build/bench/remote-db.json --merge-into bench/results.json
   npx prettier --log-level warn --write bench/results.json
-  exit 0 # reads the content path's tables: no RocksDB build
+  exit 0 # reads the content path's tables and a db_bench database: no RocksDB build
 fi
 
 if [ "${1:-}" = "--filter-advice" ]; then
@@ -149,6 +151,7 @@ echo "bench: content path"
 node bench/content-bench.mjs "${quick[@]}" --out "$work/content.json" --merge-into "$out/results.json"
 echo "bench: remote reads"
 node bench/remote-bench.mjs "${quick[@]}" --out "$work/remote.json" --merge-into "$out/results.json"
+node bench/remote-db-bench.mjs "${quick[@]}" --out "$work/remote-db.json" --merge-into "$out/results.json"
 echo "bench: table writer"
 node bench/writer-bench.mjs "${quick[@]}" --out "$work/writer.json" --merge-into "$out/results.json"
 echo "bench: database verify"

@@ -1,5 +1,6 @@
 // @ts-check
-// The viewer's database view: a dropped database folder drawn as its LSM tree (a row per level,
+// The viewer's database view: a dropped database folder, or the database under the page's ?db=
+// URL, drawn as its LSM tree (a row per level,
 // the write-ahead logs above level 0, each file a box sized by its bytes or placed on a key axis
 // shared by all levels), a click on a table opening the table view, and a Get box that walks the
 // route db.explainGet reports: the logs, then each table consulted, with its filter's answer and
@@ -17,7 +18,7 @@ import {
 import { $, el, keyText } from "../dom.mjs";
 import { decidingStep, showResult } from "./database-route.mjs";
 /** @import { GetExplanation } from "../../dist/esm/platform/browser.js" */
-/** @import { WalSummary } from "../worker/protocol.mjs" */
+/** @import { DatabaseFolder, WalSummary } from "../worker/protocol.mjs" */
 /** @import { OpResult } from "../worker.mjs" */
 
 /** @typedef {OpResult<"openDatabase">} DatabaseInfo */
@@ -29,9 +30,10 @@ import { decidingStep, showResult } from "./database-route.mjs";
 /**
  * What the view needs of the page around it.
  * @typedef {object} DatabaseViewHost
- * @property {(files: File[]) => Promise<DatabaseInfo>} open the worker's openDatabase
+ * @property {(folder: DatabaseFolder) => Promise<DatabaseInfo>} open the worker's openDatabase
  * @property {(key: string, hex: boolean, columnFamily: string) => Promise<ExplainAnswer>} explain
- * @property {(file: File) => void} openTable shows the table view for one of the folder's tables
+ * @property {(file: File | string) => void} openTable shows the table view for one of the
+ *   database's tables: a File of the folder, or its URL
  * @property {(error: unknown, context?: string) => void} showError null hides the banner
  */
 
@@ -114,7 +116,7 @@ function shownLevels(family) {
 let host = null;
 /** @type {DatabaseInfo | null} */
 let info = null;
-/** @type {Map<string, File>} */
+/** @type {Map<string, File | string>} the tables a click opens: Files, or URLs */
 let filesByName = new Map();
 /** @type {"size" | "keys"} */
 let mode = "size";
@@ -162,25 +164,41 @@ export function initDatabaseView(h) {
 }
 
 /**
- * Opens a database folder's files and draws it.
- * @param {File[]} files the folder's files (only base names count)
- * @param {string} folder the folder's name, for the heading
+ * The tables a click opens, by name: the folder's Files, or the URLs the worker gave.
+ * @param {DatabaseFolder} folder
+ * @param {DatabaseInfo} opened
+ * @returns {Map<string, File | string>}
+ */
+function openableTables(folder, opened) {
+  /** @type {Map<string, File | string>} */
+  const out = new Map();
+  if (Array.isArray(folder)) for (const f of folder) out.set(f.name, f);
+  for (const l of opened.columnFamilies.flatMap((cf) => cf.levels)) {
+    for (const f of l.files) if (f.url !== null) out.set(f.name, f.url);
+  }
+  return out;
+}
+
+/**
+ * Opens a database, a folder's files or a URL's, and draws it.
+ * @param {DatabaseFolder} folder the folder's files (only base names count), or its URL
+ * @param {string} name the folder's name, for the heading
  * @returns {Promise<boolean>} whether it opened
  */
-export async function openDatabaseFiles(files, folder) {
+export async function openDatabaseFolder(folder, name) {
   if (host === null) throw new Error("initDatabaseView first");
   routeRun++;
-  $("db-name").textContent = folder;
+  $("db-name").textContent = name;
   $("db-facts").textContent = "";
   setStatus("opening…", "");
   try {
-    info = await host.open(files);
+    info = await host.open(folder);
   } catch (error) {
     info = null;
-    host.showError(error, folder);
+    host.showError(error, name);
     return false;
   }
-  filesByName = new Map(files.map((f) => [f.name, f]));
+  filesByName = openableTables(folder, info);
   family = 0;
   const d = info;
   const tables = d.columnFamilies.reduce((n, cf) => n + cf.levels.reduce((m, l) => m + l.files.length, 0), 0);

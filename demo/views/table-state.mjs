@@ -24,13 +24,21 @@ import { $ } from "../dom.mjs";
 export const tableView = { opened: null, generation: 0 };
 
 /**
- * The name a table is shown by: a File's, or the last segment of a URL's path (its host if none).
+ * The name a table (or a database under a URL) is shown by: a File's, or the last segment of a
+ * URL's path, a folder's URL ending in "/" (its host if none).
  * @param {File | string} file
  */
 export function tableName(file) {
   if (typeof file !== "string") return file.name;
   const url = new URL(file);
-  return decodeURIComponent(url.pathname.split("/").pop() ?? "") || url.host;
+  return (
+    decodeURIComponent(
+      url.pathname
+        .split("/")
+        .filter((s) => s !== "")
+        .pop() ?? "",
+    ) || url.host
+  );
 }
 
 /**

@@ -33,10 +33,16 @@ import { parseHex } from "../../dist/esm/tools/format.js";
  * @property {{ lines: string[], hex: boolean, format: FilterFormat, bitsPerKey: number }} build
  * @property {{ key: string, hex: boolean }} probeBuilt
  * @property {{ lines: string[], hex: boolean, sort: boolean, options: WriteOptions }} write
- * @property {{ files: File[] }} openDatabase
+ * @property {{ folder: DatabaseFolder }} openDatabase
  * @property {{ key: string, hex: boolean, columnFamily: string }} explain
  * @property {{}} openStores
  * @property {{ group: number, store: number, offset: number, size: number, seek: string | null }} storeRecords
+ */
+
+/**
+ * A database the view opens: a dropped folder's Files, or the base URL the page's ?db= names with
+ * the file names its files= lists (null: found from CURRENT and the MANIFEST).
+ * @typedef {File[] | { url: string, files: string[] | null }} DatabaseFolder
  */
 
 /** @typedef {keyof OpArgs} OpName */

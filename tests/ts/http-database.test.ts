@@ -5,10 +5,8 @@
 // WALs, OPTIONS) and the CLI's `db get` over the URL. A server that ignores Range is
 // RANGE_NOT_SUPPORTED; a Get's requests are counted and bounded by the files it reads.
 import { execFile, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { promisify } from "node:util";
 
@@ -19,39 +17,9 @@ import { databaseJson } from "../../ts/tools/db-inspect";
 import { walAndOptions } from "../../ts/tools/db-wal";
 import { CLI } from "./cli-path";
 import { FIXTURES, GENERATED, libraryGetCases, parseKeys, sectionCases } from "./golden";
-import { answerRange } from "./range-response";
+import { withFolderServer } from "./folder-server";
 
-interface TestServer {
-  /** The URL of `dir` (a folder path on this machine), ending in "/". */
-  url(dir: string): string;
-  requests: number;
-  honoursRange: boolean;
-  server: Server;
-}
-
-/** A server of this machine's files: the URL path is the file's absolute path; 404 where none. */
-async function startServer(): Promise<TestServer> {
-  const state = { requests: 0, honoursRange: true };
-  const server = createServer((request, response) => {
-    state.requests++;
-    const file = decodeURIComponent(new URL(request.url!, "http://x").pathname);
-    if (!existsSync(file)) {
-      response.writeHead(404).end();
-      return;
-    }
-    const bytes = readFileSync(file);
-    // An empty file has no first byte to send: 416, as RFC 9110 15.5.17 has a server answer.
-    if (bytes.length === 0 && state.honoursRange && request.headers.range !== undefined) {
-      response.writeHead(416, { "content-range": "bytes */0" }).end();
-      return;
-    }
-    answerRange(request, response, bytes, state.honoursRange);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = (dir: string): string => `http://127.0.0.1:${port}${encodeURI(path.resolve(dir))}/`;
-  return Object.assign(state, { server, url });
-}
+const server = withFolderServer();
 
 interface DbCase {
   name: string;
@@ -92,14 +60,8 @@ const CASES: DbCase[] = [
 ];
 
 let sf: NodeSstFilter;
-let server: TestServer;
 beforeAll(async () => {
   sf = (await (await import("sstfilter")).init()) as NodeSstFilter;
-  server = await startServer();
-});
-afterAll(() => {
-  server.server.closeAllConnections();
-  server.server.close();
 });
 beforeEach(() => {
   server.honoursRange = true;
@@ -308,6 +270,14 @@ describe("Gets read tables in ranges", () => {
     }
     expect(over).toEqual([]);
   });
+});
+
+test("fileUrl: the name appended to the base's path, the base's query kept (the viewer's links)", async () => {
+  const c = CASES.find((x) => x.format === "leveldb")!;
+  const source = await sf.httpDatabaseSource(`${server.url(c.dir)}?sig=a%2Fb`);
+  const url = new URL(source.fileUrl(source.names[0]!));
+  expect(url.pathname).toBe(`${new URL(server.url(c.dir)).pathname}${encodeURIComponent(source.names[0]!)}`);
+  expect(url.search).toBe("?sig=a%2Fb");
 });
 
 test("a server that ignores Range: RANGE_NOT_SUPPORTED", async () => {

@@ -5,8 +5,6 @@
 // the retries, one that always fails HTTP_ERROR after them; requests are counted.
 import { execFile } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 
 import { httpSource, verifyTable, type AsyncTable, type NodeSstFilter } from "sstfilter";
@@ -14,37 +12,27 @@ import { httpSource, verifyTable, type AsyncTable, type NodeSstFilter } from "ss
 import { CLI } from "./cli-path";
 import { GENERATED, sectionCases } from "./golden";
 import { answerRange } from "./range-response";
+import { withTestServer } from "./test-server";
 
 /** How the test server answers: honouring Range, ignoring it, failing every third or every request. */
 type Mode = "ranges" | "ignores-range" | "flaky" | "down";
 
-interface TestServer {
-  url(file: string): string;
-  requests: number;
-  /** Requests answered 503 on purpose. */
-  failed: number;
-  mode: Mode;
-  server: Server;
-}
+/** How the server answers, the requests it has had and those it failed on purpose (503). */
+const state = { requests: 0, failed: 0, mode: "ranges" as Mode };
 
 /** A server of the corpus's files (the URL path is the file's path in the corpus). */
-async function startServer(): Promise<TestServer> {
-  const state = { requests: 0, failed: 0, mode: "ranges" as Mode };
-  const server = createServer((request, response) => {
-    state.requests++;
-    const failing = state.mode === "down" || (state.mode === "flaky" && state.requests % 3 === 0);
-    if (failing) {
-      state.failed++;
-      response.writeHead(503).end();
-      return;
-    }
-    const bytes = readFileSync(GENERATED.path(decodeURIComponent(request.url!.slice(1))));
-    answerRange(request, response, bytes, state.mode !== "ignores-range");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return Object.assign(state, { server, url: (file: string) => `http://127.0.0.1:${port}/${file}` });
-}
+const server = withTestServer((request, response) => {
+  state.requests++;
+  const failing = state.mode === "down" || (state.mode === "flaky" && state.requests % 3 === 0);
+  if (failing) {
+    state.failed++;
+    response.writeHead(503).end();
+    return;
+  }
+  const bytes = readFileSync(GENERATED.path(decodeURIComponent(request.url!.slice(1))));
+  answerRange(request, response, bytes, state.mode !== "ignores-range");
+});
+const urlOf = (file: string): string => `${server.origin}/${file}`;
 
 /** What this test reads of a table case of the corpus (tests/corpus/README.md). */
 interface TableCase {
@@ -69,17 +57,11 @@ const CASES = [
 ].map((c) => [c.id, c] as const);
 
 let sf: NodeSstFilter;
-let server: TestServer;
 beforeAll(async () => {
   sf = (await (await import("sstfilter")).init()) as NodeSstFilter;
-  server = await startServer();
-});
-afterAll(() => {
-  server.server.closeAllConnections();
-  server.server.close();
 });
 beforeEach(() => {
-  server.mode = "ranges";
+  state.mode = "ranges";
 });
 
 test("the corpus yields the chosen cases", () => {
@@ -107,7 +89,7 @@ describe("a table read over HTTP answers as the local file", () => {
     expect(probes.length).toBeGreaterThan(0);
     const opts = { internalKeys: c.internalKeys };
     const local = await sf.openTableFile(GENERATED.path(c.file.path), opts);
-    const remote = await sf.openTableFrom(server.url(c.file.path), opts);
+    const remote = await sf.openTableFrom(urlOf(c.file.path), opts);
     try {
       expect(await answers(remote, probes)).toEqual(await answers(local, probes));
     } finally {
@@ -120,7 +102,7 @@ describe("a table read over HTTP answers as the local file", () => {
 describe("requests", () => {
   test("opening a table smaller than the tail costs one request, a larger one at most 3", async () => {
     for (const [id, c] of CASES) {
-      const source = await httpSource(server.url(c.file.path));
+      const source = await httpSource(urlOf(c.file.path));
       const table = await sf.openTableFrom(source, { internalKeys: c.internalKeys });
       const most = c.file.bytes <= 512 << 10 ? 1 : 3;
       expect([id, source.stats.requests <= most]).toEqual([id, true]);
@@ -131,7 +113,7 @@ describe("requests", () => {
 
   test("a walk over a table larger than the tail shares its requests", async () => {
     const [, c] = CASES.find(([id]) => id === "big_dec_n200000_snappy")!;
-    const source = await httpSource(server.url(c.file.path));
+    const source = await httpSource(urlOf(c.file.path));
     const table = await sf.openTableFrom(source);
     const opened = source.stats.requests;
     let keys = 0;
@@ -146,7 +128,7 @@ describe("requests", () => {
   test("a range announced with expect() is one request, served a piece at a time", async () => {
     const [, c] = CASES.find(([id]) => id === "big_dec_n200000_snappy")!;
     const local = readFileSync(GENERATED.path(c.file.path));
-    const source = await httpSource(server.url(c.file.path));
+    const source = await httpSource(urlOf(c.file.path));
     expect(source.size).toBe(statSync(GENERATED.path(c.file.path)).size);
     source.expect!(1000, 2 << 20);
     for (let at = 1000; at < 1000 + (2 << 20); at += 300000) {
@@ -162,8 +144,8 @@ describe("servers that misbehave", () => {
   const file = (): string => CASES[0]![1].file.path;
 
   test("one that ignores Range: RANGE_NOT_SUPPORTED naming the URL, nothing downloaded", async () => {
-    server.mode = "ignores-range";
-    const url = server.url(file());
+    state.mode = "ignores-range";
+    const url = urlOf(file());
     await expect(sf.openTableFrom(url)).rejects.toMatchObject({
       code: "RANGE_NOT_SUPPORTED",
       file: url,
@@ -177,41 +159,41 @@ describe("servers that misbehave", () => {
     const [, c] = CASES.find(([id]) => id === "big_dec_n200000_snappy")!;
     const probes = GENERATED.readKeys(c.probes.path).slice(0, 500);
     const local = await sf.openTableFile(GENERATED.path(c.file.path));
-    server.mode = "flaky";
-    const before = server.requests;
-    const failedBefore = server.failed;
-    const source = await httpSource(server.url(c.file.path));
+    state.mode = "flaky";
+    const before = state.requests;
+    const failedBefore = state.failed;
+    const source = await httpSource(urlOf(c.file.path));
     const remote = await sf.openTableFrom(source);
     const remoteAnswers = await answers(remote, probes);
     expect(remoteAnswers).toEqual(await answers(local, probes));
-    expect(server.requests - before).toBe(source.stats.requests);
-    expect(server.failed - failedBefore).toBeGreaterThan(0);
+    expect(state.requests - before).toBe(source.stats.requests);
+    expect(state.failed - failedBefore).toBeGreaterThan(0);
     local.dispose();
     remote.dispose();
   });
 
   test("one always failing: HTTP_ERROR after the bounded retries", async () => {
-    server.mode = "down";
-    const before = server.requests;
-    await expect(sf.openTableFrom(server.url(file()), { retries: 2 })).rejects.toMatchObject({
+    state.mode = "down";
+    const before = state.requests;
+    await expect(sf.openTableFrom(urlOf(file()), { retries: 2 })).rejects.toMatchObject({
       code: "HTTP_ERROR",
       offset: 0,
       message: expect.stringContaining("HTTP 503 Service Unavailable (3 attempts)"),
     });
-    expect(server.requests - before).toBe(3);
+    expect(state.requests - before).toBe(3);
   });
 
   test("a 404 is not retried", async () => {
-    const before = server.requests;
-    server.mode = "down";
-    const source = httpSource(server.url(file()), {
+    const before = state.requests;
+    state.mode = "down";
+    const source = httpSource(urlOf(file()), {
       fetch: () => Promise.resolve(new Response(null, { status: 404, statusText: "Not Found" })),
     });
     await expect(source).rejects.toMatchObject({
       code: "HTTP_ERROR",
       message: expect.stringContaining("404"),
     });
-    expect(server.requests).toBe(before);
+    expect(state.requests).toBe(before);
   });
 });
 
@@ -224,7 +206,7 @@ test("the CLI reads a URL as the file: inspect --json and verify --json, with --
   };
   for (const command of ["inspect", "verify"]) {
     const local = await run(command, "--json", GENERATED.path(c.file.path));
-    const remote = await run(command, "--json", "--header", "X-Test: 1", server.url(c.file.path));
+    const remote = await run(command, "--json", "--header", "X-Test: 1", urlOf(c.file.path));
     expect([command, remote]).toEqual([command, local]);
   }
 });

@@ -57,6 +57,8 @@ export interface HttpDatabaseOptions extends HttpSourceOptions {
 export interface HttpDatabaseSource extends DatabaseSource {
   /** The base URL, ending in "/": a file's URL is the base with its name appended. */
   readonly baseUrl: string;
+  /** The URL of the file `name` (its name appended to the base's path; the base's query kept). */
+  fileUrl(name: string): string;
   /** Requests sent so far (probes, reads, retries), for all the database's files. */
   readonly stats: { requests: number };
 }
@@ -191,6 +193,7 @@ export async function httpDatabaseSource(
   }
   return {
     baseUrl: base.href,
+    fileUrl,
     stats,
     names,
     read: async (name) => kept.get(name) ?? readWhole(name),
