@@ -65,6 +65,11 @@ class BlockEntryDecoder {
   // The value; without value lengths, every byte from the value's start to the end of the entries.
   ByteView value() const { return value_; }
   uint32_t shared() const { return shared_; }
+  // The key's bytes past shared(), where the block holds them: a reader that needs only those
+  // reads them there, not back from the key just rebuilt (table_cursor.cc CheckEntryOrder).
+  ByteView unshared() const {
+    return entries_.subspan(value_offset_ - (key_size_ - shared_), key_size_ - shared_);
+  }
   size_t entry_offset() const { return entry_offset_; }
   // Where the next entry starts (past the current one).
   size_t next_offset() const { return next_; }

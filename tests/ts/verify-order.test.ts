@@ -105,3 +105,39 @@ test("keys out of order within the separator: the entry that sorts before the on
   expect(report.error).toMatchObject({ code: "CORRUPT", offset: at - ENTRY_HEADER });
   expect(report.error!.message).toContain("sorts before the entry before it");
 });
+
+// Restart interval 16: an entry between restarts stores only the bytes past the prefix it shares
+// with the entry before ("key00020" stores "20" after "key000"), and the check compares those.
+describe("entries stored past a shared prefix", () => {
+  /** key00000 .. key00299 as table() writes them, but 16 entries per restart point. */
+  function prefixed(): Uint8Array {
+    const w = sf.createTableWriter({ ...OPTIONS, restartInterval: 16 } as WriteOptions);
+    for (let i = 0; i < 300; i++) w.put(`key${String(i).padStart(5, "0")}`, "v");
+    return w.finish();
+  }
+  /** Rewrites the stored tail of key000NN (shared 6, unshared 2 + the tag's 8, value "v"). */
+  function editTail(bytes: Uint8Array, tail: string, to: string): number {
+    const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    const header = Buffer.from([6, 2 + 8, 1]);
+    const at = b.indexOf(Buffer.concat([header, ascii(tail)]));
+    expect(at).toBeGreaterThan(0);
+    ascii(to).copy(b, at + header.length);
+    return at;
+  }
+
+  test("an intact table passes", async () => {
+    expect((await verified(prefixed())).error).toBeNull();
+  });
+
+  test.each([
+    ["a smaller first byte past the prefix", "05"],
+    ["the same key as the entry before", "19"],
+    ["a smaller byte after an equal one", "18"],
+  ])("%s: the entry is named", async (_case, to) => {
+    const bytes = prefixed();
+    const at = editTail(bytes, "20", to);
+    const report = await verified(bytes);
+    expect(report.error).toMatchObject({ code: "CORRUPT", offset: at });
+    expect(report.error!.message).toContain("sorts before the entry before it");
+  });
+});

@@ -45,7 +45,8 @@ inline constexpr EntryType kEntryTypes[] = {
 // "blob-index", "delete-with-timestamp", "wide-column-entity", "value-preferred-seqno".
 const char* EntryTypeName(EntryType type);
 
-struct BlockLayout;  // where a block's entries and restarts lie (internal: table/block.h)
+struct BlockLayout;       // where a block's entries and restarts lie (internal: table/block.h)
+class BlockEntryDecoder;  // one block's entries in order (internal: table/block.h)
 
 // Which entries a cursor walks, by user key (sst_dump --from/--to/--prefix/--read_num; rocksdb
 // table/sst_file_dumper.cc ReadSequential).
@@ -143,10 +144,11 @@ class TableCursor final : public ResumableRead {
   Status OnDataBlock(const Bytes& contents, bool compressed, bool from_cache);
   // Reads the pending data block, from the cache where it is held.
   Status ReadDataBlock();
-  // SetOrderCheck's verdict on the entry at `entry_offset` (stored user key and tag) of the block
-  // being read against the entry before it and, for the block's `first`, the separator before the
-  // block. The block's own separator is checked once per block (CheckBlockSeparator).
-  Status CheckEntryOrder(ByteView key, uint64_t tag, uint64_t entry_offset, bool first);
+  // SetOrderCheck's verdict on the entry `entry` has just decoded (stored user key `key` and `tag`)
+  // of the block being read against the entry before it and, for the block's `first`, the
+  // separator before the block. The block's own separator is checked once per block
+  // (CheckBlockSeparator).
+  Status CheckEntryOrder(ByteView key, uint64_t tag, const BlockEntryDecoder& entry, bool first);
   // SetOrderCheck's verdict on the entries of the data block `contents` up to `checked_end` (the
   // end offset of the last entry CheckEntryOrder passed, or of the one it failed on) against the
   // block's index separator; `order_error` is CheckEntryOrder's failure, or Ok. The entries up to
