@@ -12,7 +12,7 @@ import { call } from "./worker-calls.mjs";
 import { initBuildPlayground } from "./views/build-playground.mjs";
 import { clearEntries, initContents, startView } from "./views/contents.mjs";
 import { initDatabaseView, openDatabaseFiles } from "./views/database.mjs";
-import { clearDiff, diffWith, initDiff } from "./views/diff.mjs";
+import { clearDiff, diffWith, initDiff, setDiffDatabase } from "./views/diff.mjs";
 import { clearFileMap, initFileMap, redrawFileMap, showMap } from "./views/file-map.mjs";
 import { initFilterCard, redrawHeatMap } from "./views/filter.mjs";
 import { clearFilterAdvice, initFilterAdvice } from "./views/filter-advice.mjs";
@@ -121,6 +121,7 @@ async function openFolder(folder) {
   $("back-to-db").hidden = true;
   $("back-to-db").textContent = `← ${folder.name}`;
   hideStoresView();
+  setDiffDatabase(folder); // A of the database view's Diff (a diff of the folder before ends)
   const opened = await openDatabaseFiles(folder.files, folder.name);
   $("database").hidden = !opened;
   // One of Chrome's stores (an IndexedDB, Local Storage or Session Storage folder): its records.
