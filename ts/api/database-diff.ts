@@ -174,8 +174,9 @@ export async function diffDatabases(
     filesIgnored,
     onProgress: opts.onProgress,
   };
-  // The default family is in every database (db/column_family.cc creates it with the database):
-  // its diff is the top-level files and records, as when only it was compared.
+  // The default family is in every database (RocksDB's DB::Open requires it, include/rocksdb/db.h
+  // kDefaultColumnFamilyName; LevelDB's one family is it): its diff is the top-level files and
+  // records, as when only it was compared.
   const shown = opts.columnFamily ?? "default";
   const main = await diffFamily(a, b, shown, rules);
   const namesA = a.columnFamilies.map((cf) => cf.name);
