@@ -12,7 +12,7 @@ import { call } from "./worker-calls.mjs";
 import { initBuildPlayground } from "./views/build-playground.mjs";
 import { clearEntries, initContents, startView } from "./views/contents.mjs";
 import { initDatabaseView, openDatabaseFolder } from "./views/database.mjs";
-import { clearDiff, diffWith, initDiff } from "./views/diff.mjs";
+import { clearDiff, diffWith, initDiff, setDiffDatabase } from "./views/diff.mjs";
 import { clearFileMap, initFileMap, redrawFileMap, showMap } from "./views/file-map.mjs";
 import { initFilterCard, redrawHeatMap } from "./views/filter.mjs";
 import { clearFilterAdvice, initFilterAdvice } from "./views/filter-advice.mjs";
@@ -123,6 +123,9 @@ async function openDatabase(folder, name) {
   $("back-to-db").hidden = true;
   $("back-to-db").textContent = `← ${name}`;
   hideStoresView();
+  // A of the database view's Diff (a diff of the database before ends): a folder's files; a
+  // database opened by URL has no Diff card of its own.
+  setDiffDatabase(Array.isArray(folder) ? { files: folder, name } : null);
   const opened = await openDatabaseFolder(folder, name);
   $("database").hidden = !opened;
   // One of Chrome's stores (an IndexedDB, Local Storage or Session Storage folder): its records.

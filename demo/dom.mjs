@@ -41,6 +41,7 @@ import { printableText, toHex } from "../dist/esm/tools/format.js";
  *   "write-compression": HTMLSelectElement,
  *   "verify-jobs": HTMLSelectElement,
  *   "diff-file": HTMLInputElement,
+ *   "db-diff-folder": HTMLInputElement,
  *   "write-sort": HTMLInputElement,
  *   "write-hex": HTMLInputElement,
  *   "write-download": HTMLAnchorElement,

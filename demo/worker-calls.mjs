@@ -3,8 +3,7 @@
 // resolves with the op's answer; a long op that Cancel must stop at once in a worker of its own.
 import { $ } from "./dom.mjs";
 import { showError } from "./error-banner.mjs";
-/** @import { DiffProgress, VerifyProgress } from "../dist/esm/platform/browser.js" */
-/** @import { OpArgs, OpName, OpProgress, WorkerMessage } from "./worker/protocol.mjs" */
+/** @import { AnyProgress, OpArgs, OpName, OpProgress, WorkerMessage } from "./worker/protocol.mjs" */
 /** @import { OpResult } from "./worker.mjs" */
 
 const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "module" });
@@ -14,7 +13,7 @@ const worker = new Worker(new URL("./worker.mjs", import.meta.url), { type: "mod
  * @typedef {{
  *   resolve(value: unknown): void,
  *   reject(reason: unknown): void,
- *   onProgress: ((progress: VerifyProgress | DiffProgress) => void) | undefined,
+ *   onProgress: ((progress: AnyProgress) => void) | undefined,
  * }} Pending
  */
 /** @type {Map<number, Pending>} */
@@ -46,7 +45,7 @@ worker.addEventListener("error", (event) => {
 });
 
 /**
- * Runs `op` in the worker; `onProgress` receives verify's or diff's progress.
+ * Runs `op` in the worker; `onProgress` receives verify's or a diff's progress.
  * @template {OpName} K
  * @param {K} op
  * @param {OpArgs[K]} [args]

@@ -1,7 +1,7 @@
 // @ts-check
 // The viewer's Web Worker: every wasm call and file read happens here, so the page never freezes.
-// Its ops, by view: the table view's (worker/table-ops.mjs, and its Diff's, worker/diff-ops.mjs, run
-// in a worker of their own), the database and Stores views' (worker/database-ops.mjs) and the
+// Its ops, by view: the table view's (worker/table-ops.mjs), both views' Diffs (worker/diff-ops.mjs,
+// run in a worker of their own), the database and Stores views' (worker/database-ops.mjs) and the
 // playgrounds' (worker/playground-ops.mjs); worker/protocol.mjs has the messages' shapes.
 // Protocol: the page posts { id, op, ...args }; the worker answers { id, result } or
 // { id, error: { code, message, offset } }, and { id, progress } while a long operation runs.
@@ -11,8 +11,7 @@ import { diffOps } from "./worker/diff-ops.mjs";
 import { playgroundOps } from "./worker/playground-ops.mjs";
 import { plainError } from "./worker/protocol.mjs";
 import { tableOps } from "./worker/table-ops.mjs";
-/** @import { DiffProgress, VerifyProgress } from "../dist/esm/platform/browser.js" */
-/** @import { OpName, WorkerMessage, WorkerRequest } from "./worker/protocol.mjs" */
+/** @import { AnyProgress, OpName, WorkerMessage, WorkerRequest } from "./worker/protocol.mjs" */
 
 /**
  * The part of the worker's global scope this file uses (the page's lib types `self` as a Window).
@@ -36,7 +35,7 @@ const ops = { ...tableOps, ...diffOps, ...databaseOps, ...playgroundOps };
 
 /**
  * How the message handler calls an op: `op` and the arguments the page posted with it match.
- * @typedef {(args: object, progress: (progress: VerifyProgress | DiffProgress) => void) => Promise<unknown>} AnyOp
+ * @typedef {(args: object, progress: (progress: AnyProgress) => void) => Promise<unknown>} AnyOp
  */
 
 // The event is annotated: in JS files, an assignment to a property of a const gets no contextual type.

@@ -3,7 +3,8 @@
 // and in the log) the differences it names are exactly those the libraries' own iterators give
 // over both folders: classic-level (LevelDB) and rocksdb-native (RocksDB 10.x, range deletions
 // too). A compacted copy has other files with the same contents: equal when files are ignored. A
-// damaged MANIFEST is a typed error, the command's exit code 2.
+// damaged MANIFEST is a typed error, the command's exit code 2. Databases of several column
+// families: each family both have compared against RocksDB's iterator over it, the others named.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -207,4 +208,85 @@ test("a damaged MANIFEST is a typed error, and diff's exit code 2", async () => 
   expect(error).toBeInstanceOf(SstFilterError);
   const r = spawnSync(process.execPath, [CLI, "diff", good, bad], { encoding: "utf8" });
   expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 2, stderr: expect.stringContaining(bad) });
+});
+
+describe("column families (rocksdb-native)", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "sstfilter-dbdiff-families-"));
+  const [dirA, dirB] = [path.join(root, "a"), path.join(root, "b")];
+
+  const families = { [dirA]: ["one", "two"], [dirB]: ["one", "two", "three"] };
+
+  /** What RocksDB's iterator over one family returns: [key, value] as hex. */
+  async function familyContents(dir: string, family: string): Promise<Contents> {
+    const db = new RocksDB(dir, { columnFamilies: families[dir] });
+    await db.ready();
+    const cf = family === "default" ? db : db.columnFamily(family);
+    const out: Contents = [];
+    for await (const { key: k, value: v } of cf.iterator({})) out.push([hex(k), hex(v)]);
+    await db.close();
+    return out;
+  }
+
+  beforeAll(async () => {
+    const db = new RocksDB(dirA, { columnFamilies: families[dirA] });
+    await db.ready();
+    for (const family of ["default", "one", "two"]) {
+      const cf = family === "default" ? db : db.columnFamily(family);
+      for (let i = 0; i < 500; i++) await cf.put(key(i), `${family}:${value(i, 0)}`);
+      await cf.flush();
+    }
+    await db.close();
+    cpSync(dirA, dirB, { recursive: true });
+    // B: family "one" rewritten in part, and a family A lacks.
+    const b = new RocksDB(dirB, { columnFamilies: families[dirB] });
+    await b.ready();
+    const one = b.columnFamily("one");
+    for (let i = 0; i < 500; i += 9) await one.put(key(i), value(i, 1));
+    for (let i = 4; i < 500; i += 25) await one.delete(key(i));
+    await one.put("zzz", "new");
+    await b.columnFamily("three").put("k", "v");
+    await b.close();
+  });
+
+  test("a multi-family database against a copy of itself is equal, every family compared", async () => {
+    const d = await diffFolders(dirA, dirA);
+    expect(d.equal).toBe(true);
+    expect(d.columnFamilies.compared.map((f) => [f.name, f.equal, f.records.countA])).toEqual([
+      ["default", true, 500],
+      ["one", true, 500],
+      ["two", true, 500],
+    ]);
+    expect(cliStatus(dirA, dirA)).toBe(0);
+  });
+
+  test("the family only B has is named, the changed family's diff is what the iterators over it differ in, the others equal", async () => {
+    const d = await diffFolders(dirA, dirB);
+    expect(d.equal).toBe(false);
+    expect([d.columnFamilies.onlyInA, d.columnFamilies.onlyInB]).toEqual([[], ["three"]]);
+    const names = d.columnFamilies.compared.map((f) => f.name);
+    expect(names).toEqual(["default", "one", "two"]);
+    for (const f of d.columnFamilies.compared) {
+      const expected = expectedDiff(await familyContents(dirA, f.name), await familyContents(dirB, f.name));
+      const found = foundDiff({ ...d, records: f.records });
+      // Which family disagreed with its scans, and how.
+      expect({ family: f.name, found }).toEqual({ family: f.name, found: expected });
+      expect({ family: f.name, equal: f.records.equal }).toEqual({ family: f.name, equal: f.name !== "one" });
+    }
+    // The top-level files and records stay the default family's.
+    expect(d.records).toBe(d.columnFamilies.compared[0]!.records);
+    // One family asked for: only it, no families named.
+    const two = await diffFolders(dirA, dirB, { columnFamily: "two" });
+    expect([two.equal, two.columnFamilies.compared.length, two.columnFamilies.onlyInB]).toEqual([
+      true,
+      1,
+      [],
+    ]);
+    expect(cliStatus(dirA, dirB)).toBe(1);
+    const text = spawnSync(process.execPath, [CLI, "diff", dirA, dirB], { encoding: "utf8" }).stdout;
+    expect(text).toContain(
+      "column families: 0 only in A, 1 only in B (3 in A, 4 in B)\n  only in B: three\n",
+    );
+    expect(text).toContain("column family one: differ\n");
+    expect(text).toContain("column family two: equal\n");
+  });
 });

@@ -4,9 +4,13 @@
 // pairs with known differences and a table against itself; a table dropped on the card is B too.
 // ?url= with ?diff= diffs on load. A long diff shows its progress and stops at Cancel; a truncated
 // second table and one in another key order show their typed errors in the banner, with the
-// library's words.
+// library's words. Two database folders, one open in the database view and the other picked on its
+// Diff card: the card's lines are `sstfilter diff DIR DIR`'s, for a copy (equal) and for a copy
+// with one column family changed and another added (RocksDB databases written by rocksdb-native);
+// a folder's files dropped on the card are B too; a long database diff shows its progress and
+// stops at Cancel.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
@@ -16,6 +20,9 @@ import { CLI } from "./cli-path";
 import { FIXTURES, GENERATED, sectionCases } from "./golden";
 import { startTableServer } from "./table-server";
 import { openViewer, type Viewer } from "./viewer-browser";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const RocksDB = require("rocksdb-native");
 
 /** The path of the generated corpus's table `id` of `section`; the test fails when it is missing. */
 function corpusTable(section: string, id: string): string {
@@ -204,4 +211,116 @@ test("a second table in another key order: the library's BAD_OPTIONS in the bann
   expect(await page.textContent("#error")).toBe(
     "BAD_OPTIONS — diff with table.sst: the tables are in different key orders (leveldb.BytewiseComparator and leveldb.BytewiseComparator.u64ts): their entries cannot be merged",
   );
+});
+
+describe("two database folders", () => {
+  const root = mkdtempSync(path.join(tmpdir(), "sstfilter-viewer-dbdiff-"));
+  const [dirA, copy, dirB] = [path.join(root, "a"), path.join(root, "copy"), path.join(root, "b")];
+
+  beforeAll(async () => {
+    const db = new RocksDB(dirA, { columnFamilies: ["one", "two"] });
+    await db.ready();
+    for (const family of ["default", "one", "two"]) {
+      const cf = family === "default" ? db : db.columnFamily(family);
+      for (let i = 0; i < 300; i++) await cf.put(`key${String(i).padStart(4, "0")}`, `${family} ${i}`);
+      await cf.flush();
+    }
+    await db.close();
+    cpSync(dirA, copy, { recursive: true });
+    cpSync(dirA, dirB, { recursive: true });
+    const b = new RocksDB(dirB, { columnFamilies: ["one", "two", "three"] });
+    await b.ready();
+    const one = b.columnFamily("one");
+    for (let i = 0; i < 300; i += 40) await one.put(`key${String(i).padStart(4, "0")}`, "changed");
+    await one.delete("key0001");
+    await b.columnFamily("three").put("k", "v");
+    await b.close();
+  }, 60_000);
+
+  /** Opens `dir` in the database view (through the folder picker), then picks `other` on its Diff card. */
+  async function diffFolders(dir: string, other: string): Promise<string[]> {
+    await page.setInputFiles("#folder", dir);
+    await page.waitForFunction(
+      (name) => document.getElementById("db-name")!.textContent === name,
+      path.basename(dir),
+    );
+    await page.waitForSelector("#db-status.ok");
+    await page.setInputFiles("#db-diff-folder", other);
+    await page.waitForSelector("#db-diff-result:not([hidden])");
+    expect(await page.textContent("#db-diff-name")).toBe(`B: ${path.basename(other)}`);
+    return page.$$eval("#db-diff-result > div", (rows) => rows.map((r) => r.textContent ?? ""));
+  }
+
+  test.each([
+    ["a database and its copy", copy, 0],
+    ["a column family changed, another added", dirB, 1],
+  ] as const)("%s: the card shows the lines sstfilter diff DIR DIR prints", async (_what, other, status) => {
+    const expected = cliDiff(dirA, other);
+    expect(expected.status).toBe(status);
+    // Both pairs have several column families: the lines name them.
+    expect(expected.lines).toContain("column family one: " + (status === 0 ? "equal" : "differ"));
+    expect(await diffFolders(dirA, other)).toEqual(expected.lines);
+  });
+
+  test("a database folder's files dropped on the card are B", async () => {
+    const expected = cliDiff(dirA, dirB);
+    await page.setInputFiles("#folder", dirA);
+    await page.waitForFunction((name) => document.getElementById("db-name")!.textContent === name, "a");
+    await page.waitForSelector("#db-status.ok");
+    const names = readdirSync(dirB).filter((n) => n !== "LOCK");
+    const files = names.map((name) => [name, readFileSync(path.join(dirB, name)).toString("base64")]);
+    const dataTransfer = await page.evaluateHandle((list) => {
+      const transfer = new DataTransfer();
+      for (const [name, base64] of list) {
+        transfer.items.add(new File([Uint8Array.from(atob(base64!), (c) => c.charCodeAt(0))], name!));
+      }
+      return transfer;
+    }, files);
+    await page.dispatchEvent("#db-diff-drop", "drop", { dataTransfer });
+    await page.waitForSelector("#db-diff-result:not([hidden])");
+    expect(
+      await page.$$eval("#db-diff-result > div", (rows) => rows.map((r) => r.textContent ?? "")),
+    ).toEqual(expected.lines);
+    expect(await page.textContent("#db-diff-name")).toBe(`B: ${names.length} dropped files`);
+    // The database view still shows A: a drop on the card is no drop on the page's zone.
+    expect(await page.textContent("#db-name")).toBe("a");
+  });
+
+  test("a long database diff shows its progress per column family and stops at Cancel", async () => {
+    // 200,000 records: the merge reports its progress every few thousand, and Cancel is clicked
+    // from the page itself at the first report (a click from here could come after the end).
+    const big = path.join(root, "big");
+    const db = new RocksDB(big);
+    await db.ready();
+    const batch = db.write({ autoDestroy: true });
+    for (let i = 0; i < 200_000; i++) batch.tryPut(`key${String(i).padStart(7, "0")}`, `value ${i}`);
+    await batch.flush();
+    await db.flush();
+    await db.close();
+    const bigCopy = path.join(root, "big-copy");
+    cpSync(big, bigCopy, { recursive: true });
+    await page.setInputFiles("#folder", big);
+    await page.waitForFunction((name) => document.getElementById("db-name")!.textContent === name, "big");
+    await page.waitForSelector("#db-status.ok");
+    await page.evaluate(() => {
+      const progress = document.getElementById("db-diff-progress")!;
+      const watch = new MutationObserver(() => {
+        const text = progress.textContent ?? "";
+        if (!/^column family default: [\d,]+ records of A, [\d,]+ of B read/.test(text)) return;
+        watch.disconnect();
+        const cancel = document.getElementById("db-diff-cancel") as HTMLButtonElement;
+        (window as unknown as { cancelShown: boolean }).cancelShown = !cancel.hidden;
+        cancel.click();
+      });
+      watch.observe(progress, { childList: true, characterData: true, subtree: true });
+    });
+    await page.setInputFiles("#db-diff-folder", bigCopy);
+    await page.waitForFunction(
+      () => document.getElementById("db-diff-progress")!.textContent === "cancelled",
+    );
+    expect(await page.evaluate(() => (window as unknown as { cancelShown: boolean }).cancelShown)).toBe(true);
+    expect(await page.isHidden("#db-diff-result")).toBe(true);
+    expect(await page.isHidden("#db-diff-cancel")).toBe(true);
+    expect(await page.isHidden("#error")).toBe(true);
+  }, 60_000);
 });

@@ -2,11 +2,14 @@
 // table files per level the MANIFESTs list, and the logical contents, what a full scan of each
 // returns (db.scan: newest versions, deletions and range deletions applied), merged in key order
 // (ts/api/merged-diff.ts). Both scans stream: memory holds their memtables, not the databases.
+// Every column family by default: each family both databases have compared so, by name (the names
+// a MANIFEST's column family records give, db/version_edit.h kColumnFamilyAdd), and the names only
+// one has reported.
 import { SstFilterError } from "../core/errors.js";
 import type { ColumnFamily } from "./db-types.js";
 import type { Database } from "./db.js";
 import type { DatabaseRecord } from "./db-scan.js";
-import { diffMerged, type MergedDiff } from "./merged-diff.js";
+import { diffMerged, type MergedDiff, type MergeProgress } from "./merged-diff.js";
 import { bytesEqual, ignoredOf, maxReportedOf, type DiffIgnore } from "./table-diff.js";
 
 /** What diffDatabases may be told to ignore: see {@link DiffDatabasesOptions.ignore}. */
@@ -24,8 +27,18 @@ export interface DiffDatabasesOptions {
   ignore?: DatabaseDiffIgnore[];
   /** How many files and records of each kind to report (all are counted). Default 10. */
   maxReported?: number;
-  /** The column family compared, by name, in both databases (default "default"). */
+  /**
+   * The one column family compared, by name, in both databases. Default: every family, each one
+   * both databases have compared, the others named (DatabaseDiff.columnFamilies).
+   */
   columnFamily?: string;
+  /** Called as the records are merged, every few thousand records and once when a family is done. */
+  onProgress?: (progress: DatabaseDiffProgress) => void;
+}
+
+/** A database diff's progress: the column family being compared and its merge's counts so far. */
+export interface DatabaseDiffProgress extends MergeProgress {
+  columnFamily: string;
 }
 
 /** A live table file: its level, number, name and size, as the MANIFEST lists it. */
@@ -65,12 +78,33 @@ export interface RecordChange {
 /** The logical contents merged in key order: keys only in A, only in B, changed. */
 export type RecordsDiff = MergedDiff<DatabaseRecord, RecordChange>;
 
-/** What diffDatabases finds. */
-export interface DatabaseDiff {
-  /** Both the live files (unless ignored) and the logical contents equal. */
+/** One column family both databases have, compared. */
+export interface ColumnFamilyDiff {
+  name: string;
+  /** Both its live files (unless ignored) and its logical contents equal. */
   equal: boolean;
   files: LiveFilesDiff;
   records: RecordsDiff;
+}
+
+/** The column families, by name: those only one database has, and those compared. */
+export interface ColumnFamiliesDiff {
+  /** Names, in each database's MANIFEST order (empty when one family was asked for). */
+  onlyInA: string[];
+  onlyInB: string[];
+  /** The families both have, in A's order: "default" first (or the one asked for, alone). */
+  compared: ColumnFamilyDiff[];
+}
+
+/** What diffDatabases finds. */
+export interface DatabaseDiff {
+  /** Every family is in both databases, and each one's live files (unless ignored) and contents equal. */
+  equal: boolean;
+  /** The live files of the default column family (or of the one asked for). */
+  files: LiveFilesDiff;
+  /** The logical contents of the default column family (or of the one asked for). */
+  records: RecordsDiff;
+  columnFamilies: ColumnFamiliesDiff;
 }
 
 /** The column family `name` of `db`; BAD_OPTIONS when it has none. */
@@ -120,8 +154,11 @@ export async function diffDatabases(
   if (opts === null || typeof opts !== "object") {
     throw new SstFilterError(
       "BAD_OPTIONS",
-      "diffDatabases options must be an object { ignore?, maxReported?, columnFamily? }",
+      "diffDatabases options must be an object { ignore?, maxReported?, columnFamily?, onProgress? }",
     );
+  }
+  if (opts.onProgress !== undefined && typeof opts.onProgress !== "function") {
+    throw new SstFilterError("BAD_OPTIONS", "onProgress must be a function (progress) => void");
   }
   const maxReported = maxReportedOf(opts.maxReported);
   // "files" is the database diff's own; the table diff's checks take the rest.
@@ -131,7 +168,50 @@ export async function diffDatabases(
       ? opts.ignore.filter((item): item is DiffIgnore => item !== "files")
       : opts.ignore,
   );
-  const name = opts.columnFamily ?? "default";
+  const rules: FamilyRules = {
+    maxReported,
+    seqIgnored: ignored.seq,
+    filesIgnored,
+    onProgress: opts.onProgress,
+  };
+  // The default family is in every database (RocksDB's DB::Open requires it, include/rocksdb/db.h
+  // kDefaultColumnFamilyName; LevelDB's one family is it): its diff is the top-level files and
+  // records, as when only it was compared.
+  const shown = opts.columnFamily ?? "default";
+  const main = await diffFamily(a, b, shown, rules);
+  const namesA = a.columnFamilies.map((cf) => cf.name);
+  const namesB = b.columnFamilies.map((cf) => cf.name);
+  const columnFamilies: ColumnFamiliesDiff = { onlyInA: [], onlyInB: [], compared: [main] };
+  if (opts.columnFamily === undefined) {
+    columnFamilies.onlyInA = namesA.filter((n) => !namesB.includes(n));
+    columnFamilies.onlyInB = namesB.filter((n) => !namesA.includes(n));
+    for (const name of namesA) {
+      if (name !== shown && namesB.includes(name)) {
+        columnFamilies.compared.push(await diffFamily(a, b, name, rules));
+      }
+    }
+  }
+  const equal =
+    columnFamilies.onlyInA.length + columnFamilies.onlyInB.length === 0 &&
+    columnFamilies.compared.every((f) => f.equal);
+  return { equal, files: main.files, records: main.records, columnFamilies };
+}
+
+/** How each family is compared: diffDatabases' options, checked. */
+interface FamilyRules {
+  maxReported: number;
+  seqIgnored: boolean;
+  filesIgnored: boolean;
+  onProgress: DiffDatabasesOptions["onProgress"];
+}
+
+/** The column family `name` of both databases compared: its live files and its logical contents. */
+async function diffFamily(
+  a: Database,
+  b: Database,
+  name: string,
+  rules: FamilyRules,
+): Promise<ColumnFamilyDiff> {
   const familyA = familyOf(a, name, "A");
   const familyB = familyOf(b, name, "B");
   if (familyA.comparator !== familyB.comparator) {
@@ -141,7 +221,8 @@ export async function diffDatabases(
     );
   }
   const compare = a.compareFor(familyA);
-  const files = await diffFiles(familyA, familyB, maxReported);
+  const files = await diffFiles(familyA, familyB, rules.maxReported);
+  const onProgress = rules.onProgress;
   const records = await diffMerged<DatabaseRecord, RecordChange["fields"][number], RecordChange>(
     a.scan({ columnFamily: name }),
     b.scan({ columnFamily: name }),
@@ -151,14 +232,15 @@ export async function diffDatabases(
         const fields: RecordChange["fields"] = [];
         if (!bytesEqual(x.value, y.value)) fields.push("value");
         if (x.type !== y.type) fields.push("type");
-        if (!ignored.seq && x.sequence !== y.sequence) fields.push("seq");
+        if (!rules.seqIgnored && x.sequence !== y.sequence) fields.push("seq");
         return fields;
       },
       // The scan copies every record it yields: nothing to copy again.
       kept: (r) => r,
       change: (x, y, fields) => ({ key: x.key, fields, a: x, b: y }),
     },
-    maxReported,
+    rules.maxReported,
+    onProgress === undefined ? undefined : (p) => onProgress({ columnFamily: name, ...p }),
   );
-  return { equal: (filesIgnored || files.equal) && records.equal, files, records };
+  return { name, equal: (rules.filesIgnored || files.equal) && records.equal, files, records };
 }

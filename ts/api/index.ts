@@ -45,8 +45,11 @@ export { AsyncTable, Table } from "./table.js";
 export { VOLATILE_PROPERTIES } from "./table-diff.js";
 export type { MergedDiff } from "./merged-diff.js";
 export type {
+  ColumnFamiliesDiff,
+  ColumnFamilyDiff,
   DatabaseDiff,
   DatabaseDiffIgnore,
+  DatabaseDiffProgress,
   DiffDatabasesOptions,
   LiveFile,
   LiveFileChange,

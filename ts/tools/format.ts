@@ -2,7 +2,11 @@
 // as the package's `sstfilter/tools` entry (package.json "exports"), which the viewer imports.
 import type {
   BlobIndex,
+  ColumnFamilyDiff,
+  DatabaseDiff,
+  DatabaseRecord,
   Entry,
+  LiveFile,
   FieldDifference,
   LookupExplanation,
   LookupRoute,
@@ -511,6 +515,65 @@ export function tableDiffLines(d: TableDiff): string[] {
     lines.push(
       `  data block ${p.dataBlock.index} is the first whose contents differ: ${at(p.dataBlock.a)} in A, ${at(p.dataBlock.b)} in B`,
     );
+  }
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two databases compared (sf.diffDatabases, ts/api/database-diff.ts): `sstfilter diff DIR DIR`
+// prints these lines, and the viewer's Diff shows them, one wording (issue 32).
+
+/** A database's record as the entry it was read from, to be shown as entries are. */
+export function recordEntry(r: DatabaseRecord): Entry {
+  return { key: r.key, value: r.value, seq: r.sequence, type: r.type };
+}
+
+function liveFileText(f: LiveFile): string {
+  return `level ${f.level} ${f.name} (${count(f.size)} bytes)`;
+}
+
+/** A column family's live files (their counts alone when ignored), then its records. */
+function columnFamilyLines(d: ColumnFamilyDiff, filesIgnored: boolean): string[] {
+  const lines: string[] = [];
+  const f = d.files;
+  if (filesIgnored) lines.push(`live files: ignored (${count(f.countA)} in A, ${count(f.countB)} in B)`);
+  else {
+    lines.push(countsLine("live files", ["file", "files"], f));
+    for (const s of f.onlyInASamples) lines.push(`  only in A: ${liveFileText(s)}`);
+    for (const s of f.onlyInBSamples) lines.push(`  only in B: ${liveFileText(s)}`);
+    for (const c of f.changedSamples) {
+      lines.push(
+        `  changed level ${c.level} ${c.name}: ${count(c.a.size)} bytes in A, ${count(c.b.size)} bytes in B`,
+      );
+    }
+  }
+  lines.push(...mergedLines("records", ["record", "records"], d.records, recordEntry, (c) => c.key));
+  return lines;
+}
+
+/**
+ * A database diff (`sstfilter diff DIR DIR`, the viewer's Diff) in words, the verdict first. Two
+ * databases of the one default family (LevelDB's, most RocksDB ones), or one family asked for: that
+ * family's lines alone. Otherwise the families' names, then each family both have, its lines
+ * indented under its name.
+ */
+export function databaseDiffLines(d: DatabaseDiff, filesIgnored: boolean): string[] {
+  const lines = [d.equal ? "A and B are equal" : "A and B differ"];
+  const { onlyInA, onlyInB, compared } = d.columnFamilies;
+  if (compared.length === 1 && onlyInA.length + onlyInB.length === 0) {
+    return [...lines, ...columnFamilyLines(compared[0]!, filesIgnored)];
+  }
+  const inA = compared.length + onlyInA.length;
+  lines.push(
+    onlyInA.length + onlyInB.length === 0
+      ? `column families: equal (${count(inA)} families)`
+      : `column families: ${count(onlyInA.length)} only in A, ${count(onlyInB.length)} only in B (${count(inA)} in A, ${count(compared.length + onlyInB.length)} in B)`,
+  );
+  for (const name of onlyInA) lines.push(`  only in A: ${name}`);
+  for (const name of onlyInB) lines.push(`  only in B: ${name}`);
+  for (const f of compared) {
+    lines.push(`column family ${f.name}: ${f.equal ? "equal" : "differ"}`);
+    lines.push(...columnFamilyLines(f, filesIgnored).map((line) => `  ${line}`));
   }
   return lines;
 }

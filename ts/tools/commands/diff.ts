@@ -11,13 +11,13 @@ import {
   type DatabaseDiffIgnore,
   type DatabaseRecord,
   type DiffIgnore,
-  type LiveFile,
   type Entry,
   type NodeSstFilter,
   type RangeDeletion,
+  type RecordsDiff,
   type TableDiff,
 } from "../../platform/node.js";
-import { bytesJson, count, countsLine, mergedLines, tableDiffLines } from "../format.js";
+import { bytesJson, databaseDiffLines, recordEntry, tableDiffLines } from "../format.js";
 import {
   CliError,
   entryFieldsJson,
@@ -32,52 +32,35 @@ import {
   type Parsed,
 } from "./shared.js";
 
-/** A database's record as the entry it was read from, to be shown as entries are. */
-function recordEntry(r: DatabaseRecord): Entry {
-  return { key: r.key, value: r.value, seq: r.sequence, type: r.type };
-}
-
-function fileText(f: LiveFile): string {
-  return `level ${f.level} ${f.name} (${count(f.size)} bytes)`;
-}
-
-/** A database diff in words: the verdict, the live files (their counts alone when ignored), the records. */
-function databaseDiffLines(d: DatabaseDiff, filesIgnored: boolean): string[] {
-  const lines = [d.equal ? "A and B are equal" : "A and B differ"];
-  const f = d.files;
-  if (filesIgnored) lines.push(`live files: ignored (${count(f.countA)} in A, ${count(f.countB)} in B)`);
-  else {
-    lines.push(countsLine("live files", ["file", "files"], f));
-    for (const s of f.onlyInASamples) lines.push(`  only in A: ${fileText(s)}`);
-    for (const s of f.onlyInBSamples) lines.push(`  only in B: ${fileText(s)}`);
-    for (const c of f.changedSamples) {
-      lines.push(
-        `  changed level ${c.level} ${c.name}: ${count(c.a.size)} bytes in A, ${count(c.b.size)} bytes in B`,
-      );
-    }
-  }
-  lines.push(...mergedLines("records", ["record", "records"], d.records, recordEntry, (c) => c.key));
-  return lines;
+/** A family's records as --json prints them: each record as an entry is. */
+function recordsJson(records: RecordsDiff): unknown {
+  const record = (r: DatabaseRecord): unknown => entryFieldsJson(recordEntry(r), false);
+  return {
+    ...records,
+    onlyInASamples: records.onlyInASamples.map(record),
+    onlyInBSamples: records.onlyInBSamples.map(record),
+    changedSamples: records.changedSamples.map((c) => ({
+      key: bytesJson(c.key),
+      fields: c.fields,
+      a: record(c.a),
+      b: record(c.b),
+    })),
+  };
 }
 
 /** A database diff as --json prints it: records as entries are, file numbers and seqs as strings. */
 function databaseDiffJson(dirA: string, dirB: string, d: DatabaseDiff): string {
-  const record = (r: DatabaseRecord): unknown => entryFieldsJson(recordEntry(r), false);
+  const cfs = d.columnFamilies;
   const out = {
     a: dirA,
     b: dirB,
     equal: d.equal,
     files: d.files,
-    records: {
-      ...d.records,
-      onlyInASamples: d.records.onlyInASamples.map(record),
-      onlyInBSamples: d.records.onlyInBSamples.map(record),
-      changedSamples: d.records.changedSamples.map((c) => ({
-        key: bytesJson(c.key),
-        fields: c.fields,
-        a: record(c.a),
-        b: record(c.b),
-      })),
+    records: recordsJson(d.records),
+    columnFamilies: {
+      onlyInA: cfs.onlyInA,
+      onlyInB: cfs.onlyInB,
+      compared: cfs.compared.map((f) => ({ ...f, records: recordsJson(f.records) })),
     },
   };
   return JSON.stringify(out, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n";
@@ -238,13 +221,16 @@ usage error, or a file that cannot be read or decoded).
 Two database folders: their live table files per level (the same when level, number and size
 are), then their logical contents, what a full scan of each returns (newest versions, deletions
 and range deletions applied), merged in key order: keys only in A, only in B, changed (value,
-type, sequence number). The default column family; the scans stream, in bounded memory.
+type, sequence number). Every column family: those only in A or only in B named, each one both
+have compared so (under its name when there are several); the scans stream, in bounded memory.
 
   --json           the report as JSON: a, b, equal, entries (equal, countA, countB, onlyInA,
                    onlyInB, changed, onlyInASamples, onlyInBSamples, changedSamples),
                    rangeDeletions (the same, each { start, end, seq }) and physical (equal,
                    fields, properties, filterBytes, dataBlock); as sf.diffTables gives it.
-                   Databases: a, b, equal, files and records, each as entries; as sf.diffDatabases
+                   Databases: a, b, equal, files and records (the default column family's),
+                   each as entries, and columnFamilies (onlyInA, onlyInB, compared: name, equal,
+                   files, records); as sf.diffDatabases
   --ignore LIST    comma-separated fields expected to vary: seq (sequence numbers, their
                    properties, data block contents), properties (all), properties:volatile (who
                    wrote the file and when: creation times, db, session and host ids, original
