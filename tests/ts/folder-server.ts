@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 
-import { answerRange } from "./range-response";
+import { answerCors, answerRange } from "./range-response";
 import { withTestServer } from "./test-server";
 
 /** The folder server of a test file; honoursRange may be changed between tests. */
@@ -20,13 +20,7 @@ export interface FolderServer {
 export function withFolderServer(): FolderServer {
   const state = { honoursRange: true };
   const server = withTestServer((request, response) => {
-    response.setHeader("access-control-allow-origin", "*");
-    response.setHeader("access-control-allow-headers", "range");
-    response.setHeader("access-control-expose-headers", "content-range");
-    if (request.method === "OPTIONS") {
-      response.writeHead(204).end();
-      return;
-    }
+    if (answerCors(request, response)) return;
     const file = decodeURIComponent(new URL(request.url!, "http://x").pathname);
     if (!existsSync(file)) {
       response.writeHead(404).end();

@@ -19,3 +19,16 @@ export function answerRange(
   }
   response.writeHead(206, range.headers).end(bytes.subarray(range.first, range.last + 1));
 }
+
+/**
+ * Lets a page of another origin (the viewer) read the answers: CORS headers on `response`. True
+ * when `request` was the browser's preflight, then answered.
+ */
+export function answerCors(request: IncomingMessage, response: ServerResponse): boolean {
+  response.setHeader("access-control-allow-origin", "*");
+  response.setHeader("access-control-allow-headers", "range");
+  response.setHeader("access-control-expose-headers", "content-range");
+  if (request.method !== "OPTIONS") return false;
+  response.writeHead(204).end();
+  return true;
+}

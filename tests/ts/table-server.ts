@@ -5,7 +5,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 
-import { answerRange } from "./range-response";
+import { answerCors, answerRange } from "./range-response";
 
 /**
  * How the table server answers: CORS and Range, Range without CORS, CORS ignoring Range, or CORS and
@@ -31,11 +31,7 @@ export async function startTableServer(files: string[]): Promise<TableServer> {
   const server = createServer((request, response) => {
     const [, mode, name] = /^\/([^/]+)\/([^/?]+)$/.exec(request.url ?? "") ?? [];
     const file = byName.get(decodeURIComponent(name ?? ""));
-    if (mode !== "no-cors") {
-      response.setHeader("access-control-allow-origin", "*");
-      response.setHeader("access-control-allow-headers", "range");
-      response.setHeader("access-control-expose-headers", "content-range");
-    }
+    if (mode !== "no-cors" && answerCors(request, response)) return;
     if (request.method === "OPTIONS") {
       response.writeHead(204).end();
       return;

@@ -3,11 +3,11 @@
 // free port. Every request the page makes is recorded, so that a test can check that nothing came
 // from outside the machine.
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type BrowserContext, type JSHandle, type Page } from "playwright-core";
 
 export const ROOT = path.join(__dirname, "..", "..");
 const CHROMIUM = "/usr/bin/chromium"; // Debian's package, installed by scripts/setup.sh
@@ -76,4 +76,26 @@ export async function openViewer(): Promise<Viewer> {
 export function expectOnlyLocalRequests(requests: string[]): void {
   expect(requests.length).toBeGreaterThan(0);
   for (const url of requests) expect(url).toMatch(/^(http:\/\/127\.0\.0\.1:\d+\/|blob:|data:)/);
+}
+
+/**
+ * Drops the files of the folder `dir` (its LOCK left out, as a copy has none) on `selector`, as a
+ * browser hands over dropped files; returns their names and what was dropped.
+ */
+export async function dropFolderFiles(
+  page: Page,
+  dir: string,
+  selector: string,
+): Promise<{ names: string[]; dataTransfer: JSHandle<DataTransfer> }> {
+  const names = readdirSync(dir).filter((n) => n !== "LOCK");
+  const files = names.map((name) => [name, readFileSync(path.join(dir, name)).toString("base64")]);
+  const dataTransfer = await page.evaluateHandle((list) => {
+    const transfer = new DataTransfer();
+    for (const [name, base64] of list) {
+      transfer.items.add(new File([Uint8Array.from(atob(base64!), (c) => c.charCodeAt(0))], name!));
+    }
+    return transfer;
+  }, files);
+  await page.dispatchEvent(selector, "drop", { dataTransfer });
+  return { names, dataTransfer };
 }

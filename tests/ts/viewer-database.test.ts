@@ -27,7 +27,7 @@ import type { Page } from "playwright-core";
 import type { Database, DatabaseLevel, NodeSstFilter } from "sstfilter";
 
 import { loadBackend } from "./backends";
-import { expectOnlyLocalRequests, openViewer, ROOT, type Viewer } from "./viewer-browser";
+import { dropFolderFiles, expectOnlyLocalRequests, openViewer, ROOT, type Viewer } from "./viewer-browser";
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
 
@@ -494,16 +494,7 @@ test("a damaged MANIFEST: the typed error with its offset, and no picture", asyn
 });
 
 test("dropped files with CURRENT among them, or a dropped folder, open as a database; a folder without CURRENT is refused", async () => {
-  const names = readdirSync(dir).filter((n) => n !== "LOCK");
-  const files = names.map((name) => [name, readFileSync(path.join(dir, name)).toString("base64")]);
-  const dataTransfer = await page.evaluateHandle((list) => {
-    const transfer = new DataTransfer();
-    for (const [name, base64] of list) {
-      transfer.items.add(new File([Uint8Array.from(atob(base64!), (c) => c.charCodeAt(0))], name!));
-    }
-    return transfer;
-  }, files);
-  await page.dispatchEvent("#drop", "drop", { dataTransfer });
+  const { names, dataTransfer } = await dropFolderFiles(page, dir, "#drop");
   await page.waitForFunction(
     (n) => document.getElementById("db-name")!.textContent === `${n} dropped files`,
     names.length,

@@ -10,7 +10,7 @@
 // a folder's files dropped on the card are B too; a long database diff shows its progress and
 // stops at Cancel.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
@@ -19,7 +19,7 @@ import type { Page } from "playwright-core";
 import { CLI } from "./cli-path";
 import { FIXTURES, GENERATED, sectionCases } from "./golden";
 import { startTableServer } from "./table-server";
-import { openViewer, type Viewer } from "./viewer-browser";
+import { dropFolderFiles, openViewer, type Viewer } from "./viewer-browser";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const RocksDB = require("rocksdb-native");
@@ -267,16 +267,7 @@ describe("two database folders", () => {
     await page.setInputFiles("#folder", dirA);
     await page.waitForFunction((name) => document.getElementById("db-name")!.textContent === name, "a");
     await page.waitForSelector("#db-status.ok");
-    const names = readdirSync(dirB).filter((n) => n !== "LOCK");
-    const files = names.map((name) => [name, readFileSync(path.join(dirB, name)).toString("base64")]);
-    const dataTransfer = await page.evaluateHandle((list) => {
-      const transfer = new DataTransfer();
-      for (const [name, base64] of list) {
-        transfer.items.add(new File([Uint8Array.from(atob(base64!), (c) => c.charCodeAt(0))], name!));
-      }
-      return transfer;
-    }, files);
-    await page.dispatchEvent("#db-diff-drop", "drop", { dataTransfer });
+    const { names } = await dropFolderFiles(page, dirB, "#db-diff-drop");
     await page.waitForSelector("#db-diff-result:not([hidden])");
     expect(
       await page.$$eval("#db-diff-result > div", (rows) => rows.map((r) => r.textContent ?? "")),
