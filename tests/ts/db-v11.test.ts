@@ -4,7 +4,8 @@
 // and NewFile4's kFileOpenMetadata, and one with user-defined timestamps kept out of its tables
 // (persist_user_defined_timestamps = false; its WAL also holds range deletions with timestamps and
 // writes at older timestamps than earlier ones). db.get (and `sstfilter db get`) equals RocksDB 11's
-// Get for every probe (with timestamps: read at the newest, as RocksDB read them), db.scan (and
+// Get for every probe (with timestamps: read at the newest, as RocksDB read them, and with
+// readTimestamp at each older timestamp RocksDB read them at), db.scan (and
 // `sstfilter db dump`) lists what RocksDB's iterator does, `sstfilter db verify` finds every file
 // good, and the chain missing its middle WAL is refused as DB::Open refuses it.
 import { spawnSync } from "node:child_process";
@@ -25,7 +26,13 @@ interface V11DbCase {
   probes: string[];
   /** With a timestamp comparator: the read timestamp of RocksDB's Gets (hex). */
   read_timestamp?: string;
-  rocksdb: { open: string; answers?: GetAnswer[]; scan?: ScanEntry[] };
+  rocksdb: {
+    open: string;
+    answers?: GetAnswer[];
+    scan?: ScanEntry[];
+    /** With timestamps: the Gets again, each set read at an older timestamp (hex). */
+    answers_at_older_timestamps?: { read_timestamp: string; answers: GetAnswer[] }[];
+  };
 }
 
 /** One entry RocksDB's iterator over the default family lists (hex; with timestamps, the version's). */
@@ -61,6 +68,19 @@ test("the fixtures have databases RocksDB opened, one it refused, and one with t
   // db.get reads at the newest timestamp only: RocksDB's Gets must have too.
   for (const c of CASES)
     if (c.read_timestamp !== undefined) expect([c.id, c.read_timestamp]).toEqual([c.id, "ff".repeat(8)]);
+});
+
+describe.each(OPENED.filter((c) => c.read_timestamp === undefined))("$name without timestamps", (c) => {
+  test("db.get refuses a readTimestamp (BAD_OPTIONS): the family's keys have none", async () => {
+    const db = await sf.openDatabase(c.dirPath);
+    try {
+      const error = await rejectionOf(db.get(c.keys[0]!, { readTimestamp: 1n }));
+      expect(error).toBeInstanceOf(SstFilterError);
+      expect((error as SstFilterError).code).toBe("BAD_OPTIONS");
+    } finally {
+      db.dispose();
+    }
+  });
 });
 
 describe.each(OPENED)("$name", (c) => {
@@ -169,7 +189,52 @@ describe.each(REFUSED)("$name", (c) => {
   });
 });
 
+/** A read timestamp as the manifest writes it (8 bytes, little-endian, in hex) as a number. */
+const timestampOf = (hex: string): bigint => Buffer.from(hex, "hex").readBigUInt64LE(0);
+
 describe.each(TIMESTAMPS_IN_MEMTABLE_ONLY)("$name", (c) => {
+  test("db.get with readTimestamp equals RocksDB 11's Get at each older timestamp, for every probe", async () => {
+    const older = c.rocksdb.answers_at_older_timestamps ?? [];
+    expect(older.length).toBeGreaterThan(0);
+    const db = await sf.openDatabase(c.dirPath);
+    try {
+      for (const { read_timestamp, answers } of older) {
+        const readTimestamp = timestampOf(read_timestamp);
+        const library = `RocksDB 11.8.1 at timestamp ${readTimestamp}`;
+        expect(await getMismatches((k) => db.get(k, { readTimestamp }), c.keys, answers, library)).toEqual(
+          [],
+        );
+      }
+      // The newest, named, reads as no read timestamp does.
+      const newest = (1n << 64n) - 1n;
+      expect(
+        await getMismatches(
+          (k) => db.get(k, { readTimestamp: newest }),
+          c.keys,
+          c.rocksdb.answers!,
+          "RocksDB 11.8.1",
+        ),
+      ).toEqual([]);
+    } finally {
+      db.dispose();
+    }
+  });
+
+  test("readTimestamp must be a u64 bigint", async () => {
+    const db = await sf.openDatabase(c.dirPath);
+    try {
+      for (const readTimestamp of [-1n, 1n << 64n, 5 as unknown as bigint]) {
+        const error = await rejectionOf(db.get(c.keys[0]!, { readTimestamp }));
+        expect([String(readTimestamp), (error as SstFilterError).code]).toEqual([
+          String(readTimestamp),
+          "BAD_OPTIONS",
+        ]);
+      }
+    } finally {
+      db.dispose();
+    }
+  });
+
   // Besides every probe equal to RocksDB's (above): the WAL's versions, whose keys carry their
   // timestamps, decide some probes, and the table's, whose keys lost them, decide others.
   test("db.get takes answers from both the WAL and the table written without timestamps", async () => {

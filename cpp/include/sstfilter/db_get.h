@@ -110,6 +110,12 @@ struct DbGetOptions {
   // blocks of a table reopened for the next lookup are found again (owner 0: under the id of
   // each reader, found again only through the same reader).
   TableReadOptions read;
+  // For a family with user-defined timestamps: the timestamp read at (ReadOptions::timestamp;
+  // absent: the newest, every version visible). Versions and range deletions at newer timestamps
+  // are skipped. Tables are read as if their keys carried the minimum timestamp, which holds only
+  // for tables written without their timestamps (persist_user_defined_timestamps = false): a
+  // table that keeps them is refused (kUnsupported). kBadOptions for a family without timestamps.
+  std::optional<uint64_t> read_timestamp;
 };
 
 // Resolves one user key: Advance() until done(). In between, either table_needed() names a table
