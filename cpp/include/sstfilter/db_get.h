@@ -126,10 +126,12 @@ struct DbGetOptions {
 // TimedPut value too short for its preferred sequence number and an entity that does not decode;
 // the tables' errors as TableGet gives them. Messages name the file.
 //
-// `user_key` is looked up in the memtable by the stored key's
-// bytes (MemTable::Versions), in the tables as TableGet takes it (with user-defined timestamps:
-// without the timestamp, every version newest timestamp first). No corpus database has a
-// timestamped column family yet, so that case is not checked against RocksDB.
+// `user_key` is looked up in the memtable by the stored key's bytes (MemTable::Versions), in the
+// tables as TableGet takes it. With user-defined timestamps it comes without one: the memtable's
+// versions at every timestamp up to the read timestamp count, newest timestamp first
+// (MemTable::VersionsAtEveryTimestamp), and the tables' likewise. Checked against RocksDB 11.8.1
+// on a database whose tables were written without timestamps (fixture v11-db/udt-memtable-only);
+// none whose tables keep them is checked yet.
 class DbGet final : public ResumableRead {
  public:
   DbGet(DbGetOptions options, ByteView user_key);
