@@ -129,9 +129,10 @@ struct DbGetOptions {
 // `user_key` is looked up in the memtable by the stored key's bytes (MemTable::Versions), in the
 // tables as TableGet takes it. With user-defined timestamps it comes without one: the memtable's
 // versions at every timestamp up to the read timestamp count, newest timestamp first
-// (MemTable::VersionsAtEveryTimestamp), and the tables' likewise. Checked against RocksDB 11.8.1
-// on a database whose tables were written without timestamps (fixture v11-db/udt-memtable-only);
-// none whose tables keep them is checked yet.
+// (MemTable::VersionsAtEveryTimestamp), then the tables' as TableGet lists them (below the newest,
+// tables written without timestamps only: DbGetOptions::read_timestamp). Checked against
+// RocksDB 11.8.1 on a database whose tables were written without timestamps (fixture
+// v11-db/udt-memtable-only); none whose tables keep them is checked yet.
 class DbGet final : public ResumableRead {
  public:
   DbGet(DbGetOptions options, ByteView user_key);
