@@ -8,9 +8,11 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <charconv>
 #include <map>
 #include <memory>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -126,12 +128,26 @@ ManifestHandle* CreateManifestHandle(uintptr_t data, size_t size, const std::str
 // must outlive it. `comparator` and
 // `compare` as ComparatorFrom takes them; `read`: ReadOptionsOf's; table files named as the
 // folder's names `present` (a Set) have them; `cache`: a BlockCacheHandle's address() (0: none),
-// which must outlive the Get, with its owner(). Null on bad options (last error).
+// which must outlive the Get, with its owner(); `read_timestamp`: the timestamp to read at in
+// decimal (a u64, which a JavaScript number cannot hold), empty for the newest. Null on bad
+// options (last error).
 DbGetHandle* CreateDbGet(const ManifestHandle* manifest, uintptr_t replay, uint32_t family_id,
                          const std::string& comparator, val compare, val read,
                          const std::string& format, val present, uintptr_t cache,
-                         double cache_owner, uintptr_t key, size_t size) {
+                         double cache_owner, const std::string& read_timestamp, uintptr_t key,
+                         size_t size) {
   DbGetOptions options;
+  if (!read_timestamp.empty()) {
+    uint64_t ts = 0;
+    const char* end = read_timestamp.data() + read_timestamp.size();
+    const std::from_chars_result parsed = std::from_chars(read_timestamp.data(), end, ts);
+    if (parsed.ec != std::errc() || parsed.ptr != end) {
+      Fail(Status::Error(ErrorCode::kBadOptions,
+                         "get: the read timestamp " + read_timestamp + " is no u64 in decimal"));
+      return nullptr;
+    }
+    options.read_timestamp = ts;
+  }
   const DbFormat db_format = FormatNamed(format);
   options.format = db_format;
   options.family = manifest->Family(family_id);

@@ -368,6 +368,25 @@ Status DbGet::State::Start() {
                                                         " is not built in; supply it");
     }
   }
+  if (options.read_timestamp && options.comparator->timestamp_size() == 0) {
+    return Status::Error(ErrorCode::kBadOptions,
+                         "get: a read timestamp, but the column family's keys have none");
+  }
+  // At the newest every version counts, the tables' as they are; at an older one a table's
+  // versions would have to be sorted out by timestamp, which TableGet does not do, unless they
+  // were written without one.
+  if (options.read_timestamp.value_or(MemTable::kNewestTimestamp) != MemTable::kNewestTimestamp) {
+    for (const std::vector<TableFileMeta>& level : options.family->files) {
+      for (const TableFileMeta& f : level) {
+        if (f.user_defined_timestamps_persisted == false) continue;
+        return Status::Error(ErrorCode::kUnsupported,
+                             "get: a read at an older timestamp, but table " +
+                                 std::to_string(f.number) +
+                                 " keeps its keys' timestamps (only tables written without "
+                                 "them are read at one)");
+      }
+    }
+  }
   if (Status s = MemTableSteps(); !s.ok()) return s;
   ListCandidates();
   return Status::Ok();
@@ -384,8 +403,9 @@ Status DbGet::State::MemTableSteps() {
   }
   std::sort(logs.begin(), logs.end(), std::greater<>());
   logs.erase(std::unique(logs.begin(), logs.end()), logs.end());
-  // A family with timestamps stores each key with its timestamp: a Get reads at the largest
-  // (ReadOptions::timestamp = max), so every version of the key counts, newest timestamp first.
+  // A family with timestamps stores each key with its timestamp: a Get reads at the read
+  // timestamp (the largest unless asked otherwise), so every version of the key up to it counts,
+  // newest timestamp first.
   const Comparator& order = *options.comparator;
   if (order.timestamp_size() != 0 && !OrdersByKeyThenTimestamp(order)) {
     return Status::Error(ErrorCode::kUnsupported,
@@ -393,13 +413,16 @@ Status DbGet::State::MemTableSteps() {
                          "timestamp comparator " +
                              std::string(order.Name()));
   }
+  const uint64_t read_timestamp = options.read_timestamp.value_or(MemTable::kNewestTimestamp);
   const std::vector<MemTableVersion> all =
-      order.timestamp_size() != 0 ? options.memtable->VersionsAtEveryTimestamp(family.id, key)
-                                  : options.memtable->Versions(family.id, key);
+      order.timestamp_size() != 0
+          ? options.memtable->VersionsAtEveryTimestamp(family.id, key, read_timestamp)
+          : options.memtable->Versions(family.id, key);
   for (uint64_t log : logs) {
     if (resolution.decided()) break;
     SourceAnswer answer;
-    answer.covering_tombstone = options.memtable->CoveringTombstone(family.id, key, log);
+    answer.covering_tombstone =
+        options.memtable->CoveringTombstone(family.id, key, log, read_timestamp);
     for (const MemTableVersion& v : all) {
       if (v.log_number != log) continue;
       Version version;

@@ -202,26 +202,38 @@ std::vector<MemTableVersion> MemTable::Versions(uint32_t column_family, ByteView
 }
 
 std::vector<MemTableVersion> MemTable::VersionsAtEveryTimestamp(uint32_t column_family,
-                                                                ByteView user_key) const {
+                                                                ByteView user_key,
+                                                                uint64_t read_timestamp) const {
   const Comparator& comparator = ComparatorOf(column_family);
   const size_t ts = comparator.timestamp_size();
   return VersionsWhere(column_family, [&](ByteView stored) {
     // OrderStoredKeys orders a key too short for its timestamp by its bytes among the stored keys,
     // so one equal to the user key sorts before the key's versions; it is no version of any key.
     if (stored.size() < ts) return CompareBytes(stored, user_key) <= 0 ? -1 : 1;
-    return comparator.Compare(stored.first(stored.size() - ts), user_key);
+    const int c = comparator.Compare(stored.first(stored.size() - ts), user_key);
+    if (c != 0) return c;
+    // The key's versions newer than the read sort first (the newest timestamp first): they are
+    // before the ones sought, as the read's seek key (user_key, read_timestamp) skips them.
+    return ts == 8 && DecodeFixed64(stored.data() + stored.size() - ts) > read_timestamp ? -1 : 0;
   });
 }
 
 uint64_t MemTable::CoveringTombstone(uint32_t column_family, ByteView key,
-                                     std::optional<uint64_t> log_number) const {
+                                     std::optional<uint64_t> log_number,
+                                     uint64_t read_timestamp) const {
   const Comparator& comparator = ComparatorOf(column_family);
+  const size_t ts = comparator.timestamp_size();
   uint64_t covering = 0;
   // Every one of the family's: a memtable holds few range deletions.
   for (const Entry& e : range_deletions_) {
     if (e.column_family != column_family) continue;
     if (log_number && log_numbers_[e.log] != *log_number) continue;
     const Record r = Decode(e.record);
+    // The deletion's timestamp ends its begin key (WriteBatch::DeleteRange with a timestamp).
+    if (ts == 8 && r.key.size() >= ts &&
+        DecodeFixed64(r.key.data() + r.key.size() - ts) > read_timestamp) {
+      continue;
+    }
     if (RangeDeletionCovers(comparator, r.key, r.value, key)) {
       covering = std::max(covering, e.sequence);
     }
@@ -230,10 +242,14 @@ uint64_t MemTable::CoveringTombstone(uint32_t column_family, ByteView key,
 }
 
 bool RangeDeletionCovers(const Comparator& comparator, ByteView begin, ByteView end, ByteView key) {
-  const auto compare = [&](ByteView a, ByteView b) {
-    return comparator.timestamp_size() > 0 ? CompareBytes(a, b) : comparator.Compare(a, b);
-  };
-  return compare(begin, key) <= 0 && compare(key, end) < 0;
+  // A timestamped family's bounds carry the deletion's timestamp, the key none: the bounds compare
+  // without it (rocksdb db/range_tombstone_fragmenter.h, CompareWithoutTimestamp). Bounds too short
+  // for a timestamp bound nothing.
+  const size_t ts = comparator.timestamp_size();
+  if (begin.size() < ts || end.size() < ts) return false;
+  begin = begin.first(begin.size() - ts);
+  end = end.first(end.size() - ts);
+  return comparator.Compare(begin, key) <= 0 && comparator.Compare(key, end) < 0;
 }
 
 uint64_t MemTable::memory_usage() const {

@@ -97,6 +97,11 @@ TEST(MemTable, VersionsAtEveryTimestampNewestTimestampFirst) {
   EXPECT_TRUE(m.VersionsAtEveryTimestamp(0, B("")).empty());
   // Versions still finds one stored key by its bytes, timestamp included.
   EXPECT_EQ(Describe(m.Versions(0, B(WithTimestamp("a", 0xff)))), "3:10 put a@ff");
+  // A read at an older timestamp sees the versions up to it, the one at it included.
+  EXPECT_EQ(Describe(m.VersionsAtEveryTimestamp(0, B("a"), 0xff)), "3:10 put a@ff, 4:14 put a@1");
+  EXPECT_EQ(Describe(m.VersionsAtEveryTimestamp(0, B("a"), 0xfe)), "4:14 put a@1");
+  EXPECT_TRUE(m.VersionsAtEveryTimestamp(0, B("a"), 0).empty());
+  EXPECT_TRUE(m.VersionsAtEveryTimestamp(0, B("ab"), 0x1ff).empty());
 }
 
 TEST(MemTable, RangeDeletionsCoverInTheFamilysOrder) {
@@ -122,6 +127,26 @@ TEST(MemTable, RangeDeletionsCoverInTheFamilysOrder) {
   EXPECT_EQ(m.CoveringTombstone(1, B("e")), 0u);
   // Range deletions are no versions.
   EXPECT_TRUE(m.Versions(0, B("b")).empty());
+}
+
+TEST(MemTable, TimestampedRangeDeletionsCoverUserKeysAtEveryTimestamp) {
+  MemTable m;
+  m.SetComparator(0, BuiltinComparator(kBytewiseU64TsComparatorName));
+  // The bounds carry the deletion's timestamp and the key none: compared as whole bytes, "b" would
+  // sort before its own begin bound and "d" before its end bound.
+  m.Add(5, 0, WalRecordKind::kRangeDelete, 30, B(WithTimestamp("b", 0x300)),
+        B(WithTimestamp("d", 0x300)));
+  m.Add(5, 0, WalRecordKind::kRangeDelete, 31, B("x"), B("z"));  // too short for a timestamp
+  m.Finish();
+  EXPECT_EQ(m.CoveringTombstone(0, B("a")), 0u);
+  EXPECT_EQ(m.CoveringTombstone(0, B("b")), 30u);
+  EXPECT_EQ(m.CoveringTombstone(0, B("ba")), 30u);
+  EXPECT_EQ(m.CoveringTombstone(0, B("cz")), 30u);
+  EXPECT_EQ(m.CoveringTombstone(0, B("d")), 0u);
+  EXPECT_EQ(m.CoveringTombstone(0, B("y")), 0u);
+  // A read at an older timestamp than the deletion's does not see it.
+  EXPECT_EQ(m.CoveringTombstone(0, B("b"), std::nullopt, 0x300), 30u);
+  EXPECT_EQ(m.CoveringTombstone(0, B("b"), std::nullopt, 0x2ff), 0u);
 }
 
 TEST(MemTable, MemoryIsTheRecordsBytesAnd24BytesOfIndexEach) {

@@ -496,6 +496,7 @@ TEST(WalRecovery, RocksDb11PredecessorRecordsAsDbOpen) {
 // replay holds (fixtures v11_db, the database whose WAL keys carry timestamps).
 TEST(WalRecovery, OneKeyUnderTimestampsKeepsItsVersionsAtEveryTimestamp) {
   size_t kept_versions = 0;
+  size_t spanning_deletions = 0;
   for (const auto& [corpus, manifest] : golden::Sections("v11_db")) {
     for (const nlohmann::json& c : manifest.at("cases")) {
       if (!c.contains("read_timestamp")) continue;
@@ -512,6 +513,16 @@ TEST(WalRecovery, OneKeyUnderTimestampsKeepsItsVersionsAtEveryTimestamp) {
         const Bytes key = golden::HexDecode(probe.get<std::string>());
         WalReplayOptions only = OptionsFor(folder, DbFormat::kRocksDb, nullptr);
         only.only_key = key;
+        // The range deletions whose user-key bounds (the 8-byte timestamps cut off) span the key
+        // are kept too, at whatever timestamp.
+        size_t spanning = 0;
+        only.on_record = [&](const WalRecord& r) {
+          if (r.kind != WalRecordKind::kRangeDelete || r.key.size() < 8 || r.value.size() < 8)
+            return;
+          const ByteView begin = ByteView(r.key).first(r.key.size() - 8);
+          const ByteView end = ByteView(r.value).first(r.value.size() - 8);
+          if (CompareBytes(begin, key) <= 0 && CompareBytes(key, end) < 0) ++spanning;
+        };
         WalReplay one(std::move(only));
         ASSERT_TRUE(Replay(&one, folder, logs, size_t{1} << 30, &failed_log).ok()) << where;
         const auto all = whole.memtable().VersionsAtEveryTimestamp(0, key);
@@ -520,12 +531,19 @@ TEST(WalRecovery, OneKeyUnderTimestampsKeepsItsVersionsAtEveryTimestamp) {
         for (size_t i = 0; i < kept.size(); ++i) {
           EXPECT_EQ(kept[i].sequence, all[i].sequence) << where << " probe " << probe;
         }
-        EXPECT_EQ(one.memtable().entry_count(), kept.size()) << where << " probe " << probe;
+        EXPECT_EQ(one.memtable().entry_count(), kept.size() + spanning)
+            << where << " probe " << probe;
+        EXPECT_EQ(one.memtable().CoveringTombstone(0, key),
+                  whole.memtable().CoveringTombstone(0, key))
+            << where << " probe " << probe;
         kept_versions += kept.size();
+        spanning_deletions += spanning;
       }
     }
   }
   EXPECT_GT(kept_versions, 0u) << "no v11_db case with timestamps in " << golden::CorporaSummary();
+  EXPECT_GT(spanning_deletions, 0u)
+      << "no v11_db range deletion with timestamps in " << golden::CorporaSummary();
 }
 
 }  // namespace

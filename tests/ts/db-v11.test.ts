@@ -2,9 +2,12 @@
 // WALs that start with predecessor records (types 130 and 131, one in a recycled file) under
 // track_and_verify_wals, MANIFESTs with kPersistUserDefinedTimestamps, kLastCompactedManifestFileSize
 // and NewFile4's kFileOpenMetadata, and one with user-defined timestamps kept out of its tables
-// (persist_user_defined_timestamps = false). db.get (and `sstfilter db get`) equals RocksDB 11's Get
-// for every probe (with timestamps: read at the newest, as RocksDB read them), db.scan lists what
-// those Gets found, and the chain missing its middle WAL is refused as DB::Open refuses it.
+// (persist_user_defined_timestamps = false; its WAL also holds range deletions with timestamps and
+// writes at older timestamps than earlier ones). db.get (and `sstfilter db get`) equals RocksDB 11's
+// Get for every probe (with timestamps: read at the newest, as RocksDB read them, and with
+// readTimestamp at each older timestamp RocksDB read them at), db.scan (and
+// `sstfilter db dump`) lists what RocksDB's iterator does, `sstfilter db verify` finds every file
+// good, and the chain missing its middle WAL is refused as DB::Open refuses it.
 import { spawnSync } from "node:child_process";
 
 import { SstFilterError, type NodeSstFilter } from "sstfilter";
@@ -23,7 +26,20 @@ interface V11DbCase {
   probes: string[];
   /** With a timestamp comparator: the read timestamp of RocksDB's Gets (hex). */
   read_timestamp?: string;
-  rocksdb: { open: string; answers?: GetAnswer[] };
+  rocksdb: {
+    open: string;
+    answers?: GetAnswer[];
+    scan?: ScanEntry[];
+    /** With timestamps: the Gets again, each set read at an older timestamp (hex). */
+    answers_at_older_timestamps?: { read_timestamp: string; answers: GetAnswer[] }[];
+  };
+}
+
+/** One entry RocksDB's iterator over the default family lists (hex; with timestamps, the version's). */
+interface ScanEntry {
+  key: string;
+  value: string;
+  timestamp?: string;
 }
 
 const CASES = sectionCases<V11DbCase>("v11_db").map((c) => ({
@@ -34,8 +50,6 @@ const CASES = sectionCases<V11DbCase>("v11_db").map((c) => ({
 }));
 const OPENED = CASES.filter((c) => c.rocksdb.open === "OK");
 const REFUSED = CASES.filter((c) => c.rocksdb.open !== "OK");
-// db.scan is compared with the probes, keys without timestamps: databases with timestamps are left out.
-const SCANNED = OPENED.filter((c) => c.read_timestamp === undefined);
 const TIMESTAMPS_IN_MEMTABLE_ONLY = CASES.filter(
   (c) => c.options["persist_user_defined_timestamps"] === false,
 );
@@ -50,9 +64,23 @@ test("the fixtures have databases RocksDB opened, one it refused, and one with t
   expect(REFUSED.map((c) => c.id)).toEqual(["wal-chain-missing-middle"]);
   expect(TIMESTAMPS_IN_MEMTABLE_ONLY.length).toBeGreaterThanOrEqual(1);
   for (const c of OPENED) expect(c.rocksdb.answers).toHaveLength(c.keys.length);
+  for (const c of OPENED) expect([c.id, (c.rocksdb.scan ?? []).length > 0]).toEqual([c.id, true]);
   // db.get reads at the newest timestamp only: RocksDB's Gets must have too.
   for (const c of CASES)
     if (c.read_timestamp !== undefined) expect([c.id, c.read_timestamp]).toEqual([c.id, "ff".repeat(8)]);
+});
+
+describe.each(OPENED.filter((c) => c.read_timestamp === undefined))("$name without timestamps", (c) => {
+  test("db.get refuses a readTimestamp (BAD_OPTIONS): the family's keys have none", async () => {
+    const db = await sf.openDatabase(c.dirPath);
+    try {
+      const error = await rejectionOf(db.get(c.keys[0]!, { readTimestamp: 1n }));
+      expect(error).toBeInstanceOf(SstFilterError);
+      expect((error as SstFilterError).code).toBe("BAD_OPTIONS");
+    } finally {
+      db.dispose();
+    }
+  });
 });
 
 describe.each(OPENED)("$name", (c) => {
@@ -99,23 +127,42 @@ describe.each(OPENED)("$name through the command", (c) => {
   });
 });
 
-describe.each(SCANNED)("$name scanned", (c) => {
-  test("db.scan of the default family lists exactly the probes RocksDB found, with their values", async () => {
+/** RocksDB's iterator as "key=value" lines (hex), the form the scans below are compared in. */
+const iteratorLines = (c: (typeof OPENED)[number]): string[] =>
+  c.rocksdb.scan!.map((e) => `${e.key.toLowerCase()}=${e.value.toLowerCase()}`);
+
+/** A `db dump --json` key or value: text as a string, other bytes as {"hex"}; as hex. */
+const dumpedHex = (field: string | { hex: string }): string =>
+  typeof field === "string" ? Buffer.from(field, "utf8").toString("hex") : field.hex.toLowerCase();
+
+describe.each(OPENED)("$name scanned", (c) => {
+  test("db.scan of the default family lists what RocksDB 11's iterator lists (at the newest timestamp)", async () => {
     const db = await sf.openDatabase(c.dirPath);
     try {
       const ours: string[] = [];
       for await (const r of db.scan({ columnFamily: "default" })) {
         ours.push(`${Buffer.from(r.key).toString("hex")}=${Buffer.from(r.value).toString("hex")}`);
       }
-      // The probes cover every key written to the default family.
-      const theirs = c.probes.flatMap((p, i) => {
-        const a = c.rocksdb.answers![i]!;
-        return a.status === "ok" ? [`${p}=${a.value!.toLowerCase()}`] : [];
-      });
-      expect(ours).toEqual(theirs);
+      expect(ours).toEqual(iteratorLines(c));
     } finally {
       db.dispose();
     }
+  });
+
+  test("`sstfilter db dump --json` lists it too, and `sstfilter db verify` finds every file good", () => {
+    const dump = spawnSync(process.execPath, [CLI, "db", "dump", c.dirPath, "--json"], { encoding: "utf8" });
+    expect([dump.status, dump.stderr]).toEqual([0, ""]);
+    const lines = dump.stdout
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { key: string | { hex: string }; value: string | { hex: string } })
+      .map((r) => `${dumpedHex(r.key)}=${dumpedHex(r.value)}`);
+    expect(lines).toEqual(iteratorLines(c));
+    const verify = spawnSync(process.execPath, [CLI, "db", "verify", c.dirPath, "--json"], {
+      encoding: "utf8",
+    });
+    expect([verify.status, verify.stderr]).toEqual([0, ""]);
+    expect((JSON.parse(verify.stdout) as { ok: boolean; bad: number }).ok).toBe(true);
   });
 });
 
@@ -142,7 +189,52 @@ describe.each(REFUSED)("$name", (c) => {
   });
 });
 
+/** A read timestamp as the manifest writes it (8 bytes, little-endian, in hex) as a number. */
+const timestampOf = (hex: string): bigint => Buffer.from(hex, "hex").readBigUInt64LE(0);
+
 describe.each(TIMESTAMPS_IN_MEMTABLE_ONLY)("$name", (c) => {
+  test("db.get with readTimestamp equals RocksDB 11's Get at each older timestamp, for every probe", async () => {
+    const older = c.rocksdb.answers_at_older_timestamps ?? [];
+    expect(older.length).toBeGreaterThan(0);
+    const db = await sf.openDatabase(c.dirPath);
+    try {
+      for (const { read_timestamp, answers } of older) {
+        const readTimestamp = timestampOf(read_timestamp);
+        const library = `RocksDB 11.8.1 at timestamp ${readTimestamp}`;
+        expect(await getMismatches((k) => db.get(k, { readTimestamp }), c.keys, answers, library)).toEqual(
+          [],
+        );
+      }
+      // The newest, named, reads as no read timestamp does.
+      const newest = (1n << 64n) - 1n;
+      expect(
+        await getMismatches(
+          (k) => db.get(k, { readTimestamp: newest }),
+          c.keys,
+          c.rocksdb.answers!,
+          "RocksDB 11.8.1",
+        ),
+      ).toEqual([]);
+    } finally {
+      db.dispose();
+    }
+  });
+
+  test("readTimestamp must be a u64 bigint", async () => {
+    const db = await sf.openDatabase(c.dirPath);
+    try {
+      for (const readTimestamp of [-1n, 1n << 64n, 5 as unknown as bigint]) {
+        const error = await rejectionOf(db.get(c.keys[0]!, { readTimestamp }));
+        expect([String(readTimestamp), (error as SstFilterError).code]).toEqual([
+          String(readTimestamp),
+          "BAD_OPTIONS",
+        ]);
+      }
+    } finally {
+      db.dispose();
+    }
+  });
+
   // Besides every probe equal to RocksDB's (above): the WAL's versions, whose keys carry their
   // timestamps, decide some probes, and the table's, whose keys lost them, decide others.
   test("db.get takes answers from both the WAL and the table written without timestamps", async () => {
@@ -154,6 +246,37 @@ describe.each(TIMESTAMPS_IN_MEMTABLE_ONLY)("$name", (c) => {
         for (const s of steps) if (s.entry === "value" || s.entry === "deletion") decidedBy.add(s.where);
       }
       expect([...decidedBy].sort()).toEqual(["memtable", "table"]);
+    } finally {
+      db.dispose();
+    }
+  });
+
+  // What the answers above are compared on: the WAL's range deletions with timestamps decide some
+  // probes, and one key was written again at an older timestamp than before (a read at the newest
+  // takes the newer timestamp's value, not the newer sequence number's).
+  test("the WAL's range deletions decide probes, and a later write has an older timestamp", async () => {
+    const db = await sf.openDatabase(c.dirPath);
+    try {
+      let byRangeDeletion = 0;
+      for (const key of c.keys) {
+        const { steps } = await db.explainGet(key);
+        if (steps.some((s) => s.where === "memtable" && s.entry === "range-deletion")) byRangeDeletion++;
+      }
+      expect(byRangeDeletion).toBeGreaterThan(0);
+      const newest = new Map<string, bigint>();
+      let olderLater = 0;
+      for (const log of (await db.recoverLogs()).logs) {
+        for (const r of log.records) {
+          if (r.kind !== "put") continue;
+          const view = Buffer.from(r.key);
+          const user = view.subarray(0, view.length - 8).toString("hex");
+          const timestamp = view.readBigUInt64LE(view.length - 8);
+          const before = newest.get(user);
+          if (before !== undefined && before > timestamp) olderLater++;
+          if (before === undefined || timestamp > before) newest.set(user, timestamp);
+        }
+      }
+      expect(olderLater).toBeGreaterThan(0);
     } finally {
       db.dispose();
     }

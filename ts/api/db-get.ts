@@ -22,6 +22,25 @@ import { keyBytes, type Key } from "../core/keys.js";
 export interface DatabaseGetOptions {
   /** The column family by name; default "default". */
   columnFamily?: string;
+  /**
+   * For a column family with user-defined timestamps (a ".u64ts" comparator): the timestamp to read
+   * at, as RocksDB's ReadOptions::timestamp (versions and range deletions at newer timestamps are
+   * not seen); default the newest, 2^64 - 1. A read below the newest takes tables written without
+   * their timestamps only (persist_user_defined_timestamps = false): UNSUPPORTED otherwise.
+   */
+  readTimestamp?: bigint;
+}
+
+const NEWEST_TIMESTAMP = (1n << 64n) - 1n;
+
+/** The read timestamp as the core takes it: a u64 in decimal, "" for the newest. */
+function readTimestampOf(opts: DatabaseGetOptions): string {
+  const ts = opts.readTimestamp;
+  if (ts === undefined) return "";
+  if (typeof ts !== "bigint" || ts < 0n || ts > NEWEST_TIMESTAMP) {
+    throw new SstFilterError("BAD_OPTIONS", "readTimestamp must be a bigint from 0 to 2^64 - 1");
+  }
+  return ts.toString();
 }
 
 /** How a database Get ended: a value, a deletion, nothing, or a merge chain's operands. */
@@ -154,6 +173,7 @@ export async function explainGet(
   if (family === undefined) {
     throw new SstFilterError("BAD_OPTIONS", `the database has no column family named ${String(name)}`);
   }
+  const readTimestamp = readTimestampOf(opts);
   const comparator = source.comparator(family);
   const tableOptions = await source.tableOptions(name);
   const { heap } = source;
@@ -169,6 +189,7 @@ export async function explainGet(
     source.names,
     source.blockCache === null ? 0 : source.blockCache.address(),
     source.blockCache === null ? 0 : source.blockCache.owner(),
+    readTimestamp,
     ptr,
     size,
   );

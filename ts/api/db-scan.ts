@@ -81,6 +81,18 @@ async function* tableVersions(db: ScannedDatabase, files: DatabaseFile[]): Async
   }
 }
 
+/**
+ * The timestamp at the end of a log's key, as the only timestamp comparator built in orders them: a
+ * little-endian u64 (rocksdb util/comparator.cc ComparatorWithU64TsImpl); 0 without one.
+ */
+function timestampOf(key: Uint8Array, timestampSize: number): bigint {
+  if (timestampSize === 0 || key.length < timestampSize) return 0n;
+  return new DataView(key.buffer, key.byteOffset + key.length - timestampSize, timestampSize).getBigUint64(
+    0,
+    true,
+  );
+}
+
 /** A version copied out of its table's batch, kept while the other streams move past its key. */
 const copied = (r: DatabaseRecord): DatabaseRecord => ({ ...r, key: r.key.slice(), value: r.value.slice() });
 
@@ -112,24 +124,33 @@ export async function* scanDatabase(
   const userKey = (key: Uint8Array): Uint8Array =>
     timestampSize > 0 ? key.subarray(0, Math.max(0, key.length - timestampSize)) : key;
   const ranges: { start: Uint8Array; end: Uint8Array; sequence: bigint }[] = [];
-  const memtable: DatabaseRecord[] = [];
+  const memtable: { record: DatabaseRecord; timestamp: bigint }[] = [];
   for (const log of (await db.recoverLogs()).logs) {
     for (const r of log.records) {
       if (r.columnFamily !== family.id) continue;
       if (r.kind === "range-delete") {
+        // A range deletion covers its range at every timestamp: rocksdb
+        // db/range_tombstone_fragmenter.h compares its bounds without their timestamps.
         ranges.push({ start: userKey(r.key), end: userKey(r.value), sequence: r.sequence });
         continue;
       }
-      memtable.push({
+      const record = {
         key: userKey(r.key),
         value: r.value,
         sequence: r.sequence,
         type: WAL_TYPES[r.kind] ?? r.kind,
-      });
+      };
+      memtable.push({ record, timestamp: timestampOf(r.key, timestampSize) });
     }
   }
+  // The internal-key order (rocksdb db/dbformat.h): user key, then the newer timestamp
+  // (util/comparator.cc ComparatorWithU64TsImpl), then the larger sequence number first.
+  const descending = (a: bigint, b: bigint): number => (a < b ? 1 : a > b ? -1 : 0);
   memtable.sort(
-    (a, b) => compare(a.key, b.key) || (a.sequence < b.sequence ? 1 : a.sequence > b.sequence ? -1 : 0),
+    (a, b) =>
+      compare(a.record.key, b.record.key) ||
+      descending(a.timestamp, b.timestamp) ||
+      descending(a.record.sequence, b.record.sequence),
   );
   // The tables' range deletions are read before the walk (each table opened and let go again).
   for (const level of family.levels) {
@@ -146,7 +167,7 @@ export async function* scanDatabase(
   const covered = (r: DatabaseRecord): boolean =>
     ranges.some((d) => d.sequence > r.sequence && compare(d.start, r.key) <= 0 && compare(r.key, d.end) < 0);
 
-  const streams: Versions[] = [memtable[Symbol.iterator]()];
+  const streams: Versions[] = [memtable.map((m) => m.record)[Symbol.iterator]()];
   for (const level of family.levels) {
     if (level.level === 0) for (const file of level.files) streams.push(tableVersions(db, [file]));
     else streams.push(tableVersions(db, level.files));
@@ -165,9 +186,12 @@ export async function* scanDatabase(
       least = least.slice();
       let newest: DatabaseRecord | null = null;
       for (let i = 0; i < streams.length; i++) {
-        // A stream holds a key's versions newest first; the streams are tried newest first too.
+        // A stream holds a key's versions newest first (in the memtable the newest timestamp,
+        // whatever the sequence numbers): its first competes with the other streams' first.
+        let first = true;
         for (let head = heads[i]!; head !== null && compare(head.key, least) === 0; head = heads[i]!) {
-          if (newest === null || head.sequence > newest.sequence) newest = copied(head);
+          if (first && (newest === null || head.sequence > newest.sequence)) newest = copied(head);
+          first = false;
           const next = await streams[i]!.next();
           heads[i] = next.done === true ? null : next.value;
         }

@@ -169,6 +169,8 @@ export interface CoreModule {
     /** A BlockCacheHandle's address() (0: none) and owner(). */
     cache: number,
     cacheOwner: number,
+    /** The timestamp to read at, a u64 in decimal; "" for the newest. */
+    readTimestamp: string,
     key: number,
     size: number,
   ): DbGetHandle | null;

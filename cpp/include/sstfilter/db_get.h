@@ -110,6 +110,12 @@ struct DbGetOptions {
   // blocks of a table reopened for the next lookup are found again (owner 0: under the id of
   // each reader, found again only through the same reader).
   TableReadOptions read;
+  // For a family with user-defined timestamps: the timestamp read at (ReadOptions::timestamp;
+  // absent: the newest, every version visible). Versions and range deletions at newer timestamps
+  // are skipped. Tables are read as if their keys carried the minimum timestamp, which holds only
+  // for tables written without their timestamps (persist_user_defined_timestamps = false): a
+  // table that keeps them is refused (kUnsupported). kBadOptions for a family without timestamps.
+  std::optional<uint64_t> read_timestamp;
 };
 
 // Resolves one user key: Advance() until done(). In between, either table_needed() names a table
@@ -120,10 +126,13 @@ struct DbGetOptions {
 // TimedPut value too short for its preferred sequence number and an entity that does not decode;
 // the tables' errors as TableGet gives them. Messages name the file.
 //
-// `user_key` is looked up in the memtable by the stored key's
-// bytes (MemTable::Versions), in the tables as TableGet takes it (with user-defined timestamps:
-// without the timestamp, every version newest timestamp first). No corpus database has a
-// timestamped column family yet, so that case is not checked against RocksDB.
+// `user_key` is looked up in the memtable by the stored key's bytes (MemTable::Versions), in the
+// tables as TableGet takes it. With user-defined timestamps it comes without one: the memtable's
+// versions at every timestamp up to the read timestamp count, newest timestamp first
+// (MemTable::VersionsAtEveryTimestamp), then the tables' as TableGet lists them (below the newest,
+// tables written without timestamps only: DbGetOptions::read_timestamp). Checked against
+// RocksDB 11.8.1 on a database whose tables were written without timestamps (fixture
+// v11-db/udt-memtable-only); none whose tables keep them is checked yet.
 class DbGet final : public ResumableRead {
  public:
   DbGet(DbGetOptions options, ByteView user_key);

@@ -35,6 +35,10 @@ struct MemTableVersion {
 
 class MemTable {
  public:
+  // The largest timestamp, which a read at the newest (ReadOptions::timestamp = 2^64-1) reads at:
+  // every version is visible.
+  static constexpr uint64_t kNewestTimestamp = ~uint64_t{0};
+
   MemTable();
   ~MemTable();
   MemTable(const MemTable&) = delete;
@@ -60,17 +64,21 @@ class MemTable {
   std::vector<MemTableVersion> Versions(uint32_t column_family, ByteView key) const;
 
   // For a family whose comparator has timestamps and orders them (OrdersByKeyThenTimestamp): the
-  // versions of `user_key` (without a timestamp) at every timestamp, the newest timestamp first,
-  // then as Versions takes them. What a Get reading at the largest timestamp sees, in the order it
-  // takes them (rocksdb db/memtable.cc MemTable::Get seeks the key with the read timestamp).
-  std::vector<MemTableVersion> VersionsAtEveryTimestamp(uint32_t column_family,
-                                                        ByteView user_key) const;
+  // versions of `user_key` (without a timestamp) at every timestamp up to `read_timestamp`, the
+  // newest timestamp first, then as Versions takes them. What a Get reading at `read_timestamp`
+  // sees, in the order it takes them (rocksdb db/memtable.cc MemTable::Get seeks the key with the
+  // read timestamp).
+  std::vector<MemTableVersion> VersionsAtEveryTimestamp(
+      uint32_t column_family, ByteView user_key, uint64_t read_timestamp = kNewestTimestamp) const;
 
   // The largest sequence number of the range deletions [begin, end) of `column_family` covering
   // `key` (begin <= key < end in the family's order), 0 when none does; with `log_number`, of that
-  // log's range deletions only (a Get takes the memtable log by log).
+  // log's range deletions only (a Get takes the memtable log by log). Under a timestamp comparator,
+  // of those at timestamps up to `read_timestamp` only (rocksdb db/range_tombstone_fragmenter.cc:
+  // a deletion newer than ReadOptions::timestamp is not visible).
   uint64_t CoveringTombstone(uint32_t column_family, ByteView key,
-                             std::optional<uint64_t> log_number = std::nullopt) const;
+                             std::optional<uint64_t> log_number = std::nullopt,
+                             uint64_t read_timestamp = kNewestTimestamp) const;
 
   size_t entry_count() const { return entries_.size() + range_deletions_.size(); }
   // The key and value bytes of every record held: what the records themselves weigh.
@@ -123,8 +131,8 @@ int OrderStoredKeys(const Comparator& comparator, ByteView a, ByteView b);
 bool OrdersByKeyThenTimestamp(const Comparator& comparator);
 
 // Whether the range deletion [begin, end) covers `key`: begin <= key < end in the comparator's
-// order. A timestamped family's keys compare as whole bytes, as the Get over the memtable always
-// compared them (ts/api/comparators.ts takes compareBytes for leveldb.BytewiseComparator.u64ts).
+// order. Under a timestamp comparator `key` is a user key without a timestamp and the bounds carry
+// the deletion's, which does not count: a range deletion covers its range at every timestamp.
 bool RangeDeletionCovers(const Comparator& comparator, ByteView begin, ByteView end, ByteView key);
 
 }  // namespace sstfilter

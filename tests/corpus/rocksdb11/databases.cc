@@ -110,8 +110,9 @@ struct Database {
   // the "side" family's handle (null without it).
   std::vector<std::function<void(rocksdb::DB*, rocksdb::ColumnFamilyHandle*)>> sessions;
   std::vector<std::string> probes;
-  std::string read_timestamp;           // with a timestamp comparator: ReadOptions::timestamp
-  std::vector<std::string> drop_files;  // removed after the sessions (a damaged copy)
+  std::string read_timestamp;  // with a timestamp comparator: ReadOptions::timestamp
+  std::vector<std::string> older_read_timestamps;  // Gets read again at each of these
+  std::vector<std::string> drop_files;             // removed after the sessions (a damaged copy)
 };
 
 // Opens the database at `dir` as `d` says, with its "side" family's handle when it has one.
@@ -269,9 +270,25 @@ Database TimestampsInMemtableOnly() {
               "put");
     }
     for (int i = 0; i < 3; ++i) Require(db->Delete(Synced(), cf, Key(i), Timestamp(200)), "delete");
+    // A later write at an older timestamp: a read at the newest takes the newer timestamp's value,
+    // whatever the sequence numbers say.
+    Require(db->Put(Synced(), cf, Key(5), Timestamp(60), Value(2, 5)), "put");
+    Require(db->Put(Synced(), cf, Key(5), Timestamp(50), Value(3, 5)), "put");
+    // Range deletions with timestamps, still in the WAL: over versions of the WAL and of the
+    // table, under later writes at newer and at older timestamps, and one whose timestamp is
+    // older than the versions it spans.
+    const auto delete_range = [&](int begin, int end, uint64_t ts) {
+      Require(db->DeleteRange(Synced(), cf, Key(begin), Key(end), Timestamp(ts)), "delete range");
+    };
+    delete_range(12, 16, 300);
+    Require(db->Put(Synced(), cf, Key(13), Timestamp(310), Value(4, 13)), "put");
+    Require(db->Put(Synced(), cf, Key(14), Timestamp(250), Value(4, 14)), "put");
+    delete_range(6, 8, 95);
+    delete_range(25, 27, 90);
   });
   for (int i = 0; i < 35; ++i) d.probes.push_back(Key(i));
   d.read_timestamp = Timestamp(~uint64_t{0});
+  d.older_read_timestamps = {Timestamp(105), Timestamp(255)};
   return d;
 }
 
@@ -302,19 +319,11 @@ void Write(const Database& d, const fs::path& dir) {
   }
 }
 
-// RocksDB's reading: a copy opened as the database itself would be, and a Get per probe.
-nlohmann::json Answers(const Database& d, const fs::path& dir, const fs::path& scratch) {
-  const fs::path copy = scratch / (d.id + "-read");
-  fs::remove_all(copy);
-  fs::copy(dir, copy, fs::copy_options::recursive);
-  std::unique_ptr<rocksdb::DB> db;
-  std::vector<std::unique_ptr<rocksdb::ColumnFamilyHandle>> families;
-  const rocksdb::Status open = Open(d, copy, &db, &families);
-  nlohmann::json out = {{"open", open.ToString()}};
-  if (!open.ok()) return out;
+// A Get per probe, read at `timestamp` when it is not empty.
+nlohmann::json GetAnswers(rocksdb::DB* db, const Database& d, const std::string& timestamp) {
   rocksdb::ReadOptions read;
-  const rocksdb::Slice ts(d.read_timestamp);
-  if (!d.read_timestamp.empty()) read.timestamp = &ts;
+  const rocksdb::Slice ts(timestamp);
+  if (!timestamp.empty()) read.timestamp = &ts;
   nlohmann::json answers = nlohmann::json::array();
   for (const std::string& key : d.probes) {
     std::string value;
@@ -327,7 +336,47 @@ nlohmann::json Answers(const Database& d, const fs::path& dir, const fs::path& s
       answers.push_back({{"status", "error"}, {"error", s.ToString()}});
     }
   }
-  out["answers"] = answers;
+  return answers;
+}
+
+// What an iterator over the default family lists, at the read timestamp when there is one: each
+// live user key once (without its timestamp), its value and, with timestamps, the timestamp of
+// the version read (db/db_iter.cc).
+nlohmann::json ScanAnswer(rocksdb::DB* db, const Database& d) {
+  rocksdb::ReadOptions read;
+  const rocksdb::Slice ts(d.read_timestamp);
+  if (!d.read_timestamp.empty()) read.timestamp = &ts;
+  const std::unique_ptr<rocksdb::Iterator> it(db->NewIterator(read));
+  nlohmann::json entries = nlohmann::json::array();
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    nlohmann::json e = {{"key", Hex(it->key().ToString())}, {"value", Hex(it->value().ToString())}};
+    if (!d.read_timestamp.empty()) e["timestamp"] = Hex(it->timestamp().ToString());
+    entries.push_back(e);
+  }
+  Require(it->status(), d.id + ": scan");
+  return entries;
+}
+
+// RocksDB's reading: a copy opened as the database itself would be, a Get per probe (again at each
+// older read timestamp) and a scan.
+nlohmann::json Answers(const Database& d, const fs::path& dir, const fs::path& scratch) {
+  const fs::path copy = scratch / (d.id + "-read");
+  fs::remove_all(copy);
+  fs::copy(dir, copy, fs::copy_options::recursive);
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<std::unique_ptr<rocksdb::ColumnFamilyHandle>> families;
+  const rocksdb::Status open = Open(d, copy, &db, &families);
+  nlohmann::json out = {{"open", open.ToString()}};
+  if (!open.ok()) return out;
+  out["answers"] = GetAnswers(db.get(), d, d.read_timestamp);
+  if (!d.older_read_timestamps.empty()) {
+    nlohmann::json older = nlohmann::json::array();
+    for (const std::string& ts : d.older_read_timestamps) {
+      older.push_back({{"read_timestamp", Hex(ts)}, {"answers", GetAnswers(db.get(), d, ts)}});
+    }
+    out["answers_at_older_timestamps"] = older;
+  }
+  out["scan"] = ScanAnswer(db.get(), d);
   Close(&db, &families);
   return out;
 }
