@@ -162,7 +162,7 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
   const size_t timestamps_before = timestamps_.size();
   const uint64_t taken_before = entries_taken_;
   const size_t blob_reads_before = blob_reads_.size();
-  const uint64_t blob_bytes_before = blob_bytes_;
+  const size_t blob_bytes_before = blob_bytes_;
   // Offsets inside a decompressed block mean nothing in the file: name the block instead. A block
   // that fails to decode yields none of its entries.
   auto located = [&](Status s) {
@@ -277,7 +277,8 @@ Status TableCursor::NoteBlobRecord(ByteView value, size_t entry,
   if (Status s = budget->Charge(index.size, entry_offset); !s.ok()) return s;
   index.value = ByteView();  // points into the block, which does not stay
   blob_reads_.push_back(BlobRead{entry, index, {}});
-  if (content_ == Content::kEntries) blob_bytes_ += index.size;
+  // Within the budget just charged (kMaxBlockBytes), so it fits a size_t.
+  if (content_ == Content::kEntries) blob_bytes_ += static_cast<size_t>(index.size);
   return Status::Ok();
 }
 

@@ -190,7 +190,7 @@ class TableCursor final : public ResumableRead {
   };
   std::vector<BlobRead> blob_reads_;
   size_t next_blob_read_ = 0;
-  uint64_t blob_bytes_ = 0;  // payload bytes the batch's records add to its values
+  size_t blob_bytes_ = 0;  // payload bytes the batch's records add to its values
   BlockCache* cache_ = nullptr;
   BlockCacheTable cache_table_;
   uint64_t entries_taken_ = 0;
