@@ -190,8 +190,7 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
   const size_t ts_size = timestamp_size();
   // Only a table with the stats property has its same-file indexes resolved (RocksDB's
   // has_embedded_blobs); elsewhere file 0 is an index like any other.
-  const bool blob_records =
-      read_blobs_ && table_->embedded_blobs && table_->options.internal_keys;
+  const bool blob_records = read_blobs_ && table_->embedded_blobs && table_->options.internal_keys;
   bool first_in_block = true;
   while (!decoder.AtEnd()) {
     if (Status s = decoder.Next(); !s.ok()) return located(s);
@@ -261,8 +260,8 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
   return Status::Ok();
 }
 
-Status TableCursor::NoteBlobRecord(ByteView value, size_t entry,
-                                   EntryBudget* budget, size_t entry_offset) {
+Status TableCursor::NoteBlobRecord(ByteView value, size_t entry, EntryBudget* budget,
+                                   size_t entry_offset) {
   BlobIndex index;
   if (Status s = DecodeBlobIndex(value, &index); !s.ok()) {
     return Status::Error(s.code(), s.message(), static_cast<int64_t>(entry_offset));

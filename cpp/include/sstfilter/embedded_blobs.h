@@ -1,7 +1,7 @@
-// Embedded blob tables (docs/FORMATS.md 3.10.3; RocksDB 11.6+ SstFileWriter::OpenWithEmbeddedBlobs):
-// values moved out of their entries into blob records of the same file, among the data blocks,
-// each entry then holding a blob index that names file 0. What the table records of them, and
-// where an entry's record lies.
+// Embedded blob tables (docs/FORMATS.md 3.10.3; RocksDB 11.6+
+// SstFileWriter::OpenWithEmbeddedBlobs): values moved out of their entries into blob records of the
+// same file, among the data blocks, each entry then holding a blob index that names file 0. What
+// the table records of them, and where an entry's record lies.
 #pragma once
 
 #include <cstdint>
