@@ -359,29 +359,30 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
   db.reset();
   fs::remove_all(db_dir);
 
-  nlohmann::json record = {{"id", c.id},
-          {"kind", "rocksdb"},
-          {"file", c.id + ".sst"},
-          {"formatVersion", c.format_version},
-          {"filter", c.filter == "none" ? nlohmann::json(nullptr) : nlohmann::json(c.filter)},
-          {"bitsPerKey", c.bits_per_key},
-          {"partitioned", c.partitioned},
-          {"decoupled", true},  // decouple_partitioned_filters, left at 11.x's default
-          {"metadataBlockSize", c.partitioned ? 256 : 4096},
-          {"optimizeFiltersForMemory", false},
-          {"prefix", c.prefix.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.prefix)},
-          {"wholeKeyFiltering", c.whole_key_filtering},
-          {"compression", c.compression_label.empty() ? CompressionName(c.compression)
-                                                      : c.compression_label.c_str()},
-          {"checksum", ChecksumName(c.checksum)},
-          {"separateKeyValueInDataBlock", c.separate_key_value_in_data_block},
-          {"blockSize", 1024},
-          {"blockRestartInterval", c.block_restart_interval},
-          {"dataBlockHashIndex", c.hash_index},
-          {"uniformCvThreshold", c.uniform_cv_threshold},
-          {"keys", {{"path", c.id + ".keys"}, {"count", keys.size()}}},
-          {"values", {{"path", c.id + ".values"}, {"count", values.size()}}},
-          {"probes", probes}};
+  nlohmann::json record = {
+      {"id", c.id},
+      {"kind", "rocksdb"},
+      {"file", c.id + ".sst"},
+      {"formatVersion", c.format_version},
+      {"filter", c.filter == "none" ? nlohmann::json(nullptr) : nlohmann::json(c.filter)},
+      {"bitsPerKey", c.bits_per_key},
+      {"partitioned", c.partitioned},
+      {"decoupled", true},  // decouple_partitioned_filters, left at 11.x's default
+      {"metadataBlockSize", c.partitioned ? 256 : 4096},
+      {"optimizeFiltersForMemory", false},
+      {"prefix", c.prefix.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.prefix)},
+      {"wholeKeyFiltering", c.whole_key_filtering},
+      {"compression",
+       c.compression_label.empty() ? CompressionName(c.compression) : c.compression_label.c_str()},
+      {"checksum", ChecksumName(c.checksum)},
+      {"separateKeyValueInDataBlock", c.separate_key_value_in_data_block},
+      {"blockSize", 1024},
+      {"blockRestartInterval", c.block_restart_interval},
+      {"dataBlockHashIndex", c.hash_index},
+      {"uniformCvThreshold", c.uniform_cv_threshold},
+      {"keys", {{"path", c.id + ".keys"}, {"count", keys.size()}}},
+      {"values", {{"path", c.id + ".values"}, {"count", values.size()}}},
+      {"probes", probes}};
   if (c.embedded_min_blob_size) record["embeddedMinBlobSize"] = *c.embedded_min_blob_size;
   return record;
 }
