@@ -97,7 +97,10 @@ export function entryRange(opts: EntryOptions | undefined): EntryRangeRaw {
   }
   if (opts.embeddedBlobs !== undefined) {
     if (opts.embeddedBlobs !== "resolve" && opts.embeddedBlobs !== "index") {
-      throw new SstFilterError("BAD_OPTIONS", `embeddedBlobs must be "resolve" or "index", got ${String(opts.embeddedBlobs)}`);
+      throw new SstFilterError(
+        "BAD_OPTIONS",
+        `embeddedBlobs must be "resolve" or "index", got ${String(opts.embeddedBlobs)}`,
+      );
     }
     range.embeddedBlobs = opts.embeddedBlobs;
   }
