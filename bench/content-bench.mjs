@@ -13,23 +13,15 @@
 // Usage: node bench/content-bench.mjs --out FILE [--quick] [--merge-into RESULTS_JSON] (the last
 // sets the "content" member of an existing results.json). Tables are cached in
 // build/bench/content/, keyed by the db_bench command that wrote them.
-import { execFileSync, spawnSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 import { init } from "../dist/esm/platform/node.js";
-import { writeReport } from "./report.mjs";
+import { dbBenchTable } from "./db-bench-table.mjs";
+import { logTargets, writeReport } from "./report.mjs";
 import { measureCommand, median } from "./timing.mjs";
+import { debianVersion } from "./versions.mjs";
 import { openViewerPage } from "./viewer-page.mjs";
 
 const args = process.argv.slice(2);
@@ -39,44 +31,6 @@ const work = "build/bench/content";
 mkdirSync(work, { recursive: true });
 const rounds = quick ? 3 : 5;
 const log = (line) => process.stderr.write(`content bench: ${line}\n`);
-
-/** Runs db_bench into a fresh DB and keeps its one table as `name`.sst; returns path and command. */
-function dbBenchTable(name, flags) {
-  const command = [
-    "db_bench",
-    "--benchmarks=fillrandom,flush",
-    "--key_size=16",
-    "--value_size=100",
-    "--format_version=5",
-    "--bloom_bits=10",
-    // One memtable flushed once: a single table holding every surviving key.
-    "--write_buffer_size=8000000000",
-    "--max_write_buffer_number=2",
-    "--disable_wal=1",
-    "--disable_auto_compactions=1",
-    ...flags,
-  ];
-  const file = path.join(work, `${name}.sst`);
-  const stamp = `${file}.command`;
-  if (existsSync(file) && existsSync(stamp) && readFileSync(stamp, "utf8") === command.join(" ")) {
-    return { file, command: command.join(" ") };
-  }
-  const db = mkdtempSync(path.join(tmpdir(), "sstfilter-dbbench-"));
-  log(`writing ${name}: ${command.join(" ")}`);
-  try {
-    const run = spawnSync(command[0], [...command.slice(1), `--db=${db}`], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    if (run.status !== 0) throw new Error(`db_bench exited with ${run.status}: ${run.stderr}`);
-    const tables = readdirSync(db).filter((f) => f.endsWith(".sst"));
-    if (tables.length !== 1) throw new Error(`db_bench left ${tables.length} tables in ${db}`);
-    renameSync(path.join(db, tables[0]), file);
-  } finally {
-    rmSync(db, { recursive: true, force: true });
-  }
-  writeFileSync(stamp, command.join(" "));
-  return { file, command: command.join(" ") };
-}
 
 /**
  * Runs each of `commands` ([cmd, args]) `rounds` times, alternating (one run of each, then the next
@@ -125,10 +79,12 @@ const target = (name, value, limit, unit, better = "lower") =>
   targets.push({ name, value, limit, unit, met: better === "lower" ? value <= limit : value >= limit });
 
 // ---- the main table: verify and the key walk ----
-const mainTable = dbBenchTable(quick ? "fillrandom-500k-snappy" : "fillrandom-5m-snappy", [
-  `--num=${quick ? 500000 : 5000000}`,
-  "--compression_type=snappy",
-]);
+const mainTable = dbBenchTable(
+  work,
+  quick ? "fillrandom-500k-snappy" : "fillrandom-5m-snappy",
+  [`--num=${quick ? 500000 : 5000000}`, "--compression_type=snappy"],
+  log,
+);
 {
   const [check, verify, verifyOneThread] = alternatingMedians([
     ["sst_dump", [`--file=${mainTable.file}`, "--command=check", "--verify_checksum"]],
@@ -205,7 +161,7 @@ const mainTable = dbBenchTable(quick ? "fillrandom-500k-snappy" : "fillrandom-5m
   const tables = Object.fromEntries(
     codecs.map((codec) => [
       codec,
-      dbBenchTable(`fillrandom-${num}-${codec}`, [`--num=${num}`, `--compression_type=${codec}`]),
+      dbBenchTable(work, `fillrandom-${num}-${codec}`, [`--num=${num}`, `--compression_type=${codec}`], log),
     ]),
   );
   const gbench = JSON.parse(
@@ -267,7 +223,12 @@ const mainTable = dbBenchTable(quick ? "fillrandom-500k-snappy" : "fillrandom-5m
 
 // ---- memory on a 2 GB table (full run only: db_bench takes minutes to write it) ----
 if (!quick) {
-  const big = dbBenchTable("fillrandom-45m-snappy", ["--num=45000000", "--compression_type=snappy"]);
+  const big = dbBenchTable(
+    work,
+    "fillrandom-45m-snappy",
+    ["--num=45000000", "--compression_type=snappy"],
+    log,
+  );
   const bytes = Number(execFileSync("stat", ["-c", "%s", big.file]).toString());
   const rss = peakRssMb(process.execPath, [...cli, big.file]);
   const rssTwoThreads = peakRssMb(process.execPath, [...cli, "--jobs", "2", big.file]);
@@ -319,9 +280,9 @@ const report = {
   generated: new Date().toISOString(),
   run: quick ? "quick" : "full",
   versions: {
-    rocksdb: execFileSync("dpkg-query", ["-W", "-f=${Version}", "rocksdb-tools"]).toString(),
+    rocksdb: debianVersion("rocksdb-tools"),
     node: process.version,
-    chromium: execFileSync("dpkg-query", ["-W", "-f=${Version}", "chromium"]).toString(),
+    chromium: debianVersion("chromium"),
   },
   method:
     "medians of the rounds (5 in a full run), the commands alternating with their peer's in each round (wall and CPU time by GNU time); in-process walks: medians of the rounds; sstfilter verify runs with its default --jobs",
@@ -329,5 +290,4 @@ const report = {
   targets,
 };
 writeReport(args, outFile, "content", report);
-for (const t of targets)
-  log(`${t.met ? "met    " : "NOT MET"} ${t.name}: ${t.value.toFixed(2)} ${t.unit} (target ${t.limit})`);
+logTargets(log, targets, (value) => value.toFixed(2));

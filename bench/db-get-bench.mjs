@@ -38,8 +38,9 @@ import RocksDB from "rocksdb-native";
 
 import { init } from "../dist/esm/platform/node.js";
 import { dbBenchDatabase } from "./db-bench-database.mjs";
-import { writeReport } from "./report.mjs";
+import { logTargets, writeReport } from "./report.mjs";
 import { cpuMs, measureCommand, median } from "./timing.mjs";
+import { debianVersion, npmVersion } from "./versions.mjs";
 import { openViewerPage } from "./viewer-page.mjs";
 
 const args = process.argv.slice(2);
@@ -582,8 +583,8 @@ async function main() {
       "the engine in the core (issue 29): WalReplay, MemTable and DbGet in C++, a 32 MiB block cache as rocksdb-native has",
     machine: { cpu: cpus()[0]?.model, cores: cpus().length, loadAverageAtEnd: loadavg()[0] },
     versions: {
-      rocksdbTools: execFileSync("dpkg-query", ["-W", "-f=${Version}", "rocksdb-tools"]).toString(),
-      rocksdbNative: JSON.parse(readFileSync("node_modules/rocksdb-native/package.json", "utf8")).version,
+      rocksdbTools: debianVersion("rocksdb-tools"),
+      rocksdbNative: npmVersion("rocksdb-native"),
       node: process.version,
     },
     method:
@@ -596,10 +597,7 @@ async function main() {
   };
   mkdirSync(path.dirname(outFile), { recursive: true });
   writeReport(args, outFile, "dbGet", report);
-  for (const t of targets)
-    log(
-      `${t.met ? "met    " : "NOT MET"} ${t.name}: ${t.value === null ? "-" : t.value} ${t.unit} (target ${t.limit})`,
-    );
+  logTargets(log, targets, (value) => (value === null ? "-" : value));
 }
 
 if (args[0] === "--memory-of") await reportMemoryOf(args[1], args[2], args[3]);

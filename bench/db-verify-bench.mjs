@@ -9,15 +9,15 @@
 // Usage: node bench/db-verify-bench.mjs --out FILE [--quick] [--merge-into RESULTS_JSON] (the last
 // sets the "dbVerify" member of an existing results.json). The database is cached in
 // build/bench/db-verify/, keyed by the db_bench command that wrote it (minutes, once).
-import { execFileSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import path from "node:path";
 
 import { init } from "../dist/esm/platform/node.js";
 import { dbBenchDatabase } from "./db-bench-database.mjs";
-import { writeReport } from "./report.mjs";
+import { logTargets, writeReport } from "./report.mjs";
 import { measureCommand } from "./timing.mjs";
+import { debianVersion } from "./versions.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -134,7 +134,7 @@ const report = {
   generated: new Date().toISOString(),
   run: quick ? "quick" : "full",
   versions: {
-    rocksdb: execFileSync("dpkg-query", ["-W", "-f=${Version}", "rocksdb-tools"]).toString(),
+    rocksdb: debianVersion("rocksdb-tools"),
     node: process.version,
   },
   method:
@@ -143,5 +143,4 @@ const report = {
   targets,
 };
 writeReport(args, outFile, "dbVerify", report);
-for (const t of targets)
-  log(`${t.met ? "met    " : "NOT MET"} ${t.name}: ${t.value.toFixed(2)} ${t.unit} (target ${t.limit})`);
+logTargets(log, targets, (value) => value.toFixed(2));

@@ -4,27 +4,15 @@
 //          --out DIR [--quick]
 // Native figures are the best of the Google Benchmark repetitions; the Node harnesses already
 // report the best of their rounds.
-import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, totalmem } from "node:os";
+
+import { debianVersion, firstLineOf, npmVersion } from "./versions.mjs";
 
 const args = process.argv.slice(2);
 const arg = (name) => args[args.indexOf(name) + 1];
 const quick = args.includes("--quick");
 const outDir = arg("--out");
-
-const firstLine = (cmd, cmdArgs) => {
-  try {
-    return execFileSync(cmd, cmdArgs, { stdio: ["ignore", "pipe", "ignore"] })
-      .toString()
-      .split("\n")[0]
-      .trim();
-  } catch {
-    return "unknown";
-  }
-};
-const debianVersion = (pkg) => firstLine("dpkg-query", ["-W", "-f=${Version}", pkg]);
-const npmVersion = (pkg) => JSON.parse(readFileSync(`node_modules/${pkg}/package.json`, "utf8")).version;
 
 // Google Benchmark JSON files -> records. Names: build/<format>/<keys>, probe/<format>/<kernel>/<input>/
 // <mode>/<keys>, floor/random-read-64B/1GiB/<shape>; the best (lowest) of the repetitions.
@@ -311,8 +299,8 @@ const out = {
     sstfilter: JSON.parse(readFileSync("package.json", "utf8")).version,
     node: process.version,
     v8: process.versions.v8,
-    compiler: firstLine("c++", ["--version"]),
-    emscripten: firstLine("emcc", ["--version"]),
+    compiler: firstLineOf("c++", ["--version"]),
+    emscripten: firstLineOf("emcc", ["--version"]),
     googleBenchmark: debianVersion("libbenchmark-dev"),
     rocksdb: `${debianVersion("librocksdb-dev")} (Debian librocksdb-dev; built without AVX2, so its portable FastLocalBloom path)`,
     "bloom-filters": npmVersion("bloom-filters"),

@@ -19,6 +19,7 @@ import path from "node:path";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
 import { init } from "../dist/esm/platform/node.js";
+import { rangeAnswer } from "../tests/ts/range-request.cjs";
 import { writeReport } from "./report.mjs";
 import { median } from "./timing.mjs";
 
@@ -31,8 +32,8 @@ if (isMainThread) await measure();
 else serve(workerData.dir);
 
 /**
- * Serves the files of `dir` with ranged answers (206, Content-Range; suffix ranges too), read from
- * the files in place; posts its port to the parent.
+ * Serves the files of `dir` with ranged answers (206, Content-Range; suffix ranges too: the tests'
+ * range-request.cjs), read from the files in place; posts its port to the parent.
  * @param {string} dir
  */
 function serve(dir) {
@@ -46,19 +47,14 @@ function serve(dir) {
     counts.requests++;
     const file = path.join(dir, path.basename(decodeURIComponent(request.url ?? "")));
     const size = statSync(file).size;
-    const range = /^bytes=(\d*)-(\d*)$/.exec(request.headers.range ?? "");
+    const range = rangeAnswer(request.headers.range, size);
     if (range === null) {
       response.writeHead(416).end(); // this server only answers ranges: a full GET would be a bug
       return;
     }
-    const first = range[1] === "" ? Math.max(0, size - Number(range[2])) : Number(range[1]);
-    const last = range[1] === "" || range[2] === "" ? size - 1 : Math.min(size - 1, Number(range[2]));
-    counts.bytes += last - first + 1;
-    response.writeHead(206, {
-      "content-range": `bytes ${first}-${last}/${size}`,
-      "content-length": last - first + 1,
-    });
-    createReadStream(file, { start: first, end: last }).pipe(response);
+    counts.bytes += range.headers["content-length"];
+    response.writeHead(206, range.headers);
+    createReadStream(file, { start: range.first, end: range.last }).pipe(response);
   });
   server.listen(0, "127.0.0.1", () => parentPort?.postMessage(server.address().port));
 }

@@ -11,3 +11,9 @@ export function writeReport(args, outFile, member, report) {
   merged[member] = report;
   writeFileSync(into, JSON.stringify(merged, null, 2) + "\n");
 }
+
+/** Logs each of `targets` met or not, its value as `valueText` writes it, beside its limit. */
+export function logTargets(log, targets, valueText) {
+  for (const t of targets)
+    log(`${t.met ? "met    " : "NOT MET"} ${t.name}: ${valueText(t.value)} ${t.unit} (target ${t.limit})`);
+}

@@ -12,6 +12,7 @@ import { call } from "./worker-calls.mjs";
 import { initBuildPlayground } from "./views/build-playground.mjs";
 import { clearEntries, initContents, startView } from "./views/contents.mjs";
 import { initDatabaseView, openDatabaseFiles } from "./views/database.mjs";
+import { clearDiff, diffWith, initDiff } from "./views/diff.mjs";
 import { clearFileMap, initFileMap, redrawFileMap, showMap } from "./views/file-map.mjs";
 import { initFilterCard, redrawHeatMap } from "./views/filter.mjs";
 import { clearFilterAdvice, initFilterAdvice } from "./views/filter-advice.mjs";
@@ -20,7 +21,7 @@ import { clearProbe, initProbe } from "./views/probe.mjs";
 import { clearRangeDeletions, showRangeDeletions } from "./views/range-deletions.mjs";
 import { hideStoresView, initStoresView, openStoresView } from "./views/stores.mjs";
 import { initTableFacts, renderTable } from "./views/table-facts.mjs";
-import { setStatus, tableView } from "./views/table-state.mjs";
+import { setStatus, tableName, tableView } from "./views/table-state.mjs";
 import { clearVerify, initVerify } from "./views/verify.mjs";
 import { initWritePlayground } from "./views/write-playground.mjs";
 /** @import { Folder } from "./folder.mjs" */
@@ -32,16 +33,6 @@ window.addEventListener("unhandledrejection", (event) =>
 
 // ------------------------------------------------------------------------------------------------
 // Opening a file
-
-/**
- * The name a table is shown by: a File's, or the last segment of a URL's path (its host if none).
- * @param {File | string} file
- */
-function tableName(file) {
-  if (typeof file !== "string") return file.name;
-  const url = new URL(file);
-  return decodeURIComponent(url.pathname.split("/").pop() ?? "") || url.host;
-}
 
 /**
  * Opens a table file in the table view.
@@ -83,6 +74,7 @@ async function openFile(file, ofDatabase = false) {
 function resetViews() {
   clearProbe();
   clearVerify();
+  clearDiff();
   clearFilterAdvice();
   clearEntries();
   clearFileMap();
@@ -122,6 +114,7 @@ async function openFolder(folder) {
     return;
   }
   tableView.generation++; // answers about the table shown before are dropped
+  clearDiff(); // and its diff's worker ends
   showError(null);
   $("drop").classList.add("compact");
   $("table").hidden = true;
@@ -136,6 +129,7 @@ async function openFolder(folder) {
 
 function backToDatabase() {
   tableView.generation++;
+  clearDiff();
   $("table").hidden = true;
   $("back-to-db").hidden = true;
   $("database").hidden = false;
@@ -195,6 +189,7 @@ initContents();
 initFileMap();
 initIndexEntries();
 initVerify();
+initDiff();
 initFilterAdvice();
 
 window.addEventListener("resize", () => {
@@ -230,15 +225,37 @@ initWritePlayground((file) => {
 });
 
 // ------------------------------------------------------------------------------------------------
-// ?url=: a table on a web server (of another origin: CORS, docs/VIEWER.md), opened at start-up.
+// ?url=: a table on a web server (of another origin: CORS, docs/VIEWER.md), opened at start-up;
+// with ?diff=, a second one, diffed against it once it is open.
 
-const tableUrl = new URLSearchParams(location.search).get("url");
-if (tableUrl !== null) {
-  let absolute = null;
+const parameters = new URLSearchParams(location.search);
+
+/**
+ * The page's parameter `name` as an absolute URL (a relative one names a file of the viewer's own
+ * server); null when absent, or not a URL (the banner says so).
+ * @param {string} name
+ */
+function urlParameter(name) {
+  const text = parameters.get(name);
+  if (text === null) return null;
   try {
-    absolute = new URL(tableUrl, location.href).href; // relative: a table of the viewer's own server
+    return new URL(text, location.href).href;
   } catch {
-    showError({ code: "BAD_OPTIONS", message: `?url= is not a URL: ${JSON.stringify(tableUrl)}` });
+    showError({ code: "BAD_OPTIONS", message: `?${name}= is not a URL: ${JSON.stringify(text)}` });
+    return null;
   }
-  if (absolute !== null) openFile(absolute);
+}
+
+const tableUrl = urlParameter("url");
+const diffUrl = urlParameter("diff");
+if (tableUrl !== null) {
+  openFile(tableUrl).then(() => {
+    // Unless it failed to open, or the user opened another table meanwhile.
+    if (diffUrl !== null && tableView.opened?.file === tableUrl) diffWith(diffUrl);
+  });
+} else if (diffUrl !== null) {
+  showError({
+    code: "BAD_OPTIONS",
+    message: "?diff= names the table to compare with the one ?url= names: give both",
+  });
 }

@@ -40,6 +40,7 @@ import { printableText, toHex } from "../dist/esm/tools/format.js";
  *   "write-filter": HTMLSelectElement,
  *   "write-compression": HTMLSelectElement,
  *   "verify-jobs": HTMLSelectElement,
+ *   "diff-file": HTMLInputElement,
  *   "write-sort": HTMLInputElement,
  *   "write-hex": HTMLInputElement,
  *   "write-download": HTMLAnchorElement,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm run bench [-- --quick | --content | --remote | --writer | --db-verify | --comparators |
-# --db-get | --filter-advice]`: sstfilter
+# --db-get | --filter-advice | --diff]`: sstfilter
 # natively (Google Benchmark) and in wasm (Node), RocksDB 7.8.3 itself (Debian's librocksdb), the
 # npm peers and xxhash-wasm, merged with the ratios against issue 7's targets into results.json and
 # a chart, results.svg; then the content path (bench/content-bench.mjs: verify against sst_dump,
@@ -14,7 +14,9 @@
 # "comparators" with their 1.5x target; then a Get through a whole database (bench/db-get-bench.mjs:
 # `sstfilter db get` against `ldb get`, db.get against rocksdb-native, table walks), as
 # results.json's "dbGet" with issue 29's targets; then `filter-advice` on 10^6 keys
-# (bench/filter-advice-bench.mjs), as results.json's "filterAdvice" with issue 32's 10 s target.
+# (bench/filter-advice-bench.mjs), as results.json's "filterAdvice" with issue 32's 10 s target;
+# then `sstfilter diff` of two 222 MB tables against sst_dump's scans of both (bench/diff-bench.mjs),
+# as results.json's "diff" with issue 32's 2x target.
 #   full:      10^4, 10^7 and 10^8 keys, best of 3 repetitions; writes bench/ (committed)
 #   --quick:   10^4 and 10^6 keys, single runs, small tables; writes build/bench/quick/
 #   --content: only the content path, full size, into the committed bench/results.json
@@ -28,6 +30,8 @@
 #              --full adds a 550 MB WAL, minutes per run), into the committed bench/results.json
 #   --filter-advice [--table PATH]: only filterAdvice on 10^6 keys (a table it writes; db_bench's
 #              5M fillrandom table sampled, or PATH), into the committed bench/results.json
+#   --diff:    only `sstfilter diff` of two db_bench tables against sst_dump's scans of both,
+#              into the committed bench/results.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh # installs RocksDB too, for the comparison program
@@ -55,6 +59,14 @@ if [ "${1:-}" = "--filter-advice" ]; then
   node bench/filter-advice-bench.mjs "${@:2}" --out build/bench/filter-advice.json --merge-into bench/results.json
   npx prettier --log-level warn --write bench/results.json
   exit 0 # the package's own tables (and db_bench's, when the content bench made it): no RocksDB build
+fi
+
+if [ "${1:-}" = "--diff" ]; then
+  echo "bench: diff"
+  mkdir -p build/bench
+  node bench/diff-bench.mjs --out build/bench/diff.json --merge-into bench/results.json
+  npx prettier --log-level warn --write bench/results.json
+  exit 0 # db_bench and sst_dump are the peers: no RocksDB build
 fi
 
 if [ "${1:-}" = "--db-get" ]; then
@@ -147,4 +159,6 @@ echo "bench: database get"
 node bench/db-get-bench.mjs "${quick[@]}" --out "$work/db-get.json" --merge-into "$out/results.json"
 echo "bench: filter-advice"
 node bench/filter-advice-bench.mjs "${quick[@]}" --out "$work/filter-advice.json" --merge-into "$out/results.json"
+echo "bench: diff"
+node bench/diff-bench.mjs "${quick[@]}" --out "$work/diff.json" --merge-into "$out/results.json"
 npx prettier --log-level warn --write "$out/results.json"

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "binding_support.h"
 #include "sstfilter/filter.h"
@@ -21,21 +22,46 @@ namespace {
 using emscripten::val;
 
 // ---- filters ----
-val BuildFilterBytes(int format, double bits_per_key, uintptr_t data, size_t data_size,
-                     uintptr_t offsets, size_t count) {
-  BuildOptions options;
-  options.format = static_cast<FilterFormat>(format);
-  options.bits_per_key = bits_per_key;
-  Bytes out;
+// The FilterFormat of a ModuleConstants.filterFormats code, or nullopt (the last error set).
+std::optional<FilterFormat> FormatOf(int format) {
   if (format < 0 || format > static_cast<int>(FilterFormat::kRocksDbRibbon)) {
     Fail(Status::Error(ErrorCode::kBadOptions, "unknown filter format"));
-    return val::null();
+    return std::nullopt;
   }
+  return static_cast<FilterFormat>(format);
+}
+
+val BuildFilterBytes(int format, double bits_per_key, uintptr_t data, size_t data_size,
+                     uintptr_t offsets, size_t count) {
+  const std::optional<FilterFormat> filter_format = FormatOf(format);
+  if (!filter_format) return val::null();
+  BuildOptions options;
+  options.format = *filter_format;
+  options.bits_per_key = bits_per_key;
+  Bytes out;
   if (Status s = BuildFilter(Batch(data, data_size, offsets, count), options, &out); !s.ok()) {
     Fail(std::move(s));
     return val::null();
   }
   return ToUint8Array(out);
+}
+
+// BuildFilters: an array of one Uint8Array per element of `bits_per_key` (an array of numbers).
+val BuildFiltersBytes(int format, val bits_per_key, uintptr_t data, size_t data_size,
+                      uintptr_t offsets, size_t count) {
+  const std::optional<FilterFormat> filter_format = FormatOf(format);
+  if (!filter_format) return val::null();
+  const std::vector<double> bits = emscripten::vecFromJSArray<double>(bits_per_key);
+  std::vector<Bytes> filters;
+  if (Status s =
+          BuildFilters(Batch(data, data_size, offsets, count), *filter_format, bits, &filters);
+      !s.ok()) {
+    Fail(std::move(s));
+    return val::null();
+  }
+  val out = val::array();
+  for (const Bytes& filter : filters) out.call<void>("push", ToUint8Array(filter));
+  return out;
 }
 
 class FilterHandle {
@@ -175,6 +201,7 @@ EMSCRIPTEN_BINDINGS(sstfilter) {
   using namespace sstfilter::wasm;
 
   function("buildFilter", &BuildFilterBytes);
+  function("buildFilters", &BuildFiltersBytes);
   class_<FilterHandle>("FilterHandle")
       .function("kind", &FilterHandle::Kind)
       .function("info", &FilterHandle::Info)

@@ -224,6 +224,17 @@ uint64_t BlocksUntilDecided(const std::vector<TableGet::BlockRead>& blocks,
   return blocks.size();
 }
 
+// A table file's smallest or largest user key as a Get at the largest timestamp compares it with
+// the key (FilePicker compares without timestamps: rocksdb db/version_set.cc): the MANIFEST keeps
+// the timestamp of a family with `ts`-byte timestamps, unless the file was written without them
+// (NewFile4 field 16 false: rocksdb db/version_edit.cc EncodeFileBoundaries strips it there too).
+ByteView BoundaryWithoutTimestamp(ByteView boundary, const TableFileMeta& file, size_t ts) {
+  if (ts == 0 || file.user_defined_timestamps_persisted == false || boundary.size() < ts) {
+    return boundary;
+  }
+  return boundary.first(boundary.size() - ts);
+}
+
 }  // namespace
 
 const char* DbGetOutcomeName(DbGetResult::Outcome outcome) {
@@ -373,7 +384,18 @@ Status DbGet::State::MemTableSteps() {
   }
   std::sort(logs.begin(), logs.end(), std::greater<>());
   logs.erase(std::unique(logs.begin(), logs.end()), logs.end());
-  const std::vector<MemTableVersion> all = options.memtable->Versions(family.id, key);
+  // A family with timestamps stores each key with its timestamp: a Get reads at the largest
+  // (ReadOptions::timestamp = max), so every version of the key counts, newest timestamp first.
+  const Comparator& order = *options.comparator;
+  if (order.timestamp_size() != 0 && !OrdersByKeyThenTimestamp(order)) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "get: the memtable does not keep versions of one key together under the "
+                         "timestamp comparator " +
+                             std::string(order.Name()));
+  }
+  const std::vector<MemTableVersion> all =
+      order.timestamp_size() != 0 ? options.memtable->VersionsAtEveryTimestamp(family.id, key)
+                                  : options.memtable->Versions(family.id, key);
   for (uint64_t log : logs) {
     if (resolution.decided()) break;
     SourceAnswer answer;
@@ -403,6 +425,7 @@ Status DbGet::State::MemTableSteps() {
 // do not overlap).
 void DbGet::State::ListCandidates() {
   const Comparator& order = *options.comparator;
+  const size_t ts = order.timestamp_size();
   const auto& levels = options.family->files;
   for (size_t level = 0; level < levels.size(); ++level) {
     const std::vector<TableFileMeta>& files = levels[level];
@@ -418,7 +441,7 @@ void DbGet::State::ListCandidates() {
       continue;
     }
     const auto it = std::partition_point(files.begin(), files.end(), [&](const TableFileMeta& f) {
-      return order.Compare(f.largest_user_key(), key) < 0;
+      return order.Compare(BoundaryWithoutTimestamp(f.largest_user_key(), f, ts), key) < 0;
     });
     if (it != files.end()) candidates.push_back({static_cast<int>(level), &*it});
   }
@@ -490,12 +513,14 @@ Status DbGet::Advance() {
     if (s.next >= s.candidates.size() || s.resolution.decided()) break;
     const State::Candidate& c = s.candidates[s.next];
     const Comparator& order = *s.options.comparator;
+    const size_t ts = order.timestamp_size();
     DbGetStep step;
     step.where = DbGetStep::Where::kTable;
     step.file_number = c.file->number;
     step.level = c.level;
-    step.in_range = order.Compare(c.file->smallest_user_key(), s.key) <= 0 &&
-                    order.Compare(s.key, c.file->largest_user_key()) <= 0;
+    const ByteView smallest = BoundaryWithoutTimestamp(c.file->smallest_user_key(), *c.file, ts);
+    const ByteView largest = BoundaryWithoutTimestamp(c.file->largest_user_key(), *c.file, ts);
+    step.in_range = order.Compare(smallest, s.key) <= 0 && order.Compare(s.key, largest) <= 0;
     s.steps.push_back(step);
     if (!step.in_range) {
       ++s.next;

@@ -88,9 +88,7 @@ int OrderStoredKeys(const Comparator& comparator, ByteView a, ByteView b) {
   // Only an order total over every byte string can guide a binary search: idb_cmp1 calls keys it
   // cannot decode equal, and a caller's comparator may be inconsistent, so under those the index
   // keeps the bytes' order, and a lookup never misses a key.
-  if (!comparator.is_bytewise() && comparator.Name() != kReverseBytewiseComparatorName) {
-    return CompareBytes(a, b);
-  }
+  if (!OrdersByKeyThenTimestamp(comparator)) return CompareBytes(a, b);
   const size_t ts = comparator.timestamp_size();
   if (ts == 0 || a.size() < ts || b.size() < ts) {
     // A key too short for its timestamp is ordered as it stands: such a key cannot be the
@@ -107,6 +105,10 @@ int OrderStoredKeys(const Comparator& comparator, ByteView a, ByteView b) {
     if (ta != tb) return ta > tb ? -1 : 1;
   }
   return CompareBytes(a, b);
+}
+
+bool OrdersByKeyThenTimestamp(const Comparator& comparator) {
+  return comparator.is_bytewise() || comparator.Name() == kReverseBytewiseComparatorName;
 }
 
 MemTable::MemTable() : arena_(std::make_unique<Arena>()) {}
@@ -174,12 +176,13 @@ void MemTable::Finish() {
   indexed_ = entries_.size();
 }
 
-std::vector<MemTableVersion> MemTable::Versions(uint32_t column_family, ByteView key) const {
-  const Comparator& comparator = ComparatorOf(column_family);
+template <typename Compare>
+std::vector<MemTableVersion> MemTable::VersionsWhere(uint32_t column_family,
+                                                     Compare compare) const {
   // <0, 0, >0 as the entry's (family, key) sorts before, with or after the one asked for.
   const auto order = [&](const Entry& e) {
     if (e.column_family != column_family) return e.column_family < column_family ? -1 : 1;
-    return OrderStoredKeys(comparator, Decode(e.record).key, key);
+    return compare(Decode(e.record).key);
   };
   const auto begin = entries_.begin();
   const auto end = begin + static_cast<std::ptrdiff_t>(indexed_);
@@ -190,6 +193,24 @@ std::vector<MemTableVersion> MemTable::Versions(uint32_t column_family, ByteView
     out.push_back(MemTableVersion{r.kind, it->sequence, log_numbers_[it->log], r.value});
   }
   return out;
+}
+
+std::vector<MemTableVersion> MemTable::Versions(uint32_t column_family, ByteView key) const {
+  const Comparator& comparator = ComparatorOf(column_family);
+  return VersionsWhere(column_family,
+                       [&](ByteView stored) { return OrderStoredKeys(comparator, stored, key); });
+}
+
+std::vector<MemTableVersion> MemTable::VersionsAtEveryTimestamp(uint32_t column_family,
+                                                                ByteView user_key) const {
+  const Comparator& comparator = ComparatorOf(column_family);
+  const size_t ts = comparator.timestamp_size();
+  return VersionsWhere(column_family, [&](ByteView stored) {
+    // OrderStoredKeys orders a key too short for its timestamp by its bytes among the stored keys,
+    // so one equal to the user key sorts before the key's versions; it is no version of any key.
+    if (stored.size() < ts) return CompareBytes(stored, user_key) <= 0 ? -1 : 1;
+    return comparator.Compare(stored.first(stored.size() - ts), user_key);
+  });
 }
 
 uint64_t MemTable::CoveringTombstone(uint32_t column_family, ByteView key,

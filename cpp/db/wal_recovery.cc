@@ -237,12 +237,16 @@ void WalReplay::Insert(const WalRecord& record, ByteView key) {
   if (options_.only_key) {
     if (record.column_family != options_.only_column_family) return;
     const ByteView wanted = *options_.only_key;
+    const Comparator& comparator =
+        family->second->comparator == nullptr ? BytewiseComparator() : *family->second->comparator;
+    // Under a timestamp comparator the key wanted comes without a timestamp (a Get at the largest
+    // reads every version): its records at every timestamp are kept.
+    const size_t ts = comparator.timestamp_size();
     if (record.kind == WalRecordKind::kRangeDelete) {
-      const Comparator& comparator = family->second->comparator == nullptr
-                                         ? BytewiseComparator()
-                                         : *family->second->comparator;
       if (!RangeDeletionCovers(comparator, key, record.value, wanted)) return;
-    } else if (!std::equal(key.begin(), key.end(), wanted.begin(), wanted.end())) {
+    } else if (key.size() < ts ||
+               !std::equal(key.begin(), key.end() - static_cast<std::ptrdiff_t>(ts), wanted.begin(),
+                           wanted.end())) {
       return;
     }
   }

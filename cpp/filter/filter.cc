@@ -103,4 +103,26 @@ Status BuildFilter(const KeyBatchView& keys, const BuildOptions& options, Bytes*
   return Status::Error(ErrorCode::kBadOptions, "unknown filter format");
 }
 
+Status BuildFilters(const KeyBatchView& keys, FilterFormat format,
+                    std::span<const double> bits_per_key, std::vector<Bytes>* out) {
+  out->assign(bits_per_key.size(), Bytes());
+  for (const double b : bits_per_key) {
+    if (Status s = ValidateBuildOptions({format, b}); !s.ok()) return s;
+  }
+  if (Status s = keys.Validate(); !s.ok()) return s;
+  switch (format) {
+    case FilterFormat::kRocksDbFastLocalBloom:
+      return BuildRocksDbFastLocalBlooms(keys, bits_per_key, out);
+    case FilterFormat::kRocksDbRibbon:
+      return BuildRocksDbRibbons(keys, bits_per_key, out);
+    case FilterFormat::kLevelDbBloom:
+    case FilterFormat::kRocksDbLegacyBloom:
+      break;
+  }
+  for (size_t i = 0; i < bits_per_key.size(); ++i) {
+    if (Status s = BuildFilter(keys, {format, bits_per_key[i]}, &(*out)[i]); !s.ok()) return s;
+  }
+  return Status::Ok();
+}
+
 }  // namespace sstfilter

@@ -4,7 +4,9 @@
 // the kernels in cpp/filter/kernels/.
 #include <algorithm>
 #include <memory>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/aligned_buffer.h"
@@ -144,11 +146,31 @@ Status FinishFastLocalBloom(const std::vector<uint64_t>& hashes, int millibits_p
 
 }  // namespace rocksdb_bloom
 
+Status BuildRocksDbFastLocalBlooms(const KeyBatchView& keys, std::span<const double> bits_per_key,
+                                   std::vector<Bytes>* out) {
+  out->assign(bits_per_key.size(), Bytes());
+  std::vector<int> millibits_per_key;
+  millibits_per_key.reserve(bits_per_key.size());
+  for (const double b : bits_per_key) {
+    RocksDbBloomParams params;
+    if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(b, &params); !s.ok()) return s;
+    millibits_per_key.push_back(params.millibits_per_key);
+  }
+  const std::vector<uint64_t> hashes = rocksdb_bloom::CollectFilterHashes(keys);
+  for (size_t i = 0; i < millibits_per_key.size(); ++i) {
+    if (Status s = rocksdb_bloom::FinishFastLocalBloom(hashes, millibits_per_key[i], &(*out)[i]);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return Status::Ok();
+}
+
 Status BuildRocksDbFastLocalBloom(const KeyBatchView& keys, double bits_per_key, Bytes* out) {
-  RocksDbBloomParams params;
-  if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(bits_per_key, &params); !s.ok()) return s;
-  return rocksdb_bloom::FinishFastLocalBloom(rocksdb_bloom::CollectFilterHashes(keys),
-                                             params.millibits_per_key, out);
+  std::vector<Bytes> filters;
+  Status s = BuildRocksDbFastLocalBlooms(keys, {&bits_per_key, 1}, &filters);
+  *out = std::move(filters.front());
+  return s;
 }
 
 }  // namespace sstfilter

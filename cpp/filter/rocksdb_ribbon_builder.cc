@@ -5,13 +5,16 @@
 // RocksDB 7.8.3 and 10.x apart from formatting.
 //
 // Memory follows RocksDB's: the 8-byte hash of every key, then the banding storage (16 + 4 bytes
-// per slot, slots about 1.03 per key), then, with the hashes released, the filter itself.
+// per slot, slots about 1.03 per key), then, with the hashes released, the filter itself; built
+// at several bits per key (FinishRibbons), every filter beside the one banding.
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
 #include <optional>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "filter/kernels/prefetched_batch.h"
@@ -152,13 +155,22 @@ Status ResourceLimit(const char* what, uint64_t bytes) {
 
 }  // namespace
 
-// Standard128RibbonBitsBuilder::Finish for the hashes of the added keys, in order.
-Status FinishRibbon(std::vector<uint64_t> hashes, double bits_per_key, int millibits_per_key,
-                    Bytes* out) {
-  out->clear();
+// Standard128RibbonBitsBuilder::Finish for each target over the same hashes. Only the filter
+// length (CalculateSpaceAndSlots) depends on the bits per key: num_slots comes from the entry
+// count, the first ordinal seed from the first hash, and the banded rows from the seeded hashes
+// (ResetAndFindSeedToSolve), so one banding serves every target whose filter is a Ribbon, and each
+// is its own back substitution (InterleavedBackSubst into the layout of its length).
+Status FinishRibbons(std::vector<uint64_t> hashes, std::span<const RibbonTarget> targets) {
+  for (const RibbonTarget& t : targets) t.out->clear();
+  const auto finish_bloom = [&hashes](const RibbonTarget& t) {
+    return rocksdb_bloom::FinishFastLocalBloom(hashes, t.millibits_per_key, t.out);
+  };
   // Too many entries for 32-bit slot arithmetic: Bloom.
   if (hashes.size() > kMaxRibbonEntries) {
-    return rocksdb_bloom::FinishFastLocalBloom(hashes, millibits_per_key, out);
+    for (const RibbonTarget& t : targets) {
+      if (Status s = finish_bloom(t); !s.ok()) return s;
+    }
+    return Status::Ok();
   }
   // No entries: the 0-byte filter, which readers take as "matches nothing" (FinishAlwaysFalse).
   if (hashes.empty()) return Status::Ok();
@@ -166,19 +178,30 @@ Status FinishRibbon(std::vector<uint64_t> hashes, double bits_per_key, int milli
   // CalculateSpaceAndSlots. The first hash seeds the choices that should look random.
   const uint32_t num_entries = static_cast<uint32_t>(hashes.size());
   const uint32_t num_slots = RoundUpNumSlots(GetNumSlots(num_entries));
-  const uint64_t len_with_metadata =
-      GetBytesForOneInFpRate(num_slots, DesiredOneInFpRate(bits_per_key),
-                             static_cast<uint32_t>(hashes.front() >> 32)) +
-      kMetadataLen;
-  // Small filters: Bloom when it is strictly smaller.
-  if (num_slots < 1024 &&
-      rocksdb_bloom::FastLocalBloomDataBytes(num_entries, millibits_per_key) + kMetadataLen <
-          len_with_metadata) {
-    return rocksdb_bloom::FinishFastLocalBloom(hashes, millibits_per_key, out);
+  struct RibbonFilter {
+    const RibbonTarget* target;
+    uint64_t len_with_metadata;
+  };
+  std::vector<RibbonFilter> ribbons;
+  for (const RibbonTarget& t : targets) {
+    const uint64_t len_with_metadata =
+        GetBytesForOneInFpRate(num_slots, DesiredOneInFpRate(t.bits_per_key),
+                               static_cast<uint32_t>(hashes.front() >> 32)) +
+        kMetadataLen;
+    // Small filters: Bloom when it is strictly smaller.
+    if (num_slots < 1024 &&
+        rocksdb_bloom::FastLocalBloomDataBytes(num_entries, t.millibits_per_key) + kMetadataLen <
+            len_with_metadata) {
+      if (Status s = finish_bloom(t); !s.ok()) return s;
+      continue;
+    }
+    if (len_with_metadata > rocksdb_bloom::kMaxFilterBytes) {
+      return ResourceLimit("filter", len_with_metadata);
+    }
+    ribbons.push_back({&t, len_with_metadata});
   }
-  if (len_with_metadata > rocksdb_bloom::kMaxFilterBytes) {
-    return ResourceLimit("filter", len_with_metadata);
-  }
+  if (ribbons.empty()) return Status::Ok();
+
   const uint64_t banding_bytes = uint64_t{num_slots} * Banding::BytesPerSlot();
   Banding banding;
   if (banding_bytes > SIZE_MAX || !banding.Allocate(num_slots)) {
@@ -189,32 +212,61 @@ Status FinishRibbon(std::vector<uint64_t> hashes, double bits_per_key, int milli
   const std::optional<uint32_t> seed =
       banding.FindSeed(hashes, static_cast<uint32_t>(hashes.front()) & (kNumSeeds - 1));
   // Every seed failed (practically only with many repeated hashes that are not adjacent): Bloom.
-  if (!seed) return rocksdb_bloom::FinishFastLocalBloom(hashes, millibits_per_key, out);
+  if (!seed) {
+    for (const RibbonFilter& r : ribbons) {
+      if (Status s = finish_bloom(*r.target); !s.ok()) return s;
+    }
+    return Status::Ok();
+  }
   // RocksDB releases the hashes before allocating the filter (ResetEntries).
   std::vector<uint64_t>().swap(hashes);
 
-  const size_t len = static_cast<size_t>(len_with_metadata);
-  out->assign(len, 0);
   const uint32_t num_blocks = num_slots / kCoeffBits;
-  banding.BackSubstitute(ConfigureLayout(num_blocks, len), out->data());
-  // Metadata: the Ribbon marker, the ordinal seed, then num_blocks as 24 bits little-endian
-  // (num_blocks < 2^24 because num_slots < 2^31).
-  uint8_t* meta = out->data() + len - kMetadataLen;
-  meta[0] = kRibbonMarker;
-  meta[1] = static_cast<uint8_t>(*seed);
-  meta[2] = static_cast<uint8_t>(num_blocks);
-  meta[3] = static_cast<uint8_t>(num_blocks >> 8);
-  meta[4] = static_cast<uint8_t>(num_blocks >> 16);
+  for (const RibbonFilter& r : ribbons) {
+    Bytes& out = *r.target->out;
+    const size_t len = static_cast<size_t>(r.len_with_metadata);
+    out.assign(len, 0);
+    banding.BackSubstitute(ConfigureLayout(num_blocks, len), out.data());
+    // Metadata: the Ribbon marker, the ordinal seed, then num_blocks as 24 bits little-endian
+    // (num_blocks < 2^24 because num_slots < 2^31).
+    uint8_t* meta = out.data() + len - kMetadataLen;
+    meta[0] = kRibbonMarker;
+    meta[1] = static_cast<uint8_t>(*seed);
+    meta[2] = static_cast<uint8_t>(num_blocks);
+    meta[3] = static_cast<uint8_t>(num_blocks >> 8);
+    meta[4] = static_cast<uint8_t>(num_blocks >> 16);
+  }
   return Status::Ok();
+}
+
+Status FinishRibbon(std::vector<uint64_t> hashes, double bits_per_key, int millibits_per_key,
+                    Bytes* out) {
+  const RibbonTarget target{bits_per_key, millibits_per_key, out};
+  return FinishRibbons(std::move(hashes), {&target, 1});
 }
 
 }  // namespace rocksdb_ribbon
 
+Status BuildRocksDbRibbons(const KeyBatchView& keys, std::span<const double> bits_per_key,
+                           std::vector<Bytes>* out) {
+  out->assign(bits_per_key.size(), Bytes());
+  std::vector<rocksdb_ribbon::RibbonTarget> targets;
+  targets.reserve(bits_per_key.size());
+  for (size_t i = 0; i < bits_per_key.size(); ++i) {
+    RocksDbBloomParams params;
+    if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(bits_per_key[i], &params); !s.ok()) {
+      return s;
+    }
+    targets.push_back({bits_per_key[i], params.millibits_per_key, &(*out)[i]});
+  }
+  return rocksdb_ribbon::FinishRibbons(rocksdb_bloom::CollectFilterHashes(keys), targets);
+}
+
 Status BuildRocksDbRibbon(const KeyBatchView& keys, double bits_per_key, Bytes* out) {
-  RocksDbBloomParams params;
-  if (Status s = rocksdb_bloom::SanitizeBuilderBitsPerKey(bits_per_key, &params); !s.ok()) return s;
-  return rocksdb_ribbon::FinishRibbon(rocksdb_bloom::CollectFilterHashes(keys), bits_per_key,
-                                      params.millibits_per_key, out);
+  std::vector<Bytes> filters;
+  Status s = BuildRocksDbRibbons(keys, {&bits_per_key, 1}, &filters);
+  *out = std::move(filters.front());
+  return s;
 }
 
 }  // namespace sstfilter

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "sstfilter/bytes.h"
@@ -93,6 +94,19 @@ uint64_t OneInFpRateSweepDigest(uint32_t random_count);
 // skipped), with NewRibbonFilterPolicy's bits per key and its sanitised millibits.
 Status FinishRibbon(std::vector<uint64_t> hashes, double bits_per_key, int millibits_per_key,
                     Bytes* out);
+
+// One filter of FinishRibbons: NewRibbonFilterPolicy's bits per key, its sanitised millibits, and
+// where the filter's bytes go.
+struct RibbonTarget {
+  double bits_per_key;
+  int millibits_per_key;
+  Bytes* out;
+};
+
+// FinishRibbon for each target over the same hashes, banding them once for all (FinishRibbon is
+// the one-target case): each target's bytes equal FinishRibbon's. On an error (a filter over
+// 2 GiB, banding storage not allocated) the targets' bytes are unspecified.
+Status FinishRibbons(std::vector<uint64_t> hashes, std::span<const RibbonTarget> targets);
 
 // ---- Reader (rocksdb_ribbon_reader.cc) ----
 

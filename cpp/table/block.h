@@ -66,6 +66,8 @@ class BlockEntryDecoder {
   ByteView value() const { return value_; }
   uint32_t shared() const { return shared_; }
   size_t entry_offset() const { return entry_offset_; }
+  // Where the next entry starts (past the current one).
+  size_t next_offset() const { return next_; }
   // Blocks without value lengths: the value of the current entry was `n` bytes long.
   void ConsumeValue(size_t n) { next_ = value_offset_ + n; }
 

@@ -54,7 +54,7 @@ int CompareInternalKeys(const Comparator& comparator, ByteView a, uint64_t a_tag
                         uint64_t b_tag, bool has_tag);
 
 // CompareInternalKeys under a bytewise comparator without timestamps, inline and without the
-// comparator's virtual calls: verify's walk compares every entry with two keys.
+// comparator's virtual calls: verify's walk compares every entry with the one before it.
 inline int CompareBytewiseInternalKeys(ByteView a, uint64_t a_tag, ByteView b, uint64_t b_tag,
                                        bool has_tag) {
   if (const int c = CompareBytes(a, b); c != 0) return c;

@@ -81,7 +81,8 @@ TableCursor::TableCursor(const TableReader& table, Content content, size_t batch
 TableCursor::~TableCursor() = default;
 
 size_t TableCursor::timestamp_size() const {
-  return table_->comparator_ref ? table_->comparator_ref->timestamp_size() : 0;
+  const size_t stored = table_->comparator_ref ? table_->comparator_ref->timestamp_size() : 0;
+  return stored + table_->stripped_timestamp_size;
 }
 
 BlockFetcher& TableCursor::fetcher() const {
@@ -187,11 +188,14 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
   EntryBudget budget;
   const bool entries = content_ == Content::kEntries;
   const bool ranged = entries_.from || entries_.to || entries_.prefix || entries_.limit != 0;
-  const size_t ts_size = timestamp_size();
+  const size_t ts_size = timestamp_size() - table_->stripped_timestamp_size;
+  // What a key without its stored timestamp reads with: the minimum timestamp (table_reader.h).
+  const Bytes min_timestamp(table_->stripped_timestamp_size, 0);
   // Only a table with the stats property has its same-file indexes resolved (RocksDB's
   // has_embedded_blobs); elsewhere file 0 is an index like any other.
   const bool blob_records = read_blobs_ && table_->embedded_blobs && table_->options.internal_keys;
   bool first_in_block = true;
+  size_t checked_end = 0;  // where the last entry CheckEntryOrder passed ends
   while (!decoder.AtEnd()) {
     if (Status s = decoder.Next(); !s.ok()) return located(s);
     const size_t kept = decoder.key().size() + (entries ? decoder.value().size() : 0);
@@ -209,12 +213,13 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
     }
     if (check_order_) {
       if (Status s = CheckEntryOrder(key, tag, decoder.entry_offset(), first_in_block); !s.ok()) {
-        return located(s);
+        return located(CheckBlockSeparator(contents, layout, decoder.entry_offset(), std::move(s)));
       }
       first_in_block = false;
+      checked_end = decoder.next_offset();
     }
     // The user key is the stored one without its timestamp (ranges compare it alone).
-    ByteView timestamp;
+    ByteView timestamp(min_timestamp);
     if (ts_size != 0) {
       if (key.size() < ts_size) {
         return located(Status::Error(ErrorCode::kCorrupt, "user key shorter than its timestamp",
@@ -253,6 +258,11 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
           !s.ok()) {
         return located(s);
       }
+    }
+  }
+  if (check_order_) {
+    if (Status s = CheckBlockSeparator(contents, layout, checked_end, Status::Ok()); !s.ok()) {
+      return located(s);
     }
   }
   key_blocks_.push_back(
@@ -482,30 +492,67 @@ Status TableCursor::CheckEntryOrder(ByteView key, uint64_t tag, uint64_t entry_o
              compare(key, tag, w.previous_separator->user_key, w.previous_separator->tag,
                      has_tag && index_tags) < 0) {
     problem = "sorts before the index separator of the block before";
-  } else if (w.block_separator && compare(key, tag, w.block_separator->user_key,
-                                          w.block_separator->tag, has_tag && index_tags) > 0) {
-    problem = "sorts after its block's index separator";
   }
-  if (problem != nullptr) {
-    const TableKeyOrder& order = table_->key_order;
-    if (order.source == KeyOrderSource::kSeparators) {
-      return Status::Error(ErrorCode::kUnsupported,
-                           std::string("the keys are not in bytewise order (an entry ") + problem +
-                               "), and LevelDB tables do not record their comparator: supply it "
-                               "as the comparator option",
-                           static_cast<int64_t>(entry_offset));
-    }
-    return Status::Error(
-        ErrorCode::kCorrupt,
-        std::string("an entry ") + problem + " under the comparator \"" + order.comparator + "\"",
-        static_cast<int64_t>(entry_offset));
-  }
+  if (problem != nullptr) return OrderError(problem, entry_offset);
   w.has_last_entry = true;
   // Keys of one table mostly have one size: the buffer is resized only when it changes.
   if (w.last_key.size() != key.size()) w.last_key.resize(key.size());
   CopyShortBytes(w.last_key.data(), key.data(), key.size());
   w.last_tag = tag;
   return Status::Ok();
+}
+
+Status TableCursor::OrderError(const char* problem, uint64_t entry_offset) const {
+  const TableKeyOrder& order = table_->key_order;
+  if (order.source == KeyOrderSource::kSeparators) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         std::string("the keys are not in bytewise order (an entry ") + problem +
+                             "), and LevelDB tables do not record their comparator: supply it "
+                             "as the comparator option",
+                         static_cast<int64_t>(entry_offset));
+  }
+  return Status::Error(
+      ErrorCode::kCorrupt,
+      std::string("an entry ") + problem + " under the comparator \"" + order.comparator + "\"",
+      static_cast<int64_t>(entry_offset));
+}
+
+Status TableCursor::CheckBlockSeparator(const Bytes& contents, const BlockLayout& layout,
+                                        size_t checked_end, Status order_error) {
+  const Walk& w = *walk_;
+  const Comparator* comparator = table_->comparator_ref.get();
+  if (comparator == nullptr || !w.block_separator) return order_error;
+  const bool tags = table_->options.internal_keys && table_->index.keys_have_tag();
+  const IndexEntry& separator = *w.block_separator;
+  auto beyond = [&](ByteView key, uint64_t tag) {
+    const int c =
+        w.bytewise_order
+            ? CompareBytewiseInternalKeys(key, tag, separator.user_key, separator.tag, tags)
+            : CompareInternalKeys(*comparator, key, tag, separator.user_key, separator.tag, tags);
+    return c > 0;
+  };
+  // The last entry passed is the largest so far: within the separator, so are those before it.
+  if (order_error.ok() &&
+      (!w.has_last_entry || checked_end == 0 || !beyond(w.last_key, w.last_tag))) {
+    return order_error;
+  }
+  // Decoded again (a corrupt table's rare path): the first entry beyond the separator, before the
+  // one the order check failed on, is the error a check of every entry meets first.
+  BlockEntryDecoder decoder(contents, layout, /*values_have_length=*/true);
+  while (!decoder.AtEnd()) {
+    if (!decoder.Next().ok() || decoder.entry_offset() >= checked_end) break;
+    ByteView key = decoder.key();
+    uint64_t tag = 0;
+    if (table_->options.internal_keys) {
+      const std::optional<ByteView> user_key = StripInternalKeyTag(key);
+      if (!user_key) break;
+      tag = DecodeFixed64(key.data() + user_key->size());
+      key = *user_key;
+    }
+    if (beyond(key, tag))
+      return OrderError("sorts after its block's index separator", decoder.entry_offset());
+  }
+  return order_error;
 }
 
 }  // namespace sstfilter

@@ -33,7 +33,7 @@ TableGet::TableGet(const TableReader& table, ByteView user_key, const TableReadO
       user_key_(user_key.begin(), user_key.end()),
       steps_(std::make_unique<Steps>(*table_)) {
   if (const Comparator* order = table_->comparator_ref.get()) {
-    timestamp_size_ = order->timestamp_size();
+    timestamp_size_ = order->timestamp_size() + table_->stripped_timestamp_size;
   }
   if (const MetaindexEntry* block = table_->FindMeta(kRangeDeletionsBlock)) {
     steps_->range_block = block->handle;
@@ -123,11 +123,14 @@ Status TableGet::OnRangeDeletions(const Bytes& contents, bool compressed) {
                          "keys (" +
                              UnknownOrderText(*table_) + ")");
   }
-  // A tombstone's keys carry the timestamp its user keys do (rocksdb db/dbformat.h); which keys it
-  // covers is a matter of the user keys alone, a read at the largest timestamp seeing every one.
+  // A tombstone's keys carry the timestamp its user keys do (rocksdb db/dbformat.h), unless the
+  // writer stripped them; which keys it covers is a matter of the user keys alone, a read at the
+  // largest timestamp seeing every one.
+  const size_t stored_timestamp_size = order->timestamp_size();
   auto without_timestamp = [&](const Bytes& key) {
     const ByteView view(key);
-    return view.size() >= timestamp_size_ ? view.first(view.size() - timestamp_size_) : view;
+    return view.size() >= stored_timestamp_size ? view.first(view.size() - stored_timestamp_size)
+                                                : view;
   };
   const ByteView key(user_key_);
   for (RangeDeletion& d : all) {

@@ -43,8 +43,13 @@ struct OpenedTable {
   uint32_t index_type = 0;  // rocksdb.block.based.table.index.type
   IndexFormat index_format;
   IndexBlock index;  // the top-level index when partitioned
-  // The order of the keys; nullptr when unknown (key_order.source kUnknown).
+  // The order of the keys; nullptr when unknown (key_order.source kUnknown). For a table whose
+  // writer stripped the keys' timestamps, the comparator's order of keys stored without them.
   ComparatorRef comparator_ref;
+  // The bytes of timestamp the table's comparator gives keys and its writer stripped (property
+  // rocksdb.user.defined.timestamps.persisted 0): entries read as if each stored key ended in that
+  // many zero bytes, the minimum timestamp. 0 when keys are stored whole.
+  size_t stripped_timestamp_size = 0;
   TableKeyOrder key_order;
   bool whole_key_filtering = true;  // rocksdb.block.based.table.whole.key.filtering
   std::optional<std::string> prefix_extractor_name;  // nullopt when the table has none

@@ -1,6 +1,6 @@
 // @ts-check
 // What the table view's cards share: the table shown, and the generation that drops answers about
-// a table no longer shown; the status pill.
+// a table no longer shown; the status pill; how a table is named.
 import { $ } from "../dom.mjs";
 /** @import { FilterSummary } from "../../dist/esm/platform/browser.js" */
 /** @import { OpResult } from "../worker.mjs" */
@@ -22,6 +22,16 @@ import { $ } from "../dom.mjs";
  * @type {{ opened: Opened | null, generation: number }}
  */
 export const tableView = { opened: null, generation: 0 };
+
+/**
+ * The name a table is shown by: a File's, or the last segment of a URL's path (its host if none).
+ * @param {File | string} file
+ */
+export function tableName(file) {
+  if (typeof file !== "string") return file.name;
+  const url = new URL(file);
+  return decodeURIComponent(url.pathname.split("/").pop() ?? "") || url.host;
+}
 
 /**
  * Shows how the table stands (opening, open, verified, corrupt) in the status pill.

@@ -2,7 +2,7 @@
 // What crosses postMessage between the page and its worker (worker.mjs): the requests, each op's
 // arguments, the messages back, and the shapes of what the views receive; errors and keys in the
 // form they cross in.
-/** @import { Backend, BlobIndex, BlockRange, FilterFormat, TableRegion, VerifyProgress, WideColumn, WriteOptions } from "../../dist/esm/platform/browser.js" */
+/** @import { Backend, BlobIndex, BlockRange, DiffProgress, FilterFormat, TableRegion, VerifyProgress, WideColumn, WriteOptions } from "../../dist/esm/platform/browser.js" */
 import { parseHex } from "../../dist/esm/tools/format.js";
 
 /**
@@ -28,6 +28,7 @@ import { parseHex } from "../../dist/esm/tools/format.js";
  * @property {{ jobs: number | null }} verify
  * @property {{ file: File | string, internalKeys: boolean, range: Required<BlockRange>, maxReported: number, metaBlocks?: boolean }} verifyRange
  * @property {{}} cancelVerify
+ * @property {{ a: File | string, b: File | string, internalKeys: boolean }} diff
  * @property {{ fpRate: number }} filterAdvice
  * @property {{ lines: string[], hex: boolean, format: FilterFormat, bitsPerKey: number }} build
  * @property {{ key: string, hex: boolean }} probeBuilt
@@ -41,16 +42,22 @@ import { parseHex } from "../../dist/esm/tools/format.js";
 /** @typedef {keyof OpArgs} OpName */
 
 /**
+ * What op K reports while it runs: the diff its merge's progress, verify (and verifyRange) theirs.
+ * @template {OpName} K
+ * @typedef {K extends "diff" ? DiffProgress : VerifyProgress} OpProgress
+ */
+
+/**
  * What the page posts.
  * @typedef {{ [K in OpName]: { id: number, op: K } & OpArgs[K] }[OpName]} WorkerRequest
  */
 
 /**
  * What the worker posts: first `ready` (the backend), then for each request its progress (verify
- * only) and its result or error. The fields a message lacks are typed undefined, so that the page
+ * and diff only) and its result or error. The fields a message lacks are typed undefined, so that the page
  * can test each field.
  * @typedef {{ ready: Backend, id?: undefined, progress?: undefined, result?: undefined, error?: undefined }
- *   | { ready?: undefined, id: number, progress: VerifyProgress, result?: undefined, error?: undefined }
+ *   | { ready?: undefined, id: number, progress: VerifyProgress | DiffProgress, result?: undefined, error?: undefined }
  *   | { ready?: undefined, id: number, progress?: undefined, result: unknown, error?: undefined }
  *   | { ready?: undefined, id: number, progress?: undefined, result?: undefined, error: PlainError }
  * } WorkerMessage

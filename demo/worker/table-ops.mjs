@@ -283,7 +283,8 @@ function startRangeWorker(source) {
   worker.onmessage = (/** @type {MessageEvent<WorkerMessage>} */ { data }) => {
     if (data.ready !== undefined) settleReady(true);
     else if (running === null) return;
-    else if (data.progress !== undefined) running.onProgress(data.progress);
+    // verifyRange posts a VerifyProgress.
+    else if (data.progress !== undefined) running.onProgress(/** @type {VerifyProgress} */ (data.progress));
     else {
       const settled = running;
       running = null;

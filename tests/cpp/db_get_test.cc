@@ -6,7 +6,8 @@
 // three-column-family database (one reverse bytewise), and the node corpus's node_db_get
 // databases: LevelDB 1.23 (classic-level) and RocksDB 10.5.1 (rocksdb-native); and, as tests/ts/
 // db-get-values.test.ts checks them, every record kind RocksDB writes replayed from a WAL and
-// wide-column entities read from a table.
+// wide-column entities read from a table; and RocksDB 11.8.1's database with timestamps kept
+// out of its tables (fixtures v11_db).
 #include "sstfilter/db_get.h"
 
 #include <gtest/gtest.h>
@@ -262,6 +263,42 @@ TEST(DbGet, ColumnFamiliesAnswerAsRocksDb) {
     }
   }
   EXPECT_GE(cases, 1u) << "no column-family db_get case in " << golden::CorporaSummary();
+}
+
+// RocksDB 11.8.1's database whose timestamps stay out of its tables (fixtures v11_db,
+// persist_user_defined_timestamps = false): every probe as RocksDB's Get at the largest timestamp
+// answered it, some decided by the WAL's versions (keys with timestamps), some by the table's
+// (keys without, read with the minimum timestamp).
+TEST(DbGet, TimestampsKeptOutOfTablesAnswerAsRocksDb11) {
+  size_t cases = 0, from_log = 0, from_table = 0;
+  for (const golden::CorpusSection& section : golden::Sections("v11_db")) {
+    for (const nlohmann::json& c : section.manifest.at("cases")) {
+      if (!c.contains("read_timestamp")) continue;
+      ++cases;
+      const std::string id = c.at("id").get<std::string>();
+      // A Get here reads at the largest timestamp only.
+      ASSERT_EQ(c.at("read_timestamp").get<std::string>(), "ffffffffffffffff") << id;
+      ASSERT_EQ(c.at("rocksdb").at("open").get<std::string>(), "OK") << id;
+      Database db(section.corpus->Path(c.at("dir").get<std::string>()), DbFormat::kRocksDb);
+      const nlohmann::json& probes = c.at("probes");
+      const nlohmann::json& answers = c.at("rocksdb").at("answers");
+      ASSERT_EQ(probes.size(), answers.size()) << id;
+      for (size_t i = 0; i < probes.size(); ++i) {
+        const std::string hex = probes[i].get<std::string>();
+        const auto get = db.Get("default", golden::HexDecode(hex), true);
+        EXPECT_EQ(Show(AsLibrary(get->result())), Show(Expected(answers[i])))
+            << id << " probe " << i << " " << hex << Route(*get);
+        for (const DbGetStep& step : get->steps()) {
+          const bool decided =
+              step.entry == DbGetStep::Entry::kValue || step.entry == DbGetStep::Entry::kDeletion;
+          (step.where == DbGetStep::Where::kMemTable ? from_log : from_table) += decided;
+        }
+      }
+    }
+  }
+  EXPECT_GE(cases, 1u) << "no v11_db case with timestamps in " << golden::CorporaSummary();
+  EXPECT_GT(from_log, 0u) << "no probe decided by the WAL";
+  EXPECT_GT(from_table, 0u) << "no probe decided by the table";
 }
 
 // The node corpus: $SSTFILTER_NODE_CORPUS_DIR, else beside the generated corpus.

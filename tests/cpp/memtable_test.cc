@@ -1,7 +1,8 @@
 // The replayed memtable (sstfilter/memtable.h) on records built here: versions newest first as
 // ts/api/db-get.ts lookupMemtable orders them (the newest log first, then by sequence), lookups by
-// the stored key's bytes under each built-in comparator, range deletions [begin, end) in the
-// family's order, and memory close to the records' own bytes.
+// the stored key's bytes under each built-in comparator, a key's versions at every timestamp under
+// the timestamp order, range deletions [begin, end) in the family's order, and memory close to
+// the records' own bytes.
 #include "sstfilter/memtable.h"
 
 #include <gtest/gtest.h>
@@ -68,6 +69,34 @@ TEST(MemTable, EachBuiltinOrderFindsEveryKeyByItsBytes) {
     }
     EXPECT_TRUE(m.Versions(0, B("absent key!")).empty()) << name;
   }
+}
+
+// A stored key of the timestamp order: the key, then its timestamp as 8 little-endian bytes.
+std::string WithTimestamp(const std::string& key, uint64_t timestamp) {
+  std::string out = key;
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<char>(timestamp >> (8 * i)));
+  return out;
+}
+
+TEST(MemTable, VersionsAtEveryTimestampNewestTimestampFirst) {
+  MemTable m;
+  m.SetComparator(0, BuiltinComparator(kBytewiseU64TsComparatorName));
+  // Timestamps compare as numbers (0x100 > 0xff although its first byte is smaller), and a key
+  // that has the one sought as a prefix ("ab") is another key.
+  m.Add(3, 0, WalRecordKind::kPut, 10, B(WithTimestamp("a", 0xff)), B("a@ff"));
+  m.Add(3, 0, WalRecordKind::kPut, 11, B(WithTimestamp("ab", 0x200)), B("ab@200"));
+  m.Add(3, 0, WalRecordKind::kDelete, 12, B(WithTimestamp("a", 0x100)), B(""));
+  m.Add(3, 0, WalRecordKind::kPut, 13, B(WithTimestamp("a", 0x100)), B("a@100"));
+  m.Add(4, 0, WalRecordKind::kPut, 14, B(WithTimestamp("a", 1)), B("a@1"));
+  m.Add(4, 0, WalRecordKind::kPut, 15, B("a"), B("too short for a timestamp"));
+  m.Finish();
+  EXPECT_EQ(Describe(m.VersionsAtEveryTimestamp(0, B("a"))),
+            "3:13 put a@100, 3:12 delete , 3:10 put a@ff, 4:14 put a@1");
+  EXPECT_EQ(Describe(m.VersionsAtEveryTimestamp(0, B("ab"))), "3:11 put ab@200");
+  EXPECT_TRUE(m.VersionsAtEveryTimestamp(0, B("b")).empty());
+  EXPECT_TRUE(m.VersionsAtEveryTimestamp(0, B("")).empty());
+  // Versions still finds one stored key by its bytes, timestamp included.
+  EXPECT_EQ(Describe(m.Versions(0, B(WithTimestamp("a", 0xff)))), "3:10 put a@ff");
 }
 
 TEST(MemTable, RangeDeletionsCoverInTheFamilysOrder) {

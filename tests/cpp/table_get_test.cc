@@ -3,7 +3,8 @@
 // timestamps included), the filter answers their Get consulted (get_results), and the keys each
 // table holds; the blocks read follow one another from the block the index names. Range deletions
 // come from tables our writer writes. The table_get fuzz target's invariants are checked on the
-// corpus's tables too.
+// corpus's tables too, and a table whose writer stripped the keys' timestamps reads them as the
+// minimum.
 #include "sstfilter/table_get.h"
 
 #include <gtest/gtest.h>
@@ -256,6 +257,44 @@ TEST(TableGet, TimestampTablesFindEveryVersionNewestTimestampFirst) {
     }
   }
   EXPECT_GT(cases, 0u) << "no rocksdb_timestamp cases in " << golden::CorporaSummary();
+}
+
+// A table written with persist_user_defined_timestamps = false (fixtures v11_db): its keys end
+// without the timestamp its comparator names, and RocksDB reads each as if the minimum timestamp
+// (8 zero bytes) followed it (table/block_based/block.h pad_min_timestamp_).
+TEST(TableGet, KeysStoredWithoutTimestampsReadWithTheMinimum) {
+  size_t tables = 0;
+  for (const auto& [corpus, manifest] : golden::Sections("v11_db")) {
+    for (const auto& c : manifest.at("cases")) {
+      if (c.at("options").value("persist_user_defined_timestamps", true)) continue;
+      for (const std::string name : c.at("files")) {
+        if (!name.ends_with(".sst")) continue;
+        const std::string id = corpus->name + ":" + c.at("id").get<std::string>() + "/" + name;
+        const Bytes file =
+            golden::ReadFileBytes(corpus->Path(c.at("dir").get<std::string>()) / name);
+        auto reader = Open(id, file, TableOptions{});
+        if (!reader) continue;
+        ++tables;
+        EXPECT_EQ(reader->key_order().comparator, kBytewiseU64TsComparatorName) << id;
+        // The generator flushed key000 to key019, each once, its value ending in its number.
+        for (int i = 0; i < 20; ++i) {
+          const std::string key = "key" + std::string(i < 10 ? "00" : "0") + std::to_string(i);
+          const auto get = Get(id, *reader, file, BytesOf(key));
+          if (!get) continue;
+          ASSERT_EQ(get->entry_count(), 1u) << id << " " << key;
+          EXPECT_EQ(get->timestamp_size(), 8u) << id;
+          EXPECT_EQ(golden::HexEncode(get->timestamps()), "0000000000000000") << id << " " << key;
+          const std::string value(get->value_data().begin(), get->value_data().end());
+          EXPECT_TRUE(value.ends_with("value" + std::to_string(i))) << id << " " << key << value;
+        }
+        const auto absent = Get(id, *reader, file, BytesOf("key020"));
+        if (absent) {
+          EXPECT_EQ(absent->entry_count(), 0u) << id;
+        }
+      }
+    }
+  }
+  EXPECT_GT(tables, 0u) << "no table without timestamps in " << golden::CorporaSummary();
 }
 
 TEST(TableGet, RocksDbTablesAnswerAsTheFilterAndFindEveryKey) {

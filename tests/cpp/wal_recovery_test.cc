@@ -437,7 +437,7 @@ TEST(WalRecovery, TwoPhaseCommitAsTransactionDbRecoversIt) {
 // RocksDB 11.8.1's databases (fixtures v11_db) whose WALs carry predecessor records (types 130 and
 // 131) under track_and_verify_wals: replayed as DB::Open replays them, every Get equals
 // RocksDB's, and the chain missing a WAL is refused as RocksDB refuses it. The database with
-// timestamps kept out of its tables is tests/ts/db-v11.test.ts's.
+// timestamps kept out of its tables is db_get_test.cc's and tests/ts/db-v11.test.ts's.
 TEST(WalRecovery, RocksDb11PredecessorRecordsAsDbOpen) {
   size_t opened = 0, refused = 0;
   for (const auto& [corpus, manifest] : golden::Sections("v11_db")) {
@@ -489,6 +489,43 @@ TEST(WalRecovery, RocksDb11PredecessorRecordsAsDbOpen) {
   }
   EXPECT_GE(opened, 2u) << golden::CorporaSummary();
   EXPECT_GE(refused, 1u) << golden::CorporaSummary();
+}
+
+// The replay keeping one key (what `sstfilter db get` runs) under a timestamp comparator: the key
+// comes without a timestamp and its versions at every timestamp are kept, the same as the whole
+// replay holds (fixtures v11_db, the database whose WAL keys carry timestamps).
+TEST(WalRecovery, OneKeyUnderTimestampsKeepsItsVersionsAtEveryTimestamp) {
+  size_t kept_versions = 0;
+  for (const auto& [corpus, manifest] : golden::Sections("v11_db")) {
+    for (const nlohmann::json& c : manifest.at("cases")) {
+      if (!c.contains("read_timestamp")) continue;
+      const std::string where = corpus->name + ":" + c.at("id").get<std::string>();
+      const Folder folder = OpenFolder(*corpus, c.at("dir"), DbFormat::kRocksDb);
+      std::vector<std::string> logs;
+      for (const std::string name : c.at("files")) {
+        if (name.ends_with(".log")) logs.push_back(name);
+      }
+      std::string failed_log;
+      WalReplay whole(OptionsFor(folder, DbFormat::kRocksDb, nullptr));
+      ASSERT_TRUE(Replay(&whole, folder, logs, size_t{1} << 30, &failed_log).ok()) << where;
+      for (const nlohmann::json& probe : c.at("probes")) {
+        const Bytes key = golden::HexDecode(probe.get<std::string>());
+        WalReplayOptions only = OptionsFor(folder, DbFormat::kRocksDb, nullptr);
+        only.only_key = key;
+        WalReplay one(std::move(only));
+        ASSERT_TRUE(Replay(&one, folder, logs, size_t{1} << 30, &failed_log).ok()) << where;
+        const auto all = whole.memtable().VersionsAtEveryTimestamp(0, key);
+        const auto kept = one.memtable().VersionsAtEveryTimestamp(0, key);
+        ASSERT_EQ(kept.size(), all.size()) << where << " probe " << probe;
+        for (size_t i = 0; i < kept.size(); ++i) {
+          EXPECT_EQ(kept[i].sequence, all[i].sequence) << where << " probe " << probe;
+        }
+        EXPECT_EQ(one.memtable().entry_count(), kept.size()) << where << " probe " << probe;
+        kept_versions += kept.size();
+      }
+    }
+  }
+  EXPECT_GT(kept_versions, 0u) << "no v11_db case with timestamps in " << golden::CorporaSummary();
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ import {
   type GetAnswer,
   type RecordedEntry,
 } from "./golden";
+import { rejectionOf } from "./rejection";
 
 interface TableCase {
   id: string;
@@ -212,10 +213,7 @@ describe.each(DATABASES)("$name", (c) => {
     const db = await sf.openDatabase(c.dirPath);
     try {
       for (const key of [c.probeKeys[0]!, c.probeKeys[c.probeKeys.length - 1]!]) {
-        const error: unknown = await (async () => db.get(key))().then(
-          () => null,
-          (e: unknown) => e,
-        );
+        const error: unknown = await rejectionOf((async () => db.get(key))());
         expect(error).toBeInstanceOf(SstFilterError);
         expect((error as SstFilterError).code).toBe("UNSUPPORTED");
         expect((error as SstFilterError).message).toContain(c.comparator);

@@ -14,6 +14,7 @@ import { SstFilterError, type DatabaseDiff, type NodeSstFilter } from "sstfilter
 
 import { loadBackend } from "./backends";
 import { CLI } from "./cli-path";
+import { rejectionOf } from "./rejection";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const RocksDB = require("rocksdb-native");
@@ -202,10 +203,7 @@ test("a damaged MANIFEST is a typed error, and diff's exit code 2", async () => 
   const bytes = readFileSync(manifest);
   bytes[10] = bytes[10]! ^ 0xff;
   writeFileSync(manifest, bytes);
-  const error = await sf.openDatabase(bad).then(
-    () => null,
-    (e: unknown) => e,
-  );
+  const error = await rejectionOf(sf.openDatabase(bad));
   expect(error).toBeInstanceOf(SstFilterError);
   const r = spawnSync(process.execPath, [CLI, "diff", good, bad], { encoding: "utf8" });
   expect({ status: r.status, stderr: r.stderr }).toEqual({ status: 2, stderr: expect.stringContaining(bad) });

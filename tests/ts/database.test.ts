@@ -12,6 +12,7 @@ import { SstFilterError, type Database, type NodeSstFilter } from "sstfilter";
 import { loadBackend } from "./backends";
 import { NODE_CORPUS, sectionCases } from "./golden";
 import { CLI } from "./cli-path";
+import { rejectionOf } from "./rejection";
 
 interface LiveFile {
   column_family: string;
@@ -315,7 +316,7 @@ describe("broken databases", () => {
     const bytes = readFileSync(manifest);
     bytes[100]! ^= 0x01;
     writeFileSync(manifest, bytes);
-    const error = await sf.openDatabase(dir).catch((e: unknown) => e);
+    const error = await rejectionOf(sf.openDatabase(dir));
     expect(error).toBeInstanceOf(SstFilterError);
     const e = error as SstFilterError;
     expect([e.code, e.file]).toEqual(["CHECKSUM_MISMATCH", source.manifest_name]);

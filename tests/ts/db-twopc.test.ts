@@ -14,6 +14,7 @@ import type { WasmHeap } from "../../ts/core/heap";
 import { logBytes, type HandBatch } from "./wal-bytes";
 import { loadBackend } from "./backends";
 import { getMismatches, parseKeys, sectionCases, type GetAnswer } from "./golden";
+import { rejectionOf } from "./rejection";
 
 interface LibraryRecord {
   kind: string;
@@ -181,10 +182,7 @@ describe.each(WRITE_PREPARED)("$name", (c) => {
     expect(c.transaction_db_write_prepared!.open).toBe("OK");
     const db = await sf.openDatabase(c.corpus.path(c.dir));
     try {
-      const error = await db.get(c.probes[0]!).then(
-        () => null,
-        (e: unknown) => e,
-      );
+      const error = await rejectionOf(db.get(c.probes[0]!));
       expect(error).toBeInstanceOf(SstFilterError);
       expect((error as SstFilterError).code).toBe("UNSUPPORTED");
       expect((error as SstFilterError).message).toContain("WRITE_PREPARED");

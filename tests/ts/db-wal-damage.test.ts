@@ -15,6 +15,7 @@ import { SstFilterError, type Database, type NodeSstFilter } from "sstfilter";
 import { walAndOptions } from "../../ts/tools/db-wal";
 import { loadBackend } from "./backends";
 import { getMismatches, parseKeys, sectionCases, type GetAnswer } from "./golden";
+import { rejectionOf } from "./rejection";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const RocksDB = require("rocksdb-native");
@@ -156,10 +157,7 @@ describe.each(REFUSED)("$name", (c) => {
   test("db.get refuses as DB::Open does, naming the damaged log", async () => {
     const db = await sf.openDatabase(c.corpus.path(c.dir));
     try {
-      const error = await db.get(c.probes[0]!).then(
-        () => null,
-        (e: unknown) => e,
-      );
+      const error = await rejectionOf(db.get(c.probes[0]!));
       expect(error).toBeInstanceOf(SstFilterError);
       const e = error as SstFilterError;
       expect([e.code, e.file]).toEqual(["CORRUPT", c.damage[0]!.file]);

@@ -9,7 +9,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
-import { SstFilterError, type NodeSstFilter, type Table, type TableDiff, type WriteOptions } from "sstfilter";
+import {
+  SstFilterError,
+  type DiffProgress,
+  type NodeSstFilter,
+  type Table,
+  type TableDiff,
+  type WriteOptions,
+} from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { CLI } from "./cli-path";
@@ -213,6 +220,87 @@ describe("entries that differ are found with their keys", () => {
     const d = await diffOf(written(ENTRIES), written(fewer), { maxReported: 2 });
     expect(d.entries.onlyInA).toBe(5);
     expect(d.entries.onlyInASamples.map((e) => decoded(e.key))).toEqual(["key00007", "key00107"]);
+  });
+
+  // diffTables compares a batch of each table at a time (ts/api/entries-diff.ts): 5 MB of entries
+  // are several batches, their boundaries at other keys in A and in B.
+  test("across many batches: every difference counted, in both a Table and an AsyncTable", async () => {
+    const many = Array.from({ length: 50_000 }, (_, i): [string, string] => [
+      `key${String(i).padStart(6, "0")}`,
+      `value-${i}-${"v".repeat(80 + (i % 23))}`,
+    ]);
+    const other = many
+      .filter((_, i) => i % 997 !== 5)
+      .map(([k, v], i): [string, string] => [k, i % 1009 === 3 ? `${v}!` : v]);
+    other.push(["key999999", "only in B"]);
+    const a = written(many);
+    const b = written(other);
+    const t = open(a);
+    expect([...t.entryBatches()].length).toBeGreaterThan(2);
+    t.dispose();
+    const d = await diffOf(a, b, { maxReported: 3 });
+    const deleted = many.filter((_, i) => i % 997 === 5).length;
+    const changed = many.filter((_, i) => i % 997 !== 5).filter((_, i) => i % 1009 === 3).length;
+    expect([d.entries.onlyInA, d.entries.onlyInB, d.entries.changed]).toEqual([deleted, 1, changed]);
+    expect([d.entries.countA, d.entries.countB]).toEqual([many.length, other.length]);
+    expect(d.entries.onlyInASamples.map((e) => decoded(e.key))).toEqual([
+      "key000005",
+      "key001002",
+      "key001999",
+    ]);
+    expect(d.entries.changedSamples.map((c) => [decoded(c.key), c.fields])).toEqual([
+      ["key000003", ["value"]],
+      ["key001014", ["value"]],
+      ["key002024", ["value"]],
+    ]);
+    const dir = mkdtempSync(path.join(tmpdir(), "sstfilter-diff-batches-"));
+    writeFileSync(path.join(dir, "a.sst"), a);
+    writeFileSync(path.join(dir, "b.sst"), b);
+    const [fa, fb] = [
+      await sf.openTableFile(path.join(dir, "a.sst")),
+      await sf.openTableFile(path.join(dir, "b.sst")),
+    ];
+    try {
+      expect((await sf.diffTables(fa, fb, { maxReported: 3 })).entries).toEqual(d.entries);
+    } finally {
+      fa.dispose();
+      fb.dispose();
+    }
+  });
+
+  test("onProgress: the counts after each batch, rising, and the final counts last", async () => {
+    // 50,000 entries in A (several batches), every other one in B.
+    const many = Array.from({ length: 50_000 }, (_, i): [string, string] => [
+      `key${String(i).padStart(6, "0")}`,
+      `value-${i}-${"v".repeat(80)}`,
+    ]);
+    const reports: DiffProgress[] = [];
+    const d = await diffOf(written(many), written(many.filter((_, i) => i % 2 === 0)), {
+      onProgress: (p) => reports.push(p),
+    });
+    expect(reports.length).toBeGreaterThan(2);
+    const last = reports[reports.length - 1]!;
+    expect(last).toEqual({
+      countA: d.entries.countA,
+      countB: d.entries.countB,
+      onlyInA: d.entries.onlyInA,
+      onlyInB: d.entries.onlyInB,
+      changed: d.entries.changed,
+    });
+    expect(last).toEqual({ countA: 50_000, countB: 25_000, onlyInA: 25_000, onlyInB: 0, changed: 0 });
+    // Before the end, a report is of a walk under way.
+    expect(reports[0]!.countA).toBeLessThan(50_000);
+    for (let i = 1; i < reports.length; i++) {
+      expect(reports[i]!.countA).toBeGreaterThanOrEqual(reports[i - 1]!.countA);
+      expect(reports[i]!.onlyInA).toBeGreaterThanOrEqual(reports[i - 1]!.onlyInA);
+    }
+  });
+
+  test("onProgress that is not a function is BAD_OPTIONS", async () => {
+    const t = written(ENTRIES);
+    await expect(
+      diffOf(t, t, { onProgress: 1 as unknown as (p: DiffProgress) => void }),
+    ).rejects.toMatchObject({ code: "BAD_OPTIONS" });
   });
 
   test("a sequence number changed: found, and equal when seq is ignored", async () => {

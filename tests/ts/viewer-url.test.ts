@@ -5,8 +5,6 @@
 // the library counts. A server without CORS and one that ignores Range show their errors in the
 // banner.
 import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 
 import type { Page } from "playwright-core";
@@ -14,47 +12,8 @@ import type { NodeSstFilter } from "sstfilter";
 
 import { loadBackend } from "./backends";
 import { FIXTURES, GENERATED, sectionCases } from "./golden";
-import { answerRange } from "./range-response";
+import { startTableServer, type TableServer } from "./table-server";
 import { expectOnlyLocalRequests, openViewer, type Viewer } from "./viewer-browser";
-
-/** How the table server answers: CORS and Range, Range without CORS, CORS ignoring Range. */
-type Mode = "cors" | "no-cors" | "no-range";
-
-/**
- * Serves `files` (by base name) at /<mode>/<name>. With CORS, any origin may read, send Range (a
- * suffix range is no CORS-safelisted header: the browser asks first, OPTIONS) and read
- * Content-Range, as docs/VIEWER.md tells a server to.
- */
-async function startTableServer(
-  files: string[],
-): Promise<{ server: Server; url(mode: Mode, file: string): string }> {
-  const byName = new Map(files.map((f) => [path.basename(f), f]));
-  const server = createServer((request, response) => {
-    const [, mode, name] = /^\/([^/]+)\/([^/?]+)$/.exec(request.url ?? "") ?? [];
-    const file = byName.get(decodeURIComponent(name ?? ""));
-    if (mode !== "no-cors") {
-      response.setHeader("access-control-allow-origin", "*");
-      response.setHeader("access-control-allow-headers", "range");
-      response.setHeader("access-control-expose-headers", "content-range");
-    }
-    if (request.method === "OPTIONS") {
-      response.writeHead(204).end();
-      return;
-    }
-    if (file === undefined) {
-      response.writeHead(404).end();
-      return;
-    }
-    const bytes = readFileSync(file);
-    answerRange(request, response, bytes, mode !== "no-range");
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    url: (mode, file) => `http://127.0.0.1:${port}/${mode}/${encodeURIComponent(path.basename(file))}`,
-  };
-}
 
 // A small table, read whole with the first request, and one larger than that request's tail
 // (http-source.ts: 512 KiB), whose index and data blocks take requests of their own.
@@ -68,7 +27,7 @@ const TABLES = [
 
 let viewer: Viewer;
 let page: Page;
-let tables: Awaited<ReturnType<typeof startTableServer>>;
+let tables: TableServer;
 let viewerUrl: string;
 
 beforeAll(async () => {

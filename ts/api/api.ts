@@ -30,6 +30,11 @@ import { readIndexedDb, type IndexedDbDatabase, type ReadIndexedDbOptions } from
 import { readWriteAheadLog, type ReadWriteAheadLogOptions, type WalFile } from "./wal.js";
 import type { ByteSource } from "../core/byte-sources.js";
 import { httpSource, type HttpSourceOptions } from "./http-source.js";
+import {
+  httpDatabaseSource,
+  type HttpDatabaseOptions,
+  type HttpDatabaseSource,
+} from "./http-database-source.js";
 import { openTable, openTableFrom, type AsyncTable, type Table } from "./table.js";
 import type { OpenTableOptions, ScanTextOptions } from "./table-types.js";
 import { diffDatabases, type DatabaseDiff, type DiffDatabasesOptions } from "./database-diff.js";
@@ -48,6 +53,12 @@ export type BuildOptions =
 
 /** The filter families buildFilter writes. */
 export type FilterFormat = BuildOptions["format"];
+
+/** What buildFilters builds: one format at each of several bits per key. */
+export interface BuildManyOptions {
+  format: FilterFormat;
+  bitsPerKey: number[];
+}
 
 /** The filter formats with more than one probe kernel (scalar, SIMD128). */
 export type KernelFamily = "fastLocalBloom" | "ribbon";
@@ -122,28 +133,56 @@ export class SstFilter {
     if (opts === null || typeof opts !== "object") {
       throw new SstFilterError("BAD_OPTIONS", "buildFilter needs options { format, bitsPerKey }");
     }
-    const formats = this.heap.constants.filterFormats;
-    if (!Object.hasOwn(formats, opts.format)) {
-      throw new SstFilterError(
-        "BAD_OPTIONS",
-        `format must be one of ${Object.keys(formats).join(", ")}, got ${String(opts.format)}`,
-      );
-    }
-    const format = formats[opts.format];
+    const format = this.#filterFormatCode(opts.format);
     if (typeof opts.bitsPerKey !== "number") {
       throw new SstFilterError("BAD_OPTIONS", `bitsPerKey must be a number, got ${typeof opts.bitsPerKey}`);
     }
-    const at = this.heap.putKeys(keys, "buildFilter");
-    const out = this.heap.module.buildFilter(
-      format,
-      opts.bitsPerKey,
-      at.data,
-      at.dataSize,
-      at.offsets,
-      at.count,
+    const bitsPerKey = opts.bitsPerKey;
+    return this.#built(keys, "buildFilter", (at) =>
+      this.heap.module.buildFilter(format, bitsPerKey, at.data, at.dataSize, at.offsets, at.count),
     );
+  }
+
+  /**
+   * buildFilter at each of `bitsPerKey` (element i for bitsPerKey[i], the same bytes) for less
+   * than one build each: the keys cross into wasm once, RocksDB's FastLocalBloom and Ribbon hash
+   * them once, and Ribbon bands them once (only its solution's width depends on the bits per key).
+   */
+  buildFilters(keys: Iterable<Key> | KeyBatch, opts: BuildManyOptions): Uint8Array[] {
+    if (opts === null || typeof opts !== "object") {
+      throw new SstFilterError("BAD_OPTIONS", "buildFilters needs options { format, bitsPerKey: [...] }");
+    }
+    const format = this.#filterFormatCode(opts.format);
+    if (!Array.isArray(opts.bitsPerKey) || !opts.bitsPerKey.every((b) => typeof b === "number")) {
+      throw new SstFilterError("BAD_OPTIONS", "bitsPerKey must be an array of numbers");
+    }
+    const bitsPerKey = opts.bitsPerKey;
+    return this.#built(keys, "buildFilters", (at) =>
+      this.heap.module.buildFilters(format, bitsPerKey, at.data, at.dataSize, at.offsets, at.count),
+    );
+  }
+
+  /** What `build` makes of `keys` put into wasm memory for `caller`; its failure (null) thrown. */
+  #built<T>(
+    keys: Iterable<Key> | KeyBatch,
+    caller: string,
+    build: (at: ReturnType<WasmHeap["putKeys"]>) => T | null,
+  ): T {
+    const out = build(this.heap.putKeys(keys, caller));
     if (out === null) throw this.heap.lastError();
     return out;
+  }
+
+  // The module's code of a buildFilter format name.
+  #filterFormatCode(format: unknown): number {
+    const formats = this.heap.constants.filterFormats;
+    if (typeof format !== "string" || !Object.hasOwn(formats, format)) {
+      throw new SstFilterError(
+        "BAD_OPTIONS",
+        `format must be one of ${Object.keys(formats).join(", ")}, got ${String(format)}`,
+      );
+    }
+    return formats[format as FilterFormat];
   }
 
   /** Opens filter bytes for probing. The bytes are copied; the caller may reuse them. */
@@ -314,6 +353,27 @@ export class SstFilter {
   ): Promise<Database> {
     const source = databaseSourceOf(files, "openDatabase");
     return openDatabase(this.heap, source, opts);
+  }
+
+  /**
+   * Opens the database whose files lie under `baseUrl` (http or https), read with ranged requests:
+   * CURRENT and the MANIFEST now, tables lazily. Its files are `opts.files` when given, else found
+   * from CURRENT and the MANIFEST as httpDatabaseSource describes; `headers`, `retries` and `fetch`
+   * as openTableFrom takes them for a URL.
+   */
+  async openDatabaseFrom(
+    baseUrl: URL | string,
+    opts: OpenDatabaseOptions & HttpDatabaseOptions = {},
+  ): Promise<Database> {
+    return openDatabase(this.heap, await this.httpDatabaseSource(baseUrl, opts), opts);
+  }
+
+  /**
+   * The DatabaseSource of the database under `baseUrl` that openDatabaseFrom opens (for
+   * verifyDatabase, say); `stats.requests` counts the requests sent for all its files.
+   */
+  httpDatabaseSource(baseUrl: URL | string, opts: HttpDatabaseOptions = {}): Promise<HttpDatabaseSource> {
+    return httpDatabaseSource(this.heap, baseUrl, opts);
   }
 
   /**

@@ -4,6 +4,7 @@
 // written with six digits at least (MakeFileName's "%06llu"). The core names table files itself
 // when it reads a MANIFEST (wasm/db_bindings.cc TableName) and exports no name function, so the
 // package's other names are made here, and only here.
+import type { LibraryFormat } from "../core/library-format.js";
 
 /** The file naming the MANIFEST in use ("MANIFEST-000005" and a newline). */
 export const CURRENT_FILE = "CURRENT";
@@ -56,7 +57,31 @@ export function walNumber(name: string): bigint | null {
   return parsed?.kind === "wal" ? parsed.number : null;
 }
 
+/** A file number as the names write it: six digits at least (MakeFileName's "%06llu"). */
+const digits = (number: bigint): string => number.toString().padStart(6, "0");
+
 /** @internal The blob file numbered `number`: "000012.blob" (RocksDB file/filename.cc BlobFileName). */
 export function blobFileName(number: bigint): string {
-  return `${number.toString().padStart(6, "0")}.blob`;
+  return `${digits(number)}.blob`;
+}
+
+/** @internal The WAL numbered `number`: "000012.log" (LogFileName in both libraries). */
+export function walFileName(number: bigint): string {
+  return `${digits(number)}.log`;
+}
+
+/** @internal RocksDB's options file numbered `number`: "OPTIONS-000012" (OptionsFileName). */
+export function optionsFileName(number: bigint): string {
+  return `${OPTIONS_FILE_PREFIX}${digits(number)}`;
+}
+
+/**
+ * @internal The names the table numbered `number` may have, the one the core prefers first (as
+ * wasm/db_bindings.cc TableName picks among those present): RocksDB's ".sst"; LevelDB's ".ldb",
+ * then the ".sst" LevelDB before 1.14 wrote and 1.23 still reads.
+ */
+export function tableFileNames(number: bigint, format: LibraryFormat): string[] {
+  return format === "leveldb"
+    ? [`${digits(number)}.ldb`, `${digits(number)}.sst`]
+    : [`${digits(number)}.sst`];
 }

@@ -120,29 +120,51 @@ export function entryTypeNames(constants: ModuleConstants): readonly string[] {
   return names;
 }
 
+/**
+ * @internal A batch of entries as the core hands it over (its own copies of the bytes), with the
+ * names of its type codes: for walks that compare entries in place (ts/api/entries-diff.ts) and
+ * make Entry objects only of the few they report.
+ */
+export interface EntryBatch extends Omit<EntryBatchRaw, "blocks"> {
+  typeNames: readonly string[];
+}
+
+/** @internal A batch's tags as 64-bit words (null for tables of user keys). */
+export function tagWordsOf(batch: Omit<EntryBatchRaw, "blocks">): BigUint64Array | null {
+  const { tags, keys } = batch;
+  // The tags' bytes are a copy of their own: aligned for a 64-bit view.
+  return tags === null ? null : new BigUint64Array(tags.buffer, tags.byteOffset, keys.offsets.length - 1);
+}
+
+/** @internal Entry `i` of a batch, its bytes views of the batch's; `tagWords`: tagWordsOf(batch). */
+export function entryOf(
+  batch: Omit<EntryBatchRaw, "blocks">,
+  i: number,
+  typeNames: readonly string[],
+  tagWords: BigUint64Array | null,
+): Entry {
+  const { keys, values, timestamps, timestampSize } = batch;
+  const entry: Entry = {
+    key: keys.data.subarray(keys.offsets[i], keys.offsets[i + 1]),
+    value: values.data.subarray(values.offsets[i], values.offsets[i + 1]),
+  };
+  if (timestamps !== null) entry.timestamp = timestamps.subarray(i * timestampSize, (i + 1) * timestampSize);
+  if (tagWords !== null) {
+    const tag = tagWords[i]!;
+    const code = Number(tag & 0xffn);
+    entry.seq = tag >> 8n;
+    entry.type = typeNames[code] ?? String(code);
+    entry.typeCode = code;
+  }
+  return entry;
+}
+
 /** The entries of a batch the core handed over. */
 export function entriesOf(batch: Omit<EntryBatchRaw, "blocks">, typeNames: readonly string[]): Entry[] {
-  const { keys, tags, values, timestamps, timestampSize } = batch;
-  const count = keys.offsets.length - 1;
+  const count = batch.keys.offsets.length - 1;
   const out = new Array<Entry>(count);
-  // The tags' bytes are a copy of their own: aligned for a 64-bit view.
-  const tagWords = tags === null ? null : new BigUint64Array(tags.buffer, tags.byteOffset, count);
-  for (let i = 0; i < count; i++) {
-    const entry: Entry = {
-      key: keys.data.subarray(keys.offsets[i], keys.offsets[i + 1]),
-      value: values.data.subarray(values.offsets[i], values.offsets[i + 1]),
-    };
-    if (timestamps !== null)
-      entry.timestamp = timestamps.subarray(i * timestampSize, (i + 1) * timestampSize);
-    if (tagWords !== null) {
-      const tag = tagWords[i]!;
-      const code = Number(tag & 0xffn);
-      entry.seq = tag >> 8n;
-      entry.type = typeNames[code] ?? String(code);
-      entry.typeCode = code;
-    }
-    out[i] = entry;
-  }
+  const tagWords = tagWordsOf(batch);
+  for (let i = 0; i < count; i++) out[i] = entryOf(batch, i, typeNames, tagWords);
   return out;
 }
 

@@ -271,8 +271,10 @@ export function adviseFilterSizes(sf: SstFilter, keys: KeyBatch, opts: KeySetOpt
   const probes = absent.offsets.length - 1;
   const rows: FilterAdviceRow[] = [];
   for (const policy of o.policies) {
-    for (const bitsPerKey of o.bitsPerKey) {
-      const built = sf.buildFilter(keys, { format: policy, bitsPerKey });
+    // One call per policy: Ribbon bands the keys once for every bits per key (buildFilters).
+    const filters = sf.buildFilters(keys, { format: policy, bitsPerKey: o.bitsPerKey });
+    for (const [i, bitsPerKey] of o.bitsPerKey.entries()) {
+      const built = filters[i]!;
       const filter = sf.openFilter(built, { format: policy === "leveldb" ? "leveldb" : "rocksdb" });
       try {
         const details = filter.details;

@@ -54,6 +54,12 @@ const FIRST_RETRY_DELAY_MS = 100;
 const LONGEST_RETRY_DELAY_MS = 2000;
 const DEFAULT_RETRIES = 3;
 
+/** The statuses a ranged read takes; the tail's also an empty file's 416 (no byte to send). */
+const RANGE_ANSWERS: ReadonlySet<number> = new Set([206]);
+const TAIL_ANSWERS: ReadonlySet<number> = new Set([206, 416]);
+/** A probe's: the file's first byte, an empty file, or no such file (HttpByteSource.exists). */
+const PROBE_ANSWERS: ReadonlySet<number> = new Set([206, 416, 404, 410, 403]);
+
 /** The answers worth asking again for: the server is overloaded or failed for the moment. */
 const retryable = (status: number): boolean => status >= 500 || status === 429;
 
@@ -103,7 +109,7 @@ class HttpByteSource implements HttpSource {
 
   /** Asks for the file's tail: the size and the footer's neighbourhood, kept. */
   async fetchTail(): Promise<void> {
-    await this.#attempt(`-${TAIL_BYTES}`, 0, true, async (response) => {
+    await this.#attempt(`-${TAIL_BYTES}`, 0, TAIL_ANSWERS, async (response) => {
       const range = contentRange(response.headers.get("content-range"));
       if (range === null) throw this.#error("HTTP_ERROR", `no usable Content-Range in its answer`, 0);
       const tail = new Uint8Array(await response.arrayBuffer());
@@ -201,7 +207,7 @@ class HttpByteSource implements HttpSource {
 
   /** A response for the file's bytes [start, end), its body to be read. */
   async #openBody(start: number, end: number): Promise<OpenBody> {
-    const body = await this.#attempt(`${start}-${end - 1}`, start, false, (response) => {
+    const body = await this.#attempt(`${start}-${end - 1}`, start, RANGE_ANSWERS, (response) => {
       const range = contentRange(response.headers.get("content-range"));
       if (range === null || range.first !== start || range.size !== this.size) {
         const got = response.headers.get("content-range");
@@ -217,13 +223,25 @@ class HttpByteSource implements HttpSource {
   }
 
   /**
-   * Sends a request for `bytes=range` and hands its 206 answer (or, for the tail, the 416 of an
-   * empty file) to `take`, asking again after failures worth retrying.
+   * Whether the file exists: its first byte asked for (a 206, or the 416 of an empty file), and
+   * 404, 410 or 403 taken for "no such file" (S3 answers 403 for a missing key to a caller who may
+   * not list the bucket). Not a HEAD request: a presigned URL is signed for GET only.
+   */
+  async exists(): Promise<boolean> {
+    return this.#attempt("0-0", 0, PROBE_ANSWERS, (response) => {
+      response.body?.cancel().catch(() => undefined);
+      return Promise.resolve(response.status === 206 || response.status === 416);
+    });
+  }
+
+  /**
+   * Sends a request for `bytes=range` and hands its answer to `take` when `answers` has its status,
+   * asking again after failures worth retrying.
    */
   async #attempt<T>(
     range: string,
     offset: number,
-    tail: boolean,
+    answers: ReadonlySet<number>,
     take: (response: Response) => Promise<T>,
   ): Promise<T> {
     for (let attempt = 0; ; attempt++) {
@@ -234,7 +252,7 @@ class HttpByteSource implements HttpSource {
           // identity: Node's fetch would otherwise accept a compressed body and decompress it.
           headers: { ...this.headers, range: `bytes=${range}`, "accept-encoding": "identity" },
         });
-        if (response.status === 206 || (tail && response.status === 416)) return await take(response);
+        if (answers.has(response.status)) return await take(response);
         response.body?.cancel().catch(() => undefined);
         if (response.status === 200) {
           const length = response.headers.get("content-length");
@@ -276,8 +294,8 @@ class HttpByteSource implements HttpSource {
   }
 }
 
-/** The http(s) URL `url` names; BAD_OPTIONS for anything else. */
-function checkUrl(url: URL | string): string {
+/** @internal The http(s) URL `url` names; BAD_OPTIONS for anything else. */
+export function checkUrl(url: URL | string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -290,13 +308,8 @@ function checkUrl(url: URL | string): string {
   return parsed.href;
 }
 
-/**
- * A ByteSource over the file at `url` (http or https), read with ranged GET requests; resolves once
- * the first request brought the file's size and tail. The server must honour `Range` (S3, GCS,
- * nginx, most static servers do); in browsers a server of another origin must allow the `Range`
- * request header and expose `Content-Range` (CORS). `stats` counts requests and bytes.
- */
-export async function httpSource(url: URL | string, opts: HttpSourceOptions = {}): Promise<HttpSource> {
+/** A source of `url` that has sent nothing yet; BAD_OPTIONS for options it cannot use. */
+function unsentSource(url: URL | string, opts: HttpSourceOptions): HttpByteSource {
   if (opts === null || typeof opts !== "object") {
     throw new SstFilterError("BAD_OPTIONS", "HTTP source options must be an object");
   }
@@ -317,7 +330,25 @@ export async function httpSource(url: URL | string, opts: HttpSourceOptions = {}
   // Called as a plain function: a browser's fetch called as another object's method throws
   // "Illegal invocation".
   const send: HttpFetch = (target, init) => fetch(target, init);
-  const source = new HttpByteSource(checkUrl(url), own, retries, send);
+  return new HttpByteSource(checkUrl(url), own, retries, send);
+}
+
+/**
+ * A ByteSource over the file at `url` (http or https), read with ranged GET requests; resolves once
+ * the first request brought the file's size and tail. The server must honour `Range` (S3, GCS,
+ * nginx, most static servers do); in browsers a server of another origin must allow the `Range`
+ * request header and expose `Content-Range` (CORS). `stats` counts requests and bytes.
+ */
+export async function httpSource(url: URL | string, opts: HttpSourceOptions = {}): Promise<HttpSource> {
+  const source = unsentSource(url, opts);
   await source.fetchTail();
   return source;
+}
+
+/**
+ * @internal Whether there is a file at `url`, asked with one request for its first byte
+ * (HttpByteSource.exists); RANGE_NOT_SUPPORTED and HTTP_ERROR as httpSource throws them.
+ */
+export function httpFileExists(url: URL | string, opts: HttpSourceOptions = {}): Promise<boolean> {
+  return unsentSource(url, opts).exists();
 }

@@ -2,6 +2,7 @@
 export { SstFilter } from "./api.js";
 export type {
   Backend,
+  BuildManyOptions,
   BuildOptions,
   FilterFormat,
   KernelFamily,
@@ -56,6 +57,7 @@ export type {
 export type {
   DiffBlock,
   DiffIgnore,
+  DiffProgress,
   DiffTablesOptions,
   DiffValue,
   EntriesDiff,
@@ -76,6 +78,7 @@ export type { TableRegion, TableRegionKind } from "./layout.js";
 export type { ByteSource } from "../core/byte-sources.js";
 export { httpSource } from "./http-source.js";
 export type { HttpFetch, HttpSource, HttpSourceOptions, HttpSourceStats } from "./http-source.js";
+export type { HttpDatabaseOptions, HttpDatabaseSource } from "./http-database-source.js";
 export type {
   DataBlockKeys,
   TableKeyBatch,

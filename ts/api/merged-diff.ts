@@ -30,8 +30,37 @@ export interface MergeRules<T, F, C> {
   change(a: T, b: T, fields: F[]): C;
 }
 
-/** One sequence walked one item at a time, sync or async alike; `done()` frees the walk. */
-class Walk<T> {
+/** A merge's counts so far: items read of each sequence, and the differences found among them. */
+export interface MergeProgress {
+  countA: number;
+  countB: number;
+  onlyInA: number;
+  onlyInB: number;
+  changed: number;
+}
+
+// How many steps of the merge pass between two progress reports: few enough that a viewer's worker
+// posts a message now and then, not for every entry.
+const PROGRESS_STEP = 4096;
+
+/** @internal Sets a finished merge's counts of items read, and whether the sequences were equal. */
+export function settle(diff: MergedDiff<unknown, unknown>, countA: number, countB: number): void {
+  diff.countA = countA;
+  diff.countB = countB;
+  diff.equal = diff.onlyInA + diff.onlyInB + diff.changed === 0;
+}
+
+/** @internal A merge's progress: items read of each sequence so far, and `diff`'s counts. */
+export function progressOf(
+  countA: number,
+  countB: number,
+  diff: MergedDiff<unknown, unknown>,
+): MergeProgress {
+  return { countA, countB, onlyInA: diff.onlyInA, onlyInB: diff.onlyInB, changed: diff.changed };
+}
+
+/** @internal One sequence walked one item at a time, sync or async alike; `done()` frees the walk. */
+export class Walk<T> {
   private readonly walk: Iterator<T> | AsyncIterator<T>;
   current: T | null = null;
   count = 0;
@@ -56,18 +85,9 @@ class Walk<T> {
   }
 }
 
-/**
- * @internal Sequences `a` and `b`, both in `rules.compare`'s order, merged: an item before the
- * other's current one is only in its sequence; items at the same place pair up, in order, and are
- * changed when `rules.differences` names something.
- */
-export async function diffMerged<T, F, C>(
-  a: Iterable<T> | AsyncIterable<T>,
-  b: Iterable<T> | AsyncIterable<T>,
-  rules: MergeRules<T, F, C>,
-  maxReported: number,
-): Promise<MergedDiff<T, C>> {
-  const out: MergedDiff<T, C> = {
+/** @internal A MergedDiff before the merge: nothing counted yet. */
+export function emptyDiff<T, C>(): MergedDiff<T, C> {
+  return {
     equal: true,
     countA: 0,
     countB: 0,
@@ -78,8 +98,25 @@ export async function diffMerged<T, F, C>(
     onlyInBSamples: [],
     changedSamples: [],
   };
+}
+
+/**
+ * @internal Sequences `a` and `b`, both in `rules.compare`'s order, merged: an item before the
+ * other's current one is only in its sequence; items at the same place pair up, in order, and are
+ * changed when `rules.differences` names something.
+ */
+export async function diffMerged<T, F, C>(
+  a: Iterable<T> | AsyncIterable<T>,
+  b: Iterable<T> | AsyncIterable<T>,
+  rules: MergeRules<T, F, C>,
+  maxReported: number,
+  onProgress?: (progress: MergeProgress) => void,
+): Promise<MergedDiff<T, C>> {
+  const out = emptyDiff<T, C>();
   const walkA = new Walk(a);
   const walkB = new Walk(b);
+  const report = (): void => onProgress?.(progressOf(walkA.count, walkB.count, out));
+  let steps = 0;
   try {
     await walkA.advance();
     await walkB.advance();
@@ -87,6 +124,7 @@ export async function diffMerged<T, F, C>(
       const ia = walkA.current;
       const ib = walkB.current;
       if (ia === null && ib === null) break;
+      if (++steps % PROGRESS_STEP === 0) report();
       const c = ia === null ? 1 : ib === null ? -1 : rules.compare(ia, ib);
       if (c < 0) {
         if (out.onlyInA++ < maxReported) out.onlyInASamples.push(rules.kept(ia!));
@@ -107,8 +145,7 @@ export async function diffMerged<T, F, C>(
     await walkA.done();
     await walkB.done();
   }
-  out.countA = walkA.count;
-  out.countB = walkB.count;
-  out.equal = out.onlyInA + out.onlyInB + out.changed === 0;
+  settle(out, walkA.count, walkB.count);
+  report();
   return out;
 }

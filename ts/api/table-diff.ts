@@ -1,21 +1,31 @@
 // Two tables compared (`sf.diffTables(a, b)`, `sstfilter diff A B`; issue 32): what the files say
 // about themselves (format, footer, properties, filter, index, data blocks), their entries and
-// their range deletions, each merged in the tables' key order (ts/api/merged-diff.ts: both walked
-// once, one entry of each in hand, so memory stays bounded however large the tables are).
+// their range deletions, each merged in the tables' key order (ts/api/entries-diff.ts and
+// merged-diff.ts: both walked once, a batch or an item of each in hand, so memory stays bounded
+// however large the tables are).
 import { SstFilterError } from "../core/errors.js";
 import type { LibraryFormat } from "../core/library-format.js";
 import type { CompareFunction } from "./comparators.js";
-import type { Entry, RangeDeletion } from "./entries.js";
+import type { RangeDeletion } from "./entries.js";
 import type { FilterDetails } from "./filters.js";
 import type { AsyncTable, Table } from "./table.js";
 import type { TablePropertyValue } from "./table-types.js";
 import { dataEnd } from "./table-verify.js";
-import { diffMerged, type MergedDiff } from "./merged-diff.js";
+import { diffEntryBatches, type EntriesDiff } from "./entries-diff.js";
+import { diffMerged, type MergedDiff, type MergeProgress } from "./merged-diff.js";
+
+export type { EntriesDiff, EntryChange } from "./entries-diff.js";
 
 /** What diffTables may be told to ignore: see {@link DiffTablesOptions.ignore}. */
 export type DiffIgnore = "seq" | "properties" | `properties:${string}`;
 
-/** diffTables' options: what to ignore, how many differing entries to report, the key order. */
+/**
+ * diffTables' progress through the entries, merged in key order: entries read of each table, and
+ * the entries only in A, only in B and changed among them.
+ */
+export type DiffProgress = MergeProgress;
+
+/** diffTables' options: what to ignore, how many differing entries to report, the key order, progress. */
 export interface DiffTablesOptions {
   /**
    * Fields expected to vary (a golden test's sequence numbers, creation times, session ids):
@@ -35,6 +45,8 @@ export interface DiffTablesOptions {
    * "supplied" and not built in): the same function. Built-in orders need none.
    */
   comparator?: CompareFunction;
+  /** Called as the entries are merged, every few thousand entries and once when they are done. */
+  onProgress?: (progress: DiffProgress) => void;
 }
 
 /**
@@ -113,18 +125,6 @@ export interface PhysicalDiff {
    */
   dataBlock: { index: number; a: DiffBlock | null; b: DiffBlock | null } | null;
 }
-
-/** An entry of both tables (the same user key, the same place among its versions) that differs. */
-export interface EntryChange {
-  key: Uint8Array;
-  /** What differs, among "value", "type", "seq" (unless ignored) and "timestamp". */
-  fields: ("value" | "type" | "seq" | "timestamp")[];
-  a: Entry;
-  b: Entry;
-}
-
-/** The entries of the two tables merged in key order: counts, and the first `maxReported` of each kind. */
-export type EntriesDiff = MergedDiff<Entry, EntryChange>;
 
 /**
  * A range deletion of both tables (the same start key, the same place among the deletions that
@@ -383,24 +383,6 @@ async function diffPhysical(
   return { equal, fields, properties, filterBytes, dataBlock };
 }
 
-/** An entry copied out of its batch, for a report that outlives the walk. */
-function kept(e: Entry): Entry {
-  const out: Entry = { ...e, key: e.key.slice(), value: e.value.slice() };
-  if (e.timestamp !== undefined) out.timestamp = e.timestamp.slice();
-  return out;
-}
-
-/** What differs between two entries of the same user key. */
-function changedFields(a: Entry, b: Entry, ignored: Ignored): EntryChange["fields"] {
-  const fields: EntryChange["fields"] = [];
-  if (!bytesEqual(a.value, b.value)) fields.push("value");
-  if (a.typeCode !== b.typeCode) fields.push("type");
-  if (!ignored.seq && a.seq !== b.seq) fields.push("seq");
-  const noTimestamp = new Uint8Array(0);
-  if (!bytesEqual(a.timestamp ?? noTimestamp, b.timestamp ?? noTimestamp)) fields.push("timestamp");
-  return fields;
-}
-
 /**
  * The key order both tables are in, as a compare function: tables in different orders, or in one
  * unknown, cannot be merged.
@@ -431,31 +413,6 @@ function mergeOrder(
     );
   }
   return compare;
-}
-
-/**
- * The entries of both tables merged in key order. The versions of one user key pair up in stored
- * order (newest first): the first of A's with the first of B's, and so on; what is left over of
- * a key is only in the table that has it.
- */
-function diffEntries(
-  a: Table | AsyncTable,
-  b: Table | AsyncTable,
-  compare: CompareFunction,
-  ignored: Ignored,
-  maxReported: number,
-): Promise<EntriesDiff> {
-  return diffMerged<Entry, EntryChange["fields"][number], EntryChange>(
-    a.entries(),
-    b.entries(),
-    {
-      compare: (ea, eb) => (bytesEqual(ea.key, eb.key) ? 0 : compare(ea.key, eb.key)),
-      differences: (ea, eb) => changedFields(ea, eb, ignored),
-      kept,
-      change: (ea, eb, fields) => ({ key: ea.key, fields, a: ea, b: eb }),
-    },
-    maxReported,
-  );
 }
 
 /** Sequence numbers newest first, the order of one user key's versions (db/dbformat.h). */
@@ -520,17 +477,27 @@ export async function diffTables(
   if (opts === null || typeof opts !== "object") {
     throw new SstFilterError(
       "BAD_OPTIONS",
-      "diffTables options must be an object { ignore?, maxReported?, comparator? }",
+      "diffTables options must be an object { ignore?, maxReported?, comparator?, onProgress? }",
     );
   }
   const maxReported = maxReportedOf(opts.maxReported);
   if (opts.comparator !== undefined && typeof opts.comparator !== "function") {
     throw new SstFilterError("BAD_OPTIONS", "comparator must be a function (a, b) => number");
   }
+  if (opts.onProgress !== undefined && typeof opts.onProgress !== "function") {
+    throw new SstFilterError("BAD_OPTIONS", "onProgress must be a function (progress) => void");
+  }
   const ignored = ignoredOf(opts.ignore);
   const compare = mergeOrder(a, b, services.orderOf, opts.comparator);
   const physical = await diffPhysical(services, a, b, ignored);
-  const entries = await diffEntries(a, b, compare, ignored, maxReported);
+  const entries = await diffEntryBatches(
+    a.entryBatches(),
+    b.entryBatches(),
+    compare,
+    ignored.seq,
+    maxReported,
+    opts.onProgress,
+  );
   const rangeDeletions = await diffRangeDeletions(a, b, compare, ignored, maxReported);
   return {
     equal: physical.equal && entries.equal && rangeDeletions.equal,

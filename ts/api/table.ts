@@ -21,6 +21,7 @@ import { WasmObject } from "../core/wasm-object.js";
 import { coreComparator, type CoreComparator } from "./comparators.js";
 import {
   entriesOf,
+  type EntryBatch,
   entryRange,
   entryTypeNames,
   lookupResult,
@@ -263,6 +264,16 @@ class TableReader<F extends FaceKind> extends WasmObject<TableHandle> {
   entries(opts?: EntryOptions): Walks<Entry>[F] {
     const cursor = this.entryCursor(opts);
     return this.face.flatten(this.newWalk(cursor, (c) => this.face.batches(c, this.takeEntries)));
+  }
+
+  /**
+   * @internal entries()'s walk a batch at a time, as the core hands it over: for walks that
+   * compare entries in place (diffTables) rather than make an object of each.
+   */
+  entryBatches(): Walks<EntryBatch>[F] {
+    const typeNames = entryTypeNames(this.heap.constants);
+    const take = (cursor: TableCursorHandle): EntryBatch => ({ ...cursor.takeEntries(), typeNames });
+    return this.newWalk(this.entryCursor(undefined), (c) => this.face.batches(c, take));
   }
 
   /**

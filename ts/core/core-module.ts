@@ -80,6 +80,15 @@ export interface CoreModule {
     offsets: number,
     count: number,
   ): Uint8Array | null;
+  /** buildFilter at each of `bitsPerKey`, one filter each in order; null on bad options (last error). */
+  buildFilters(
+    format: number,
+    bitsPerKey: number[],
+    data: number,
+    dataSize: number,
+    offsets: number,
+    count: number,
+  ): Uint8Array[] | null;
   /** A reader of LevelDB filter bytes at [ptr, ptr + size) (copied). */
   openLevelDbFilter(ptr: number, size: number): FilterHandle;
   /** A reader of RocksDB filter bytes at [ptr, ptr + size) (copied); the kind comes from its metadata. */

@@ -3,6 +3,7 @@
 import type {
   DatabaseFileReport,
   DatabaseFormat,
+  DatabaseSource,
   DatabaseVerifyReport,
   NodeSstFilter,
 } from "../platform/node.js";
@@ -59,15 +60,20 @@ function reportJson(dir: string, report: DatabaseVerifyReport, seconds: number):
 }
 
 /**
- * Verifies the database in `dir` and prints the outcome; exit code 0 all good, 1 a bad file (CURRENT
+ * Verifies the database in `dir` (read from `from`: the folder, or the files under a URL) and prints the outcome; exit code 0 all good, 1 a bad file (CURRENT
  * or the MANIFEST among them: then every table and log present is verified).
  */
-export async function dbVerify(sf: NodeSstFilter, dir: string, opts: DbVerifyOptions): Promise<number> {
+export async function dbVerify(
+  sf: NodeSstFilter,
+  dir: string,
+  opts: DbVerifyOptions,
+  from: string | DatabaseSource = dir,
+): Promise<number> {
   const bar = progressBar();
   const started = performance.now();
   let report: DatabaseVerifyReport;
   try {
-    report = await sf.verifyDatabase(dir, {
+    report = await sf.verifyDatabase(from, {
       ...(opts.jobs === undefined ? {} : { jobs: opts.jobs }),
       ...(opts.format === undefined ? {} : { format: opts.format }),
       onProgress: (p) =>

@@ -3,10 +3,15 @@
 import type {
   BlobIndex,
   Entry,
+  FieldDifference,
   LookupExplanation,
   LookupRoute,
+  MergedDiff,
+  RangeDeletion,
   RouteStep,
   SstFilter,
+  TableDiff,
+  TablePropertyValue,
   VerifyReport,
   WideColumn,
 } from "../api/index.js";
@@ -362,6 +367,150 @@ export function verifyReportLines(report: VerifyReport, wording: VerifyReportWor
     }
   } else if (report.keys > 0) {
     lines.push("every key read passes the filter");
+  }
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two tables compared (sf.diffTables, ts/api/table-diff.ts): the command line's `diff` prints
+// these lines, and the viewer's Diff shows them, one wording (issue 32).
+
+/** A key as text when it is printable UTF-8, else as 0x-prefixed hex. */
+export function showKey(key: Uint8Array): string {
+  const text = printableText(key);
+  // Leading/trailing spaces and the empty key would be invisible or ambiguous.
+  return text !== null && text.length > 0 && text.trim() === text ? text : `0x${toHex(key)}`;
+}
+
+// The fields diffTables names, in the files' own terms (RocksDB's option and property words).
+const FIELD_WORDS: Record<string, string> = {
+  format: "format",
+  "order.comparator": "comparator",
+  "footer.formatVersion": "format_version",
+  "footer.checksum": "checksum",
+  "data.bytes": "bytes of data blocks",
+  "data.blocks": "data blocks",
+  "index.kind": "index_type",
+  "index.bytes": "bytes of index",
+  "index.partitions": "index partitions",
+  "filter.present": "filter",
+  "filter.policy": "filter policy",
+  "filter.kind": "filter kind",
+  "filter.partitions": "filter partitions",
+  "filter.wholeKeyFiltering": "whole_key_filtering",
+  "filter.prefixExtractor": "prefix_extractor",
+  "filter.bytes": "bytes of filter",
+  "filter.numProbes": "filter probes per key",
+  "filter.bitsPerKey": "filter bits per key",
+};
+
+// Values longer than this are cut in the text output (--json has them whole).
+const SHOWN_VALUE = 40;
+
+function propertyText(value: TablePropertyValue): string {
+  return typeof value === "object" ? `0x${value.hex}` : String(value);
+}
+
+function fieldLine(d: FieldDifference): string {
+  const show = (v: FieldDifference["a"]): string => (v === null ? "none" : String(v));
+  return `${FIELD_WORDS[d.field] ?? d.field}: ${show(d.a)} in A, ${show(d.b)} in B`;
+}
+
+/** An entry in a line: key, sequence number and type where the table has them, value. */
+function entryText(e: Entry): string {
+  const value = showKey(e.value);
+  const cut =
+    value.length > SHOWN_VALUE ? `${value.slice(0, SHOWN_VALUE)}... (${count(e.value.length)} bytes)` : value;
+  const tag = e.seq === undefined ? "" : ` @ ${e.seq} ${e.type}`;
+  return `${showKey(e.key)}${tag} : ${cut}`;
+}
+
+/** A range deletion as the entry a table's get() reports for it: its start, the end as the value. */
+function rangeDeletionEntry(r: RangeDeletion): Entry {
+  return { key: r.start, value: r.end, seq: r.seq, type: "range-delete" };
+}
+
+/** A merged diff's counts after `what`: "equal" and the count (in `unit`), or what differs. */
+export function countsLine<T, C>(
+  what: string,
+  unit: [one: string, many: string],
+  d: MergedDiff<T, C>,
+): string {
+  return d.equal
+    ? `${what}: equal (${count(d.countA)} ${d.countA === 1 ? unit[0] : unit[1]})`
+    : `${what}: ${count(d.onlyInA)} only in A, ${count(d.onlyInB)} only in B, ${count(d.changed)} changed (${count(d.countA)} in A, ${count(d.countB)} in B)`;
+}
+
+/**
+ * The lines of a merged diff of entries, records or range deletions (each shown as an entry): its
+ * counts, then the samples.
+ */
+export function mergedLines<T, C extends { fields: string[]; a: T; b: T }>(
+  what: string,
+  unit: [one: string, many: string],
+  d: MergedDiff<T, C>,
+  asEntry: (item: T) => Entry,
+  keyOf: (change: C) => Uint8Array,
+): string[] {
+  const lines = [countsLine(what, unit, d)];
+  for (const s of d.onlyInASamples) lines.push(`  only in A: ${entryText(asEntry(s))}`);
+  for (const s of d.onlyInBSamples) lines.push(`  only in B: ${entryText(asEntry(s))}`);
+  for (const c of d.changedSamples) {
+    lines.push(
+      `  changed ${showKey(keyOf(c))} (${c.fields.join(", ")}):`,
+      `    A: ${entryText(asEntry(c.a))}`,
+      `    B: ${entryText(asEntry(c.b))}`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * A table diff (`sstfilter diff A B`, the viewer's Diff) in words, one finding a line, the verdict
+ * first. Range deletions only when a table has some (LevelDB's and most RocksDB tables have none).
+ */
+export function tableDiffLines(d: TableDiff): string[] {
+  const lines = [d.equal ? "A and B are equal" : "A and B differ"];
+  lines.push(
+    ...mergedLines(
+      "entries",
+      ["entry", "entries"],
+      d.entries,
+      (e) => e,
+      (c) => c.key,
+    ),
+  );
+  const r = d.rangeDeletions;
+  if (r.countA + r.countB > 0) {
+    lines.push(
+      ...mergedLines(
+        "range deletions",
+        ["range deletion", "range deletions"],
+        r,
+        rangeDeletionEntry,
+        (c) => c.start,
+      ),
+    );
+  }
+  const p = d.physical;
+  lines.push(p.equal ? "files: equal" : "files: differ");
+  for (const f of p.fields) lines.push(`  ${fieldLine(f)}`);
+  for (const name of p.properties.onlyInA) lines.push(`  property ${name}: only in A`);
+  for (const name of p.properties.onlyInB) lines.push(`  property ${name}: only in B`);
+  for (const c of p.properties.changed) {
+    lines.push(`  property ${c.name}: ${propertyText(c.a)} in A, ${propertyText(c.b)} in B`);
+  }
+  if (p.filterBytes !== null) {
+    lines.push(
+      `  filter bytes: first differ in the 64-byte block at offset ${count(p.filterBytes.offset)} of filter part ${p.filterBytes.part}`,
+    );
+  }
+  if (p.dataBlock !== null) {
+    const at = (b: { offset: number; size: number } | null): string =>
+      b === null ? "none" : `offset ${count(b.offset)} (${count(b.size)} bytes)`;
+    lines.push(
+      `  data block ${p.dataBlock.index} is the first whose contents differ: ${at(p.dataBlock.a)} in A, ${at(p.dataBlock.b)} in B`,
+    );
   }
   return lines;
 }

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/key_batch.h"
@@ -90,6 +92,14 @@ Status ValidateBuildOptions(const BuildOptions& options);
 
 // Builds exactly the bytes the upstream builder stores for these keys, added in this order.
 Status BuildFilter(const KeyBatchView& keys, const BuildOptions& options, Bytes* out);
+
+// BuildFilter for `format` at each of `bits_per_key`, (*out)[i] for bits_per_key[i]: the same
+// bytes, built for less than one build each where the work allows: FastLocalBloom hashes the keys
+// once, Standard128Ribbon also bands them once (BuildRocksDbRibbons); the other formats are built
+// one by one. Every bits per key is validated first; the first failure is returned, the filters
+// then unspecified.
+Status BuildFilters(const KeyBatchView& keys, FilterFormat format,
+                    std::span<const double> bits_per_key, std::vector<Bytes>* out);
 
 // Opens a filter's bytes. LevelDB filters carry no format marker, so the caller says which family
 // the bytes belong to; RocksDB readers dispatch on the metadata trailer as

@@ -59,6 +59,13 @@ class MemTable {
   // when their bytes are.
   std::vector<MemTableVersion> Versions(uint32_t column_family, ByteView key) const;
 
+  // For a family whose comparator has timestamps and orders them (OrdersByKeyThenTimestamp): the
+  // versions of `user_key` (without a timestamp) at every timestamp, the newest timestamp first,
+  // then as Versions takes them. What a Get reading at the largest timestamp sees, in the order it
+  // takes them (rocksdb db/memtable.cc MemTable::Get seeks the key with the read timestamp).
+  std::vector<MemTableVersion> VersionsAtEveryTimestamp(uint32_t column_family,
+                                                        ByteView user_key) const;
+
   // The largest sequence number of the range deletions [begin, end) of `column_family` covering
   // `key` (begin <= key < end in the family's order), 0 when none does; with `log_number`, of that
   // log's range deletions only (a Get takes the memtable log by log).
@@ -86,6 +93,10 @@ class MemTable {
     ByteView value;
   };
   static Record Decode(const uint8_t* record);
+  // The versions in `column_family` whose stored key `compare` (<0, 0, >0 as the stored key sorts
+  // before, with or after the one sought, in the index order) calls 0.
+  template <typename Compare>
+  std::vector<MemTableVersion> VersionsWhere(uint32_t column_family, Compare compare) const;
   const Comparator& ComparatorOf(uint32_t column_family) const;
   // The index order: column family, key (OrderKeys), then the newest log and sequence first.
   bool Before(const Entry& a, const Entry& b) const;
@@ -106,6 +117,10 @@ class MemTable {
 // any other comparator, whose order may not be total over every byte string, the bytes' order.
 // <0, 0, >0.
 int OrderStoredKeys(const Comparator& comparator, ByteView a, ByteView b);
+
+// Whether OrderStoredKeys keeps a timestamp comparator's versions of one user key together, the
+// newest timestamp first: true for the bytewise and reverse bytewise orders.
+bool OrdersByKeyThenTimestamp(const Comparator& comparator);
 
 // Whether the range deletion [begin, end) covers `key`: begin <= key < end in the comparator's
 // order. A timestamped family's keys compare as whole bytes, as the Get over the memtable always

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include "sstfilter/bytes.h"
 #include "sstfilter/key_batch.h"
@@ -26,5 +28,10 @@ Status BuildRocksDbLegacyBloom(const KeyBatchView& keys, double bits_per_key, By
 
 // Builds FastLocalBloom (FastLocalBloomBitsBuilder, optimize_filters_for_memory off).
 Status BuildRocksDbFastLocalBloom(const KeyBatchView& keys, double bits_per_key, Bytes* out);
+
+// BuildRocksDbFastLocalBloom at each of `bits_per_key`, (*out)[i] for bits_per_key[i], the keys
+// hashed once for all. The first failure is returned, the filters then unspecified.
+Status BuildRocksDbFastLocalBlooms(const KeyBatchView& keys, std::span<const double> bits_per_key,
+                                   std::vector<Bytes>* out);
 
 }  // namespace sstfilter

@@ -4,6 +4,9 @@
 // OpenRocksDbFilter (filter.h), which dispatches on the metadata trailer.
 #pragma once
 
+#include <span>
+#include <vector>
+
 #include "sstfilter/bytes.h"
 #include "sstfilter/key_batch.h"
 #include "sstfilter/status.h"
@@ -17,5 +20,13 @@ namespace sstfilter {
 // no keys. kResourceLimit when the filter would exceed 2 GiB or its banding storage cannot be
 // allocated.
 Status BuildRocksDbRibbon(const KeyBatchView& keys, double bits_per_key, Bytes* out);
+
+// BuildRocksDbRibbon at each of `bits_per_key`, (*out)[i] for bits_per_key[i]: the same bytes, but
+// the keys are hashed and banded once for all (only the solution's width depends on the bits per
+// key), so n filters cost about one banding and n back substitutions. The first failure is
+// returned (kBadOptions for bits per key below 0.5, or BuildRocksDbRibbon's), the filters then
+// unspecified.
+Status BuildRocksDbRibbons(const KeyBatchView& keys, std::span<const double> bits_per_key,
+                           std::vector<Bytes>* out);
 
 }  // namespace sstfilter

@@ -46,6 +46,8 @@ inline constexpr EntryType kEntryTypes[] = {
 // "blob-index", "delete-with-timestamp", "wide-column-entity", "value-preferred-seqno".
 const char* EntryTypeName(EntryType type);
 
+struct BlockLayout;  // where a block's entries and restarts lie (internal: table/block.h)
+
 // Which entries a cursor walks, by user key (sst_dump --from/--to/--prefix/--read_num; rocksdb
 // table/sst_file_dumper.cc ReadSequential).
 struct EntryRange {
@@ -93,7 +95,8 @@ class TableCursor final : public ResumableRead {
   // value, packed as the keys are.
   const std::vector<uint64_t>& tags() const { return tags_; }
   // Content::kEntries with user-defined timestamps: each entry's timestamp, timestamp_size()
-  // bytes each (as stored: little-endian); empty otherwise.
+  // bytes each (as stored: little-endian; all zero bytes, the minimum, in a table whose writer
+  // stripped them, as RocksDB reads one); empty otherwise.
   const Bytes& timestamps() const { return timestamps_; }
   size_t timestamp_size() const;
   const Bytes& value_data() const { return value_data_; }
@@ -151,8 +154,18 @@ class TableCursor final : public ResumableRead {
   // Reads the pending data block, from the cache where it is held.
   Status ReadDataBlock();
   // SetOrderCheck's verdict on the entry at `entry_offset` (stored user key and tag) of the block
-  // being read; `first`: whether it is the block's first entry.
+  // being read against the entry before it and, for the block's `first`, the separator before the
+  // block. The block's own separator is checked once per block (CheckBlockSeparator).
   Status CheckEntryOrder(ByteView key, uint64_t tag, uint64_t entry_offset, bool first);
+  // SetOrderCheck's verdict on the entries of the data block `contents` up to `checked_end` (the
+  // end offset of the last entry CheckEntryOrder passed, or of the one it failed on) against the
+  // block's index separator; `order_error` is CheckEntryOrder's failure, or Ok. The entries up to
+  // it ascend, so when the last is within the separator all are: only then is the block decoded
+  // again, to name the first entry beyond it, as a check of every entry would have.
+  Status CheckBlockSeparator(const Bytes& contents, const BlockLayout& layout, size_t checked_end,
+                             Status order_error);
+  // The SetOrderCheck error for the entry at `entry_offset`: what is wrong with it (`problem`).
+  Status OrderError(const char* problem, uint64_t entry_offset) const;
   // Whether the entry with this user key is past the range (the walk ends there).
   bool PastRange(ByteView user_key) const;
   // Whether an index entry's block (or partition) lies wholly before the range.

@@ -245,6 +245,8 @@ class TableReader final : public ResumableRead {
   Status SelectFilter();
   Status OnFilter(Bytes contents);
   Status CheckProbeable() const;
+  // Errors about the filter itself (a custom policy's) name the chosen filter block.
+  Status AtChosenFilter(Status s) const;
 
   // Shared with the cursors and block reads made from this reader, which may outlive it.
   std::shared_ptr<OpenedTable> table_;

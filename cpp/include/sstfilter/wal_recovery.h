@@ -68,7 +68,8 @@ struct WalReplayOptions {
   // The families whose records the memtable keeps; others' records are replayed (they take their
   // sequence numbers) but not kept, as recovery ignores writes to a family it does not have.
   std::vector<ReplayColumnFamily> column_families;
-  // Keep only the versions of this one stored key of `only_column_family`, and the range
+  // Keep only the versions of this one stored key of `only_column_family` (under a timestamp
+  // comparator: of this key without its timestamp, at every timestamp), and the range
   // deletions of that family covering it: a single Get over logs of any size in memory bounded by
   // that key's versions. Everything else (sequence numbers, stops, prepared transactions) is
   // replayed the same.

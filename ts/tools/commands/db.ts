@@ -10,7 +10,17 @@ import { dbGet, dbGetKey } from "../db-get.js";
 import { databaseJson, databaseText } from "../db-inspect.js";
 import { dbVerify } from "../db-verify.js";
 import { walAndOptions } from "../db-wal.js";
-import { inputError, libraryFormatOption, usage, writeOut, type Command, type Parsed } from "./shared.js";
+import {
+  databaseAt,
+  inputError,
+  isUrl,
+  libraryFormatOption,
+  URL_OPTIONS,
+  usage,
+  writeOut,
+  type Command,
+  type Parsed,
+} from "./shared.js";
 
 async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
   const [sub, dir, ...extra] = args.positionals;
@@ -26,13 +36,17 @@ async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
     throw usage(`--jobs must be a whole number >= 1, got ${jobsArg}`);
   }
   const format = libraryFormatOption(args);
+  const from = await databaseAt(sf, dir, args, format).catch((error: unknown) => {
+    throw inputError(dir, error);
+  });
   if (sub === "verify") {
-    return dbVerify(sf, dir, { jobs, format, json: args.values.json === true }).catch((error: unknown) => {
+    const opts = { jobs, format, json: args.values.json === true };
+    return dbVerify(sf, dir, opts, from).catch((error: unknown) => {
       throw inputError(dir, error);
     });
   }
   const database = await sf
-    .openDatabase(dir, format === undefined ? {} : { format })
+    .openDatabase(from, format === undefined ? {} : { format })
     .catch((error: unknown) => {
       throw inputError(dir, error);
     });
@@ -53,6 +67,7 @@ async function db(sf: NodeSstFilter, args: Parsed): Promise<number> {
 async function blobDirOf(dir: string, args: Parsed): Promise<string | undefined> {
   const given = args.values["blob-dir"];
   if (typeof given === "string") return given;
+  if (isUrl(dir)) return undefined;
   const base = path.resolve(dir);
   if (!base.endsWith(".leveldb")) return undefined;
   const beside = base.slice(0, -".leveldb".length) + ".blob";
@@ -147,6 +162,11 @@ log and blob file present is verified.
   --format F    rocksdb | leveldb (default: rocksdb when the directory holds IDENTITY or an
                 OPTIONS file, else leveldb)
   --jobs N      verify: tables verified at once, each on its own thread (default: one per core)
+  --header 'N: V'  <dir> may be the folder's http(s) URL: its files are found from CURRENT and the
+                MANIFEST (docs/CLI.md) and read with ranged requests, tables never downloaded
+                whole; this header goes with each request (an Authorization, say); repeatable
+  --files NAMES the database's file names at the URL, comma-separated (an index.json's list, an S3
+                listing): nothing is probed
 
 Exit code 0 when the database was read (verify: every file is good), 1 when db get found no value
 or verify found a bad file, 2 for a usage error, 3 when CURRENT or the MANIFEST is missing or
@@ -184,6 +204,8 @@ Text lines escape what a terminal cannot show (\\uXXXX).
                         filter's answer, the entry found, blocks read), then the result
   --column-family NAME  get: look in this column family (default: default); dump: dump it`,
   options: {
+    ...URL_OPTIONS,
+    files: { type: "string" },
     json: { type: "boolean" },
     format: { type: "string" },
     jobs: { type: "string" },

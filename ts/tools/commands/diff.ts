@@ -13,14 +13,11 @@ import {
   type DiffIgnore,
   type LiveFile,
   type Entry,
-  type FieldDifference,
-  type MergedDiff,
   type NodeSstFilter,
   type RangeDeletion,
   type TableDiff,
-  type TablePropertyValue,
 } from "../../platform/node.js";
-import { bytesJson, count } from "../format.js";
+import { bytesJson, count, countsLine, mergedLines, tableDiffLines } from "../format.js";
 import {
   CliError,
   entryFieldsJson,
@@ -28,142 +25,12 @@ import {
   EXIT_USAGE,
   inputError,
   openTable,
-  showKey,
   TABLE_OPTIONS,
   usage,
   USER_KEYS_HELP,
   type Command,
   type Parsed,
 } from "./shared.js";
-
-// The fields diffTables names, in the files' own terms (RocksDB's option and property words).
-const FIELD_WORDS: Record<string, string> = {
-  format: "format",
-  "order.comparator": "comparator",
-  "footer.formatVersion": "format_version",
-  "footer.checksum": "checksum",
-  "data.bytes": "bytes of data blocks",
-  "data.blocks": "data blocks",
-  "index.kind": "index_type",
-  "index.bytes": "bytes of index",
-  "index.partitions": "index partitions",
-  "filter.present": "filter",
-  "filter.policy": "filter policy",
-  "filter.kind": "filter kind",
-  "filter.partitions": "filter partitions",
-  "filter.wholeKeyFiltering": "whole_key_filtering",
-  "filter.prefixExtractor": "prefix_extractor",
-  "filter.bytes": "bytes of filter",
-  "filter.numProbes": "filter probes per key",
-  "filter.bitsPerKey": "filter bits per key",
-};
-
-// Values longer than this are cut in the text output (--json has them whole).
-const SHOWN_VALUE = 40;
-
-function propertyText(value: TablePropertyValue): string {
-  return typeof value === "object" ? `0x${value.hex}` : String(value);
-}
-
-function fieldLine(d: FieldDifference): string {
-  const show = (v: FieldDifference["a"]): string => (v === null ? "none" : String(v));
-  return `${FIELD_WORDS[d.field] ?? d.field}: ${show(d.a)} in A, ${show(d.b)} in B`;
-}
-
-/** An entry in a line: key, sequence number and type where the table has them, value. */
-function entryText(e: Entry): string {
-  const value = showKey(e.value);
-  const cut =
-    value.length > SHOWN_VALUE ? `${value.slice(0, SHOWN_VALUE)}... (${count(e.value.length)} bytes)` : value;
-  const tag = e.seq === undefined ? "" : ` @ ${e.seq} ${e.type}`;
-  return `${showKey(e.key)}${tag} : ${cut}`;
-}
-
-/** A range deletion as the entry a table's get() reports for it: its start, the end as the value. */
-function rangeDeletionEntry(r: RangeDeletion): Entry {
-  return { key: r.start, value: r.end, seq: r.seq, type: "range-delete" };
-}
-
-/** A merged diff's counts after `what`: "equal" and the count (in `unit`), or what differs. */
-function countsLine<T, C>(what: string, unit: [one: string, many: string], d: MergedDiff<T, C>): string {
-  return d.equal
-    ? `${what}: equal (${count(d.countA)} ${d.countA === 1 ? unit[0] : unit[1]})`
-    : `${what}: ${count(d.onlyInA)} only in A, ${count(d.onlyInB)} only in B, ${count(d.changed)} changed (${count(d.countA)} in A, ${count(d.countB)} in B)`;
-}
-
-/**
- * The lines of a merged diff of entries, records or range deletions (each shown as an entry): its
- * counts, then the samples.
- */
-function mergedLines<T, C extends { fields: string[]; a: T; b: T }>(
-  what: string,
-  unit: [one: string, many: string],
-  d: MergedDiff<T, C>,
-  asEntry: (item: T) => Entry,
-  keyOf: (change: C) => Uint8Array,
-): string[] {
-  const lines = [countsLine(what, unit, d)];
-  for (const s of d.onlyInASamples) lines.push(`  only in A: ${entryText(asEntry(s))}`);
-  for (const s of d.onlyInBSamples) lines.push(`  only in B: ${entryText(asEntry(s))}`);
-  for (const c of d.changedSamples) {
-    lines.push(
-      `  changed ${showKey(keyOf(c))} (${c.fields.join(", ")}):`,
-      `    A: ${entryText(asEntry(c.a))}`,
-      `    B: ${entryText(asEntry(c.b))}`,
-    );
-  }
-  return lines;
-}
-
-/**
- * The report in words, one finding a line, the verdict first. Range deletions only when a table
- * has some (LevelDB's and most RocksDB tables have none).
- */
-function diffLines(d: TableDiff): string[] {
-  const lines = [d.equal ? "A and B are equal" : "A and B differ"];
-  lines.push(
-    ...mergedLines(
-      "entries",
-      ["entry", "entries"],
-      d.entries,
-      (e) => e,
-      (c) => c.key,
-    ),
-  );
-  const r = d.rangeDeletions;
-  if (r.countA + r.countB > 0) {
-    lines.push(
-      ...mergedLines(
-        "range deletions",
-        ["range deletion", "range deletions"],
-        r,
-        rangeDeletionEntry,
-        (c) => c.start,
-      ),
-    );
-  }
-  const p = d.physical;
-  lines.push(p.equal ? "files: equal" : "files: differ");
-  for (const f of p.fields) lines.push(`  ${fieldLine(f)}`);
-  for (const name of p.properties.onlyInA) lines.push(`  property ${name}: only in A`);
-  for (const name of p.properties.onlyInB) lines.push(`  property ${name}: only in B`);
-  for (const c of p.properties.changed) {
-    lines.push(`  property ${c.name}: ${propertyText(c.a)} in A, ${propertyText(c.b)} in B`);
-  }
-  if (p.filterBytes !== null) {
-    lines.push(
-      `  filter bytes: first differ in the 64-byte block at offset ${count(p.filterBytes.offset)} of filter part ${p.filterBytes.part}`,
-    );
-  }
-  if (p.dataBlock !== null) {
-    const at = (b: { offset: number; size: number } | null): string =>
-      b === null ? "none" : `offset ${count(b.offset)} (${count(b.size)} bytes)`;
-    lines.push(
-      `  data block ${p.dataBlock.index} is the first whose contents differ: ${at(p.dataBlock.a)} in A, ${at(p.dataBlock.b)} in B`,
-    );
-  }
-  return lines;
-}
 
 /** A database's record as the entry it was read from, to be shown as entries are. */
 function recordEntry(r: DatabaseRecord): Entry {
@@ -308,7 +175,7 @@ async function diffTableFiles(
         throw diffError(`${fileA}, ${fileB}`, error);
       });
     process.stdout.write(
-      args.values.json === true ? diffJson(fileA, fileB, d) : diffLines(d).join("\n") + "\n",
+      args.values.json === true ? diffJson(fileA, fileB, d) : tableDiffLines(d).join("\n") + "\n",
     );
     return d.equal ? 0 : EXIT_NEGATIVE;
   } finally {

@@ -1,17 +1,18 @@
 // What the commands of the `sstfilter` command line (tools/cli.ts, one file each in
 // tools/commands/) share: their shape, the errors they throw with an exit code, opening the table
-// a command names, keys as arguments and as text, and entries as JSON (scan --json, get --json).
+// or database a command names, keys as arguments and as text, and entries as JSON (scan --json, get --json).
 import type { ParseArgsConfig } from "node:util";
 
 import { checkLibraryFormat, type LibraryFormat } from "../../core/library-format.js";
 import {
   SstFilterError,
   type AsyncTable,
+  type DatabaseSource,
   type Entry,
   type NodeSstFilter,
   type OpenTableOptions,
 } from "../../platform/node.js";
-import { blobIndexJson, bytesJson, decodeEntryValue, parseHex, printableText, toHex } from "../format.js";
+import { blobIndexJson, bytesJson, decodeEntryValue, parseHex, toHex } from "../format.js";
 
 /** Exit code of a negative finding: a key definitely absent, a corrupt file, nothing for the key. */
 export const EXIT_NEGATIVE = 1;
@@ -99,12 +100,8 @@ export function fromHex(text: string, what: string): Uint8Array {
   return bytes;
 }
 
-/** A key as text when it is printable UTF-8, else as 0x-prefixed hex. */
-export function showKey(key: Uint8Array): string {
-  const text = printableText(key);
-  // Leading/trailing spaces and the empty key would be invisible or ambiguous.
-  return text !== null && text.length > 0 && text.trim() === text ? text : `0x${toHex(key)}`;
-}
+// Keys in the commands' lines: worded in format.ts, which the viewer's Diff shares.
+export { showKey } from "../format.js";
 
 /** An input's failure as a CliError (exit code 3) naming the file, the code and the byte offset. */
 export function inputError(file: string, error: unknown): CliError {
@@ -151,6 +148,29 @@ export function openTable(sf: NodeSstFilter, file: string, args: Parsed): Promis
   if (isUrl(file))
     return sf.openTableFrom(file, { ...tableOpenOptions(args), headers: requestHeaders(args) });
   return sf.openTableFile(file, tableOpenOptions(args));
+}
+
+/**
+ * Where `db` commands read the database `dir`: the folder at that path, or for an http(s) URL the
+ * files under it (--files, else found from its CURRENT and MANIFEST) read with ranged requests
+ * and --header.
+ */
+export async function databaseAt(
+  sf: NodeSstFilter,
+  dir: string,
+  args: Parsed,
+  format: LibraryFormat | undefined,
+): Promise<string | DatabaseSource> {
+  const files = args.values.files;
+  if (!isUrl(dir)) {
+    if (files !== undefined) throw usage("--files goes with a database's URL (a folder lists its own)");
+    return dir;
+  }
+  return sf.httpDatabaseSource(dir, {
+    headers: requestHeaders(args),
+    ...(typeof files === "string" ? { files: files.split(",").filter((name) => name !== "") } : {}),
+    ...(format === undefined ? {} : { format }),
+  });
 }
 
 /** Opens `file`, runs `use` on it and closes it; what fails is reported as about the file. */
