@@ -20,6 +20,7 @@ export const REGION_COLORS = /** @type {const} */ ({
   "compression-dict": "#a39330",
   meta: "#7d8797",
   footer: "#344054",
+  "embedded-blobs": "#e0a458",
   gap: "#d0d5dd",
 });
 

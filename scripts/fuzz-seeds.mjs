@@ -120,9 +120,10 @@ for (const c of manifest("leveldb-table").cases) {
   const probes = probeKeys(readKeys(c.keys.path, 16));
   seed("leveldb_filter_block", c.id, concat([u16(probes.length), read(c.filter_block.path), probes]));
 }
-// The committed RocksDB 11 tables: head/, v11-kv/ (data blocks with values apart) and v11-meta/
-// (format_version 7 compression names, a custom codec, user-defined indexes).
-for (const folder of ["head", "v11-kv", "v11-meta"]) {
+// The committed RocksDB 11 tables: head/, v11-kv/ (data blocks with values apart), v11-meta/
+// (format_version 7 compression names, a custom codec, user-defined indexes) and v11-blob/ (blob
+// records embedded among the data blocks).
+for (const folder of ["head", "v11-kv", "v11-meta", "v11-blob"]) {
   if (!existsSync(path.join(fixtures, folder))) continue;
   for (const name of readdirSync(path.join(fixtures, folder))) {
     if (!name.endsWith(".sst")) continue;
@@ -238,6 +239,41 @@ for (const c of manifest("rocksdb-values").cases) {
     ]);
     seed("values", `${c.id}-${e.key}-v2`, concat([Uint8Array.of(0), v2]));
   }
+}
+
+// ---- embedded_blobs: [blocks_end u64 LE][stored compression u8][value] ----
+// Stats as SstFileWriter writes them (rocksdb table/embedded_blob_sst.h), and same-file blob
+// indexes (kind 1, file 0, offset, size, compression) with records inside and across blocks_end.
+const u64 = (n) => {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(n), true);
+  return bytes;
+};
+for (const [count, bytes] of [
+  [0, 0],
+  [3, 144],
+  [100, 260000],
+]) {
+  seed(
+    "embedded_blobs",
+    `stats-${count}-${bytes}`,
+    concat([u64(0), Uint8Array.of(0), putVarint(count), putVarint(bytes)]),
+  );
+}
+for (const [offset, size, end] of [
+  [0, 40, 45],
+  [1024, 300, 1329],
+  [1024, 300, 1328],
+  [70000, 0, 70005],
+]) {
+  const index = concat([
+    Uint8Array.of(1),
+    putVarint(0),
+    putVarint(offset),
+    putVarint(size),
+    Uint8Array.of(0),
+  ]);
+  seed("embedded_blobs", `index-${offset}-${size}-${end}`, concat([u64(end), Uint8Array.of(0), index]));
 }
 
 // ---- table writer round trips ----

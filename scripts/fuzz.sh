@@ -20,7 +20,7 @@ while (($#)); do
   esac
 done
 if ((${#targets[@]} == 0)); then
-  targets=(filter leveldb_filter_block block table table_get roundtrip values writer log_reader version_edit write_batch wal_replay db_get blob_file indexeddb_key v8_value local_storage)
+  targets=(filter leveldb_filter_block block table table_get roundtrip values writer log_reader version_edit write_batch wal_replay db_get blob_file embedded_blobs indexeddb_key v8_value local_storage)
 fi
 
 bash scripts/corpus.sh
@@ -55,6 +55,7 @@ max_len_of() {
     write_batch) echo 131072 ;;           # every seed (a 100 KB value spans four log blocks)
     wal_replay) echo 131072 ;;            # two logs of four blocks each
     db_get) echo 237568 ;;                # every seed (a 64 KiB WAL, then a table_get input)
+    embedded_blobs) echo 64 ;;            # two varints, or a blob index, after 9 bytes
     *) echo 65536 ;;
   esac
 }

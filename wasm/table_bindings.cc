@@ -428,17 +428,19 @@ class TableHandle : public IoHandle {
 
   // The data blocks at offsets [begin, end); end < 0: to the last. Whole numbers below 2^53
   // (validated by ts/api/table.ts).
-  // `check_order`: TableCursor::SetOrderCheck (verify's walk).
+  // `check_order`: verify's walk, which checks the keys' order (TableCursor::SetOrderCheck) and
+  // reads the embedded blob records the entries point at (SetEmbeddedBlobReads).
   TableCursorHandle* Keys(double begin, double end, bool check_order) const {
     auto cursor = std::make_unique<TableCursor>(*reader_);
     cursor->SetBlockRange(static_cast<uint64_t>(begin),
                           end < 0 ? UINT64_MAX : static_cast<uint64_t>(end));
     cursor->SetOrderCheck(check_order);
+    cursor->SetEmbeddedBlobReads(check_order);
     return new TableCursorHandle(std::move(cursor));
   }
 
-  // The entries in `range`: { from?, to?, prefix?: Uint8Array; exact?: boolean; limit?: number }
-  // (validated by ts/api/entries.ts); null on error.
+  // The entries in `range`: { from?, to?, prefix?: Uint8Array; exact?: boolean; limit?: number;
+  // embeddedBlobs?: "resolve" | "index" } (validated by ts/api/entries.ts); null on error.
   TableCursorHandle* Entries(val range) const {
     EntryRange r;
     auto key = [&](const char* name) -> std::optional<Bytes> {
@@ -453,6 +455,8 @@ class TableHandle : public IoHandle {
     const val limit = range["limit"];
     if (!limit.isUndefined()) r.limit = static_cast<uint64_t>(limit.as<double>());
     auto cursor = std::make_unique<TableCursor>(*reader_, TableCursor::Content::kEntries);
+    const val blobs = range["embeddedBlobs"];
+    if (!blobs.isUndefined()) cursor->SetEmbeddedBlobReads(blobs.as<std::string>() != "index");
     if (Status s = cursor->SetEntryRange(std::move(r)); !s.ok()) {
       Fail(std::move(s));
       return nullptr;

@@ -1,6 +1,7 @@
-// Embind bindings for the value decoders (sstfilter/values.h): blob indexes and wide-column
-// entities in the public shapes of ts/api/values.ts (BlobIndex, WideColumn), built through
-// wasm/marshal.h (64-bit numbers as BigInts).
+// Embind bindings for the value decoders (sstfilter/values.h, sstfilter/embedded_blobs.h): blob
+// indexes, wide-column entities and the embedded blob stats property in the public shapes of
+// ts/api/values.ts (BlobIndex, WideColumn, EmbeddedBlobStats), built through wasm/marshal.h (64-bit
+// numbers as BigInts).
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -9,6 +10,7 @@
 
 #include "binding_support.h"
 #include "marshal.h"
+#include "sstfilter/embedded_blobs.h"
 #include "sstfilter/values.h"
 
 namespace sstfilter::wasm {
@@ -61,6 +63,20 @@ val DecodeWideColumnsAt(uintptr_t value, size_t size) {
   return out;
 }
 
+// The rocksdb.embedded.blob.stats value at [value, value + size) as EmbeddedBlobStats; null on
+// error (last error).
+val DecodeEmbeddedBlobStatsAt(uintptr_t value, size_t size) {
+  EmbeddedBlobStats stats;
+  if (Status s = DecodeEmbeddedBlobStats(View(value, size), &stats); !s.ok()) {
+    Fail(std::move(s));
+    return val::null();
+  }
+  val out = val::object();
+  out.set("blobCount", BigIntOf(stats.blob_count));
+  out.set("payloadBytes", BigIntOf(stats.payload_bytes));
+  return out;
+}
+
 }  // namespace
 }  // namespace sstfilter::wasm
 
@@ -68,4 +84,5 @@ EMSCRIPTEN_BINDINGS(sstfilter_values) {
   using namespace sstfilter::wasm;
   emscripten::function("decodeBlobIndex", &DecodeBlobIndexAt);
   emscripten::function("decodeWideColumns", &DecodeWideColumnsAt);
+  emscripten::function("decodeEmbeddedBlobStats", &DecodeEmbeddedBlobStatsAt);
 }

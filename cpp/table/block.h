@@ -110,8 +110,9 @@ class EntryBudget {
   static constexpr uint64_t kEntryOverhead = 64;
 
   // Charges an entry of `bytes` bytes at `offset` within its block (the error's offset). Inline:
-  // a walk charges every entry of the table.
-  Status Charge(size_t bytes, size_t offset) {
+  // a walk charges every entry of the table. `bytes` is 64-bit as an embedded blob record's size
+  // comes from a file offset (a blob index's varint64), which a 32-bit size_t could truncate.
+  Status Charge(uint64_t bytes, size_t offset) {
     used_ += bytes + kEntryOverhead;
     return used_ <= kMaxBlockBytes ? Status::Ok() : OverBudget(offset);
   }

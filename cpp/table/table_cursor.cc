@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "sstfilter/embedded_blobs.h"
 #include "sstfilter/table.h"
 #include "table/block_fetcher.h"
 #include "table/index_block.h"
@@ -35,6 +36,7 @@ struct TableCursor::Walk {
   explicit Walk(const OpenedTable& table)
       : data_fetcher(&table.file),
         index_fetcher(&table.file),
+        blob_fetcher(&table.file),
         two_level(table.index_type == kTwoLevelIndexSearch),
         bytewise_order(table.comparator_ref && table.comparator_ref->is_bytewise() &&
                        table.comparator_ref->timestamp_size() == 0) {
@@ -42,10 +44,13 @@ struct TableCursor::Walk {
     // blocks), each lie one after another: each read reads ahead in its own window.
     data_fetcher.EnableReadahead();
     index_fetcher.EnableReadahead();
+    // Embedded blob records come in file order too (each written as its entry was added).
+    blob_fetcher.EnableReadahead();
   }
 
   BlockFetcher data_fetcher;
   BlockFetcher index_fetcher;
+  BlockFetcher blob_fetcher;  // embedded blob records, between and before the data blocks
   bool two_level;
   // SetOrderCheck compares inline under this, the common order: it runs for every entry.
   bool bytewise_order;
@@ -70,7 +75,8 @@ TableCursor::TableCursor(const TableReader& table, Content content, size_t batch
     : table_(table.table_),
       walk_(std::make_unique<Walk>(*table_)),
       content_(content),
-      batch_bytes_(batch_bytes) {}
+      batch_bytes_(batch_bytes),
+      read_blobs_(content == Content::kEntries) {}
 
 TableCursor::~TableCursor() = default;
 
@@ -80,8 +86,9 @@ size_t TableCursor::timestamp_size() const {
 }
 
 BlockFetcher& TableCursor::fetcher() const {
-  return walk_->index_fetcher.need() != IoNeed::kNothing ? walk_->index_fetcher
-                                                         : walk_->data_fetcher;
+  if (walk_->index_fetcher.need() != IoNeed::kNothing) return walk_->index_fetcher;
+  if (walk_->blob_fetcher.need() != IoNeed::kNothing) return walk_->blob_fetcher;
+  return walk_->data_fetcher;
 }
 
 void TableCursor::ClearBatch() {
@@ -92,10 +99,14 @@ void TableCursor::ClearBatch() {
   value_data_.clear();
   value_offsets_.assign(1, 0);
   key_blocks_.clear();
+  blob_reads_.clear();
+  next_blob_read_ = 0;
+  blob_bytes_ = 0;
 }
 
 bool TableCursor::BatchReady() const {
-  return !key_blocks_.empty() && (key_data_.size() + value_data_.size() >= batch_bytes_ || at_end_);
+  return !key_blocks_.empty() &&
+         (key_data_.size() + value_data_.size() + blob_bytes_ >= batch_bytes_ || at_end_);
 }
 
 Status TableCursor::SetEntryRange(EntryRange range) {
@@ -125,6 +136,7 @@ Status TableCursor::SetEntryRange(EntryRange range) {
     // RocksDB's Get does without a prefetch buffer (BlockBasedTable::Get).
     walk_->data_fetcher.DisableReadahead();
     walk_->index_fetcher.DisableReadahead();
+    walk_->blob_fetcher.DisableReadahead();
   }
   entries_ = std::move(range);
   return Status::Ok();
@@ -150,6 +162,8 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
   const size_t value_data_before = value_data_.size();
   const size_t timestamps_before = timestamps_.size();
   const uint64_t taken_before = entries_taken_;
+  const size_t blob_reads_before = blob_reads_.size();
+  const size_t blob_bytes_before = blob_bytes_;
   // Offsets inside a decompressed block mean nothing in the file: name the block instead. A block
   // that fails to decode yields none of its entries.
   auto located = [&](Status s) {
@@ -160,6 +174,8 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
     tags_.resize(std::min(tags_.size(), keys_before - 1));
     timestamps_.resize(timestamps_before);
     entries_taken_ = taken_before;
+    blob_reads_.resize(blob_reads_before);
+    blob_bytes_ = blob_bytes_before;
     const uint64_t inner = s.offset() < 0 || compressed ? 0 : static_cast<uint64_t>(s.offset());
     return Status::Error(s.code(), s.message() + " (data block)",
                          static_cast<int64_t>(handle.offset + inner));
@@ -175,6 +191,9 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
   const size_t ts_size = timestamp_size() - table_->stripped_timestamp_size;
   // What a key without its stored timestamp reads with: the minimum timestamp (table_reader.h).
   const Bytes min_timestamp(table_->stripped_timestamp_size, 0);
+  // Only a table with the stats property has its same-file indexes resolved (RocksDB's
+  // has_embedded_blobs); elsewhere file 0 is an index like any other.
+  const bool blob_records = read_blobs_ && table_->embedded_blobs && table_->options.internal_keys;
   bool first_in_block = true;
   size_t checked_end = 0;  // where the last entry CheckEntryOrder passed ends
   while (!decoder.AtEnd()) {
@@ -233,6 +252,13 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
       value_data_.insert(value_data_.end(), value.begin(), value.end());
       value_offsets_.push_back(static_cast<uint32_t>(value_data_.size()));
     }
+    if (blob_records && static_cast<EntryType>(tag & 0xff) == EntryType::kBlobIndex) {
+      if (Status s = NoteBlobRecord(decoder.value(), key_offsets_.size() - 2, &budget,
+                                    decoder.entry_offset());
+          !s.ok()) {
+        return located(s);
+      }
+    }
   }
   if (check_order_) {
     if (Status s = CheckBlockSeparator(contents, layout, checked_end, Status::Ok()); !s.ok()) {
@@ -242,6 +268,77 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
   key_blocks_.push_back(
       BatchBlock{handle, static_cast<uint32_t>(key_offsets_.size() - 1), from_cache});
   return Status::Ok();
+}
+
+Status TableCursor::NoteBlobRecord(ByteView value, size_t entry, EntryBudget* budget,
+                                   size_t entry_offset) {
+  BlobIndex index;
+  if (Status s = DecodeBlobIndex(value, &index); !s.ok()) {
+    return Status::Error(s.code(), s.message(), static_cast<int64_t>(entry_offset));
+  }
+  if (!IsSameFileBlobIndex(index)) return Status::Ok();  // names a blob file: left as it is
+  BlockHandle handle;
+  if (Status s = EmbeddedBlobRecordHandle(index, table_->file.blocks_end, &handle); !s.ok()) {
+    return Status::Error(s.code(), s.message(), static_cast<int64_t>(entry_offset));
+  }
+  // The payload joins the block's entries in what the batch holds: a hostile size fails here,
+  // before anything is read.
+  if (Status s = budget->Charge(index.size, entry_offset); !s.ok()) return s;
+  index.value = ByteView();  // points into the block, which does not stay
+  blob_reads_.push_back(BlobRead{entry, index, {}});
+  // Within the budget just charged (kMaxBlockBytes), so it fits a size_t.
+  if (content_ == Content::kEntries) blob_bytes_ += static_cast<size_t>(index.size);
+  return Status::Ok();
+}
+
+Status TableCursor::ReadBlobRecords() {
+  BlockFetcher& fetcher = walk_->blob_fetcher;
+  while (next_blob_read_ < blob_reads_.size()) {
+    BlobRead& read = blob_reads_[next_blob_read_];
+    const BlockHandle handle{read.index.offset, read.index.size};
+    std::optional<Bytes> payload;
+    Status s = fetcher.Fetch(handle, BlockKind::kMeta, &payload);
+    if (s.ok() && !payload) return s;  // the driver's turn
+    if (s.ok()) s = CheckEmbeddedBlobCompression(read.index, fetcher.trailer()[0]);
+    if (!s.ok()) {
+      const int64_t at = s.offset() < 0 ? static_cast<int64_t>(handle.offset) : s.offset();
+      return Status::Error(s.code(), s.message() + " (embedded blob record)", at);
+    }
+    if (content_ == Content::kEntries) {
+      read.payload = std::move(*payload);
+    } else {
+      fetcher.Recycle(std::move(*payload));
+    }
+    ++next_blob_read_;
+  }
+  if (content_ == Content::kEntries && !blob_reads_.empty()) SpliceBlobValues();
+  blob_reads_.clear();
+  next_blob_read_ = 0;
+  blob_bytes_ = 0;
+  return Status::Ok();
+}
+
+void TableCursor::SpliceBlobValues() {
+  Bytes values;
+  values.reserve(value_data_.size() + blob_bytes_);
+  std::vector<uint32_t> offsets;
+  offsets.reserve(value_offsets_.size());
+  offsets.push_back(0);
+  auto read = blob_reads_.begin();
+  for (size_t i = 0; i + 1 < value_offsets_.size(); ++i) {
+    if (read != blob_reads_.end() && read->entry == i) {
+      values.insert(values.end(), read->payload.begin(), read->payload.end());
+      // The entry reads as the Put it was written as (the resolving iterator's kTypeValue).
+      tags_[i] = (tags_[i] & ~uint64_t{0xff}) | static_cast<uint64_t>(EntryType::kPut);
+      ++read;
+    } else {
+      values.insert(values.end(), value_data_.begin() + value_offsets_[i],
+                    value_data_.begin() + value_offsets_[i + 1]);
+    }
+    offsets.push_back(static_cast<uint32_t>(values.size()));
+  }
+  value_data_ = std::move(values);
+  value_offsets_ = std::move(offsets);
 }
 
 Status TableCursor::ReadDataBlock() {
@@ -330,7 +427,7 @@ Status TableCursor::NextHandle() {
 Status TableCursor::Advance() {
   Walk& w = *walk_;
   if (!deferred_error_.ok()) {
-    if (!key_blocks_.empty()) return Status::Ok();  // the batch before it is still to be taken
+    if (!key_blocks_.empty()) return CompleteBatch();  // the batch before it is still to be taken
     return deferred_error_;
   }
   while (!at_end_ && !BatchReady()) {
@@ -360,9 +457,20 @@ Status TableCursor::Advance() {
     if (!s.ok()) {
       if (key_blocks_.empty()) return s;
       deferred_error_ = std::move(s);
-      return Status::Ok();
+      return CompleteBatch();
     }
     if (fetcher->need() != IoNeed::kNothing) return Status::Ok();
+  }
+  return CompleteBatch();
+}
+
+Status TableCursor::CompleteBatch() {
+  // One record that fails fails the batch: its entries would otherwise go out holding the index
+  // instead of the value.
+  if (Status s = ReadBlobRecords(); !s.ok()) {
+    ClearBatch();
+    deferred_error_ = s;
+    return s;
   }
   return Status::Ok();
 }

@@ -36,6 +36,7 @@ const char* TableRegionKindName(TableRegionKind kind) {
                                            "compression-dict",
                                            "meta",
                                            "footer",
+                                           "embedded-blobs",
                                            "gap"};
   return EnumName<TableRegionKind::kGap>(kind, kNames, "gap");
 }
@@ -180,8 +181,10 @@ void TableLayoutRead::Finish() {
   uint64_t covered = 0;  // regions so far cover [0, covered)
   for (TableRegion& r : regions_) {
     if (r.handle.offset > covered) {
-      tiled.push_back({TableRegionKind::kGap, BlockHandle{covered, r.handle.offset - covered}, "",
-                       std::nullopt});
+      // Blob records are written as their entries are added, so they always precede a data block.
+      const bool blob_records = table_->embedded_blobs && r.kind == TableRegionKind::kData;
+      tiled.push_back({blob_records ? TableRegionKind::kEmbeddedBlobs : TableRegionKind::kGap,
+                       BlockHandle{covered, r.handle.offset - covered}, "", std::nullopt});
     }
     covered = std::max(covered, r.handle.offset + r.span());
     tiled.push_back(std::move(r));

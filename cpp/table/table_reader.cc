@@ -10,6 +10,7 @@
 
 #include "base/enum_names.h"
 #include "comparator/stored_without_timestamps.h"
+#include "sstfilter/embedded_blobs.h"
 #include "table/internal_key.h"
 
 namespace sstfilter {
@@ -316,6 +317,7 @@ Status TableReader::Configure() {
     if (auto compression = props.Text("rocksdb.compression")) {
       t.file.compression_manager = CompressionManagerName(t.file.format_version, *compression);
     }
+    t.embedded_blobs = props.Find(kEmbeddedBlobStatsProperty) != nullptr;
     auto extractor = props.Text("rocksdb.prefix.extractor.name");
     if (extractor && !extractor->empty() && *extractor != "nullptr") {
       t.prefix_extractor_name = *extractor;

@@ -54,6 +54,8 @@ struct OpenedTable {
   bool whole_key_filtering = true;  // rocksdb.block.based.table.whole.key.filtering
   std::optional<std::string> prefix_extractor_name;  // nullopt when the table has none
   std::optional<PrefixExtractor> prefix_extractor;   // nullopt also for custom extractors
+  // The table records rocksdb.embedded.blob.stats: its same-file blob indexes are resolved.
+  bool embedded_blobs = false;
   TableFilter filter;
 
   const MetaindexEntry* FindMeta(std::string_view name) const;

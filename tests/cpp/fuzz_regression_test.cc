@@ -11,6 +11,7 @@
 #include "../fuzz/blob_file_harness.h"
 #include "../fuzz/block_harness.h"
 #include "../fuzz/db_get_harness.h"
+#include "../fuzz/embedded_blobs_harness.h"
 #include "../fuzz/filter_harness.h"
 #include "../fuzz/indexeddb_key_harness.h"
 #include "../fuzz/leveldb_filter_block_harness.h"
@@ -52,6 +53,7 @@ const std::map<std::string, Harness> kHarnesses = {
     {"wal_replay", fuzz::FuzzWalReplay},
     {"db_get", fuzz::FuzzDbGet},
     {"blob_file", fuzz::FuzzBlobFile},
+    {"embedded_blobs", fuzz::FuzzEmbeddedBlobs},
     {"indexeddb_key", fuzz::FuzzIndexedDbKey},
     {"v8_value", fuzz::FuzzV8Value},
     {"local_storage", fuzz::FuzzLocalStorage},

@@ -250,7 +250,12 @@ void CheckLayout(const GoldenTable& t, const TableReader& reader) {
   EXPECT_EQ(count[TableRegionKind::kProperties], 1u) << t.id;
   const TableProperties& props = table.properties;
   EXPECT_EQ(count[TableRegionKind::kData], props.Number("rocksdb.num.data.blocks")) << t.id;
-  EXPECT_EQ(bytes[TableRegionKind::kData], props.Number("rocksdb.data.size")) << t.id;
+  // data.size is the builder's offset after the last data block (block_based_table_builder.cc,
+  // `props.data_size = r->get_offset()`), so it counts the embedded blob records among them.
+  EXPECT_EQ(bytes[TableRegionKind::kData] + bytes[TableRegionKind::kEmbeddedBlobs],
+            props.Number("rocksdb.data.size"))
+      << t.id;
+  EXPECT_EQ(count[TableRegionKind::kEmbeddedBlobs] > 0, table.embedded_blobs) << t.id;
   if (table.index_type == kTwoLevelIndexSearch) {
     EXPECT_EQ(count[TableRegionKind::kIndex], props.Number("rocksdb.index.partitions")) << t.id;
     EXPECT_EQ(count[TableRegionKind::kTopIndex], 1u) << t.id;
@@ -412,6 +417,12 @@ TEST(TableGolden, V11CompressionNamesAndUserDefinedIndexes) {
   std::vector<GoldenTable> tables = LoadFixtureTables("v11_meta", "v11-meta");
   std::erase_if(tables, [](const GoldenTable& t) { return t.id.ends_with("/custom-codec-0x81"); });
   CheckSection(tables, "v11-meta");
+}
+
+// Embedded blob tables (SstFileWriter::OpenWithEmbeddedBlobs): the entries a walk reads carry the
+// blob records' payloads, which are the values written.
+TEST(TableGolden, V11EmbeddedBlobs) {
+  CheckSection(LoadFixtureTables("v11_blob", "v11-blob"), "v11-blob");
 }
 
 }  // namespace

@@ -15,9 +15,9 @@ import { BACKENDS, loadBackend } from "./backends";
 import { loadTestingBackend } from "./testing-backend";
 import { blockEntries, blockHandle, bytesEqual, fixtureKeys, hexToBytes, sectionCases } from "./golden";
 
-// Every table of every corpus (rocksdb-sst, leveldb-table, head, v11-kv), opened from bytes and from
-// the file: what it says about itself, its raw filters, every recorded answer, its keys (and its
-// values, where the corpus records them).
+// Every table of every corpus (rocksdb-sst, leveldb-table, head, v11-kv, v11-meta, v11-blob),
+// opened from bytes and from the file: what it says about itself, its raw filters, every recorded
+// answer, its keys (and its values, where the corpus records them).
 // Result codes everywhere: 0 = the filter said no, 1 = maybe, 2 = not consulted by the database.
 
 type PropertyValue = number | bigint | string | { hex: string };
@@ -142,6 +142,8 @@ const TABLES = [
   ...fixtureTables("v11_kv", "v11-kv"),
   // The custom codec's table cannot be read: compression-manager.test.ts checks it says so.
   ...fixtureTables("v11_meta", "v11-meta").filter((t) => !t.id.endsWith("/custom-codec-0x81")),
+  // Embedded blob records: entries() gives the values written (v11-blob.test.ts checks the rest).
+  ...fixtureTables("v11_blob", "v11-blob"),
 ];
 
 // sst_dump --show_properties labels -> property names (tools/sst_dump_tool.cc, TableProperties::ToString).

@@ -5,7 +5,14 @@ import { Filter, LevelDbFilterBlock } from "./filters.js";
 import { makeHashes, type Hashes } from "./hash.js";
 import { WasmHeap } from "../core/heap.js";
 import { formatScanLines, type Entry } from "./entries.js";
-import { decodeBlobIndex, decodeWideColumns, type BlobIndex, type WideColumn } from "./values.js";
+import {
+  decodeBlobIndex,
+  decodeEmbeddedBlobStats,
+  decodeWideColumns,
+  type BlobIndex,
+  type EmbeddedBlobStats,
+  type WideColumn,
+} from "./values.js";
 import { packKeys, type Key, type KeyBatch } from "../core/keys.js";
 import { createTableWriter, type TableWriter, type WriteOptions } from "./table-writer.js";
 import { verifySourceDatabase, type DatabaseVerifyOptions, type DatabaseVerifyReport } from "./db-verify.js";
@@ -333,6 +340,14 @@ export class SstFilter {
   /** Decodes the value of a "wide-column-entity" entry into its columns (docs/FORMATS.md 3.10.2). */
   decodeWideColumns(value: Uint8Array): WideColumn[] {
     return decodeWideColumns(this.heap, value);
+  }
+
+  /**
+   * Decodes the value of an embedded blob table's rocksdb.embedded.blob.stats property (RocksDB
+   * 11.6+, docs/FORMATS.md 3.10.3): its blob record count and payload bytes.
+   */
+  decodeEmbeddedBlobStats(value: Uint8Array): EmbeddedBlobStats {
+    return decodeEmbeddedBlobStats(this.heap, value);
   }
 
   /**

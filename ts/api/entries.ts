@@ -52,6 +52,13 @@ export interface EntryOptions {
   prefix?: Key;
   /** At most this many entries. */
   limit?: number;
+  /**
+   * Embedded blob tables (RocksDB 11.6+ SstFileWriter::OpenWithEmbeddedBlobs): "resolve" (the
+   * default) reads each value moved to a blob record of the same file, checked, and gives it as a
+   * "put", as RocksDB's Get and iterators return it; "index" keeps the stored "blob-index" entry, as
+   * sst_dump prints it.
+   */
+  embeddedBlobs?: "resolve" | "index";
 }
 
 /** A range deletion of the table's rocksdb.range_del block: user keys [start, end) at `seq`. */
@@ -68,6 +75,7 @@ export interface EntryRangeRaw {
   prefix?: Uint8Array;
   exact?: boolean;
   limit?: number;
+  embeddedBlobs?: "resolve" | "index";
 }
 
 /** The options of an entries walk validated and encoded for the core (keys as bytes). */
@@ -86,6 +94,15 @@ export function entryRange(opts: EntryOptions | undefined): EntryRangeRaw {
       throw new SstFilterError("BAD_OPTIONS", `limit must be a whole number >= 0, got ${opts.limit}`);
     }
     range.limit = opts.limit;
+  }
+  if (opts.embeddedBlobs !== undefined) {
+    if (opts.embeddedBlobs !== "resolve" && opts.embeddedBlobs !== "index") {
+      throw new SstFilterError(
+        "BAD_OPTIONS",
+        `embeddedBlobs must be "resolve" or "index", got ${String(opts.embeddedBlobs)}`,
+      );
+    }
+    range.embeddedBlobs = opts.embeddedBlobs;
   }
   return range;
 }

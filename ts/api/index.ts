@@ -98,7 +98,7 @@ export type {
   TablePropertyValue,
   TableReadOptions,
 } from "./table-types.js";
-export type { BlobIndex, WideColumn } from "./values.js";
+export type { BlobIndex, EmbeddedBlobStats, WideColumn } from "./values.js";
 export { Database } from "./db.js";
 export { detectDatabaseFormat } from "./db-source.js";
 export { parseDatabaseFileName } from "./db-file-names.js";

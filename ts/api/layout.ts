@@ -12,6 +12,8 @@ import type { LayoutRaw, ModuleConstants } from "../core/core-module.js";
  *   a partitioned filter's partitions and the index over them;
  * - "properties", "metaindex", "range-del" (range deletions), "compression-dict", "meta" (any
  *   other block the metaindex names), "footer";
+ * - "embedded-blobs": in an embedded blob table (RocksDB 11.6+ SstFileWriter::OpenWithEmbeddedBlobs),
+ *   the blob records before a data block, one region per run of them;
  * - "gap": bytes no handle names (block_align padding, or blocks only a newer writer knows).
  */
 export type TableRegionKind =
@@ -27,6 +29,7 @@ export type TableRegionKind =
   | "compression-dict"
   | "meta"
   | "footer"
+  | "embedded-blobs"
   | "gap";
 
 /** One region of `t.layout()`: regions come in file order and tile the file. */

@@ -1,6 +1,7 @@
 // The values of RocksDB's structured entry types (docs/FORMATS.md 3.10), decoded in the core
 // (cpp/table/blob_index.cc, cpp/table/wide_columns.cc): what t.entries() gives as the value of a
-// "blob-index" or "wide-column-entity" entry.
+// "blob-index" or "wide-column-entity" entry; and the property an embedded blob table counts its
+// blob records in (3.10.3, cpp/table/embedded_blobs.cc).
 import type { WasmHeap } from "../core/heap.js";
 import { SstFilterError } from "../core/errors.js";
 
@@ -34,6 +35,14 @@ export interface WideColumn {
   blobIndex?: BlobIndex;
 }
 
+/** What rocksdb.embedded.blob.stats counts (rocksdb table/embedded_blob_sst.h, 11.8.1). */
+export interface EmbeddedBlobStats {
+  /** The blob records the table holds among its data blocks. */
+  blobCount: bigint;
+  /** Their payloads' bytes, trailers not counted. */
+  payloadBytes: bigint;
+}
+
 function checkValue(value: unknown, caller: string): asserts value is Uint8Array {
   if (!(value instanceof Uint8Array)) {
     throw new SstFilterError("BAD_OPTIONS", `${caller} takes the value as a Uint8Array`);
@@ -61,4 +70,17 @@ export function decodeWideColumns(heap: WasmHeap, value: Uint8Array): WideColumn
   const columns = heap.module.decodeWideColumns(ptr, size);
   if (columns === null) throw heap.lastError();
   return columns as WideColumn[];
+}
+
+/**
+ * Decodes the value of a table's rocksdb.embedded.blob.stats property as RocksDB's
+ * DecodeEmbeddedBlobStats does; SstFilterError CORRUPT (offset within `value`) when it does not.
+ */
+export function decodeEmbeddedBlobStats(heap: WasmHeap, value: Uint8Array): EmbeddedBlobStats {
+  checkValue(value, "decodeEmbeddedBlobStats");
+  const [ptr, size] = heap.putKey(value);
+  // wasm/value_bindings.cc builds the EmbeddedBlobStats.
+  const stats = heap.module.decodeEmbeddedBlobStats(ptr, size);
+  if (stats === null) throw heap.lastError();
+  return stats as EmbeddedBlobStats;
 }

@@ -220,6 +220,9 @@ export interface CoreModule {
   decodeBlobIndex(value: number, size: number): unknown;
   /** The columns of the entity at [value, value + size): ts/api/values.ts's WideColumn[]; null on error. */
   decodeWideColumns(value: number, size: number): unknown;
+  /** The rocksdb.embedded.blob.stats value at [value, value + size): ts/api/values.ts's
+   * EmbeddedBlobStats; null on error. */
+  decodeEmbeddedBlobStats(value: number, size: number): unknown;
   /** An IndexedDB record (user key, value) as JSON text (wasm/chrome_bindings.cc,
    * docs/FORMATS.md 7.5); null on error (last error). */
   decodeIndexedDbRecord(key: number, keySize: number, value: number, valueSize: number): string | null;

@@ -14,6 +14,7 @@
 #include "sstfilter/status.h"
 #include "sstfilter/table_io.h"
 #include "sstfilter/table_reader.h"
+#include "sstfilter/values.h"
 
 namespace sstfilter {
 
@@ -130,6 +131,15 @@ class TableCursor final : public ResumableRead {
   // kUnsupported when the range needs an order the table's comparator does not give. Call before
   // the first Advance.
   Status SetEntryRange(EntryRange range);
+  // Embedded blob tables (docs/FORMATS.md 3.10.3): whether the walk reads the same-file blob record
+  // of each entry that holds one. Each record read is checked (trailer checksum unless
+  // TableOptions::verify_checksums is off, compression byte); with Content::kEntries its payload
+  // then is the entry's value and its type kPut, as RocksDB's Get and iterators return it
+  // (rocksdb table/block_based/block_based_table_reader.cc MaybeResolveEmbeddedValue). Off, the
+  // entry keeps the blob index as stored, as sst_dump prints it. A record that fails its checks
+  // fails the batch it belongs to (no entry of it is handed over). Default: on for
+  // Content::kEntries, off for kKeys (verify turns it on). Call before the first Advance.
+  void SetEmbeddedBlobReads(bool on) { read_blobs_ = on; }
   // Looks each data block up in `cache` (as `table`'s) before reading it, and puts in those it
   // read and decoded without error. Call before the first Advance.
   void SetBlockCache(BlockCache* cache, BlockCacheTable table) {
@@ -164,6 +174,15 @@ class TableCursor final : public ResumableRead {
   bool BeforeFrom(const IndexEntry& entry) const;
   Status NextHandle();
   bool BatchReady() const;
+  // SetEmbeddedBlobReads: notes the record of the entry just taken when it holds a same-file blob
+  // index (`entry`: its place in the batch), charging its size to `budget`.
+  Status NoteBlobRecord(ByteView value, size_t entry, EntryBudget* budget, size_t entry_offset);
+  // Reads the batch's noted records (Ok with fetcher() waiting while bytes are needed), then
+  // puts their payloads in place of the indexes (Content::kEntries).
+  Status ReadBlobRecords();
+  void SpliceBlobValues();
+  // ReadBlobRecords for a batch otherwise complete; an error there drops the batch and stays.
+  Status CompleteBatch();
 
   std::shared_ptr<const OpenedTable> table_;
   std::unique_ptr<Walk> walk_;
@@ -176,6 +195,17 @@ class TableCursor final : public ResumableRead {
   bool from_reached_ = true;      // no entry before the range's start is left to skip
   bool unordered_exact_ = false;  // an exact range over keys in an unknown order: every block
   bool check_order_ = false;
+  bool read_blobs_;
+  // The same-file blob records of the batch's entries, in entry order; those before
+  // next_blob_read_ are read (their payloads here with Content::kEntries).
+  struct BlobRead {
+    size_t entry = 0;
+    BlobIndex index;
+    Bytes payload;
+  };
+  std::vector<BlobRead> blob_reads_;
+  size_t next_blob_read_ = 0;
+  size_t blob_bytes_ = 0;  // payload bytes the batch's records add to its values
   BlockCache* cache_ = nullptr;
   BlockCacheTable cache_table_;
   uint64_t entries_taken_ = 0;

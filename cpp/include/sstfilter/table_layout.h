@@ -29,10 +29,13 @@ enum class TableRegionKind : uint8_t {
   kCompressionDictionary,  // rocksdb.compression_dict
   kMeta,                   // any other meta block the metaindex names
   kFooter,
+  // Embedded blob tables (docs/FORMATS.md 3.10.3): the bytes before a data block that no handle
+  // names, the blob records of entries (the layout reads no entries: one region covers a run).
+  kEmbeddedBlobs,
   kGap,  // bytes no handle names (block_align padding, or blocks only a newer writer knows)
 };
 // "data", "index", "top-index", "filter", "filter-partition", "filter-top-index", "properties",
-// "metaindex", "range-del", "compression-dict", "meta", "footer", "gap".
+// "metaindex", "range-del", "compression-dict", "meta", "footer", "embedded-blobs", "gap".
 const char* TableRegionKindName(TableRegionKind kind);
 
 struct TableRegion {
@@ -46,7 +49,8 @@ struct TableRegion {
   std::optional<Bytes> separator;
 
   bool has_trailer() const {
-    return kind != TableRegionKind::kFooter && kind != TableRegionKind::kGap;
+    return kind != TableRegionKind::kFooter && kind != TableRegionKind::kGap &&
+           kind != TableRegionKind::kEmbeddedBlobs;
   }
   // The file bytes the region covers.
   uint64_t span() const { return handle.size + (has_trailer() ? kBlockTrailerSize : 0); }

@@ -29,6 +29,7 @@
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/slice_transform.h"
+#include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
 #include "table/sst_file_writer_collectors.h"
@@ -94,7 +95,7 @@ const char* ChecksumName(rocksdb::ChecksumType c) {
 rocksdb::Options MakeOptions(const Case& c) {
   BlockBasedTableOptions t;
   t.format_version = c.format_version;
-  t.separate_key_value_in_data_block = true;
+  t.separate_key_value_in_data_block = c.separate_key_value_in_data_block;
   t.block_size = 1024;  // several data blocks from tens of KB
   t.block_restart_interval = c.block_restart_interval;
   t.checksum = c.checksum;
@@ -144,7 +145,7 @@ void MakeEntries(const Case& c, std::vector<std::string>* keys, std::vector<std:
   }
 }
 
-void WriteTable(const rocksdb::Options& options, const fs::path& path,
+void WriteTable(const Case& c, const rocksdb::Options& options, const fs::path& path,
                 const std::vector<std::string>& keys, const std::vector<std::string>& values) {
   const rocksdb::ImmutableOptions ioptions(options);
   const rocksdb::MutableCFOptions moptions(options);
@@ -156,12 +157,16 @@ void WriteTable(const rocksdb::Options& options, const fs::path& path,
   // TableBuilderOptions keeps a reference to the column family name (table/table_builder.h): it
   // must outlive the builder, which a temporary "" does not (its bytes then entered the table).
   static const std::string kNoColumnFamilyName;
+  // What SstFileWriter::OpenWithEmbeddedBlobs hands the builder (table/sst_file_writer.cc).
+  rocksdb::SstFileWriterEmbeddedBlobOptions embedded;
+  if (c.embedded_min_blob_size) embedded.min_blob_size = *c.embedded_min_blob_size;
   const rocksdb::TableBuilderOptions tbo(
       ioptions, moptions, read_options, write_options, icmp, &collectors, options.compression,
       options.compression_opts,
       rocksdb::TablePropertiesCollectorFactory::Context::kUnknownColumnFamily, kNoColumnFamilyName,
       -1, rocksdb::kUnknownNewestKeyTime, false, rocksdb::TableFileCreationReason::kMisc, 0, 0,
-      "SST Writer", kSessionId, 0, kFileNumber);
+      "SST Writer", kSessionId, 0, kFileNumber, rocksdb::kMaxSequenceNumber,
+      c.embedded_min_blob_size ? &embedded : nullptr);
   std::unique_ptr<rocksdb::FSWritableFile> file;
   const rocksdb::FileOptions file_options;
   Check(
@@ -214,7 +219,7 @@ uint64_t Count(rocksdb::Statistics& st, std::initializer_list<rocksdb::Tickers> 
 // BLOOM_FILTER_USEFUL / _FULL_POSITIVE, a prefix-only one BLOOM_FILTER_PREFIX_USEFUL / _CHECKED
 // (block_based_table_reader.cc FullFilterKeyMayMatch).
 nlohmann::json GetAnswer(rocksdb::DB* db, rocksdb::Statistics& st, const std::string& key,
-                         const std::string* expected_value) {
+                         const std::string* expected_value, nlohmann::json* read_value) {
   const auto no = {rocksdb::BLOOM_FILTER_USEFUL, rocksdb::BLOOM_FILTER_PREFIX_USEFUL};
   const auto asked = {rocksdb::BLOOM_FILTER_FULL_POSITIVE, rocksdb::BLOOM_FILTER_PREFIX_CHECKED};
   const uint64_t no_before = Count(st, no);
@@ -223,6 +228,7 @@ nlohmann::json GetAnswer(rocksdb::DB* db, rocksdb::Statistics& st, const std::st
   const rocksdb::Status s = db->Get(rocksdb::ReadOptions(), key, &value);
   if (!s.ok() && !s.IsNotFound()) Fail("Get: " + s.ToString());
   if (expected_value && (!s.ok() || value != *expected_value)) Fail("Get read back a wrong value");
+  *read_value = s.ok() ? nlohmann::json(Hex(value)) : nlohmann::json(nullptr);
   if (Count(st, no) > no_before) return "no";
   if (Count(st, asked) > asked_before) return "maybe";
   return nullptr;
@@ -307,7 +313,7 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
   std::vector<std::string> keys, values;
   MakeEntries(c, &keys, &values);
   const fs::path sst = out_dir / (c.id + ".sst");
-  WriteTable(options, sst, keys, values);
+  WriteTable(c, options, sst, keys, values);
   WriteRecords(out_dir / (c.id + ".keys"), keys);
   WriteRecords(out_dir / (c.id + ".values"), values);
 
@@ -324,12 +330,18 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
   // its last byte dropped, keys of absent prefixes, and keys outside the table's range.
   nlohmann::json probes = nlohmann::json::array();
   auto probe = [&](const std::string& key, const std::string* value) {
-    probes.push_back(
-        {{"key", Hex(key)},
-         {"present", value != nullptr},
-         {"answer", GetAnswer(db.get(), *options.statistics, key, value)},
-         {"seekAnswer", c.prefix.empty() ? nlohmann::json(nullptr)
-                                         : SeekAnswer(db.get(), *options.statistics, key)}});
+    nlohmann::json read_value;
+    nlohmann::json record = {
+        {"key", Hex(key)},
+        {"present", value != nullptr},
+        {"answer", GetAnswer(db.get(), *options.statistics, key, value, &read_value)},
+        {"seekAnswer", c.prefix.empty() ? nlohmann::json(nullptr)
+                                        : SeekAnswer(db.get(), *options.statistics, key)}};
+    // Get's value (hex, null when not found): what a reader resolving same-file blob indexes
+    // must return. Only the embedded-blob cases record it, so that v11-kv and v11-meta keep their
+    // bytes.
+    if (c.embedded_min_blob_size) record["getValue"] = read_value;
+    probes.push_back(std::move(record));
   };
   for (size_t i = 0; i < keys.size(); i += 3) {
     probe(keys[i], &values[i]);
@@ -347,29 +359,32 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
   db.reset();
   fs::remove_all(db_dir);
 
-  return {{"id", c.id},
-          {"kind", "rocksdb"},
-          {"file", c.id + ".sst"},
-          {"formatVersion", c.format_version},
-          {"filter", c.filter == "none" ? nlohmann::json(nullptr) : nlohmann::json(c.filter)},
-          {"bitsPerKey", c.bits_per_key},
-          {"partitioned", c.partitioned},
-          {"decoupled", true},  // decouple_partitioned_filters, left at 11.x's default
-          {"metadataBlockSize", c.partitioned ? 256 : 4096},
-          {"optimizeFiltersForMemory", false},
-          {"prefix", c.prefix.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.prefix)},
-          {"wholeKeyFiltering", c.whole_key_filtering},
-          {"compression", c.compression_label.empty() ? CompressionName(c.compression)
-                                                      : c.compression_label.c_str()},
-          {"checksum", ChecksumName(c.checksum)},
-          {"separateKeyValueInDataBlock", true},
-          {"blockSize", 1024},
-          {"blockRestartInterval", c.block_restart_interval},
-          {"dataBlockHashIndex", c.hash_index},
-          {"uniformCvThreshold", c.uniform_cv_threshold},
-          {"keys", {{"path", c.id + ".keys"}, {"count", keys.size()}}},
-          {"values", {{"path", c.id + ".values"}, {"count", values.size()}}},
-          {"probes", probes}};
+  nlohmann::json record = {
+      {"id", c.id},
+      {"kind", "rocksdb"},
+      {"file", c.id + ".sst"},
+      {"formatVersion", c.format_version},
+      {"filter", c.filter == "none" ? nlohmann::json(nullptr) : nlohmann::json(c.filter)},
+      {"bitsPerKey", c.bits_per_key},
+      {"partitioned", c.partitioned},
+      {"decoupled", true},  // decouple_partitioned_filters, left at 11.x's default
+      {"metadataBlockSize", c.partitioned ? 256 : 4096},
+      {"optimizeFiltersForMemory", false},
+      {"prefix", c.prefix.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.prefix)},
+      {"wholeKeyFiltering", c.whole_key_filtering},
+      {"compression",
+       c.compression_label.empty() ? CompressionName(c.compression) : c.compression_label.c_str()},
+      {"checksum", ChecksumName(c.checksum)},
+      {"separateKeyValueInDataBlock", c.separate_key_value_in_data_block},
+      {"blockSize", 1024},
+      {"blockRestartInterval", c.block_restart_interval},
+      {"dataBlockHashIndex", c.hash_index},
+      {"uniformCvThreshold", c.uniform_cv_threshold},
+      {"keys", {{"path", c.id + ".keys"}, {"count", keys.size()}}},
+      {"values", {{"path", c.id + ".values"}, {"count", values.size()}}},
+      {"probes", probes}};
+  if (c.embedded_min_blob_size) record["embeddedMinBlobSize"] = *c.embedded_min_blob_size;
+  return record;
 }
 
 int main(int argc, char** argv) {
@@ -381,6 +396,7 @@ int main(int argc, char** argv) {
   nlohmann::json cases = nlohmann::json::array();
   for (const Case& c : Cases()) cases.push_back(RunCase(c, out_dir, scratch));
   WriteMetaTables(out_dir.parent_path() / "v11-meta", scratch);
+  WriteEmbeddedBlobTables(out_dir.parent_path() / "v11-blob", scratch);
   const nlohmann::json manifest = {
       {"generator", "tests/corpus/rocksdb11/generator.cc"},
       {"library", "RocksDB 11.8.1 (git tag v11.8.1, built from upstream source)"},

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "rocksdb/options.h"
@@ -26,7 +27,11 @@ struct Case {
   int block_restart_interval = 16;
   bool hash_index = false;           // data_block_index_type kDataBlockBinaryAndHash
   double uniform_cv_threshold = -1;  // >= 0 lets index blocks carry bit 29
+  bool separate_key_value_in_data_block = true;
   size_t keys = 800;
+  // Set: values of at least this many bytes go to same-file blob records, as
+  // SstFileWriter::OpenWithEmbeddedBlobs writes them (11.6+); probes then record Get's value too.
+  std::optional<uint64_t> embedded_min_blob_size;
   // Options the fields above do not say (a compression manager, a user-defined index), set last.
   std::function<void(rocksdb::Options*, rocksdb::BlockBasedTableOptions*)> customize;
 };
@@ -37,3 +42,7 @@ nlohmann::json RunCase(const Case& c, const std::filesystem::path& out_dir,
 
 // tables_meta.cc: the tables of fixtures/v11-meta and their manifest.
 void WriteMetaTables(const std::filesystem::path& out_dir, const std::filesystem::path& scratch);
+
+// tables_embedded_blobs.cc: the tables of fixtures/v11-blob and their manifest.
+void WriteEmbeddedBlobTables(const std::filesystem::path& out_dir,
+                             const std::filesystem::path& scratch);

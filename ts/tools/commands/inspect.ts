@@ -1,6 +1,7 @@
 // `sstfilter inspect FILE`: a table's format, footer, metaindex, filter and properties.
 import type { FilterSummary } from "../../api/filter-report.js";
 import {
+  SstFilterError,
   summarizeTableFilter,
   verifyTable,
   type AsyncTable,
@@ -10,6 +11,7 @@ import {
 import { terminalSafe } from "../db-dump.js";
 import { count, handleLine, keyOrderText, percent, toHex } from "../format.js";
 import {
+  fromHex,
   onePath,
   HEADER_HELP,
   TABLE_OPTIONS,
@@ -20,9 +22,21 @@ import {
   type Parsed,
 } from "./shared.js";
 
-function propertyText(value: TablePropertyValue): string {
-  if (typeof value === "object") return `0x${value.hex}`;
-  return String(value);
+// An embedded blob table's (RocksDB 11.6+) two varint counts, shown decoded beside their bytes.
+const EMBEDDED_BLOB_STATS = "rocksdb.embedded.blob.stats";
+
+function propertyText(sf: NodeSstFilter, name: string, value: TablePropertyValue): string {
+  const stored = typeof value === "object" ? `0x${value.hex}` : String(value);
+  if (name !== EMBEDDED_BLOB_STATS || typeof value === "number" || typeof value === "bigint") return stored;
+  // Printable bytes come as text (wasm/table_bindings.cc Properties), the others as hex.
+  const bytes = typeof value === "object" ? fromHex(value.hex, name) : new TextEncoder().encode(value);
+  try {
+    const stats = sf.decodeEmbeddedBlobStats(bytes);
+    return `${count(stats.blobCount)} blob records, ${count(stats.payloadBytes)} payload bytes (${stored})`;
+  } catch (error) {
+    if (!(error instanceof SstFilterError)) throw error;
+    return `${stored} (does not decode: ${error.message})`;
+  }
 }
 
 function jsonValue(_key: string, value: unknown): unknown {
@@ -132,7 +146,7 @@ async function inspect(sf: NodeSstFilter, args: Parsed): Promise<number> {
       const width = Math.max(...props.map(([name]) => name.length));
       row(
         "properties",
-        props.map(([name, value]) => `${name.padEnd(width)}  ${propertyText(value)}`),
+        props.map(([name, value]) => `${name.padEnd(width)}  ${propertyText(sf, name, value)}`),
       );
     }
     process.stdout.write(out.join("\n") + "\n");

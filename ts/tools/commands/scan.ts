@@ -64,7 +64,9 @@ async function scan(sf: NodeSstFilter, args: Parsed): Promise<number> {
   if (args.values.prefix !== undefined && args.values.from !== undefined) {
     throw usage("scan takes --prefix or --from, not both (as sst_dump)");
   }
-  const opts: EntryOptions = {};
+  // sst_dump prints an embedded blob table's entries as stored (its reader leaves them unresolved:
+  // rocksdb block_based_table_reader.cc NewIterator, TableReaderCaller::kSSTDumpTool).
+  const opts: EntryOptions = { embeddedBlobs: "index" };
   const from = keyArgument(args, "from");
   const to = keyArgument(args, "to");
   const prefix = keyArgument(args, "prefix");
