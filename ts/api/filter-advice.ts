@@ -559,9 +559,17 @@ export async function filterAdvice(
       continue;
     }
     // The whole-key + prefix filter answers whole-key queries too: probed with absent whole keys.
-    const absent = reservoir === mixed ? { absent: drawAbsentKeys(wholeKeys, o.absentKeys, o.seed) } : {};
+    // LevelDB has no prefix extractor, so no such filter.
+    const mixedOnly =
+      reservoir === mixed
+        ? {
+            absent: drawAbsentKeys(wholeKeys, o.absentKeys, o.seed),
+            policies: o.policies.filter((p) => p !== "leveldb"),
+          }
+        : {};
+    if (mixedOnly.policies?.length === 0) continue;
     const keys = reservoir === whole ? wholeKeys : reservoir.batch();
-    sets.push(adviseFilterSizes(sf, keys, { ...o, ...absent, totalKeys: reservoir.seen, filtering }));
+    sets.push(adviseFilterSizes(sf, keys, { ...o, ...mixedOnly, totalKeys: reservoir.seen, filtering }));
   }
   return { seed: o.seed, sets, notes };
 }

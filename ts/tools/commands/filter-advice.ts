@@ -184,9 +184,9 @@ Ribbon, which writes a FastLocalBloom where that is smaller: "(Bloom)") from the
 or of a database's live tables, at a range of bits per key, byte for byte as the library would,
 and measures each filter's false-positive rate on absent keys drawn like the real ones (a real
 key with its tail bytes replaced), beside RocksDB's own estimate. Where the table names a prefix
-extractor, filtering on its prefixes is advised on too, and on whole keys and prefixes in one
-filter (RocksDB's whole_key_filtering with a prefix extractor). LevelDB's row is one filter over all the
-keys (LevelDB's filter block adds 5 bytes per 2 KiB of data).
+extractor, filtering on its prefixes is advised on too, alone and with the whole keys in one
+filter (RocksDB's whole_key_filtering with the extractor). LevelDB's row is one filter over all
+the keys (LevelDB's filter block adds 5 bytes per 2 KiB of data).
 
   --fp-rate R      the false-positive rate to meet (default 0.01): the smallest filter whose
                    measured rate is at most R is named
