@@ -131,7 +131,13 @@ function chart(set) {
 function setView(set) {
   const scaled = set.sampledKeys < set.totalKeys;
   const best = set.best;
-  const title = set.filtering === "whole-key" ? "Whole keys" : `Prefixes (${set.filtering})`;
+  const mixed = set.filtering.startsWith("whole-key + ");
+  const title =
+    set.filtering === "whole-key"
+      ? "Whole keys"
+      : mixed
+        ? `Whole keys and prefixes in one filter (${set.filtering.slice("whole-key + ".length)}), probed with whole keys`
+        : `Prefixes (${set.filtering})`;
   const keys = scaled
     ? `${count(set.totalKeys)}, built on ${count(set.sampledKeys)} (sizes scaled)`
     : count(set.totalKeys);

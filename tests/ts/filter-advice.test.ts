@@ -13,9 +13,10 @@ import {
   init,
   type FilterFormat,
   type SstFilter,
+  wholeKeyAndPrefixKeys,
 } from "sstfilter";
 import { CLI } from "./cli-path";
-import { bytesEqual, GENERATED, type Corpus } from "./golden";
+import { bytesEqual, FIXTURES, GENERATED, type Corpus } from "./golden";
 
 interface FilterCase {
   id: string;
@@ -170,10 +171,86 @@ describe("filterAdvice on a table", () => {
   test("a prefix extractor in use: its prefixes advised on too, each once", async () => {
     using t = sf.openTable(writtenTable(3000, "rocksdb.FixedPrefix.10"));
     const advice = await filterAdvice(sf, t, { bitsPerKey: [10], absentKeys: 2000 });
-    expect(advice.sets.map((s) => s.filtering)).toEqual(["whole-key", "rocksdb.FixedPrefix.10"]);
+    expect(advice.sets.map((s) => s.filtering)).toEqual([
+      "whole-key",
+      "rocksdb.FixedPrefix.10",
+      "whole-key + rocksdb.FixedPrefix.10",
+    ]);
     // "user0000" and two digits of the numbers 0..8997: prefixes 00..89.
     expect(advice.sets[1]).toMatchObject({ totalKeys: 90, sampledKeys: 90 });
   });
+});
+
+interface MixedFixture {
+  id: string;
+  file: string;
+  filter: string;
+  bitsPerKey: number;
+  formatVersion: number;
+  partitioned: boolean;
+  prefix: string | null;
+  wholeKeyFiltering: boolean;
+  optimizeFiltersForMemory: boolean;
+}
+
+// The committed RocksDB 11 tables with whole-key filtering and a prefix extractor in one full
+// filter (format_version >= 6, the rule wholeKeyAndPrefixKeys follows), by folder.
+function mixedFixtures(): { folder: string; c: MixedFixture }[] {
+  return [
+    ["head", "head"],
+    ["v11_kv", "v11-kv"],
+  ].flatMap(([section, folder]) =>
+    (FIXTURES.section<{ cases: MixedFixture[] }>(section!)?.cases ?? [])
+      .filter(
+        (c) =>
+          c.prefix !== null &&
+          c.wholeKeyFiltering &&
+          !c.partitioned &&
+          !c.optimizeFiltersForMemory &&
+          c.formatVersion >= 6 &&
+          (c.filter === "bloom" || c.filter === "ribbon"),
+      )
+      .map((c) => ({ folder: folder!, c })),
+  );
+}
+
+describe("whole-key + prefix: the filter RocksDB writes with whole_key_filtering and an extractor", () => {
+  const cases = mixedFixtures();
+  test("the fixtures have such tables", () => {
+    expect(cases.length).toBeGreaterThan(0);
+  });
+
+  test.each(cases.map((x) => [x.c.id, x] as const))(
+    "%s: the advice's filter is the table's",
+    async (_, x) => {
+      using t = sf.openTable(FIXTURES.readBytes(`${x.folder}/${x.c.file}`));
+      const extractor = t.filter!.prefixExtractor!;
+      const policy: FilterFormat = x.c.filter === "ribbon" ? "rocksdb-ribbon" : "rocksdb-bloom";
+      const stored = (await t.filterBytes())[0]!;
+      const entries = wholeKeyAndPrefixKeys(sf.packKeys([...t.keys()]), extractor);
+      const built = sf.buildFilter(entries, { format: policy, bitsPerKey: x.c.bitsPerKey });
+      expect({
+        id: x.c.id,
+        equal: bytesEqual(built, stored),
+        built: built.length,
+        stored: stored.length,
+      }).toEqual({ id: x.c.id, equal: true, built: stored.length, stored: stored.length });
+      const advice = await filterAdvice(sf, t, {
+        bitsPerKey: [x.c.bitsPerKey],
+        policies: [policy],
+        absentKeys: 2000,
+      });
+      const mixed = advice.sets.find((s) => s.filtering === `whole-key + ${extractor}`);
+      expect({ id: x.c.id, sets: advice.sets.map((s) => s.filtering) }).toEqual({
+        id: x.c.id,
+        sets: ["whole-key", extractor, `whole-key + ${extractor}`],
+      });
+      expect(mixed!.totalKeys).toBe(entries.offsets.length - 1);
+      expect(mixed!.rows[0]!.bytes).toBe(stored.length);
+      // Probed with absent whole keys, as the whole-key set is: the same probes, more entries.
+      expect(mixed!.rows[0]!.probes).toBe(advice.sets[0]!.rows[0]!.probes);
+    },
+  );
 });
 
 describe("drawAbsentKeys", () => {

@@ -77,7 +77,10 @@ export interface FilterAdviceRow {
 
 /** The advice for one set of keys (whole keys, or the prefixes of an extractor). */
 export interface FilterAdviceSet {
-  /** "whole-key", or the prefix extractor's name whose prefixes the filters hold. */
+  /**
+   * "whole-key", the prefix extractor's name whose prefixes the filters hold, or "whole-key + " and
+   * that name: whole keys and prefixes in one filter, probed with absent whole keys.
+   */
   filtering: string;
   /** Entries the filters would hold for the whole input (prefixes: adjacent repeats once). */
   totalKeys: number;
@@ -89,7 +92,11 @@ export interface FilterAdviceSet {
   best: FilterAdviceRow | null;
 }
 
-/** filterAdvice's answer: whole-key filtering, then prefix filtering where an extractor is in use. */
+/**
+ * filterAdvice's answer: whole-key filtering, then where an extractor is in use prefix filtering
+ * and "whole-key + <extractor>" (both in one filter, as RocksDB's whole_key_filtering with a
+ * prefix extractor writes it).
+ */
 export interface FilterAdvice {
   seed: number;
   sets: FilterAdviceSet[];
@@ -395,6 +402,73 @@ function prefixFunction(name: string): ((from: number, to: number) => number) | 
   return null;
 }
 
+// Whether bytes[from, to) equals `other`.
+function sameBytes(bytes: Uint8Array, from: number, to: number, other: Uint8Array | null): boolean {
+  if (other === null || other.length !== to - from) return false;
+  for (let i = 0; i < other.length; i++) if (other[i] !== bytes[from + i]) return false;
+  return true;
+}
+
+/**
+ * The entries of one full filter with whole-key filtering and a prefix extractor, in order, as
+ * RocksDB adds them from format_version 6 (cpp/table/full_filter_builder.cc's newer rules: rocksdb
+ * table/block_based/full_filter_block.cc FullFilterBlockBuilder::Add calls AddKeyAndAlt(key,
+ * prefix) for a key in the extractor's domain, else AddKey(key); filter_policy.cc
+ * XXPH3FilterBitsBuilder::AddKeyAndAlt, as cpp/filter/rocksdb_filter_bits_builder.cc): the prefix
+ * first unless it equals the previous prefix, its key or the last entry, then the key unless it
+ * equals the last entry or the previous prefix; AddKey skips a key equal to the last entry. RocksDB
+ * compares hashes where this compares bytes: equal bytes hash equal, and distinct keys' 64-bit
+ * hashes practically never do. Entries go to `push` as byte ranges.
+ */
+class WholeKeyAndPrefixEntries {
+  private last: Uint8Array | null = null;
+  private previousPrefix: Uint8Array | null = null;
+  constructor(private readonly push: (bytes: Uint8Array, from: number, to: number) => void) {}
+
+  /** Adds the key bytes[from, to), whose prefix ends at prefixEnd (-1: none). */
+  add(bytes: Uint8Array, from: number, to: number, prefixEnd: number): void {
+    const before = this.previousPrefix;
+    if (prefixEnd >= 0) {
+      const isKey = prefixEnd === to;
+      if (
+        !sameBytes(bytes, from, prefixEnd, before) &&
+        !isKey &&
+        !sameBytes(bytes, from, prefixEnd, this.last)
+      ) {
+        this.entry(bytes, from, prefixEnd);
+      }
+      this.previousPrefix = bytes.slice(from, prefixEnd);
+    }
+    if (!sameBytes(bytes, from, to, this.last) && !(prefixEnd >= 0 && sameBytes(bytes, from, to, before))) {
+      this.entry(bytes, from, to);
+    }
+  }
+
+  private entry(bytes: Uint8Array, from: number, to: number): void {
+    this.last = bytes.slice(from, to);
+    this.push(bytes, from, to);
+  }
+}
+
+/**
+ * The entries RocksDB's full filter holds for `keys` (in table order) with whole-key filtering
+ * and the built-in prefix extractor `prefixExtractor` (format_version >= 6): what buildFilter
+ * makes the table's filter of.
+ */
+export function wholeKeyAndPrefixKeys(keys: KeyBatch, prefixExtractor: string): KeyBatch {
+  const prefixOf = prefixFunction(prefixExtractor);
+  if (prefixOf === null) {
+    throw new SstFilterError("BAD_OPTIONS", `the prefix extractor ${prefixExtractor} is not built in`);
+  }
+  const out: Uint8Array[] = [];
+  const entries = new WholeKeyAndPrefixEntries((bytes, from, to) => out.push(bytes.slice(from, to)));
+  const { data, offsets } = keys;
+  for (let i = 0; i + 1 < offsets.length; i++) {
+    entries.add(data, offsets[i]!, offsets[i + 1]!, prefixOf(offsets[i]!, offsets[i + 1]!));
+  }
+  return packed(out);
+}
+
 type AdviceInput = Table | AsyncTable | Database;
 
 function isDatabase(input: AdviceInput): input is Database {
@@ -457,6 +531,10 @@ export async function filterAdvice(
   const random = generator(o.seed);
   const whole = new Reservoir(o.sample, random);
   const prefixes = prefixOf === null ? null : new Reservoir(o.sample, random);
+  // Its own generator, so that the other sets' samples stay what they were without it.
+  const mixed = prefixOf === null ? null : new Reservoir(o.sample, generator(o.seed ^ 0x2545f491));
+  const mixedEntries =
+    mixed === null ? null : new WholeKeyAndPrefixEntries((bytes, from, to) => mixed.add(bytes, from, to));
   for await (const batch of inputKeys(input)) {
     const { data, offsets } = batch;
     for (let i = 0; i + 1 < offsets.length; i++) {
@@ -465,19 +543,33 @@ export async function filterAdvice(
       whole.add(data, from, to);
       const prefixEnd = prefixOf === null ? -1 : prefixOf(from, to);
       if (prefixEnd >= 0) prefixes!.add(data, from, prefixEnd);
+      mixedEntries?.add(data, from, to, prefixEnd);
     }
   }
   const sets: FilterAdviceSet[] = [];
+  const wholeKeys = whole.batch();
   for (const [reservoir, filtering] of [
     [whole, "whole-key"],
     [prefixes, extractorName],
+    [mixed, `whole-key + ${extractorName}`],
   ] as const) {
     if (reservoir === null || filtering === null) continue;
     if (reservoir.seen === 0) {
       notes.push(`${filtering}: no keys, nothing to advise on`);
       continue;
     }
-    sets.push(adviseFilterSizes(sf, reservoir.batch(), { ...o, totalKeys: reservoir.seen, filtering }));
+    // The whole-key + prefix filter answers whole-key queries too: probed with absent whole keys.
+    // LevelDB has no prefix extractor, so no such filter.
+    const mixedOnly =
+      reservoir === mixed
+        ? {
+            absent: drawAbsentKeys(wholeKeys, o.absentKeys, o.seed),
+            policies: o.policies.filter((p) => p !== "leveldb"),
+          }
+        : {};
+    if (mixedOnly.policies?.length === 0) continue;
+    const keys = reservoir === whole ? wholeKeys : reservoir.batch();
+    sets.push(adviseFilterSizes(sf, keys, { ...o, ...mixedOnly, totalKeys: reservoir.seen, filtering }));
   }
   return { seed: o.seed, sets, notes };
 }

@@ -21,7 +21,13 @@ export { bitDensity, estimateFalsePositiveRate } from "./filter-stats.js";
 export { defaultVerifyJobs, verifyTable, verifyTableSplit } from "./table-verify.js";
 export { sampleAbsentKeys, summarizeTableFilter } from "./filter-report.js";
 export type { FilterPart, FilterSummary, SummarizeOptions } from "./filter-report.js";
-export { ADVICE_POLICIES, adviseFilterSizes, drawAbsentKeys, filterAdvice } from "./filter-advice.js";
+export {
+  ADVICE_POLICIES,
+  adviseFilterSizes,
+  drawAbsentKeys,
+  filterAdvice,
+  wholeKeyAndPrefixKeys,
+} from "./filter-advice.js";
 export type {
   FilterAdvice,
   FilterAdviceOptions,

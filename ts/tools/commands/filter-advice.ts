@@ -109,12 +109,18 @@ function table(rows: string[][]): string[] {
 
 function setLines(set: FilterAdviceSet): string[] {
   const scaled = set.sampledKeys < set.totalKeys;
-  const noun = set.filtering === "whole-key" ? "keys" : "prefixes";
+  const mixed = set.filtering.startsWith("whole-key + ");
+  const noun = set.filtering === "whole-key" ? "keys" : mixed ? "keys and prefixes" : "prefixes";
   const keys = scaled
     ? `${count(set.totalKeys)} ${noun}, built on a sample of ${count(set.sampledKeys)} (sizes scaled to all ${noun})`
     : `${count(set.totalKeys)} ${noun}`;
   const probes = set.rows[0]?.probes ?? 0;
-  const title = set.filtering === "whole-key" ? "Whole-key filtering" : `Prefix filtering (${set.filtering})`;
+  const title =
+    set.filtering === "whole-key"
+      ? "Whole-key filtering"
+      : mixed
+        ? `Whole-key and prefix filtering in one filter (${set.filtering.slice("whole-key + ".length)}), probed with whole keys`
+        : `Prefix filtering (${set.filtering})`;
   const best = set.best;
   const verdict =
     best === null
@@ -178,8 +184,9 @@ Ribbon, which writes a FastLocalBloom where that is smaller: "(Bloom)") from the
 or of a database's live tables, at a range of bits per key, byte for byte as the library would,
 and measures each filter's false-positive rate on absent keys drawn like the real ones (a real
 key with its tail bytes replaced), beside RocksDB's own estimate. Where the table names a prefix
-extractor, filtering on its prefixes is advised on too. LevelDB's row is one filter over all the
-keys (LevelDB's filter block adds 5 bytes per 2 KiB of data).
+extractor, filtering on its prefixes is advised on too, alone and with the whole keys in one
+filter (RocksDB's whole_key_filtering with the extractor). LevelDB's row is one filter over all
+the keys (LevelDB's filter block adds 5 bytes per 2 KiB of data).
 
   --fp-rate R      the false-positive rate to meet (default 0.01): the smallest filter whose
                    measured rate is at most R is named
