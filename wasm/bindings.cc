@@ -47,14 +47,14 @@ val BuildFilterBytes(int format, double bits_per_key, uintptr_t data, size_t dat
 }
 
 // BuildFilters: an array of one Uint8Array per element of `bits_per_key` (an array of numbers).
-val BuildFiltersBytes(int format, val bits_per_key, uintptr_t data, size_t data_size,
-                      uintptr_t offsets, size_t count) {
+val BuildFiltersBytes(int format, val bits_per_key, bool ribbon_bloom_fallback, uintptr_t data,
+                      size_t data_size, uintptr_t offsets, size_t count) {
   const std::optional<FilterFormat> filter_format = FormatOf(format);
   if (!filter_format) return val::null();
   const std::vector<double> bits = emscripten::vecFromJSArray<double>(bits_per_key);
   std::vector<Bytes> filters;
-  if (Status s =
-          BuildFilters(Batch(data, data_size, offsets, count), *filter_format, bits, &filters);
+  if (Status s = BuildFilters(Batch(data, data_size, offsets, count), *filter_format, bits,
+                              &filters, ribbon_bloom_fallback);
       !s.ok()) {
     Fail(std::move(s));
     return val::null();

@@ -104,7 +104,8 @@ Status BuildFilter(const KeyBatchView& keys, const BuildOptions& options, Bytes*
 }
 
 Status BuildFilters(const KeyBatchView& keys, FilterFormat format,
-                    std::span<const double> bits_per_key, std::vector<Bytes>* out) {
+                    std::span<const double> bits_per_key, std::vector<Bytes>* out,
+                    bool ribbon_bloom_fallback) {
   out->assign(bits_per_key.size(), Bytes());
   for (const double b : bits_per_key) {
     if (Status s = ValidateBuildOptions({format, b}); !s.ok()) return s;
@@ -114,7 +115,7 @@ Status BuildFilters(const KeyBatchView& keys, FilterFormat format,
     case FilterFormat::kRocksDbFastLocalBloom:
       return BuildRocksDbFastLocalBlooms(keys, bits_per_key, out);
     case FilterFormat::kRocksDbRibbon:
-      return BuildRocksDbRibbons(keys, bits_per_key, out);
+      return BuildRocksDbRibbons(keys, bits_per_key, out, ribbon_bloom_fallback);
     case FilterFormat::kLevelDbBloom:
     case FilterFormat::kRocksDbLegacyBloom:
       break;

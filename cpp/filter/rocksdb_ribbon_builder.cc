@@ -160,9 +160,16 @@ Status ResourceLimit(const char* what, uint64_t bytes) {
 // count, the first ordinal seed from the first hash, and the banded rows from the seeded hashes
 // (ResetAndFindSeedToSolve), so one banding serves every target whose filter is a Ribbon, and each
 // is its own back substitution (InterleavedBackSubst into the layout of its length).
-Status FinishRibbons(std::vector<uint64_t> hashes, std::span<const RibbonTarget> targets) {
+Status FinishRibbons(std::vector<uint64_t> hashes, std::span<const RibbonTarget> targets,
+                     bool bloom_fallback) {
   for (const RibbonTarget& t : targets) t.out->clear();
-  const auto finish_bloom = [&hashes](const RibbonTarget& t) {
+  const auto finish_bloom = [&hashes, bloom_fallback](const RibbonTarget& t) {
+    if (!bloom_fallback) {
+      return Status::Error(ErrorCode::kUnsupported,
+                           "no Standard128Ribbon filter solves these " +
+                               std::to_string(hashes.size()) +
+                               " keys (RocksDB writes a FastLocalBloom filter instead)");
+    }
     return rocksdb_bloom::FinishFastLocalBloom(hashes, t.millibits_per_key, t.out);
   };
   // Too many entries for 32-bit slot arithmetic: Bloom.
@@ -189,7 +196,7 @@ Status FinishRibbons(std::vector<uint64_t> hashes, std::span<const RibbonTarget>
                                static_cast<uint32_t>(hashes.front() >> 32)) +
         kMetadataLen;
     // Small filters: Bloom when it is strictly smaller.
-    if (num_slots < 1024 &&
+    if (bloom_fallback && num_slots < 1024 &&
         rocksdb_bloom::FastLocalBloomDataBytes(num_entries, t.millibits_per_key) + kMetadataLen <
             len_with_metadata) {
       if (Status s = finish_bloom(t); !s.ok()) return s;
@@ -248,7 +255,7 @@ Status FinishRibbon(std::vector<uint64_t> hashes, double bits_per_key, int milli
 }  // namespace rocksdb_ribbon
 
 Status BuildRocksDbRibbons(const KeyBatchView& keys, std::span<const double> bits_per_key,
-                           std::vector<Bytes>* out) {
+                           std::vector<Bytes>* out, bool bloom_fallback) {
   out->assign(bits_per_key.size(), Bytes());
   std::vector<rocksdb_ribbon::RibbonTarget> targets;
   targets.reserve(bits_per_key.size());
@@ -259,7 +266,8 @@ Status BuildRocksDbRibbons(const KeyBatchView& keys, std::span<const double> bit
     }
     targets.push_back({bits_per_key[i], params.millibits_per_key, &(*out)[i]});
   }
-  return rocksdb_ribbon::FinishRibbons(rocksdb_bloom::CollectFilterHashes(keys), targets);
+  return rocksdb_ribbon::FinishRibbons(rocksdb_bloom::CollectFilterHashes(keys), targets,
+                                       bloom_fallback);
 }
 
 Status BuildRocksDbRibbon(const KeyBatchView& keys, double bits_per_key, Bytes* out) {

@@ -104,9 +104,12 @@ struct RibbonTarget {
 };
 
 // FinishRibbon for each target over the same hashes, banding them once for all (FinishRibbon is
-// the one-target case): each target's bytes equal FinishRibbon's. On an error (a filter over
+// the one-target case): each target's bytes equal FinishRibbon's. Without `bloom_fallback`, each
+// is the Ribbon filter even where RocksDB writes a FastLocalBloom instead (filter-advice's row of
+// Ribbon alone), and kUnsupported where no Ribbon filter can be built. On an error (a filter over
 // 2 GiB, banding storage not allocated) the targets' bytes are unspecified.
-Status FinishRibbons(std::vector<uint64_t> hashes, std::span<const RibbonTarget> targets);
+Status FinishRibbons(std::vector<uint64_t> hashes, std::span<const RibbonTarget> targets,
+                     bool bloom_fallback = true);
 
 // ---- Reader (rocksdb_ribbon_reader.cc) ----
 

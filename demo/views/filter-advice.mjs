@@ -2,6 +2,7 @@
 // The table view's filter advice: every filter policy built on the table's keys at 4..20 bits per
 // key (the worker's op filterAdvice), drawn as curves of measured false-positive rate (log scale)
 // against bytes per key, RocksDB's estimate dashed; the smallest filter meeting the target named.
+import { adviceSeries } from "../../dist/esm/platform/browser.js";
 import { count, percent } from "../../dist/esm/tools/format.js";
 import { $, el } from "../dom.mjs";
 import { showError } from "../error-banner.mjs";
@@ -84,10 +85,10 @@ function chart(set) {
   });
   xLabel.textContent = `bytes per key (${xMin.toFixed(2)}–${xMax.toFixed(2)})`;
   root.append(xLabel);
-  const policies = [...new Set(rows.map((r) => r.policy))];
-  policies.forEach((policy, i) => {
-    const mine = rows.filter((r) => r.policy === policy);
-    const color = COLORS[policy];
+  const series = [...new Set(rows.map(adviceSeries))];
+  series.forEach((name, i) => {
+    const mine = rows.filter((r) => adviceSeries(r) === name);
+    const color = COLORS[mine[0].policy];
     const points = (/** @type {(r: FilterAdviceRow) => number} */ rate) =>
       mine.map((r) => `${x(r.bytesPerKey).toFixed(1)},${y(rate(r)).toFixed(1)}`).join(" ");
     root.append(
@@ -105,6 +106,8 @@ function chart(set) {
         fill: "none",
         stroke: color,
         "stroke-width": 2,
+        // Ribbon without its Bloom fallback, a filter RocksDB does not write: dotted.
+        ...(mine[0].bloomFallback === false ? { "stroke-dasharray": "1 3" } : {}),
       }),
     );
     const legend = svg("text", {
@@ -113,12 +116,12 @@ function chart(set) {
       fill: color,
       "font-size": 12,
     });
-    legend.textContent = policy;
+    legend.textContent = name;
     root.append(legend);
   });
   const note = svg("text", {
     x: WIDTH - MARGIN.right + 10,
-    y: MARGIN.top + 14 + 16 * policies.length + 8,
+    y: MARGIN.top + 14 + 16 * series.length + 8,
     "font-size": 11,
     fill: "#777",
   });

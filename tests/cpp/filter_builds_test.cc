@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -121,6 +122,38 @@ TEST(FilterBuilds, RibbonWithBloomFallbackAtSomeBitsPerKey) {
     EXPECT_GT(ribbons, 0u) << count << " keys";
     EXPECT_GT(blooms, 0u) << count << " keys";
     EXPECT_EQ(ribbons + blooms, filters.size());
+  }
+}
+
+// Without the fallback (filter-advice's Ribbon row of a filter RocksDB does not write): a Ribbon
+// filter at every bits per key, the same bytes where RocksDB keeps Ribbon, holding every key.
+TEST(FilterBuilds, RibbonWithoutBloomFallback) {
+  const std::vector<double> bits = AdviceAndEdgeBitsPerKey();
+  for (const size_t count : {3, 150, 250, 3000}) {
+    const KeyList keys = RandomKeys(count, 7 * count);
+    const PackedKeys packed(keys);
+    std::vector<Bytes> as_rocksdb;
+    std::vector<Bytes> pure;
+    ASSERT_TRUE(BuildFilters(packed.view(), FilterFormat::kRocksDbRibbon, bits, &as_rocksdb).ok());
+    ASSERT_TRUE(BuildFilters(packed.view(), FilterFormat::kRocksDbRibbon, bits, &pure,
+                             /*ribbon_bloom_fallback=*/false)
+                    .ok());
+    size_t replaced = 0;
+    for (size_t i = 0; i < bits.size(); ++i) {
+      const std::string context = std::to_string(count) + " keys at " + std::to_string(bits[i]);
+      ASSERT_EQ(KindOf(pure[i]), FilterKind::kRocksDbRibbon) << context;
+      if (KindOf(as_rocksdb[i]) == FilterKind::kRocksDbRibbon) {
+        EXPECT_EQ(pure[i], as_rocksdb[i]) << context;
+      } else {
+        ++replaced;
+      }
+      const std::unique_ptr<FilterReader> reader = OpenRocksDbFilter(pure[i]);
+      for (const std::vector<uint8_t>& key : keys) {
+        ASSERT_TRUE(reader->MayMatch(ByteView(key.data(), key.size()))) << context;
+      }
+    }
+    // The small sets (under 1024 slots) are those where RocksDB falls back at some bits per key.
+    EXPECT_EQ(replaced > 0, count < 1000) << count << " keys";
   }
 }
 

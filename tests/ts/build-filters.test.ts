@@ -83,6 +83,39 @@ describe.each(BACKENDS)("buildFilters on $name", ({ simd }) => {
     }
   });
 
+  test("bloomFallback false: Ribbon at every bits per key, RocksDB's bytes where it keeps Ribbon", () => {
+    for (const count of [150, 3000]) {
+      const keys = numberedKeys("key", count);
+      const asRocksDb = sf.buildFilters(keys, { format: "rocksdb-ribbon", bitsPerKey: BITS_PER_KEY });
+      const pure = sf.buildFilters(keys, {
+        format: "rocksdb-ribbon",
+        bitsPerKey: BITS_PER_KEY,
+        bloomFallback: false,
+      });
+      const replaced = asRocksDb.filter((f) => kindOf(sf, f) !== "rocksdb-ribbon").length;
+      expect({ count, replacedSome: replaced > 0 }).toEqual({ count, replacedSome: count < 1000 });
+      pure.forEach((filter, i) => {
+        const context = `${count} keys at ${BITS_PER_KEY[i]} bits/key`;
+        expect({ context, kind: kindOf(sf, filter) }).toEqual({ context, kind: "rocksdb-ribbon" });
+        if (kindOf(sf, asRocksDb[i]!) === "rocksdb-ribbon") {
+          expect({ context, same: bytesEqual(filter, asRocksDb[i]!) }).toEqual({ context, same: true });
+        }
+        using reader = sf.openFilter(filter);
+        expect({ context, allKeys: reader.mayContainMany(keys).every((m) => m) }).toEqual({
+          context,
+          allKeys: true,
+        });
+      });
+    }
+    expect(() =>
+      sf.buildFilters(["k"], {
+        format: "rocksdb-ribbon",
+        bitsPerKey: [10],
+        bloomFallback: 0 as unknown as boolean,
+      }),
+    ).toThrow(/bloomFallback must be a boolean/);
+  });
+
   test("every format, and no keys", () => {
     const keys = numberedKeys("user", 30_000);
     expectEqualToSingleBuilds(

@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 
 import {
+  adviceSeries,
   adviseFilterSizes,
   drawAbsentKeys,
   filterAdvice,
@@ -135,6 +136,36 @@ describe("filterAdvice on a table", () => {
       });
       expect(row.bytesPerBillionKeys).toBe(Math.round((row.bytes / 5000) * 1e9));
     }
+  });
+
+  test("Ribbon without its Bloom fallback: rows where RocksDB falls back, never named the smallest", async () => {
+    using small = sf.openTable(writtenTable(150));
+    const [set] = (await filterAdvice(sf, small, { absentKeys: 5000, fpRate: 0.5 })).sets;
+    const keys = sf.packKeys([...small.keys()]);
+    const ribbon = set!.rows.filter((r) => r.policy === "rocksdb-ribbon" && r.bloomFallback === undefined);
+    const pure = set!.rows.filter((r) => r.bloomFallback === false);
+    expect(ribbon.some((r) => r.builtKind === "rocksdb-bloom")).toBe(true);
+    expect(pure.map((r) => r.bitsPerKey)).toEqual(ribbon.map((r) => r.bitsPerKey));
+    const built = sf.buildFilters(keys, {
+      format: "rocksdb-ribbon",
+      bitsPerKey: pure.map((r) => r.bitsPerKey),
+      bloomFallback: false,
+    });
+    pure.forEach((row, i) => {
+      const context = `${row.bitsPerKey} bits/key`;
+      expect({ context, kind: row.builtKind, bytes: row.bytes, series: adviceSeries(row) }).toEqual({
+        context,
+        kind: "rocksdb-ribbon",
+        bytes: built[i]!.length,
+        series: "rocksdb-ribbon (no Bloom fallback)",
+      });
+    });
+    expect(set!.best).not.toBeNull();
+    expect(set!.best!.bloomFallback).toBeUndefined();
+    // 5000 keys: RocksDB keeps Ribbon at every bits per key, so no such rows.
+    using large = sf.openTable(writtenTable(5000));
+    const [largeSet] = (await filterAdvice(sf, large, { bitsPerKey: [6, 10], absentKeys: 1000 })).sets;
+    expect(largeSet!.rows.filter((r) => r.bloomFallback === false)).toEqual([]);
   });
 
   test("beyond it: a seeded sample, sizes scaled to all keys within 2% of the full filter's", async () => {

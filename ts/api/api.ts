@@ -65,6 +65,12 @@ export type FilterFormat = BuildOptions["format"];
 export interface BuildManyOptions {
   format: FilterFormat;
   bitsPerKey: number[];
+  /**
+   * "rocksdb-ribbon" only: false builds the Ribbon filter also where RocksDB's builder writes a
+   * FastLocalBloom instead (under 1024 slots, a few hundred keys, where that is smaller), and
+   * throws UNSUPPORTED where no Ribbon filter can be built. Default true: RocksDB's bytes.
+   */
+  bloomFallback?: boolean;
 }
 
 /** The filter formats with more than one probe kernel (scalar, SIMD128). */
@@ -164,8 +170,20 @@ export class SstFilter {
       throw new SstFilterError("BAD_OPTIONS", "bitsPerKey must be an array of numbers");
     }
     const bitsPerKey = opts.bitsPerKey;
+    const bloomFallback = opts.bloomFallback ?? true;
+    if (typeof bloomFallback !== "boolean") {
+      throw new SstFilterError("BAD_OPTIONS", "bloomFallback must be a boolean");
+    }
     return this.#built(keys, "buildFilters", (at) =>
-      this.heap.module.buildFilters(format, bitsPerKey, at.data, at.dataSize, at.offsets, at.count),
+      this.heap.module.buildFilters(
+        format,
+        bitsPerKey,
+        bloomFallback,
+        at.data,
+        at.dataSize,
+        at.offsets,
+        at.count,
+      ),
     );
   }
 

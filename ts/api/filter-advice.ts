@@ -45,6 +45,14 @@ export interface KeySetOptions extends FilterAdviceOptions {
   filtering?: string;
 }
 
+/**
+ * The series a row belongs to, as the CLI and the viewer name it: its policy, or "rocksdb-ribbon
+ * (no Bloom fallback)" for the Ribbon rows built without the fallback.
+ */
+export function adviceSeries(row: FilterAdviceRow): string {
+  return row.bloomFallback === false ? `${row.policy} (no Bloom fallback)` : row.policy;
+}
+
 /** One policy at one bits per key. */
 export interface FilterAdviceRow {
   policy: FilterFormat;
@@ -55,6 +63,12 @@ export interface FilterAdviceRow {
    * table/block_based/filter_policy.cc Standard128RibbonBitsBuilder::Finish).
    */
   builtKind: FilterKind;
+  /**
+   * Present, false, on the rows of "rocksdb-ribbon" built without its Bloom fallback: added beside
+   * the policy's own rows where RocksDB's builder fell back to Bloom for some bits per key (key
+   * sets of a few hundred keys), to show what the fallback costs or saves.
+   */
+  bloomFallback?: false;
   /**
    * The filter's size for all the input's keys, metadata included: the built filter's when built
    * on all keys, else the sample filter's bit array scaled by total / sampled keys ("≈").
@@ -277,9 +291,7 @@ export function adviseFilterSizes(sf: SstFilter, keys: KeyBatch, opts: KeySetOpt
   const absent = opts.absent ?? drawAbsentKeys(keys, o.absentKeys, o.seed);
   const probes = absent.offsets.length - 1;
   const rows: FilterAdviceRow[] = [];
-  for (const policy of o.policies) {
-    // One call per policy: Ribbon bands the keys once for every bits per key (buildFilters).
-    const filters = sf.buildFilters(keys, { format: policy, bitsPerKey: o.bitsPerKey });
+  const addRows = (policy: FilterFormat, filters: Uint8Array[], pureRibbon: boolean): void => {
     for (const [i, bitsPerKey] of o.bitsPerKey.entries()) {
       const built = filters[i]!;
       const filter = sf.openFilter(built, { format: policy === "leveldb" ? "leveldb" : "rocksdb" });
@@ -296,6 +308,7 @@ export function adviseFilterSizes(sf: SstFilter, keys: KeyBatch, opts: KeySetOpt
           policy,
           bitsPerKey,
           builtKind: details.kind,
+          ...(pureRibbon ? { bloomFallback: false as const } : {}),
           bytes,
           builtBytes: built.length,
           bytesPerKey,
@@ -310,8 +323,25 @@ export function adviseFilterSizes(sf: SstFilter, keys: KeyBatch, opts: KeySetOpt
         filter.dispose();
       }
     }
+  };
+  for (const policy of o.policies) {
+    // One call per policy: Ribbon bands the keys once for every bits per key (buildFilters).
+    const filters = sf.buildFilters(keys, { format: policy, bitsPerKey: o.bitsPerKey });
+    addRows(policy, filters, false);
+    const fellBack =
+      policy === "rocksdb-ribbon" && rows.some((r) => r.policy === policy && r.builtKind !== policy);
+    if (fellBack) {
+      const pure = { format: policy, bitsPerKey: o.bitsPerKey, bloomFallback: false };
+      try {
+        addRows(policy, sf.buildFilters(keys, pure), true);
+      } catch (error) {
+        // No seed solves these keys: there is no Ribbon filter to show.
+        if (!(error instanceof SstFilterError && error.code === "UNSUPPORTED")) throw error;
+      }
+    }
   }
-  const meeting = rows.filter((r) => r.measuredFpRate <= o.fpRate);
+  // RocksDB never writes a Ribbon filter without its fallback: those rows are no advice.
+  const meeting = rows.filter((r) => r.measuredFpRate <= o.fpRate && r.bloomFallback !== false);
   const best = meeting.reduce<FilterAdviceRow | null>(
     (a, r) => (a === null || r.bytes < a.bytes ? r : a),
     null,

@@ -23,6 +23,7 @@ export { sampleAbsentKeys, summarizeTableFilter } from "./filter-report.js";
 export type { FilterPart, FilterSummary, SummarizeOptions } from "./filter-report.js";
 export {
   ADVICE_POLICIES,
+  adviceSeries,
   adviseFilterSizes,
   drawAbsentKeys,
   filterAdvice,

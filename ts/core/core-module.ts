@@ -80,10 +80,14 @@ export interface CoreModule {
     offsets: number,
     count: number,
   ): Uint8Array | null;
-  /** buildFilter at each of `bitsPerKey`, one filter each in order; null on bad options (last error). */
+  /**
+   * buildFilter at each of `bitsPerKey`, one filter each in order (Ribbon without its Bloom
+   * fallback when `ribbonBloomFallback` is false); null on bad options (last error).
+   */
   buildFilters(
     format: number,
     bitsPerKey: number[],
+    ribbonBloomFallback: boolean,
     data: number,
     dataSize: number,
     offsets: number,

@@ -97,9 +97,11 @@ Status BuildFilter(const KeyBatchView& keys, const BuildOptions& options, Bytes*
 // bytes, built for less than one build each where the work allows: FastLocalBloom hashes the keys
 // once, Standard128Ribbon also bands them once (BuildRocksDbRibbons); the other formats are built
 // one by one. Every bits per key is validated first; the first failure is returned, the filters
-// then unspecified.
+// then unspecified. `ribbon_bloom_fallback` false: Standard128Ribbon without RocksDB's Bloom
+// fallback (BuildRocksDbRibbons); the other formats have none.
 Status BuildFilters(const KeyBatchView& keys, FilterFormat format,
-                    std::span<const double> bits_per_key, std::vector<Bytes>* out);
+                    std::span<const double> bits_per_key, std::vector<Bytes>* out,
+                    bool ribbon_bloom_fallback = true);
 
 // Opens a filter's bytes. LevelDB filters carry no format marker, so the caller says which family
 // the bytes belong to; RocksDB readers dispatch on the metadata trailer as

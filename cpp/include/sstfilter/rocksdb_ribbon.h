@@ -25,8 +25,10 @@ Status BuildRocksDbRibbon(const KeyBatchView& keys, double bits_per_key, Bytes* 
 // the keys are hashed and banded once for all (only the solution's width depends on the bits per
 // key), so n filters cost about one banding and n back substitutions. The first failure is
 // returned (kBadOptions for bits per key below 0.5, or BuildRocksDbRibbon's), the filters then
-// unspecified.
+// unspecified. Without `bloom_fallback`, every filter is the Ribbon one, also where RocksDB writes
+// the FastLocalBloom filter instead (what the fallback costs or saves: filter-advice), and
+// kUnsupported where no Ribbon filter can be built (no seed, over 950 million hashes).
 Status BuildRocksDbRibbons(const KeyBatchView& keys, std::span<const double> bits_per_key,
-                           std::vector<Bytes>* out);
+                           std::vector<Bytes>* out, bool bloom_fallback = true);
 
 }  // namespace sstfilter

@@ -4,6 +4,7 @@
 import { stat } from "node:fs/promises";
 
 import {
+  adviceSeries,
   filterAdvice,
   type FilterAdvice,
   type FilterAdviceOptions,
@@ -76,7 +77,7 @@ function rowCells(row: FilterAdviceRow, scaled: boolean): string[] {
   const [low, high] = row.interval;
   const fallback = row.policy === "rocksdb-ribbon" && row.builtKind !== "rocksdb-ribbon" ? " (Bloom)" : "";
   return [
-    row.policy + fallback,
+    adviceSeries(row) + fallback,
     String(row.bitsPerKey),
     (scaled ? "≈" : "") + count(row.bytes),
     row.bytesPerKey.toFixed(3),
@@ -180,7 +181,8 @@ export const filterAdviceCommand: Command = {
   help: `Usage: sstfilter filter-advice <file|dir> [--fp-rate R] [--bits a..b] [--sample N] [--json]
 
 Builds every filter the databases offer (LevelDB Bloom; RocksDB legacy Bloom, FastLocalBloom,
-Ribbon, which writes a FastLocalBloom where that is smaller: "(Bloom)") from the keys of a table,
+Ribbon, which writes a FastLocalBloom where that is smaller, marked "(Bloom)"; then, if it did,
+Ribbon "(no Bloom fallback)", which RocksDB never writes nor this names best) from the keys of a table,
 or of a database's live tables, at a range of bits per key, byte for byte as the library would,
 and measures each filter's false-positive rate on absent keys drawn like the real ones (a real
 key with its tail bytes replaced), beside RocksDB's own estimate. Where the table names a prefix
