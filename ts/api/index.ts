@@ -20,12 +20,12 @@ export { bitDensity, estimateFalsePositiveRate } from "./filter-stats.js";
 // build on to share a table's data blocks between threads of their own.
 export { defaultVerifyJobs, verifyTable, verifyTableSplit } from "./table-verify.js";
 export { sampleAbsentKeys, summarizeTableFilter } from "./filter-report.js";
+export { drawAbsentKeys } from "./absent-keys.js";
 export type { FilterPart, FilterSummary, SummarizeOptions } from "./filter-report.js";
 export {
   ADVICE_POLICIES,
   adviceSeries,
   adviseFilterSizes,
-  drawAbsentKeys,
   filterAdvice,
   wholeKeyAndPrefixKeys,
 } from "./filter-advice.js";
