@@ -532,10 +532,22 @@ test("the playground writes a table from pasted lines and opens it", async () =>
   expect(await page.textContent("#format-facts")).toContain("format_version5");
   expect(await page.textContent("#filter-facts")).toContain("kindrocksdb-bloom");
   await page.selectOption("#keys-mode", "utf8");
-  const keys = await page.$$eval("#entries-body tr", (rows) =>
-    rows.map((row) => row.querySelectorAll("td")[1]!.textContent),
-  );
-  expect(keys).toEqual(["apple", "banana", "cherry"]);
+  // The entries of the table shown before stay until the new table's first page is drawn (a
+  // loaded machine drew it after the status turned ok): wait for it, then compare.
+  const written = ["apple", "banana", "cherry"];
+  const shownKeys = (): Promise<(string | null)[]> =>
+    page.$$eval("#entries-body tr", (rows) => rows.map((row) => row.querySelectorAll("td")[1]!.textContent));
+  await page
+    .waitForFunction(
+      (want) =>
+        Array.from(document.querySelectorAll("#entries-body tr"))
+          .map((row) => row.querySelectorAll("td")[1]?.textContent)
+          .join("\n") === want,
+      written.join("\n"),
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
+  expect(await shownKeys()).toEqual(written);
 
   // Keys out of order without sorting: BAD_KEY naming the entry.
   await page.click("#tab-playground");
