@@ -221,13 +221,14 @@ nlohmann::json DbGetSection(const CorpusRoot& root) {
       " --target_file_size_base=16384 --bloom_bits=10 --compression_type=none --threads=1";
   const std::string quiet = " >>" + (scratch / "db_bench.out").string() + " 2>&1";
   Run(common +
-      " --benchmarks=fillrandom,overwrite,deleterandom,mergerandom --deletes=800"
+      " --benchmarks=fillrandom,overwrite,deleterandom,mergerandom,waitforcompaction --deletes=800"
       " --writes_per_range_tombstone=2000 --max_num_range_tombstones=6"
       " --range_tombstone_width=30 --seed=17" +
       quiet);
-  // The later runs compact nothing, so that the tree's shape does not hang on background timing:
-  // the first run's compactions leave levels 1 and 2 (and more), the second run's recovery and
-  // flush put files on level 0 that stay there.
+  // The tree's shape must not hang on background timing. The first run waits for its compactions
+  // (db_bench's waitforcompaction: closing the database drops those not yet started, and a loaded
+  // machine once left only two levels), which leave levels 1 to 3; the later runs compact nothing,
+  // so the second run's recovery and flush put files on level 0 that stay there.
   const std::string no_compactions = " --use_existing_db=1 --disable_auto_compactions=1";
   Run(common + no_compactions + " --benchmarks=deleterandom,flush --deletes=300 --seed=18" + quiet);
   Run(common + no_compactions + " --benchmarks=overwrite,mergerandom --writes=60 --seed=19" +
