@@ -169,7 +169,7 @@ val WalMarkerOf(const WalMarker& m) {
 // `make_error(code, message, offset)`'s (ErrorOf): ts/api's SstFilterErrors naming the file. A bad
 // record that ends the batches is `error` and ends the file as "corrupt" (or "malformed-batch");
 // what a read past damage dropped is `dropped`, at most kMaxLogDrops of them, and `unlistedDrops`
-// counts the rest.
+// counts the rest; `predecessor` is the log's predecessor record or null.
 val ReadWriteAheadLogAt(uintptr_t data, size_t size, const std::string& format,
                         const std::string& name, uint64_t log_number, bool read_past_damage,
                         const val& make_error) {
@@ -212,6 +212,16 @@ val ReadWriteAheadLogAt(uintptr_t data, size_t size, const std::string& format,
             return drop;
           }));
   out.set("unlistedDrops", NumberOf(wal.unlisted_drops));
+  val predecessor = val::null();
+  if (wal.predecessor) {
+    const PredecessorWal& p = wal.predecessor->wal;
+    predecessor = val::object();
+    predecessor.set("offset", NumberOf(wal.predecessor->offset));
+    predecessor.set("number", BigIntOf(p.log_number));
+    predecessor.set("size", BigIntOf(p.size_bytes));
+    predecessor.set("lastSequence", BigIntOf(p.last_sequence));
+  }
+  out.set("predecessor", predecessor);
   return out;
 }
 

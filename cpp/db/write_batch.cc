@@ -285,10 +285,11 @@ Status WriteAheadLogReader::OnPredecessor(const LogRecord& record) {
     AddDrop(LogDrop{record.offset, end - record.offset, std::move(error)});
     return Status::Ok();
   }
-  // kSkipAnyCorruptedRecords never checks it; paranoid_checks=false ignores what a check reports.
-  if (skip_ || !check_predecessor_) return Status::Ok();
   const uint8_t* p = record.payload.data();
   const PredecessorWal recorded{DecodeFixed64(p), DecodeFixed64(p + 8), DecodeFixed64(p + 16)};
+  if (!out_.predecessor) out_.predecessor = PredecessorRecord{record.offset, recorded};
+  // kSkipAnyCorruptedRecords never checks it; paranoid_checks=false ignores what a check reports.
+  if (skip_ || !check_predecessor_) return Status::Ok();
   return check_predecessor_(recorded, record.offset);
 }
 

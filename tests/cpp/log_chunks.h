@@ -137,6 +137,12 @@ inline Reading ReadWal(ByteView log, DbFormat format, uint64_t number, LogDamage
   out.text += "status " + StatusText(contents.status) +
               (contents.malformed_batch ? " malformed" : "") + "\n" + EndText(contents.end) +
               DropsText(contents.drops, contents.unlisted_drops);
+  if (contents.predecessor) {
+    const PredecessorWal& p = contents.predecessor->wal;
+    out.text += "predecessor @" + std::to_string(contents.predecessor->offset) + " log " +
+                std::to_string(p.log_number) + " size " + std::to_string(p.size_bytes) +
+                " last seq " + std::to_string(p.last_sequence) + "\n";
+  }
   return out;
 }
 

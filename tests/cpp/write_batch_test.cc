@@ -4,7 +4,9 @@
 // built here after rocksdb db/write_batch.cc for the tags the libraries were not made to write.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../fuzz/log_builder.h"
@@ -332,6 +334,101 @@ TEST(WriteAheadLog, LevelDbReadsPastMalformedBatchesAndShortRecords) {
   EXPECT_EQ(rocks.status.code(), ErrorCode::kCorrupt);
   EXPECT_EQ(rocks.status.offset(), static_cast<int64_t>(short_record + 7));
   EXPECT_FALSE(rocks.malformed_batch);
+}
+
+// RocksDB 11.8.1's WALs (fixtures v11_db) under track_and_verify_wals: each starts with a
+// predecessor record, kept as the log's `predecessor`; where the WAL it names is in the folder,
+// the record holds that file's size and its last batch's sequence, as RocksDB's writer saw them.
+TEST(WriteAheadLog, PredecessorRecordNamesTheWalBeforeIt) {
+  size_t logs = 0, pairs = 0;
+  for (const auto& [corpus, manifest] : golden::Sections("v11_db")) {
+    for (const nlohmann::json& c : manifest.at("cases")) {
+      const std::string dir = c.at("dir");
+      const bool recycled = c.at("options").contains("recycle_log_file_num");
+      std::map<uint64_t, std::pair<Bytes, WalContents>> read;
+      for (const std::string name : c.at("files")) {
+        if (!name.ends_with(".log")) continue;
+        Bytes file = corpus->ReadBytes(dir + "/" + name);
+        WalContents wal = ReadWriteAheadLog(file, DbFormat::kRocksDb, std::stoull(name));
+        read.emplace(std::stoull(name), std::make_pair(std::move(file), std::move(wal)));
+      }
+      for (const auto& [number, log] : read) {
+        const std::string where = dir + "/" + std::to_string(number);
+        const WalContents& wal = log.second;
+        ASSERT_TRUE(wal.status.ok()) << where << ": " << wal.status.message();
+        ASSERT_TRUE(wal.predecessor.has_value()) << where;
+        EXPECT_EQ(wal.predecessor->offset, 0u) << where;
+        const PredecessorWal& p = wal.predecessor->wal;
+        EXPECT_LT(p.log_number, number) << where;
+        ++logs;
+        const auto before = read.find(p.log_number);
+        if (before == read.end()) continue;  // flushed and deleted, or the chain's missing WAL
+        const Bytes& file = before->second.first;
+        const std::vector<WriteBatch>& batches = before->second.second.batches;
+        ASSERT_FALSE(batches.empty()) << where;
+        // A recycled file may hold an earlier log's bytes past the ones its log wrote.
+        if (recycled) {
+          EXPECT_LE(p.size_bytes, file.size()) << where;
+        } else {
+          EXPECT_EQ(p.size_bytes, file.size()) << where;
+        }
+        EXPECT_EQ(p.last_sequence, batches.back().sequence) << where;
+        ++pairs;
+      }
+    }
+  }
+  EXPECT_GE(logs, 6u) << golden::CorporaSummary();
+  EXPECT_GE(pairs, 3u) << golden::CorporaSummary();
+}
+
+// A predecessor record too short to decode is no predecessor: RocksDB's reader reports it as
+// corruption, which ends a stopping read there and is dropped by a skipping one.
+TEST(WriteAheadLog, ShortPredecessorRecordIsNoPredecessor) {
+  const auto predecessor = [](uint64_t number, uint64_t size, uint64_t last_sequence) {
+    Bytes b;
+    PutFixed64(&b, number);
+    PutFixed64(&b, size);
+    PutFixed64(&b, last_sequence);
+    return b;
+  };
+  Bytes batch = Header(43, 1);
+  batch.push_back(0x01);
+  Field(&batch, "k");
+  Field(&batch, "v");
+  fuzz::LogBuilder log;
+  log.Physical(130, predecessor(7, 100, 42));
+  log.Add(batch);
+  // A second one (RocksDB writes one per log): recovery checks it, the listing keeps the first.
+  log.Physical(130, predecessor(8, 200, 43));
+  for (const LogDamage damage : {LogDamage::kStop, LogDamage::kSkip}) {
+    log_chunks::ExpectChunkingsAgree(log.bytes(), DbFormat::kRocksDb, 9, damage, "predecessors");
+    const WalContents wal = ReadWriteAheadLog(log.bytes(), DbFormat::kRocksDb, 9, damage);
+    ASSERT_TRUE(wal.status.ok()) << wal.status.message();
+    ASSERT_TRUE(wal.predecessor.has_value());
+    EXPECT_EQ(wal.predecessor->offset, 0u);
+    EXPECT_EQ(wal.predecessor->wal.log_number, 7u);
+    EXPECT_EQ(wal.predecessor->wal.size_bytes, 100u);
+    EXPECT_EQ(wal.predecessor->wal.last_sequence, 42u);
+    EXPECT_EQ(wal.batches.size(), 1u);
+  }
+
+  fuzz::LogBuilder short_log;
+  short_log.Physical(130, Bytes(16, 1));
+  short_log.Add(batch);
+  for (const LogDamage damage : {LogDamage::kStop, LogDamage::kSkip}) {
+    log_chunks::ExpectChunkingsAgree(short_log.bytes(), DbFormat::kRocksDb, 9, damage, "short");
+    const WalContents wal = ReadWriteAheadLog(short_log.bytes(), DbFormat::kRocksDb, 9, damage);
+    EXPECT_FALSE(wal.predecessor.has_value());
+    if (damage == LogDamage::kStop) {
+      EXPECT_EQ(wal.status.code(), ErrorCode::kCorrupt);
+      EXPECT_EQ(wal.status.offset(), 0);
+      EXPECT_TRUE(wal.batches.empty());
+    } else {
+      EXPECT_TRUE(wal.status.ok()) << wal.status.message();
+      ASSERT_EQ(wal.drops.size(), 1u);
+      EXPECT_EQ(wal.batches.size(), 1u);
+    }
+  }
 }
 
 }  // namespace

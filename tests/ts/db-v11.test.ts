@@ -9,6 +9,8 @@
 // `sstfilter db dump`) lists what RocksDB's iterator does, `sstfilter db verify` finds every file
 // good, and the chain missing its middle WAL is refused as DB::Open refuses it.
 import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 
 import { SstFilterError, type NodeSstFilter } from "sstfilter";
 
@@ -103,27 +105,78 @@ describe.each(OPENED)("$name", (c) => {
   });
 });
 
+test("each WAL's predecessor record names the live WAL before it as RocksDB 11 recorded it: its size and last batch", async () => {
+  const wrong: string[] = [];
+  let pairs = 0;
+  for (const c of CASES) {
+    const db = await sf.openDatabase(c.dirPath);
+    try {
+      const logs = await db.writeAheadLogs();
+      for (const log of logs) {
+        const p = log.predecessor;
+        // Written first in each log (no compression record in these WALs).
+        if (p === null || p.offset !== 0 || p.number >= log.number) {
+          wrong.push(`${c.name} ${log.name}: predecessor ${String(p && `${p.number} at ${p.offset}`)}`);
+          continue;
+        }
+        const before = logs.find((l) => l.number === p.number);
+        if (before === undefined) continue; // flushed and deleted, or the missing middle
+        ++pairs;
+        const size = BigInt(statSync(join(c.dirPath, before.name)).size);
+        const lastBatch = before.batches[before.batches.length - 1];
+        // A recycled file may hold an earlier log's bytes past the ones this log wrote.
+        const sizeHolds = c.options["recycle_log_file_num"] === undefined ? p.size === size : p.size <= size;
+        if (!sizeHolds || p.lastSequence !== lastBatch?.sequence)
+          wrong.push(
+            `${c.name} ${log.name}: names ${before.name} of ${p.size} bytes, last batch ${p.lastSequence}; ` +
+              `the file has ${size} bytes, last batch ${String(lastBatch?.sequence)}`,
+          );
+        // `sstfilter db inspect` prints it on the log's line (these sizes are under 1,000).
+        const inspect = spawnSync(process.execPath, [CLI, "db", "inspect", c.dirPath], { encoding: "utf8" });
+        const line = inspect.stdout.split("\n").find((l) => l.trim().startsWith(`${log.name}:`));
+        const expected = `follows ${before.name} (${p.size} bytes, last batch seq ${p.lastSequence})`;
+        if (line?.includes(expected) !== true)
+          wrong.push(`${c.name} db inspect: ${String(line)} lacks ${expected}`);
+      }
+    } finally {
+      db.dispose();
+    }
+  }
+  expect(wrong).toEqual([]);
+  expect(pairs).toBeGreaterThanOrEqual(2); // wal-chain: 000010.log and 000012.log
+});
+
 /** `sstfilter db get <dir> <key> --hex`, as a user runs it. */
-const cliGet = (dir: string, key: Uint8Array) =>
-  spawnSync(process.execPath, [CLI, "db", "get", dir, Buffer.from(key).toString("hex"), "--hex"], {
+const cliGet = (dir: string, key: Uint8Array, extra: string[] = []) =>
+  spawnSync(process.execPath, [CLI, "db", "get", dir, Buffer.from(key).toString("hex"), "--hex", ...extra], {
     encoding: "latin1",
   });
 
+/** Every third probe through `sstfilter db get --hex` (with `extra` arguments) against RocksDB's answers. */
+function cliGetMismatches(
+  dir: string,
+  keys: Uint8Array[],
+  answers: GetAnswer[],
+  extra: string[] = [],
+): string[] {
+  const wrong: string[] = [];
+  for (let i = 0; i < keys.length; i += 3) {
+    const run = cliGet(dir, keys[i]!, extra);
+    const theirs = answers[i]!;
+    const expected =
+      theirs.status === "ok" ? { status: 0, stdout: `0x${theirs.value!.toUpperCase()}\n` } : { status: 1 };
+    const ours = run.status === 0 ? { status: 0, stdout: run.stdout } : { status: run.status };
+    if (JSON.stringify(ours) !== JSON.stringify(expected))
+      wrong.push(
+        `probe ${i} ${extra.join(" ")}: ours ${JSON.stringify(ours)} ${run.stderr.trim()}, RocksDB ${JSON.stringify(expected)}`,
+      );
+  }
+  return wrong;
+}
+
 describe.each(OPENED)("$name through the command", (c) => {
   test("`sstfilter db get --hex` prints RocksDB 11's value, or exits 1 for not found, for every third probe", () => {
-    const wrong: string[] = [];
-    for (let i = 0; i < c.keys.length; i += 3) {
-      const run = cliGet(c.dirPath, c.keys[i]!);
-      const theirs = c.rocksdb.answers![i]!;
-      const expected =
-        theirs.status === "ok" ? { status: 0, stdout: `0x${theirs.value!.toUpperCase()}\n` } : { status: 1 };
-      const ours = run.status === 0 ? { status: 0, stdout: run.stdout } : { status: run.status };
-      if (JSON.stringify(ours) !== JSON.stringify(expected))
-        wrong.push(
-          `probe ${i}: ours ${JSON.stringify(ours)} ${run.stderr.trim()}, RocksDB ${JSON.stringify(expected)}`,
-        );
-    }
-    expect(wrong).toEqual([]);
+    expect(cliGetMismatches(c.dirPath, c.keys, c.rocksdb.answers!)).toEqual([]);
   });
 });
 
@@ -217,6 +270,20 @@ describe.each(TIMESTAMPS_IN_MEMTABLE_ONLY)("$name", (c) => {
       ).toEqual([]);
     } finally {
       db.dispose();
+    }
+  });
+
+  test("`sstfilter db get --read-timestamp T` equals RocksDB 11's Get at each older timestamp (every third probe)", () => {
+    const older = c.rocksdb.answers_at_older_timestamps ?? [];
+    expect(older.length).toBeGreaterThan(0);
+    for (const { read_timestamp, answers } of older) {
+      const at = ["--read-timestamp", timestampOf(read_timestamp).toString()];
+      expect(cliGetMismatches(c.dirPath, c.keys, answers, at)).toEqual([]);
+    }
+    // Not a decimal u64: a usage error (exit code 2) naming the option.
+    for (const bad of ["-1", "0x10", "18446744073709551616", "soon"]) {
+      const run = cliGet(c.dirPath, c.keys[0]!, ["--read-timestamp", bad]);
+      expect([bad, run.status, run.stderr.includes("--read-timestamp")]).toEqual([bad, 2, true]);
     }
   });
 

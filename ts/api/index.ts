@@ -152,6 +152,7 @@ export type {
   WalFile,
   WalMarker,
   WalMarkerKind,
+  WalPredecessor,
   WalRecord,
   WalRecordKind,
 } from "./wal.js";

@@ -105,6 +105,25 @@ export interface WalFile {
    */
   dropped: WalDrop[];
   unlistedDrops: number;
+  /**
+   * The log's predecessor record (RocksDB 9.11 and later with track_and_verify_wals write one,
+   * first in each log): the WAL written before it, as its writer saw it. Null without one.
+   */
+  predecessor: WalPredecessor | null;
+}
+
+/**
+ * A predecessor record (record types 130 and 131, docs/FORMATS.md 6.1): the previous WAL's number,
+ * its size in bytes and the sequence number of its last write batch (0: it had none), as the
+ * writer recorded them when it switched logs. Recovery with track_and_verify_wals checks them
+ * against the logs it replayed.
+ */
+export interface WalPredecessor {
+  /** The file offset of the record's header. */
+  offset: number;
+  number: bigint;
+  size: bigint;
+  lastSequence: bigint;
 }
 
 /**

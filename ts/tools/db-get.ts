@@ -13,6 +13,8 @@ export interface DbGetOptions {
   explain: boolean;
   json: boolean;
   columnFamily?: string;
+  /** --read-timestamp: DatabaseGetOptions.readTimestamp. */
+  readTimestamp?: bigint;
 }
 
 /** What the command prints and its exit code; a key that is not hex with --hex is a usage error (null). */
@@ -76,10 +78,10 @@ function explanationJson(e: GetExplanation): string {
 /** Runs the Get and renders it: ldb's output, the route (--explain) or JSON (--json). */
 export async function dbGet(db: Database, key: Uint8Array, opts: DbGetOptions): Promise<DbGetOutput> {
   // One Get: the logs are streamed keeping only this key's versions (nothing else is kept).
-  const explanation = await db.explainOnce(
-    key,
-    opts.columnFamily === undefined ? {} : { columnFamily: opts.columnFamily },
-  );
+  const explanation = await db.explainOnce(key, {
+    ...(opts.columnFamily === undefined ? {} : { columnFamily: opts.columnFamily }),
+    ...(opts.readTimestamp === undefined ? {} : { readTimestamp: opts.readTimestamp }),
+  });
   const { result } = explanation;
   const exitCode =
     result.outcome === "found" ? 0 : result.outcome === "merge-operands" ? EXIT_UNANSWERED : EXIT_NOT_FOUND;

@@ -2,6 +2,7 @@
 // sequence range, records per kind and how it ended; the newest OPTIONS file's name and the
 // options that decide how tables are read (docs/FORMATS.md 6.4, 6.5).
 import type { Database } from "../api/db.js";
+import { walFileName } from "../api/db-file-names.js";
 import type { DatabaseOptions } from "../api/options-file.js";
 import type { WalFile } from "../api/wal.js";
 import { xidText, type ReplayStop, type WalRecovery } from "../api/wal-recovery.js";
@@ -24,6 +25,8 @@ interface WalSummary {
   unlistedDrops: number;
   /** Where recovery's replay leaves this log before its end (RocksDB); null: read whole or unknown. */
   replayStopped: ReplayStop | null;
+  /** The WAL its predecessor record names (track_and_verify_wals); null without one. */
+  predecessor: { offset: number; number: string; size: string; lastSequence: string } | null;
 }
 
 function summarize(wal: WalFile, recovery: WalRecovery | null): WalSummary {
@@ -56,6 +59,15 @@ function summarize(wal: WalFile, recovery: WalRecovery | null): WalSummary {
     })),
     unlistedDrops: wal.unlistedDrops,
     replayStopped: recovery?.logs.find((l) => l.name === wal.name)?.stopped ?? null,
+    predecessor:
+      wal.predecessor === null
+        ? null
+        : {
+            offset: wal.predecessor.offset,
+            number: wal.predecessor.number.toString(),
+            size: wal.predecessor.size.toString(),
+            lastSequence: wal.predecessor.lastSequence.toString(),
+          },
   };
 }
 
@@ -108,9 +120,14 @@ function walText(w: WalSummary): string {
     stop === null || stop.reason === "damage"
       ? ""
       : `; recovery drops it from byte ${count(stop.offset)} on: ${stop.what}`;
+  const p = w.predecessor;
+  const predecessor =
+    p === null
+      ? ""
+      : `; follows ${walFileName(BigInt(p.number))} (${count(BigInt(p.size))} bytes, last batch seq ${p.lastSequence})`;
   return (
     `  ${w.name}: ${plural(w.records, "record")} in ${count(w.batches)} ${w.batches === 1 ? "batch" : "batches"}${seqs}` +
-    `${kinds === "" ? "" : ` (${kinds})`}${markers === "" ? "" : `, markers: ${markers}`}; ${end}${dropped}${replay}`
+    `${kinds === "" ? "" : ` (${kinds})`}${markers === "" ? "" : `, markers: ${markers}`}${predecessor}; ${end}${dropped}${replay}`
   );
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "sstfilter/bytes.h"
@@ -82,6 +83,20 @@ struct WriteBatch {
 // WriteBatch::Iterate refuses; `out` then holds the batch up to the bad record.
 Status DecodeWriteBatch(ByteView batch, DbFormat format, WriteBatch* out);
 
+// A predecessor record (types 130 and 131, rocksdb db/dbformat.h PredecessorWALInfo): the WAL
+// written before this one, as its writer saw it when it switched logs.
+struct PredecessorWal {
+  uint64_t log_number = 0;
+  uint64_t size_bytes = 0;
+  uint64_t last_sequence = 0;  // the sequence number of its last write batch (0: none)
+};
+
+// A log's predecessor record and the file offset of its first fragment's header.
+struct PredecessorRecord {
+  uint64_t offset = 0;
+  PredecessorWal wal;
+};
+
 // A write-ahead log read as recovery reads it.
 struct WalContents {
   std::vector<WriteBatch> batches;  // offsets in the file
@@ -100,6 +115,10 @@ struct WalContents {
   // kMaxLogDrops; `unlisted_drops` counts the rest.
   std::vector<LogDrop> drops;
   uint64_t unlisted_drops = 0;
+  // The log's first predecessor record that decodes (RocksDB 9.11 and later with
+  // track_and_verify_wals write one, first in each log: rocksdb db/log_writer.cc
+  // MaybeAddPredecessorWALInfo); none without one. Recovery checks every one it meets.
+  std::optional<PredecessorRecord> predecessor;
 };
 
 // Reads every write batch of a WAL (`log_number` from its name, for recyclable records) as a
@@ -117,13 +136,6 @@ using WriteBatchSink = std::function<bool(WriteBatch&& batch)>;
 WalContents ForEachWriteBatch(ByteView file, DbFormat format, uint64_t log_number, LogDamage damage,
                               const WriteBatchSink& on_batch);
 
-// A predecessor record (types 130 and 131, rocksdb db/dbformat.h PredecessorWALInfo): the WAL
-// written before this one, as its writer saw it when it switched logs.
-struct PredecessorWal {
-  uint64_t log_number = 0;
-  uint64_t size_bytes = 0;
-  uint64_t last_sequence = 0;  // the sequence number of its last write batch (0: none)
-};
 // Checks a predecessor record found at `offset` against the replay so far (track_and_verify_wals):
 // not ok ends the log there, as damage.
 using PredecessorCheck = std::function<Status(const PredecessorWal& recorded, uint64_t offset)>;

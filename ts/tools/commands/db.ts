@@ -117,11 +117,19 @@ async function runDbGet(database: Database, dir: string, keyText: string, args: 
   const key = dbGetKey(keyText, hex);
   if (key === null) throw usage(`the key is not hex: ${JSON.stringify(keyText)}`);
   const cf = args.values["column-family"];
+  const readTimestamp = args.values["read-timestamp"];
+  if (
+    typeof readTimestamp === "string" &&
+    !(/^[0-9]{1,20}$/.test(readTimestamp) && BigInt(readTimestamp) < 1n << 64n)
+  ) {
+    throw usage(`--read-timestamp takes a decimal number below 2^64: ${JSON.stringify(readTimestamp)}`);
+  }
   const out = await dbGet(database, key, {
     hex,
     explain: args.values.explain === true,
     json: args.values.json === true,
     ...(typeof cf === "string" ? { columnFamily: cf } : {}),
+    ...(typeof readTimestamp === "string" ? { readTimestamp: BigInt(readTimestamp) } : {}),
   }).catch((error: unknown) => {
     throw inputError(dir, error);
   });
@@ -135,7 +143,8 @@ export const dbCommand: Command = {
   summary:
     "a whole database: live files per level (db inspect), a key's value and route (db get), every file checked (db verify), its records (db dump)",
   help: `Usage: sstfilter db inspect <dir> [--json] [--format F]
-       sstfilter db get <dir> <key> [--hex] [--explain] [--json] [--column-family NAME] [--format F]
+       sstfilter db get <dir> <key> [--hex] [--explain] [--json] [--column-family NAME]
+                        [--read-timestamp T] [--format F]
        sstfilter db verify <dir> [--jobs N] [--json] [--format F]
        sstfilter db dump <dir> [--decode D] [--json] [--blob-dir DIR] [--column-family NAME]
                        [--format F]
@@ -202,7 +211,9 @@ Text lines escape what a terminal cannot show (\\uXXXX).
   --hex                 get: the key is given in hex (0x optional) and the value printed in hex
   --explain             get: the route instead: one line per memtable or file consulted (the
                         filter's answer, the entry found, blocks read), then the result
-  --column-family NAME  get: look in this column family (default: default); dump: dump it`,
+  --column-family NAME  get: look in this column family (default: default); dump: dump it
+  --read-timestamp T    get: with user-defined timestamps (a .u64ts comparator), read at timestamp
+                        T, a decimal u64, as ldb get --read_timestamp (default: the newest)`,
   options: {
     ...URL_OPTIONS,
     files: { type: "string" },
@@ -212,6 +223,7 @@ Text lines escape what a terminal cannot show (\\uXXXX).
     hex: { type: "boolean" },
     explain: { type: "boolean" },
     "column-family": { type: "string" },
+    "read-timestamp": { type: "string" },
     decode: { type: "string" },
     "blob-dir": { type: "string" },
   },
