@@ -7,7 +7,7 @@
 // Get for every probe (with timestamps: read at the newest, as RocksDB read them, and with
 // readTimestamp at each older timestamp RocksDB read them at), db.scan (and
 // `sstfilter db dump`) lists what RocksDB's iterator does, `sstfilter db verify` finds every file
-// good, and the chain missing its middle WAL is refused as DB::Open refuses it.
+// good, and the chain missing its middle WAL is refused as DB::Open refuses it (db verify too).
 import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
@@ -215,7 +215,8 @@ describe.each(OPENED)("$name scanned", (c) => {
       encoding: "utf8",
     });
     expect([verify.status, verify.stderr]).toEqual([0, ""]);
-    expect((JSON.parse(verify.stdout) as { ok: boolean; bad: number }).ok).toBe(true);
+    const report = JSON.parse(verify.stdout) as { ok: boolean; bad: number; recovery: { status: string } };
+    expect([report.ok, report.recovery.status]).toEqual([true, "ok"]);
   });
 });
 
@@ -239,6 +240,26 @@ describe.each(REFUSED)("$name", (c) => {
     } finally {
       db.dispose();
     }
+  });
+
+  test("db.verify and `sstfilter db verify`: every file good, the database refused (not ok, exit 1)", async () => {
+    const db = await sf.openDatabase(c.dirPath);
+    try {
+      const report = await db.verify();
+      expect([report.bad, report.ok, report.recovery?.status, report.recovery?.error?.code]).toEqual([
+        0,
+        false,
+        "refused",
+        "CORRUPT",
+      ]);
+      expect(report.recovery?.error?.message).toContain("column family side");
+    } finally {
+      db.dispose();
+    }
+    const run = spawnSync(process.execPath, [CLI, "db", "verify", c.dirPath], { encoding: "utf8" });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain("recovery refuses the database: CORRUPT:");
+    expect(run.stdout).toContain("every file is good");
   });
 });
 

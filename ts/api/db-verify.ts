@@ -82,9 +82,22 @@ export interface DatabaseFileReport {
   blob: { count: bigint; bytes: bigint } | null;
 }
 
+/**
+ * Whether recovery opens the database, as DB::Open (RocksDB) or DB::Open (LevelDB) would with its
+ * recovery settings (docs/FORMATS.md 6.4). "ok"; "refused": recovery fails the open though each
+ * file may be good on its own (a WAL chain missing a log under track_and_verify_wals, tables of
+ * writes beyond where a log stops, a mode that refuses damage), `error` says why; "unchecked": the
+ * logs cannot be replayed here (UNSUPPORTED: a compressed WAL, a WRITE_PREPARED TransactionDB's),
+ * `error` says why.
+ */
+export interface RecoveryReport {
+  status: "ok" | "refused" | "unchecked";
+  error: SstFilterError | null;
+}
+
 /** db.verify's report: one entry per live file, and totals. */
 export interface DatabaseVerifyReport {
-  /** Every verified file is good. */
+  /** Every verified file is good, and recovery does not refuse the database. */
   ok: boolean;
   /**
    * The MANIFEST first, then the live WALs by number, the tables (column family by column family,
@@ -102,6 +115,8 @@ export interface DatabaseVerifyReport {
    * reported first, with its error).
    */
   filesFrom: "manifest" | "directory";
+  /** The logs replayed as recovery replays them; null when the live files are unknown ("directory"). */
+  recovery: RecoveryReport | null;
 }
 
 // The content errors a file can have; any other error (an abort, a dispose, I/O) propagates.
@@ -159,6 +174,8 @@ export interface VerifiedDatabase {
   readonly fileNames: readonly string[];
   /** How the table `name` is opened to be verified: its column family's comparator and key shape. */
   tableOpenOptions(name: string): OpenTableOptions;
+  /** Replays the live logs as recovery does, keeping nothing; rejects as the open would fail. */
+  checkRecovery(): Promise<void>;
 }
 
 /** The files db.verify checks, in report order. */
@@ -241,9 +258,24 @@ export async function verifyDatabase(
   opts: DatabaseVerifyOptions = {},
 ): Promise<DatabaseVerifyReport> {
   checkOptions(opts);
-  return verifyFiles(heap, source, db.format, plan(db), "manifest", opts, (name) =>
+  const report = await verifyFiles(heap, source, db.format, plan(db), "manifest", opts, (name) =>
     db.tableOpenOptions(name),
   );
+  opts.signal?.throwIfAborted();
+  report.recovery = await recoveryReport(db);
+  report.ok &&= report.recovery.status !== "refused";
+  return report;
+}
+
+/** Whether recovery opens `db`: its content errors refuse the open, UNSUPPORTED leaves it unchecked. */
+async function recoveryReport(db: VerifiedDatabase): Promise<RecoveryReport> {
+  try {
+    await db.checkRecovery();
+    return { status: "ok", error: null };
+  } catch (error) {
+    if (!(error instanceof SstFilterError) || !FILE_ERRORS.has(error.code)) throw error;
+    return { status: error.code === "UNSUPPORTED" ? "unchecked" : "refused", error };
+  }
 }
 
 /**
@@ -459,5 +491,6 @@ async function verifyFiles(
     bad: reports.filter((r) => r.status === "error").length,
     jobs: threads,
     filesFrom,
+    recovery: null,
   };
 }

@@ -302,6 +302,16 @@ export class Database {
     return verifyDatabase(this, this.#heap, this.#source, opts);
   }
 
+  /**
+   * @internal db.verify's recovery check: the live logs replayed as recovery replays them, keeping
+   * one key's versions only (the empty key's: memory bounded by those whatever the logs' size);
+   * rejects as recoverLogs() would.
+   */
+  async checkRecovery(): Promise<void> {
+    const replay = await this.#replay.replayOnce({ onlyKey: { key: new Uint8Array(0), columnFamily: 0 } });
+    replay.dispose();
+  }
+
   /** What DB::Get returns for `key`: the value, or null when deleted or absent (db-get.ts). */
   async get(key: Key, opts?: DatabaseGetOptions): Promise<Uint8Array | null> {
     return valueOf(await this.explainGet(key, opts));

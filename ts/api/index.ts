@@ -165,6 +165,7 @@ export type {
   DatabaseVerifyProgress,
   DatabaseVerifyReport,
   LogEndReport,
+  RecoveryReport,
 } from "./db-verify.js";
 export type { TableVerifyThread, TableVerifyThreads } from "./db-types.js";
 export type { InitOptions } from "./init.js";

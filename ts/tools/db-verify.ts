@@ -41,6 +41,16 @@ function reportJson(dir: string, report: DatabaseVerifyReport, seconds: number):
     bad: report.bad,
     jobs: report.jobs,
     seconds,
+    recovery:
+      report.recovery === null
+        ? null
+        : {
+            status: report.recovery.status,
+            error:
+              report.recovery.error === null
+                ? null
+                : { code: report.recovery.error.code, message: report.recovery.error.message },
+          },
     files: report.files.map((r) => ({
       name: r.name,
       kind: r.kind,
@@ -60,8 +70,9 @@ function reportJson(dir: string, report: DatabaseVerifyReport, seconds: number):
 }
 
 /**
- * Verifies the database in `dir` (read from `from`: the folder, or the files under a URL) and prints the outcome; exit code 0 all good, 1 a bad file (CURRENT
- * or the MANIFEST among them: then every table and log present is verified).
+ * Verifies the database in `dir` (read from `from`: the folder, or the files under a URL) and
+ * prints the outcome; exit code 0 all good, 1 a bad file (CURRENT or the MANIFEST among them: then
+ * every table and log present is verified) or a database recovery refuses to open.
  */
 export async function dbVerify(
   sf: NodeSstFilter,
@@ -103,7 +114,12 @@ export async function dbVerify(
     if (report.filesFrom === "directory") {
       lines.push("the live files are unknown: every table and log file present was verified");
     }
-    lines.push(report.ok ? "every file is good" : plural(report.bad, "bad file"));
+    const recovery = report.recovery;
+    if (recovery !== null && recovery.status !== "ok") {
+      const what = recovery.status === "refused" ? "recovery refuses the database" : "recovery not checked";
+      lines.push(`${what}: ${recovery.error!.code}: ${recovery.error!.message}`);
+    }
+    lines.push(report.bad === 0 ? "every file is good" : plural(report.bad, "bad file"));
     process.stdout.write(`${dir}: ${report.ok ? "ok" : "CORRUPT"}\n${lines.map((l) => `  ${l}\n`).join("")}`);
   }
   return report.ok ? 0 : 1;

@@ -163,8 +163,10 @@ db verify checks every live file as "sstfilter verify" checks a table: the MANIF
 WALs record by record (a torn tail is reported, not an error: recovery reads up to it), each table's
 blocks and filter, the tables' sizes against the MANIFEST, each blob file's record and footer CRCs
 and its blob count against the MANIFEST. It lists each bad file with its error code and byte
-offset. When CURRENT or the MANIFEST cannot be read, that is the first bad file and every table,
-log and blob file present is verified.
+offset. Then it replays the live WALs as recovery does (keeping nothing) and says so when recovery
+would refuse to open the database though each file is good on its own (a WAL chain missing a log,
+tables of writes beyond where a log stops). When CURRENT or the MANIFEST cannot be read, that is
+the first bad file and every table, log and blob file present is verified.
 
   --json        the same as JSON; keys as text when printable UTF-8, else { hex } (get: the route
                 and result, bytes as hex, sequence numbers as strings)
@@ -177,10 +179,11 @@ log and blob file present is verified.
   --files NAMES the database's file names at the URL, comma-separated (an index.json's list, an S3
                 listing): nothing is probed
 
-Exit code 0 when the database was read (verify: every file is good), 1 when db get found no value
-or verify found a bad file, 2 for a usage error, 3 when CURRENT or the MANIFEST is missing or
-(inspect, get) corrupt, or db get met a merge chain or a WAL of a WRITE_PREPARED or WRITE_UNPREPARED
-TransactionDB: the message names the file and the byte offset.
+Exit code 0 when the database was read (verify: every file is good and it opens), 1 when db get
+found no value or verify found a bad file or a database that does not open, 2 for a usage error,
+3 when CURRENT or the MANIFEST is missing or (inspect, get) corrupt, or db get met a merge chain
+or a WAL of a WRITE_PREPARED or WRITE_UNPREPARED TransactionDB: the message names the file and the
+byte offset.
 
 db get looks the key up as RocksDB's DB::Get does: the memtable (the write-ahead logs replayed as a
 TransactionDB recovers them: a prepared transaction counts where it was committed), then
