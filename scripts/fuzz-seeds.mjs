@@ -457,6 +457,30 @@ for (const c of manifest("db-get").cases) {
   }
 }
 
+// The rocksdb_timestamp section's databases (one table keeping its keys' u64 timestamps, no WAL
+// records), read at the newest timestamp and at 300 and 700 (mode bits 2 and up: a 20th of it).
+for (const c of manifest("rocksdb-timestamp").cases) {
+  if (c.database === undefined) continue;
+  const probes = probeKeys(readKeys(c.probes.path, 16));
+  const name = c.database.files.find((f) => f.endsWith(".sst"));
+  const file = read(`${c.database.dir}/${name}`);
+  if (file.length > MAX_TABLE_BYTES) continue;
+  for (const at of [0, 300, 700]) {
+    seed(
+      "db_get",
+      `${c.id}-at-${at}`,
+      concat([
+        Uint8Array.of(2 | ((at / 20) << 2)),
+        u16(0),
+        Uint8Array.of(0),
+        u16(probes.length),
+        probes,
+        file,
+      ]),
+    );
+  }
+}
+
 // ---- blob files: blob_file [mode u8] then, built (mode bit 0), [cut u16][u8 key size][key][u16 value size][value]... ----
 // No corpus section holds blob files: seeds built from the keys and values of a few records (the
 // harness writes their CRCs), whole and with the footer cut, and one raw header-only file.

@@ -372,21 +372,6 @@ Status DbGet::State::Start() {
     return Status::Error(ErrorCode::kBadOptions,
                          "get: a read timestamp, but the column family's keys have none");
   }
-  // At the newest every version counts, the tables' as they are; at an older one a table's
-  // versions would have to be sorted out by timestamp, which TableGet does not do, unless they
-  // were written without one.
-  if (options.read_timestamp.value_or(MemTable::kNewestTimestamp) != MemTable::kNewestTimestamp) {
-    for (const std::vector<TableFileMeta>& level : options.family->files) {
-      for (const TableFileMeta& f : level) {
-        if (f.user_defined_timestamps_persisted == false) continue;
-        return Status::Error(ErrorCode::kUnsupported,
-                             "get: a read at an older timestamp, but table " +
-                                 std::to_string(f.number) +
-                                 " keeps its keys' timestamps (only tables written without "
-                                 "them are read at one)");
-      }
-    }
-  }
   if (Status s = MemTableSteps(); !s.ok()) return s;
   ListCandidates();
   return Status::Ok();
@@ -483,13 +468,27 @@ Status DbGet::State::FinishTable() {
                 : may_contain ? DbGetStep::Filter::kMaybe
                               : DbGetStep::Filter::kNo;
   step.blocks_read = trace.route == LookupRoute::kPartition ? 1 : 0;
+  // A read at an older timestamp sees the versions and range deletions at or below it, as its seek
+  // key (user key, read timestamp) and the fragmenter's timestamp bound do (rocksdb
+  // db/range_tombstone_fragmenter.cc); a table written without timestamps has none to compare, and
+  // the MemTable's versions are sorted out alike (MemTable::VersionsAtEveryTimestamp).
+  const uint64_t read_timestamp = options.read_timestamp.value_or(MemTable::kNewestTimestamp);
+  const size_t ts = get->timestamp_size();
+  const auto newer_than_read = [&](ByteView stamped) {
+    return ts == 8 && stamped.size() >= ts &&
+           DecodeFixed64(stamped.data() + stamped.size() - ts) > read_timestamp;
+  };
   SourceAnswer answer;
   for (const RangeDeletion& d : get->covering()) {
+    // The deletion's timestamp ends its begin key, as in a WAL's DeleteRange.
+    if (newer_than_read(d.start)) continue;
     answer.covering_tombstone = std::max(answer.covering_tombstone, d.sequence);
   }
   if (!may_contain && answer.covering_tombstone == 0) return Status::Ok();
   const bool has_tags = get->tags().size() == get->entry_count();
+  std::vector<size_t> entry_of;  // the table entry each version of `answer` is
   for (size_t i = 0; i < get->entry_count(); ++i) {
+    if (ts != 0 && newer_than_read(ByteView(get->timestamps()).subspan(i * ts, ts))) continue;
     const ByteView value(get->value_data().data() + get->value_offsets()[i],
                          get->value_offsets()[i + 1] - get->value_offsets()[i]);
     // A table of bare user keys (no tags) holds values only, at sequence 0.
@@ -497,8 +496,10 @@ Status DbGet::State::FinishTable() {
     Version version;
     if (Status s = TableVersionOf(tag, value, &version); !s.ok()) return InFile(s, file);
     answer.versions.push_back(version);
+    entry_of.push_back(i);
   }
-  const StepFinding found = resolution.Take(answer);
+  StepFinding found = resolution.Take(answer);
+  if (found.decided_at) found.decided_at = entry_of[*found.decided_at];
   step.entry = found.entry;
   step.sequence = found.sequence;
   if (may_contain) {

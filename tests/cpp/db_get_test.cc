@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -79,10 +80,12 @@ class Database {
   // The lookup of `key` in `family`, with the memtable or over the tables alone; through `cache`
   // where given, the tables named by this database's cache id and their file numbers.
   std::unique_ptr<DbGet> Get(const std::string& family, ByteView key, bool with_wal,
-                             BlockCache* cache = nullptr) {
+                             BlockCache* cache = nullptr,
+                             std::optional<uint64_t> read_timestamp = std::nullopt) {
     DbGetOptions options;
     options.format = format_;
     options.family = &Family(family);
+    options.read_timestamp = read_timestamp;
     options.read.block_cache = cache;
     options.read.cache_table.owner = cache_id_;
     if (with_wal) {
@@ -299,6 +302,49 @@ TEST(DbGet, TimestampsKeptOutOfTablesAnswerAsRocksDb11) {
   EXPECT_GE(cases, 1u) << "no v11_db case with timestamps in " << golden::CorporaSummary();
   EXPECT_GT(from_log, 0u) << "no probe decided by the WAL";
   EXPECT_GT(from_table, 0u) << "no probe decided by the table";
+}
+
+// RocksDB 7.8.3's databases whose one table keeps its keys' timestamps (section
+// rocksdb_timestamp: several versions per key, puts and deletions): a Get at each read timestamp,
+// the oldest included, answers as the library's Get at that timestamp, the table's newer versions
+// skipped.
+TEST(DbGet, TimestampsKeptInTablesAnswerAsRocksDbAtEveryReadTimestamp) {
+  size_t cases = 0, older_reads = 0, answers_differing_by_timestamp = 0;
+  for (const auto& [corpus, manifest] : golden::Sections("rocksdb_timestamp")) {
+    for (const nlohmann::json& c : manifest.at("cases")) {
+      if (!c.contains("database")) continue;  // an older corpus recorded the table alone
+      const std::string id = corpus->name + ":" + c.at("id").get<std::string>();
+      Database db(corpus->Path(c.at("database").at("dir").get<std::string>()), DbFormat::kRocksDb);
+      const std::vector<Bytes> probes = corpus->ReadKeys(c.at("probes"));
+      std::vector<std::optional<Bytes>> at_newest;
+      for (const nlohmann::json& read : c.at("reads")) {
+        const uint64_t ts = std::stoull(read.at("read_timestamp_decimal").get<std::string>());
+        const Bytes found = corpus->ReadBytes(read.at("found"));
+        const std::vector<Bytes> values = corpus->ReadKeys(read.at("values"));
+        ASSERT_EQ(found.size(), probes.size()) << id;
+        std::vector<std::optional<Bytes>> answers;
+        for (size_t i = 0; i < probes.size(); ++i) {
+          const auto get = db.Get("default", probes[i], true, nullptr, ts);
+          const std::optional<Bytes> expected =
+              found[i] != 0 ? std::optional<Bytes>(values[i]) : std::nullopt;
+          EXPECT_EQ(Show(AsLibrary(get->result())), Show(expected))
+              << id << " at " << ts << " probe " << i << " " << golden::HexEncode(probes[i])
+              << Route(*get);
+          answers.push_back(expected);
+        }
+        if (ts == UINT64_MAX) {
+          at_newest = answers;
+        } else {
+          ++older_reads;
+        }
+        if (!at_newest.empty() && answers != at_newest) ++answers_differing_by_timestamp;
+      }
+      ++cases;
+    }
+  }
+  EXPECT_GE(cases, 3u) << "no rocksdb_timestamp database in " << golden::CorporaSummary();
+  EXPECT_GE(older_reads, cases) << "no read below the newest timestamp";
+  EXPECT_GT(answers_differing_by_timestamp, 0u) << "no read whose answers the timestamp changes";
 }
 
 // The node corpus: $SSTFILTER_NODE_CORPUS_DIR, else beside the generated corpus.

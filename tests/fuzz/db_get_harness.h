@@ -21,8 +21,10 @@ namespace sstfilter::fuzz {
 // A one-family database held in memory: a WAL built from the write batches of the WAL region
 // ([u16 size][batch]..., valid checksums) replayed into the memtable, and the table opened from
 // the rest (when it opens), listed on level 0 or 1 (mode bit 0) with the smallest and largest of
-// the probe keys as its range (mode bit 1: RocksDB, else LevelDB). Each probe key goes through
-// DbGet with the memtable: errors are typed, and an answer is consistent with its route.
+// the probe keys as its range (mode bit 1: RocksDB, else LevelDB). A table whose keys carry u64
+// timestamps makes a family with them, read at a timestamp the mode's upper bits pick (0: the
+// newest). Each probe key goes through DbGet with the memtable: errors are typed, and an answer is
+// consistent with its route.
 inline void FuzzDbGet(const uint8_t* data, size_t size) {
   Input in(data, size);
   const uint8_t mode = in.Byte();
@@ -36,9 +38,15 @@ inline void FuzzDbGet(const uint8_t* data, size_t size) {
 
   ColumnFamilyState family;
   ComparatorRef order = BuiltinComparator(kBytewiseComparatorName);
-  if (table && (table->flag_bits & 8) != 0)
+  if (table && (table->flag_bits & 8) != 0) {
     order = BuiltinComparator(kReverseBytewiseComparatorName);
+  } else if (table && table->reader->key_order().comparator == kBytewiseU64TsComparatorName) {
+    order = BuiltinComparator(kBytewiseU64TsComparatorName);
+  }
   family.comparator = std::string(order->Name());
+  const size_t ts = order->timestamp_size();
+  std::optional<uint64_t> read_timestamp;
+  if (ts != 0 && (mode >> 2) != 0) read_timestamp = static_cast<uint64_t>(mode >> 2) * 20;
   WalReplayOptions replay_options;
   replay_options.format = format;
   replay_options.column_families = {{0, 0, order}};
@@ -56,7 +64,9 @@ inline void FuzzDbGet(const uint8_t* data, size_t size) {
     TableFileMeta meta;
     meta.number = 7;
     meta.size = table->file.size();
-    const Bytes trailer(8, 0);
+    // The boundaries as a MANIFEST records them: the user key, its timestamp (a family with
+    // them), the 8-byte trailer.
+    const Bytes trailer(ts + 8, 0);
     meta.smallest.assign(sorted.front().begin(), sorted.front().end());
     meta.smallest.insert(meta.smallest.end(), trailer.begin(), trailer.end());
     meta.largest.assign(sorted.back().begin(), sorted.back().end());
@@ -70,6 +80,7 @@ inline void FuzzDbGet(const uint8_t* data, size_t size) {
     options.family = &family;
     options.memtable = &replay.memtable();
     options.log_numbers = {5};
+    options.read_timestamp = read_timestamp;
     DbGet get(std::move(options), k);
     Status s;
     while ((s = get.Advance()).ok() && !get.done()) {

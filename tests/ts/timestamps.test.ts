@@ -27,6 +27,8 @@ interface TimestampCase {
   options: { partition_filters: boolean; timestamp_size: number };
   entries: EntriesRecord & { types: number[] };
   probes: { path: string };
+  /** The database the Gets read (closed after them); absent in older corpora. */
+  database?: { dir: string; files: string[] };
   reads: {
     read_timestamp: string;
     read_timestamp_decimal: string;
@@ -177,6 +179,45 @@ describe.each(CASES)("$name", (c) => {
     const f = await sf.openTableFile(c.path);
     expectSameEntries(`${c.name} async get`, await f.get(probes[0]!), results[0]!);
     f.dispose();
+  });
+});
+
+const WITH_DATABASE = CASES.filter((c) => c.database !== undefined);
+
+test("the generated corpus has the databases its Gets read", () => {
+  expect(WITH_DATABASE.length).toBeGreaterThanOrEqual(3);
+});
+
+describe.each(WITH_DATABASE)("$name as a database", (c) => {
+  test("db.get with readTimestamp equals RocksDB's Get at every read timestamp (the table's newer versions skipped)", async () => {
+    const probes = c.corpus.readKeys(c.probes.path);
+    const db = await sf.openDatabase(c.corpus.path(c.database!.dir));
+    const wrong: string[] = [];
+    let differing = 0;
+    try {
+      let newest: (string | null)[] = [];
+      for (const read of c.reads) {
+        const readTimestamp = BigInt(read.read_timestamp_decimal);
+        const isFound = c.corpus.readBytes(read.found);
+        const values = c.corpus.readKeys(read.values);
+        const answers: (string | null)[] = [];
+        for (const [i, p] of probes.entries()) {
+          const ours = await db.get(p, { readTimestamp });
+          const theirs = isFound[i] === 1 ? hex(values[i]!) : null;
+          answers.push(theirs);
+          if ((ours === null ? null : hex(ours)) !== theirs)
+            wrong.push(
+              `read ts ${readTimestamp} get(${hex(p)}): ours ${ours && hex(ours)}, RocksDB ${theirs}`,
+            );
+        }
+        if (read.read_timestamp === "ffffffffffffffff") newest = answers;
+        else if (answers.some((a, i) => a !== newest[i])) differing++;
+      }
+    } finally {
+      db.dispose();
+    }
+    expect(wrong.slice(0, 5)).toEqual([]);
+    expect(differing).toBeGreaterThan(0);
   });
 });
 

@@ -25,8 +25,8 @@ export interface DatabaseGetOptions {
   /**
    * For a column family with user-defined timestamps (a ".u64ts" comparator): the timestamp to read
    * at, as RocksDB's ReadOptions::timestamp (versions and range deletions at newer timestamps are
-   * not seen); default the newest, 2^64 - 1. A read below the newest takes tables written without
-   * their timestamps only (persist_user_defined_timestamps = false): UNSUPPORTED otherwise.
+   * not seen); default the newest, 2^64 - 1. A table written without its keys' timestamps
+   * (persist_user_defined_timestamps = false) has them all visible, as RocksDB reads it.
    */
   readTimestamp?: bigint;
 }

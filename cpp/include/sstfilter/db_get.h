@@ -112,9 +112,9 @@ struct DbGetOptions {
   TableReadOptions read;
   // For a family with user-defined timestamps: the timestamp read at (ReadOptions::timestamp;
   // absent: the newest, every version visible). Versions and range deletions at newer timestamps
-  // are skipped. Tables are read as if their keys carried the minimum timestamp, which holds only
-  // for tables written without their timestamps (persist_user_defined_timestamps = false): a
-  // table that keeps them is refused (kUnsupported). kBadOptions for a family without timestamps.
+  // are skipped, in the memtable and in the tables that keep their keys' timestamps; a table
+  // written without them (persist_user_defined_timestamps = false) has its keys read as at the
+  // minimum timestamp, all visible. kBadOptions for a family without timestamps.
   std::optional<uint64_t> read_timestamp;
 };
 
@@ -129,10 +129,11 @@ struct DbGetOptions {
 // `user_key` is looked up in the memtable by the stored key's bytes (MemTable::Versions), in the
 // tables as TableGet takes it. With user-defined timestamps it comes without one: the memtable's
 // versions at every timestamp up to the read timestamp count, newest timestamp first
-// (MemTable::VersionsAtEveryTimestamp), then the tables' as TableGet lists them (below the newest,
-// tables written without timestamps only: DbGetOptions::read_timestamp). Checked against
-// RocksDB 11.8.1 on a database whose tables were written without timestamps (fixture
-// v11-db/udt-memtable-only); none whose tables keep them is checked yet.
+// (MemTable::VersionsAtEveryTimestamp), then the tables' as TableGet lists them, those at newer
+// timestamps than the read's skipped (DbGetOptions::read_timestamp). Checked against RocksDB
+// 11.8.1 on a database whose tables were written without timestamps (fixture
+// v11-db/udt-memtable-only) and against RocksDB 7.8.3 on databases whose one table keeps them
+// (corpus section rocksdb_timestamp).
 class DbGet final : public ResumableRead {
  public:
   DbGet(DbGetOptions options, ByteView user_key);

@@ -10,7 +10,8 @@
 //   timestamp and iter_start_ts at the smallest show every version, keys as internal keys (user
 //   key, timestamp, tag), deletions included; the DB holds this one file only;
 // - for each read timestamp, each probe's Get: what the filter said (Statistics tickers, as the
-//   rocksdb_sst section reads them) and what Get returned (found, value, the version's timestamp).
+//   rocksdb_sst section reads them) and what Get returned (found, value, the version's timestamp);
+// - the database those Gets read (closed after them): its one table, MANIFEST and OPTIONS file.
 #include <rocksdb/comparator.h>
 #include <rocksdb/db.h>
 #include <rocksdb/filter_policy.h>
@@ -292,6 +293,7 @@ nlohmann::json TsCase(const CorpusRoot& root, const TsConfig& c) {
                      {"summary", Summary(answers, visible)}});
   }
   db.reset();
+  const std::vector<std::string> database = root.CopyDatabase(dir + "/db", scratch / "db");
   nlohmann::json prefix = nullptr;
   if (extractor) prefix = extractor->AsString();
   return {
@@ -327,6 +329,7 @@ nlohmann::json TsCase(const CorpusRoot& root, const TsConfig& c) {
        {{"path", root.WriteKeys(dir + "/probes.keys", probes)}, {"count", probes.size()}}},
       {"probe_is_key", root.WriteU8(dir + "/probe_is_key.u8", is_key)},
       {"reads", reads},
+      {"database", {{"dir", dir + "/db"}, {"files", database}}},
   };
 }
 
