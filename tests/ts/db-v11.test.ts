@@ -260,6 +260,11 @@ describe.each(REFUSED)("$name", (c) => {
     expect(run.status).toBe(1);
     expect(run.stdout).toContain("recovery refuses the database: CORRUPT:");
     expect(run.stdout).toContain("every file is good");
+    // db inspect lists the logs, then why recovery cannot replay them.
+    const inspect = spawnSync(process.execPath, [CLI, "db", "inspect", c.dirPath], { encoding: "utf8" });
+    expect(inspect.stdout).toMatch(
+      /\n {2}000012\.log: .*\n {2}recovery: 000012\.log: the database does not open: /,
+    );
   });
 });
 

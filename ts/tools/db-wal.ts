@@ -131,10 +131,13 @@ function walText(w: WalSummary): string {
   );
 }
 
-/** The transactions recovery leaves prepared (docs/FORMATS.md 6.4), or why it cannot tell. */
+/**
+ * The transactions recovery leaves prepared (docs/FORMATS.md 6.4), or why recovery cannot replay
+ * the logs (a database that does not open, a log this reader cannot decode).
+ */
 function preparedPart(recovery: WalRecovery | Error): OptionsPart {
   if (recovery instanceof Error) {
-    return { json: { error: recovery.message }, text: [`prepared transactions: ${recovery.message}`] };
+    return { json: { error: recovery.message }, text: [`  recovery: ${recovery.message}`] };
   }
   const list = recovery.preparedUncommitted.map((t) => ({
     xid: xidText(t.xid),
