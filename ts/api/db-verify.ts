@@ -83,7 +83,7 @@ export interface DatabaseFileReport {
 }
 
 /**
- * Whether recovery opens the database, as DB::Open (RocksDB) or DB::Open (LevelDB) would with its
+ * Whether recovery opens the database, as the library's DB::Open would with the database's
  * recovery settings (docs/FORMATS.md 6.4). "ok"; "refused": recovery fails the open though each
  * file may be good on its own (a WAL chain missing a log under track_and_verify_wals, tables of
  * writes beyond where a log stops, a mode that refuses damage), `error` says why; "unchecked": the
