@@ -474,21 +474,20 @@ Status DbGet::State::FinishTable() {
   // the MemTable's versions are sorted out alike (MemTable::VersionsAtEveryTimestamp).
   const uint64_t read_timestamp = options.read_timestamp.value_or(MemTable::kNewestTimestamp);
   const size_t ts = get->timestamp_size();
-  const auto newer_than_read = [&](ByteView stamped) {
-    return ts == 8 && stamped.size() >= ts &&
-           DecodeFixed64(stamped.data() + stamped.size() - ts) > read_timestamp;
-  };
   SourceAnswer answer;
   for (const RangeDeletion& d : get->covering()) {
     // The deletion's timestamp ends its begin key, as in a WAL's DeleteRange.
-    if (newer_than_read(d.start)) continue;
+    if (NewerThanRead(d.start, ts, read_timestamp)) continue;
     answer.covering_tombstone = std::max(answer.covering_tombstone, d.sequence);
   }
   if (!may_contain && answer.covering_tombstone == 0) return Status::Ok();
   const bool has_tags = get->tags().size() == get->entry_count();
   std::vector<size_t> entry_of;  // the table entry each version of `answer` is
   for (size_t i = 0; i < get->entry_count(); ++i) {
-    if (ts != 0 && newer_than_read(ByteView(get->timestamps()).subspan(i * ts, ts))) continue;
+    if (ts != 0 &&
+        NewerThanRead(ByteView(get->timestamps()).subspan(i * ts, ts), ts, read_timestamp)) {
+      continue;
+    }
     const ByteView value(get->value_data().data() + get->value_offsets()[i],
                          get->value_offsets()[i + 1] - get->value_offsets()[i]);
     // A table of bare user keys (no tags) holds values only, at sequence 0.

@@ -214,7 +214,7 @@ std::vector<MemTableVersion> MemTable::VersionsAtEveryTimestamp(uint32_t column_
     if (c != 0) return c;
     // The key's versions newer than the read sort first (the newest timestamp first): they are
     // before the ones sought, as the read's seek key (user_key, read_timestamp) skips them.
-    return ts == 8 && DecodeFixed64(stored.data() + stored.size() - ts) > read_timestamp ? -1 : 0;
+    return NewerThanRead(stored, ts, read_timestamp) ? -1 : 0;
   });
 }
 
@@ -230,15 +230,17 @@ uint64_t MemTable::CoveringTombstone(uint32_t column_family, ByteView key,
     if (log_number && log_numbers_[e.log] != *log_number) continue;
     const Record r = Decode(e.record);
     // The deletion's timestamp ends its begin key (WriteBatch::DeleteRange with a timestamp).
-    if (ts == 8 && r.key.size() >= ts &&
-        DecodeFixed64(r.key.data() + r.key.size() - ts) > read_timestamp) {
-      continue;
-    }
+    if (NewerThanRead(r.key, ts, read_timestamp)) continue;
     if (RangeDeletionCovers(comparator, r.key, r.value, key)) {
       covering = std::max(covering, e.sequence);
     }
   }
   return covering;
+}
+
+bool NewerThanRead(ByteView stamped, size_t timestamp_size, uint64_t read_timestamp) {
+  return timestamp_size == 8 && stamped.size() >= timestamp_size &&
+         DecodeFixed64(stamped.data() + stamped.size() - timestamp_size) > read_timestamp;
 }
 
 bool RangeDeletionCovers(const Comparator& comparator, ByteView begin, ByteView end, ByteView key) {

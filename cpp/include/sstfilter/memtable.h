@@ -130,6 +130,12 @@ int OrderStoredKeys(const Comparator& comparator, ByteView a, ByteView b);
 // newest timestamp first: true for the bytewise and reverse bytewise orders.
 bool OrdersByKeyThenTimestamp(const Comparator& comparator);
 
+// Whether `stamped` (a stored key, or a range deletion's begin key) ends in a timestamp newer than
+// `read_timestamp`, so that a read at that timestamp does not see it: only the 8-byte u64
+// timestamps (`timestamp_size` 8, little-endian) are compared; any other size, or a key too short
+// for its timestamp, is seen.
+bool NewerThanRead(ByteView stamped, size_t timestamp_size, uint64_t read_timestamp);
+
 // Whether the range deletion [begin, end) covers `key`: begin <= key < end in the comparator's
 // order. Under a timestamp comparator `key` is a user key without a timestamp and the bounds carry
 // the deletion's, which does not count: a range deletion covers its range at every timestamp.
