@@ -6,6 +6,7 @@ import type {
   DatabaseSource,
   DatabaseVerifyReport,
   NodeSstFilter,
+  SstFilterError,
 } from "../platform/node.js";
 import { byteSize, count, plural } from "./format.js";
 import { progressBar } from "./progress.js";
@@ -32,6 +33,13 @@ function fileLine(r: DatabaseFileReport): string {
   return `${head}: ok, ${logEndNote(r)}`;
 }
 
+/** A file's or recovery's error in --json: code, message and byte offset (null when unknown). */
+const errorJson = (e: SstFilterError): { code: string; message: string; offset: number | null } => ({
+  code: e.code,
+  message: e.message,
+  offset: e.offset ?? null,
+});
+
 function reportJson(dir: string, report: DatabaseVerifyReport, seconds: number): unknown {
   return {
     dir,
@@ -46,20 +54,14 @@ function reportJson(dir: string, report: DatabaseVerifyReport, seconds: number):
         ? null
         : {
             status: report.recovery.status,
-            error:
-              report.recovery.error === null
-                ? null
-                : { code: report.recovery.error.code, message: report.recovery.error.message },
+            error: report.recovery.error === null ? null : errorJson(report.recovery.error),
           },
     files: report.files.map((r) => ({
       name: r.name,
       kind: r.kind,
       bytes: r.bytes,
       status: r.status,
-      error:
-        r.error === null
-          ? null
-          : { code: r.error.code, message: r.error.message, offset: r.error.offset ?? null },
+      error: r.error === null ? null : errorJson(r.error),
       ...(r.table === null
         ? {}
         : { dataBlocks: r.table.dataBlocks, keys: r.table.keys, falseNegatives: r.table.falseNegatives }),
