@@ -49,18 +49,15 @@ Status InFile(const Status& s, const std::string& file) {
 
 // The default column's value of a wide-column entity, empty when it has none: what Get answers for
 // one (rocksdb db/wide/wide_column_serialization.cc GetValueOfDefaultColumn, taken by
-// GetContext::SaveValue for kTypeWideColumnEntity).
-Status DefaultColumn(ByteView entity, uint64_t sequence, ByteView* out) {
+// GetContext::SaveValue for kTypeWideColumnEntity). A default column kept in a blob file (entity
+// version 2) is answered as its blob index, read as a blob index entry's is.
+Status DefaultColumn(ByteView entity, Version* out) {
   std::vector<WideColumn> columns;
   if (Status s = DecodeWideColumns(entity, &columns); !s.ok()) return s;
-  *out = ByteView();
+  out->value = ByteView();
   if (columns.empty() || !columns.front().name.empty()) return Status::Ok();
-  if (columns.front().blob_index) {
-    return Status::Error(ErrorCode::kUnsupported,
-                         "get: the entity at sequence " + std::to_string(sequence) +
-                             " keeps its default column in a blob file, which get does not read");
-  }
-  *out = columns.front().value;
+  out->value = columns.front().value;
+  out->in_blob_file = columns.front().blob_index.has_value();
   return Status::Ok();
 }
 
@@ -80,7 +77,7 @@ Status MemTableVersionOf(const MemTableVersion& v, Version* out) {
       return Status::Ok();
     case WalRecordKind::kWideColumns:
       out->entry = Entry::kValue;
-      return DefaultColumn(v.value, v.sequence, &out->value);
+      return DefaultColumn(v.value, out);
     case WalRecordKind::kDelete:
       out->entry = Entry::kDeletion;
       return Status::Ok();
@@ -123,7 +120,7 @@ Status TableVersionOf(uint64_t tag, ByteView value, Version* out) {
       return Status::Ok();
     case EntryType::kWideColumnEntity:
       out->entry = Entry::kValue;
-      return DefaultColumn(value, out->sequence, &out->value);
+      return DefaultColumn(value, out);
     case EntryType::kDelete:
     case EntryType::kDeleteWithTimestamp:
       out->entry = Entry::kDeletion;

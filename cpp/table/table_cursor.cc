@@ -252,9 +252,17 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
       value_data_.insert(value_data_.end(), value.begin(), value.end());
       value_offsets_.push_back(static_cast<uint32_t>(value_data_.size()));
     }
-    if (blob_records && static_cast<EntryType>(tag & 0xff) == EntryType::kBlobIndex) {
+    const EntryType type = static_cast<EntryType>(tag & 0xff);
+    if (blob_records && type == EntryType::kBlobIndex) {
       if (Status s = NoteBlobRecord(decoder.value(), key_offsets_.size() - 2, &budget,
                                     decoder.entry_offset());
+          !s.ok()) {
+        return located(s);
+      }
+    }
+    if (blob_records && type == EntryType::kWideColumnEntity) {
+      if (Status s = NoteEntityBlobRecords(decoder.value(), key_offsets_.size() - 2, &budget,
+                                           decoder.entry_offset());
           !s.ok()) {
         return located(s);
       }
@@ -276,6 +284,32 @@ Status TableCursor::NoteBlobRecord(ByteView value, size_t entry, EntryBudget* bu
   if (Status s = DecodeBlobIndex(value, &index); !s.ok()) {
     return Status::Error(s.code(), s.message(), static_cast<int64_t>(entry_offset));
   }
+  return NoteSameFileRecord(index, entry, std::nullopt, budget, entry_offset);
+}
+
+Status TableCursor::NoteEntityBlobRecords(ByteView value, size_t entry, EntryBudget* budget,
+                                          size_t entry_offset) {
+  // As WideColumnSerialization::HasBlobColumns: a version below 2 has no blob columns and is not
+  // decoded here (RocksDB passes it on as stored); a version 2 entity must decode.
+  size_t pos = 0;
+  const auto version = GetVarint32(value, &pos);
+  if (version && *version < 2) return Status::Ok();
+  std::vector<WideColumn> columns;
+  if (Status s = DecodeWideColumns(value, &columns); !s.ok()) {
+    return Status::Error(s.code(), s.message(), static_cast<int64_t>(entry_offset));
+  }
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (!columns[i].blob_index) continue;
+    if (Status s = NoteSameFileRecord(*columns[i].blob_index, entry, i, budget, entry_offset);
+        !s.ok()) {
+      return s;
+    }
+  }
+  return Status::Ok();
+}
+
+Status TableCursor::NoteSameFileRecord(BlobIndex index, size_t entry, std::optional<size_t> column,
+                                       EntryBudget* budget, size_t entry_offset) {
   if (!IsSameFileBlobIndex(index)) return Status::Ok();  // names a blob file: left as it is
   BlockHandle handle;
   if (Status s = EmbeddedBlobRecordHandle(index, table_->file.blocks_end, &handle); !s.ok()) {
@@ -285,7 +319,7 @@ Status TableCursor::NoteBlobRecord(ByteView value, size_t entry, EntryBudget* bu
   // before anything is read.
   if (Status s = budget->Charge(index.size, entry_offset); !s.ok()) return s;
   index.value = ByteView();  // points into the block, which does not stay
-  blob_reads_.push_back(BlobRead{entry, index, {}});
+  blob_reads_.push_back(BlobRead{entry, column, index, {}});
   // Within the budget just charged (kMaxBlockBytes), so it fits a size_t.
   if (content_ == Content::kEntries) blob_bytes_ += static_cast<size_t>(index.size);
   return Status::Ok();
@@ -326,14 +360,27 @@ void TableCursor::SpliceBlobValues() {
   offsets.push_back(0);
   auto read = blob_reads_.begin();
   for (size_t i = 0; i + 1 < value_offsets_.size(); ++i) {
-    if (read != blob_reads_.end() && read->entry == i) {
+    const ByteView stored(value_data_.data() + value_offsets_[i],
+                          value_offsets_[i + 1] - value_offsets_[i]);
+    if (read != blob_reads_.end() && read->entry == i && !read->column) {
       values.insert(values.end(), read->payload.begin(), read->payload.end());
       // The entry reads as the Put it was written as (the resolving iterator's kTypeValue).
       tags_[i] = (tags_[i] & ~uint64_t{0xff}) | static_cast<uint64_t>(EntryType::kPut);
       ++read;
+    } else if (read != blob_reads_.end() && read->entry == i) {
+      // An entity: its same-file columns take their payloads, and it is encoded again, in
+      // version 1 when no column is left in a blob file (rocksdb block_based_table_reader.cc
+      // MaybeResolveEmbeddedValue). It decoded when its records were noted.
+      std::vector<WideColumn> columns;
+      DecodeWideColumns(stored, &columns);
+      for (; read != blob_reads_.end() && read->entry == i; ++read) {
+        WideColumn& column = columns[*read->column];
+        column.value = ByteView(read->payload);
+        column.blob_index.reset();
+      }
+      EncodeWideColumns(columns, &values);
     } else {
-      values.insert(values.end(), value_data_.begin() + value_offsets_[i],
-                    value_data_.begin() + value_offsets_[i + 1]);
+      values.insert(values.end(), stored.begin(), stored.end());
     }
     offsets.push_back(static_cast<uint32_t>(values.size()));
   }

@@ -141,4 +141,36 @@ Status DecodeWideColumns(ByteView value, std::vector<WideColumn>* out) {
   return s;
 }
 
+void EncodeWideColumns(const std::vector<WideColumn>& columns, Bytes* out) {
+  const auto u32 = [](size_t n) { return static_cast<uint32_t>(n); };
+  const bool with_blobs = std::any_of(columns.begin(), columns.end(),
+                                      [](const WideColumn& c) { return c.blob_index.has_value(); });
+  PutVarint64(out, with_blobs ? 2 : 1);
+  PutVarint64(out, u32(columns.size()));
+  if (!with_blobs) {
+    for (const WideColumn& c : columns) {
+      PutVarint64(out, u32(c.name.size()));
+      out->insert(out->end(), c.name.begin(), c.name.end());
+      PutVarint64(out, u32(c.value.size()));
+    }
+  } else {
+    // The three sections sized first: they precede the sections themselves.
+    Bytes name_sizes, value_sizes;
+    size_t names_bytes = 0;
+    for (const WideColumn& c : columns) {
+      PutVarint64(&name_sizes, u32(c.name.size()));
+      PutVarint64(&value_sizes, u32(c.value.size()));
+      names_bytes += c.name.size();
+    }
+    PutVarint64(out, u32(name_sizes.size()));
+    PutVarint64(out, u32(value_sizes.size()));
+    PutVarint64(out, u32(names_bytes));
+    for (const WideColumn& c : columns) out->push_back(c.blob_index ? kTypeBlobIndex : kTypeValue);
+    out->insert(out->end(), name_sizes.begin(), name_sizes.end());
+    out->insert(out->end(), value_sizes.begin(), value_sizes.end());
+    for (const WideColumn& c : columns) out->insert(out->end(), c.name.begin(), c.name.end());
+  }
+  for (const WideColumn& c : columns) out->insert(out->end(), c.value.begin(), c.value.end());
+}
+
 }  // namespace sstfilter

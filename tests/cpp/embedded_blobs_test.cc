@@ -1,8 +1,9 @@
 // Embedded blob tables (docs/FORMATS.md 3.10.3; RocksDB 11.6+ SstFileWriter::OpenWithEmbeddedBlobs)
 // natively, on the v11-blob fixtures: a point lookup (TableGet) of every probe gives the value
-// RocksDB 11.8.1's Get gave; a byte flipped inside a blob record's payload fails both a lookup of
-// its key and verify's walk with kChecksumMismatch naming the record; rocksdb.embedded.blob.stats
-// counts the records the entries name, and malformed values of it are kCorrupt as upstream.
+// RocksDB 11.8.1's Get gave (a wide-column entity: GetEntity's columns, each resolved); a byte
+// flipped inside a blob record's payload fails both a lookup of its key and verify's walk with
+// kChecksumMismatch naming the record; rocksdb.embedded.blob.stats counts the records the entries
+// name, and malformed values of it are kCorrupt as upstream.
 #include "sstfilter/embedded_blobs.h"
 
 #include <gtest/gtest.h>
@@ -50,7 +51,7 @@ std::string Describe(const Status& s) {
          std::to_string(s.offset());
 }
 
-// An entry holding a same-file blob index, as stored (its value not resolved).
+// A same-file blob index as stored (not resolved): an entry's, or a column's of its entity.
 struct StoredBlob {
   Bytes key;
   uint64_t offset = 0;
@@ -68,14 +69,28 @@ std::vector<StoredBlob> SameFileBlobs(const TableReader& reader, const Bytes& fi
     const auto& keys = cursor.key_offsets();
     const auto& values = cursor.value_offsets();
     for (size_t i = 0; i + 1 < keys.size(); ++i) {
-      if (static_cast<EntryType>(cursor.tags()[i] & 0xff) != EntryType::kBlobIndex) continue;
+      const auto type = static_cast<EntryType>(cursor.tags()[i] & 0xff);
       const ByteView value =
           ByteView(cursor.value_data()).subspan(values[i], values[i + 1] - values[i]);
-      BlobIndex index;
-      if (*status = DecodeBlobIndex(value, &index); !status->ok()) return out;
-      if (!IsSameFileBlobIndex(index)) continue;
+      std::vector<BlobIndex> indexes(1);
+      if (type == EntryType::kBlobIndex) {
+        if (*status = DecodeBlobIndex(value, &indexes[0]); !status->ok()) return out;
+      } else if (type == EntryType::kWideColumnEntity) {
+        std::vector<WideColumn> columns;
+        if (*status = DecodeWideColumns(value, &columns); !status->ok()) return out;
+        indexes.clear();
+        for (const WideColumn& c : columns) {
+          if (c.blob_index) indexes.push_back(*c.blob_index);
+        }
+      } else {
+        continue;
+      }
       const auto key = cursor.key_data().begin();
-      out.push_back(StoredBlob{Bytes(key + keys[i], key + keys[i + 1]), index.offset, index.size});
+      for (const BlobIndex& index : indexes) {
+        if (!IsSameFileBlobIndex(index)) continue;
+        out.push_back(
+            StoredBlob{Bytes(key + keys[i], key + keys[i + 1]), index.offset, index.size});
+      }
     }
     cursor.ClearBatch();
   }
@@ -89,6 +104,7 @@ std::vector<BlobTable> NonEmpty() {
 
 TEST(EmbeddedBlobs, GetGivesRocksDbValueForEveryProbe) {
   size_t found = 0;
+  size_t entities = 0;
   for (const BlobTable& t : NonEmpty()) {
     Status s;
     const auto reader = Open(t.file, &s);
@@ -99,22 +115,42 @@ TEST(EmbeddedBlobs, GetGivesRocksDbValueForEveryProbe) {
       std::unique_ptr<TableGet> get;
       s = GetFromMemory(*reader, t.file, key, &get);
       ASSERT_TRUE(s.ok()) << t.id << " probe " << key_hex << ": " << Describe(s);
-      const bool put = get->entry_count() > 0 &&
-                       static_cast<EntryType>(get->tags()[0] & 0xff) == EntryType::kPut;
+      const auto type = get->entry_count() == 0 ? EntryType::kDelete
+                                                : static_cast<EntryType>(get->tags()[0] & 0xff);
+      const bool put = type == EntryType::kPut;
+      const bool entity = type == EntryType::kWideColumnEntity;
       if (probe.at("getValue").is_null()) {
-        EXPECT_FALSE(put) << t.id << " probe " << key_hex << ": a value where RocksDB found none";
+        EXPECT_FALSE(put || entity)
+            << t.id << " probe " << key_hex << ": a value where RocksDB found none";
         continue;
       }
-      ASSERT_TRUE(put) << t.id << " probe " << key_hex << ": " << get->entry_count()
-                       << " entries, the newest not a put";
+      ASSERT_TRUE(put || entity) << t.id << " probe " << key_hex << ": " << get->entry_count()
+                                 << " entries, the newest neither a put nor an entity";
       const auto& v = get->value_offsets();
       const ByteView value = ByteView(get->value_data()).subspan(v[0], v[1] - v[0]);
-      EXPECT_EQ(golden::HexEncode(value), probe.at("getValue").get<std::string>())
-          << t.id << " probe " << key_hex;
+      // Get's value for an entity is its default column; GetEntity's are all its columns, every
+      // same-file one read from its record.
+      std::string answer = golden::HexEncode(value);
+      if (entity) {
+        std::vector<WideColumn> columns;
+        s = DecodeWideColumns(value, &columns);
+        ASSERT_TRUE(s.ok()) << t.id << " probe " << key_hex << ": " << Describe(s);
+        nlohmann::json pairs = nlohmann::json::array();
+        for (const WideColumn& c : columns) {
+          EXPECT_FALSE(c.blob_index) << t.id << " probe " << key_hex << ": a column unresolved";
+          pairs.push_back({golden::HexEncode(c.name), golden::HexEncode(c.value)});
+        }
+        EXPECT_EQ(pairs, probe.at("getEntity")) << t.id << " probe " << key_hex;
+        answer =
+            !columns.empty() && columns[0].name.empty() ? golden::HexEncode(columns[0].value) : "";
+        ++entities;
+      }
+      EXPECT_EQ(answer, probe.at("getValue").get<std::string>()) << t.id << " probe " << key_hex;
       ++found;
     }
   }
   EXPECT_GT(found, 0u);
+  EXPECT_GT(entities, 0u) << "no probe of a wide-column entity";
 }
 
 TEST(EmbeddedBlobs, StatsPropertyCountsTheRecordsTheEntriesName) {

@@ -72,6 +72,16 @@ inline void FuzzValues(const uint8_t* data, size_t size) {
                                                 columns[i].name.end()));
       }
     }
+    // Encoded again (version 1, or 2 with blob columns), the entity decodes to the same columns.
+    Bytes encoded;
+    EncodeWideColumns(columns, &encoded);
+    std::vector<WideColumn> again;
+    FUZZ_CHECK(DecodeWideColumns(encoded, &again).ok() && again.size() == columns.size());
+    for (size_t i = 0; i < columns.size(); ++i) {
+      FUZZ_CHECK(std::ranges::equal(again[i].name, columns[i].name) &&
+                 std::ranges::equal(again[i].value, columns[i].value) &&
+                 again[i].blob_index.has_value() == columns[i].blob_index.has_value());
+    }
   } else {
     FUZZ_CHECK(entity.code() == ErrorCode::kCorrupt && error_inside(entity) && columns.empty());
   }

@@ -95,6 +95,23 @@ describe.each(DATABASES)("$id", (d) => {
     db.dispose();
   });
 
+  test("db.scan with values read lists what ldb scan --hex lists, blob indexes read from their files", async () => {
+    const expected = [...ldbScan(dir(), `${d.id}-scan`)].map(([key, value]) => `${key}=${value}`);
+    const db = await sf.openDatabase(dir());
+    try {
+      const ours: string[] = [];
+      let blobIndexes = 0;
+      for await (const r of db.scan({ values: "read" })) {
+        ours.push(`${hexOf(r.key)}=${hexOf(r.value)}`);
+        if (r.type === "blob-index") blobIndexes++;
+      }
+      expect(blobIndexes).toBeGreaterThan(0);
+      expect(ours).toEqual(expected);
+    } finally {
+      db.dispose();
+    }
+  });
+
   test("sstfilter db get --hex prints what ldb get --hex prints, for blob values too", () => {
     const copy = path.join(work, `${d.id}-get`);
     cpSync(dir(), copy, { recursive: true });

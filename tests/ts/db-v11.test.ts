@@ -3,11 +3,13 @@
 // track_and_verify_wals, MANIFESTs with kPersistUserDefinedTimestamps, kLastCompactedManifestFileSize
 // and NewFile4's kFileOpenMetadata, and one with user-defined timestamps kept out of its tables
 // (persist_user_defined_timestamps = false; its WAL also holds range deletions with timestamps and
-// writes at older timestamps than earlier ones). db.get (and `sstfilter db get`) equals RocksDB 11's
-// Get for every probe (with timestamps: read at the newest, as RocksDB read them, and with
-// readTimestamp at each older timestamp RocksDB read them at), db.scan (and
-// `sstfilter db dump`) lists what RocksDB's iterator does, `sstfilter db verify` finds every file
-// good, and the chain missing its middle WAL is refused as DB::Open refuses it (db verify too).
+// writes at older timestamps than earlier ones), and one of wide-column entities whose large
+// columns a flush moved to a blob file. db.get (and `sstfilter db get`) equals RocksDB 11's Get for
+// every probe (with timestamps: read at the newest, as RocksDB read them, and with readTimestamp
+// at each older timestamp RocksDB read them at), db.scan with values "read" (and `sstfilter db
+// dump --values read`) lists what RocksDB's iterator does, the entities stored decode to
+// GetEntity's columns, `sstfilter db verify` finds every file good, and the chain missing its
+// middle WAL is refused as DB::Open refuses it (db verify too).
 import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
@@ -34,6 +36,8 @@ interface V11DbCase {
     scan?: ScanEntry[];
     /** With timestamps: the Gets again, each set read at an older timestamp (hex). */
     answers_at_older_timestamps?: { read_timestamp: string; answers: GetAnswer[] }[];
+    /** With entities: GetEntity per probe, its columns as [name, value] in hex. */
+    entities?: { status: string; columns?: [string, string][] }[];
   };
 }
 
@@ -189,11 +193,11 @@ const dumpedHex = (field: string | { hex: string }): string =>
   typeof field === "string" ? Buffer.from(field, "utf8").toString("hex") : field.hex.toLowerCase();
 
 describe.each(OPENED)("$name scanned", (c) => {
-  test("db.scan of the default family lists what RocksDB 11's iterator lists (at the newest timestamp)", async () => {
+  test("db.scan of the default family (values read) lists what RocksDB 11's iterator lists (at the newest timestamp)", async () => {
     const db = await sf.openDatabase(c.dirPath);
     try {
       const ours: string[] = [];
-      for await (const r of db.scan({ columnFamily: "default" })) {
+      for await (const r of db.scan({ columnFamily: "default", values: "read" })) {
         ours.push(`${Buffer.from(r.key).toString("hex")}=${Buffer.from(r.value).toString("hex")}`);
       }
       expect(ours).toEqual(iteratorLines(c));
@@ -203,7 +207,9 @@ describe.each(OPENED)("$name scanned", (c) => {
   });
 
   test("`sstfilter db dump --json` lists it too, and `sstfilter db verify` finds every file good", () => {
-    const dump = spawnSync(process.execPath, [CLI, "db", "dump", c.dirPath, "--json"], { encoding: "utf8" });
+    const dump = spawnSync(process.execPath, [CLI, "db", "dump", c.dirPath, "--json", "--values", "read"], {
+      encoding: "utf8",
+    });
     expect([dump.status, dump.stderr]).toEqual([0, ""]);
     const lines = dump.stdout
       .split("\n")
@@ -375,3 +381,67 @@ describe.each(TIMESTAMPS_IN_MEMTABLE_ONLY)("$name", (c) => {
     }
   });
 });
+
+describe.each(OPENED.filter((c) => c.rocksdb.entities !== undefined))(
+  "$name, with wide-column entities",
+  (c) => {
+    const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
+
+    // The flushed entities are stored in version 2, their large columns (the default one among
+    // them) blob indexes into the live blob file; every column kept inline is GetEntity's, and the
+    // default column kept in the blob file reads as RocksDB's Get (compared above for every probe).
+    test("db.scan (values stored) gives entities whose inline columns are GetEntity's and whose large ones name the blob file", async () => {
+      const db = await sf.openDatabase(c.dirPath);
+      try {
+        const family = db.columnFamilies.find((cf) => cf.name === "default")!;
+        const blobFiles = new Set(family.blobFiles.map((b) => b.number));
+        const wrong: string[] = [];
+        let inBlobFile = 0;
+        let defaultInBlobFile = 0;
+        for await (const r of db.scan({ values: "stored" })) {
+          if (r.type !== "wide-column-entity") continue;
+          const probe = c.probes.indexOf(hex(r.key));
+          const theirs = c.rocksdb.entities![probe]?.columns ?? [];
+          const ours = sf.decodeWideColumns(r.value);
+          if (ours.length !== theirs.length)
+            wrong.push(`${hex(r.key)}: ${ours.length} columns, RocksDB ${theirs.length}`);
+          ours.forEach((col, i) => {
+            const [name, value] = theirs[i] ?? ["?", "?"];
+            if (hex(col.name) !== name)
+              wrong.push(`${hex(r.key)} column ${i}: named ${hex(col.name)}, RocksDB ${name}`);
+            if (col.blobIndex === undefined) {
+              if (hex(col.value) !== value)
+                wrong.push(`${hex(r.key)} column ${name}: ${hex(col.value)}, RocksDB ${value}`);
+              return;
+            }
+            inBlobFile++;
+            if (col.name.length === 0) defaultInBlobFile++;
+            if (
+              !blobFiles.has(col.blobIndex.fileNumber!) ||
+              col.blobIndex.size !== BigInt(value.length / 2)
+            ) {
+              wrong.push(
+                `${hex(r.key)} column ${name}: blob file ${col.blobIndex.fileNumber} size ${col.blobIndex.size}`,
+              );
+            }
+          });
+        }
+        expect(wrong).toEqual([]);
+        expect([inBlobFile > 0, defaultInBlobFile > 0]).toEqual([true, true]);
+      } finally {
+        db.dispose();
+      }
+    });
+
+    test("db.scan's values must be stored or read (BAD_OPTIONS)", async () => {
+      const db = await sf.openDatabase(c.dirPath);
+      try {
+        const scan = db.scan({ values: "resolved" as "read" });
+        const error = await rejectionOf(scan.next());
+        expect((error as SstFilterError).code).toBe("BAD_OPTIONS");
+      } finally {
+        db.dispose();
+      }
+    });
+  },
+);

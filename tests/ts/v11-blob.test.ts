@@ -1,7 +1,8 @@
 // Embedded blob tables (docs/FORMATS.md 3.10.3; RocksDB 11.6+ SstFileWriter::OpenWithEmbeddedBlobs),
 // the v11-blob fixtures, on both wasm modules and through the `sstfilter` command: t.get() gives
-// for every probe the value RocksDB 11.8.1's Get gave (manifest getValue), t.entries() the values
-// written, verify passes, and a byte flipped inside a blob record's payload is a CHECKSUM_MISMATCH
+// for every probe the value RocksDB 11.8.1's Get gave (manifest getValue; with wide-column
+// entities, GetEntity's columns too), t.entries() the values RocksDB's table iterator read (an
+// entity's same-file columns resolved), verify passes, and a byte flipped inside a blob record's payload is a CHECKSUM_MISMATCH
 // naming the record, on get and on verify alike. `sstfilter get` prints the value as Get returns
 // it; `sstfilter scan` prints the entries as stored, blob indexes included, as sst_dump does
 // (its reader leaves them unresolved: rocksdb block_based_table_reader.cc, kSSTDumpTool).
@@ -19,13 +20,18 @@ import { fixtureKeys, hexToBytes, sectionCases, type Corpus } from "./golden";
 interface Probe {
   key: string; // hex
   getValue: string | null; // hex; null: RocksDB's Get found nothing
+  /** With entities, for a key present: GetEntity's columns, [name, value] in hex. */
+  getEntity?: [string, string][];
 }
 
 interface BlobCase {
   id: string;
   path: string;
   keys: Uint8Array[];
+  /** The values RocksDB's table iterator read (an entity's columns resolved, serialized again). */
   values: Uint8Array[];
+  /** With entities: each entry's value type as that iterator read it (1 value, 0x16 entity). */
+  entryTypes: number[] | undefined;
   probes: Probe[];
 }
 
@@ -35,6 +41,7 @@ const CASES: BlobCase[] = sectionCases<{
   file: string;
   keys: { path: string };
   values: { path: string };
+  entryTypes?: number[];
   probes: Probe[];
   corpus: Corpus;
 }>("v11_blob").map((c) => ({
@@ -42,10 +49,29 @@ const CASES: BlobCase[] = sectionCases<{
   path: c.corpus.path(`${FOLDER}/${c.file}`),
   keys: fixtureKeys(c, FOLDER),
   values: c.corpus.readKeys(`${FOLDER}/${c.values.path}`),
+  entryTypes: c.entryTypes,
   probes: c.probes,
 }));
+const ENTITY_CASES = CASES.filter((c) => c.entryTypes?.includes(0x16));
 
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
+
+/** An entry's type as RocksDB's table iterator read it: a value or a wide-column entity. */
+const typeName = (code: number | undefined): string => (code === 0x16 ? "wide-column-entity" : "put");
+
+/** What Get and GetEntity answer for the newest entry (undefined: none): null when not found. */
+function answerOf(
+  sf: SstFilter,
+  newest: Entry | undefined,
+): { value: string; columns: [string, string][] } | null {
+  if (newest?.type === "put") return { value: hex(newest.value), columns: [["", hex(newest.value)]] };
+  if (newest?.type !== "wide-column-entity") return null;
+  const columns = sf
+    .decodeWideColumns(newest.value)
+    .map((c): [string, string] => [hex(c.name), hex(c.value)]);
+  // Get answers the default column (the empty name, first when present), or an empty value.
+  return { value: columns[0]?.[0] === "" ? columns[0][1] : "", columns };
+}
 const readTable = (file: string): Uint8Array<ArrayBuffer> => new Uint8Array(readFileSync(file));
 
 /** The entries holding a blob index that names this file (number 0), with where their record lies. */
@@ -101,11 +127,18 @@ describe.each(BACKENDS)("$name", ({ simd }) => {
         ] as const) {
           const newest = found[0];
           const got = newest === undefined ? "nothing" : `${newest.type} ${hex(newest.value)}`;
+          const answer = answerOf(sf, newest);
           const ok =
-            probe.getValue === null
-              ? newest?.type !== "put"
-              : newest?.type === "put" && hex(newest.value) === probe.getValue;
-          if (!ok) throw new Error(`${c.id} (${how}) probe ${probe.key}: ${got}, RocksDB ${probe.getValue}`);
+            (answer?.value ?? null) === probe.getValue &&
+            (probe.getEntity === undefined ||
+              JSON.stringify(answer?.columns) === JSON.stringify(probe.getEntity));
+          if (!ok) {
+            const entity =
+              probe.getEntity === undefined ? "" : `, GetEntity ${JSON.stringify(probe.getEntity)}`;
+            throw new Error(
+              `${c.id} (${how}) probe ${probe.key}: ${got}, RocksDB ${probe.getValue}${entity}`,
+            );
+          }
         }
         if (probe.getValue !== null) values++;
       }
@@ -122,8 +155,11 @@ describe.each(BACKENDS)("$name", ({ simd }) => {
       const entries = [...t.entries()];
       expect(entries.length).toBe(c.keys.length);
       entries.forEach((e, i) => {
-        if (hex(e.key) !== hex(c.keys[i]!) || e.type !== "put" || hex(e.value) !== hex(c.values[i]!)) {
-          throw new Error(`${c.id}: entries()[${i}] is ${e.type} ${hex(e.key)} => ${hex(e.value)}`);
+        const type = typeName(c.entryTypes?.[i]);
+        if (hex(e.key) !== hex(c.keys[i]!) || e.type !== type || hex(e.value) !== hex(c.values[i]!)) {
+          throw new Error(
+            `${c.id}: entries()[${i}] is ${e.type} ${hex(e.key)} => ${hex(e.value)}, RocksDB's ${type} ${hex(c.values[i]!)}`,
+          );
         }
       });
       // The stored entries: those moved out hold a same-file index, the others their value.
@@ -138,6 +174,42 @@ describe.each(BACKENDS)("$name", ({ simd }) => {
         }
       });
       t.dispose();
+    },
+  );
+
+  test.each(ENTITY_CASES.map((c) => [c.id, c] as const))(
+    "%s: entities keep large columns in same-file records, and a column's damage fails its entry",
+    (_, c) => {
+      const bytes = readTable(c.path);
+      const t = sf.openTable(bytes);
+      // Stored: version 2 entities whose large columns are same-file blob indexes.
+      const stored = [...t.entries({ embeddedBlobs: "index" })];
+      const withRecords = stored.flatMap((e) =>
+        e.type !== "wide-column-entity"
+          ? []
+          : sf
+              .decodeWideColumns(e.value)
+              .filter((col) => col.blobIndex?.fileNumber === 0n && col.blobIndex.size! > 0n)
+              .map((col) => ({
+                key: e.key,
+                offset: Number(col.blobIndex!.offset!),
+                size: Number(col.blobIndex!.size!),
+              })),
+      );
+      t.dispose();
+      expect(withRecords.length).toBeGreaterThan(0);
+      // Resolved, the entities hold no blob index at all (entries() equal RocksDB's, above).
+      const column = withRecords[withRecords.length >> 1]!;
+      bytes[column.offset + (column.size >> 1)]! ^= 0x01;
+      const damaged = sf.openTable(bytes);
+      let thrown: unknown = "nothing thrown";
+      try {
+        damaged.get(column.key);
+      } catch (error) {
+        thrown = error;
+      }
+      damaged.dispose();
+      checksumMismatch(thrown, `${c.id} get of an entity`, column.offset);
     },
   );
 
@@ -182,23 +254,28 @@ describe("the sstfilter command", () => {
     sf = await loadBackend(true);
   });
 
-  test.each(CASES.map((c) => [c.id, c] as const))("%s: get prints RocksDB's value, as a put", (_, c) => {
-    const present = c.probes.filter((p) => p.getValue !== null);
-    expect(present.length).toBeGreaterThan(0);
-    // Every tenth, each run being a process start.
-    for (const probe of present.filter((_p, i) => i % 10 === 0)) {
-      const r = run("get", c.path, probe.key, "--hex", "--output-hex");
-      const put: Entry = {
-        key: hexToBytes(probe.key),
-        value: hexToBytes(probe.getValue!),
-        seq: 0n,
-        type: "put",
-        typeCode: 1,
-      };
-      const expected = Buffer.from(sf.formatScanLines([put], { hex: true })).toString("utf8");
-      expect([probe.key, r.code, r.stdout]).toEqual([probe.key, 0, expected]);
-    }
-  });
+  test.each(CASES.map((c) => [c.id, c] as const))(
+    "%s: get prints the entry RocksDB read: its value, as a put, or its entity",
+    (_, c) => {
+      const present = c.probes.filter((p) => p.getValue !== null);
+      expect(present.length).toBeGreaterThan(0);
+      // Every tenth, each run being a process start.
+      for (const probe of present.filter((_p, i) => i % 10 === 0)) {
+        const r = run("get", c.path, probe.key, "--hex", "--output-hex");
+        const index = c.keys.findIndex((k) => hex(k) === probe.key);
+        const entity = c.entryTypes?.[index] === 0x16;
+        const read: Entry = {
+          key: hexToBytes(probe.key),
+          value: entity ? c.values[index]! : hexToBytes(probe.getValue!),
+          seq: 0n,
+          type: entity ? "wide-column-entity" : "put",
+          typeCode: entity ? 0x16 : 1,
+        };
+        const expected = Buffer.from(sf.formatScanLines([read], { hex: true })).toString("utf8");
+        expect([probe.key, r.code, r.stdout]).toEqual([probe.key, 0, expected]);
+      }
+    },
+  );
 
   test.each(CASES.map((c) => [c.id, c] as const))("%s: scan prints the entries as stored", (_, c) => {
     const r = run("scan", c.path, "--output-hex");

@@ -7,7 +7,7 @@
 import type { WasmHeap } from "../core/heap.js";
 import type { ColumnFamily, DatabaseSource } from "./db-types.js";
 import { inFile, SstFilterError } from "../core/errors.js";
-import { decodeBlobIndex } from "./values.js";
+import { decodeBlobIndex, decodeWideColumns } from "./values.js";
 import { blobFileName } from "./db-file-names.js";
 
 /** The header and the record's bytes of a file, by ranged reads where the source has them. */
@@ -101,4 +101,26 @@ export async function readBlobValue(
   );
   if (value === null) throw heap.lastError(name);
   return { value, file: name };
+}
+
+/**
+ * @internal The value RocksDB's iterator reads for a key's newest version (`type`, `value` as
+ * stored): a blob index's value read from its blob file, a wide-column entity's default column
+ * (empty when it has none; read from its blob file when kept there: entity version 2), any other
+ * value as it is (rocksdb db/db_iter.cc SetValueAndColumnsFromBlob, SetValueAndColumnsFromEntity).
+ */
+export async function iteratorValue(
+  heap: WasmHeap,
+  source: DatabaseSource,
+  family: ColumnFamily,
+  key: Uint8Array,
+  type: string,
+  value: Uint8Array,
+): Promise<Uint8Array> {
+  if (type === "blob-index") return (await readBlobValue(heap, source, family, key, value)).value;
+  if (type !== "wide-column-entity") return value;
+  const first = decodeWideColumns(heap, value)[0];
+  if (first === undefined || first.name.length > 0) return new Uint8Array(0);
+  if (first.blobIndex === undefined) return first.value;
+  return (await readBlobValue(heap, source, family, key, first.value)).value;
 }

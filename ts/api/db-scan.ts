@@ -21,6 +21,8 @@ export interface ScannedDatabase {
   openTable(file: DatabaseFile): Promise<AsyncTable>;
   /** The memtable the live logs replay into, as recovery builds it. */
   recoverLogs(): Promise<WalRecovery>;
+  /** The value RocksDB's iterator reads for `record` (db-blob.ts iteratorValue). */
+  iteratorValue(family: ColumnFamily, record: DatabaseRecord): Promise<Uint8Array>;
 }
 
 /** One live key of a database and its newest version. */
@@ -38,10 +40,17 @@ export interface DatabaseRecord {
   type: EntryType;
 }
 
-/** Which column family db.scan reads (the default one when absent). */
+/** Which column family db.scan reads (the default one when absent), and its values how. */
 export interface DatabaseScanOptions {
   /** The column family to read (default "default"). */
   columnFamily?: string;
+  /**
+   * "stored" (the default): each value as stored, a blob index or a wide-column entity as such.
+   * "read": as RocksDB's iterator reads it (Iterator::value()): a blob index's value read from
+   * its blob file, an entity's default column (empty when it has none, read from its blob file
+   * when kept there); the type still says what the entry is.
+   */
+  values?: "stored" | "read";
 }
 
 /** Entry types that end a key's life. */
@@ -108,7 +117,11 @@ export async function* scanDatabase(
   opts: DatabaseScanOptions = {},
 ): AsyncGenerator<DatabaseRecord, void, undefined> {
   if (opts === null || typeof opts !== "object") {
-    throw new SstFilterError("BAD_OPTIONS", "scan takes an object { columnFamily? }");
+    throw new SstFilterError("BAD_OPTIONS", "scan takes an object { columnFamily?, values? }");
+  }
+  const values = opts.values ?? "stored";
+  if (values !== "stored" && values !== "read") {
+    throw new SstFilterError("BAD_OPTIONS", `scan's values is "stored" or "read", not ${String(values)}`);
   }
   const name = opts.columnFamily ?? "default";
   const family = db.columnFamilies.find((cf) => cf.name === name);
@@ -196,7 +209,9 @@ export async function* scanDatabase(
           heads[i] = next.done === true ? null : next.value;
         }
       }
-      if (newest !== null && !DELETIONS.has(newest.type) && !covered(newest)) yield newest;
+      if (newest === null || DELETIONS.has(newest.type) || covered(newest)) continue;
+      if (values === "read") newest.value = await db.iteratorValue(family, newest);
+      yield newest;
     }
   } finally {
     for (const stream of streams) await stream.return?.();

@@ -29,7 +29,7 @@ import {
 } from "./comparators.js";
 import { readWals, type WalFile } from "./wal.js";
 import type { MemtableLog, MemtableReplay, ReplayLog, WalRecovery, WalRecoveryMode } from "./wal-recovery.js";
-import { readBlobValue } from "./db-blob.js";
+import { iteratorValue, readBlobValue } from "./db-blob.js";
 import { scanDatabase, type DatabaseRecord, type DatabaseScanOptions } from "./db-scan.js";
 import { detectDatabaseFormat, openSourceTable, readSourceFile } from "./db-source.js";
 import { DatabaseReplay, type SingleReplay } from "./db-replay.js";
@@ -326,6 +326,11 @@ export class Database {
    */
   scan(opts?: DatabaseScanOptions): AsyncIterableIterator<DatabaseRecord> {
     return scanDatabase(this, opts);
+  }
+
+  /** @internal scan's values "read": the value RocksDB's iterator reads for `record` (db-blob.ts). */
+  iteratorValue(family: ColumnFamily, record: DatabaseRecord): Promise<Uint8Array> {
+    return iteratorValue(this.#heap, this.#source, family, record.key, record.type, record.value);
   }
 
   /**

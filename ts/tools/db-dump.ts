@@ -1,6 +1,6 @@
 // `sstfilter db dump DIR [--decode indexeddb|localstorage|sessionstorage|auto|NAME] [--json]
-// [--blob-dir DIR]`: a database's logical contents (db.scan(): each live key's newest version, in
-// the database's order), one line per record. Raw by default (keys and values as text where
+// [--blob-dir DIR] [--values stored|read]`: a database's logical contents (db.scan(): each live
+// key's newest version, in the database's order), one line per record. Raw by default (keys and values as text where
 // printable, else hex); decoded through a record decoder (ts/api/decoders.ts): Chrome's IndexedDB
 // as the page reads it (database, object store, key, value), localStorage (origin, key, value),
 // sessionStorage (namespace, origin, key, value), or a decoder registered from TypeScript (key,
@@ -20,6 +20,8 @@ export interface DbDumpOptions {
   blobs?: BlobFolder;
   /** Raw and your own decoders: the column family to dump (default "default"). */
   columnFamily?: string;
+  /** Raw: values as stored (the default) or as RocksDB's iterator reads them (db.scan's values). */
+  values?: "stored" | "read";
 }
 
 /** Bytes for a text line: printable UTF-8 quoted, else 0x + hex. */
@@ -61,7 +63,10 @@ export async function* dbDumpLines(
   opts: DbDumpOptions,
 ): AsyncGenerator<string, void, undefined> {
   const { json } = opts;
-  const scan = opts.columnFamily === undefined ? {} : { columnFamily: opts.columnFamily };
+  const scan = {
+    ...(opts.columnFamily === undefined ? {} : { columnFamily: opts.columnFamily }),
+    ...(opts.values === undefined ? {} : { values: opts.values }),
+  };
   const decoder = await dumpDecoder(sf, db, opts.decode);
   if (decoder === null) {
     for await (const r of db.scan(scan)) {

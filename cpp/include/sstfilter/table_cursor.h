@@ -134,8 +134,10 @@ class TableCursor final : public ResumableRead {
   // Embedded blob tables (docs/FORMATS.md 3.10.3): whether the walk reads the same-file blob record
   // of each entry that holds one. Each record read is checked (trailer checksum unless
   // TableOptions::verify_checksums is off, compression byte); with Content::kEntries its payload
-  // then is the entry's value and its type kPut, as RocksDB's Get and iterators return it
-  // (rocksdb table/block_based/block_based_table_reader.cc MaybeResolveEmbeddedValue). Off, the
+  // then is the entry's value and its type kPut, as RocksDB's Get and iterators return it; a
+  // wide-column entity's same-file columns take their payloads and the entity is encoded again,
+  // in version 1 when no column is left in a blob file (rocksdb
+  // table/block_based/block_based_table_reader.cc MaybeResolveEmbeddedValue). Off, the
   // entry keeps the blob index as stored, as sst_dump prints it. A record that fails its checks
   // fails the batch it belongs to (no entry of it is handed over). Default: on for
   // Content::kEntries, off for kKeys (verify turns it on). Call before the first Advance.
@@ -177,6 +179,13 @@ class TableCursor final : public ResumableRead {
   // SetEmbeddedBlobReads: notes the record of the entry just taken when it holds a same-file blob
   // index (`entry`: its place in the batch), charging its size to `budget`.
   Status NoteBlobRecord(ByteView value, size_t entry, EntryBudget* budget, size_t entry_offset);
+  // The same for each same-file blob column of a wide-column entity (version 2) just taken.
+  Status NoteEntityBlobRecords(ByteView value, size_t entry, EntryBudget* budget,
+                               size_t entry_offset);
+  // Notes `index`'s record when it names this file: the entry's whole value, or its column
+  // `column` (an entity's, by its place among the columns).
+  Status NoteSameFileRecord(BlobIndex index, size_t entry, std::optional<size_t> column,
+                            EntryBudget* budget, size_t entry_offset);
   // Reads the batch's noted records (Ok with fetcher() waiting while bytes are needed), then
   // puts their payloads in place of the indexes (Content::kEntries).
   Status ReadBlobRecords();
@@ -200,6 +209,7 @@ class TableCursor final : public ResumableRead {
   // next_blob_read_ are read (their payloads here with Content::kEntries).
   struct BlobRead {
     size_t entry = 0;
+    std::optional<size_t> column;  // an entity's column; none: the entry's whole value
     BlobIndex index;
     Bytes payload;
   };

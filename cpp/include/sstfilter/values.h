@@ -61,4 +61,11 @@ struct WideColumn {
 // is allocated.
 Status DecodeWideColumns(ByteView value, std::vector<WideColumn>* out);
 
+// Encodes `columns` (names ascending, as DecodeWideColumns gives them) as RocksDB serializes an
+// entity: version 1 when no column has a blob_index (rocksdb db/wide/wide_column_serialization.cc
+// Serialize), else version 2 with those columns typed kTypeBlobIndex and their `value` (the
+// serialized index) as stored (SerializeV2, which encodes the decoded index back to the same
+// bytes). Appends to `out`.
+void EncodeWideColumns(const std::vector<WideColumn>& columns, Bytes* out);
+
 }  // namespace sstfilter

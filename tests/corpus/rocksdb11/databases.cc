@@ -12,6 +12,9 @@
 //   has open metadata for its tables, NewFile4 records carry kFileOpenMetadata (17).
 // - persist_user_defined_timestamps = false: the tables hold keys without their timestamps, the
 //   WALs with them (include/rocksdb/advanced_options.h).
+// - wide-column entities flushed with enable_blob_files: their large columns go to the blob file
+//   and the entity is stored in version 2 with those columns as blob indexes
+//   (db/compaction/compaction_iterator.cc ExtractLargeColumnValuesIfNeeded).
 #include "databases.h"
 
 #include <algorithm>
@@ -29,6 +32,7 @@
 #include "rocksdb/env.h"
 #include "rocksdb/file_system.h"
 #include "rocksdb/options.h"
+#include "rocksdb/wide_columns.h"
 
 namespace fs = std::filesystem;
 
@@ -113,6 +117,7 @@ struct Database {
   std::string read_timestamp;  // with a timestamp comparator: ReadOptions::timestamp
   std::vector<std::string> older_read_timestamps;  // Gets read again at each of these
   std::vector<std::string> drop_files;             // removed after the sessions (a damaged copy)
+  bool entities = false;                           // the answers include GetEntity's per probe
 };
 
 // Opens the database at `dir` as `d` says, with its "side" family's handle when it has one.
@@ -292,6 +297,51 @@ Database TimestampsInMemtableOnly() {
   return d;
 }
 
+// Entities whose large columns a flush moves to a blob file, beside plain values that go there
+// too, and entities, puts and deletions still in the WAL over them.
+Database BlobEntities() {
+  Database d{.id = "blob-entities",
+             .description =
+                 "wide-column entities flushed with enable_blob_files (min_blob_size 20): "
+                 "version 2 entities whose large columns, the default one among them, are "
+                 "blob indexes; newer writes in the WAL",
+             .options = BaseOptions(),
+             .options_json = BaseOptionsJson(),
+             .entities = true};
+  d.options.enable_blob_files = true;
+  d.options.min_blob_size = 20;
+  d.options_json["enable_blob_files"] = true;
+  d.options_json["min_blob_size"] = 20;
+  d.sessions.emplace_back([](rocksdb::DB* db, rocksdb::ColumnFamilyHandle*) {
+    rocksdb::ColumnFamilyHandle* cf = db->DefaultColumnFamily();
+    const auto put_entity = [&](int i, const rocksdb::WideColumns& columns) {
+      Require(db->PutEntity(Synced(), cf, Key(i), columns), "put entity");
+    };
+    const std::string long_attr(40, 'a');
+    for (int i = 0; i < 20; ++i) {
+      // Odd keys: a default column long enough for the blob file; even keys: a short one.
+      const std::string value =
+          i % 2 == 1 ? Value(1, i) + "-long-enough-for-a-blob" : "d" + std::to_string(i);
+      put_entity(i, {{rocksdb::kDefaultWideColumnName, value},
+                     {"attr", long_attr + std::to_string(i)},
+                     {"tag", "t" + std::to_string(i)}});
+    }
+    // No default column: Get answers an empty value.
+    for (int i = 20; i < 25; ++i) put_entity(i, {{"attr", long_attr + std::to_string(i)}});
+    for (int i = 25; i < 30; ++i) Put(db, Key(i), Value(1, i) + "-long-enough-for-a-blob");
+    Flush(db, cf);
+    for (int i = 30; i < 35; ++i) {
+      put_entity(i,
+                 {{rocksdb::kDefaultWideColumnName, Value(2, i) + "-in-the-memtable"}, {"x", "y"}});
+    }
+    Put(db, Key(3), Value(2, 3));
+    Delete(db, Key(5));
+    put_entity(7, {{"only", "a column"}});
+  });
+  for (int i = 0; i < 40; ++i) d.probes.push_back(Key(i));
+  return d;
+}
+
 std::vector<std::string> FileNames(const fs::path& dir) {
   std::vector<std::string> names;
   for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
@@ -339,6 +389,28 @@ nlohmann::json GetAnswers(rocksdb::DB* db, const Database& d, const std::string&
   return answers;
 }
 
+// A GetEntity per probe: the columns as [name, value] pairs in hex, or the status.
+nlohmann::json EntityAnswers(rocksdb::DB* db, const Database& d) {
+  nlohmann::json answers = nlohmann::json::array();
+  for (const std::string& key : d.probes) {
+    rocksdb::PinnableWideColumns columns;
+    const rocksdb::Status s =
+        db->GetEntity(rocksdb::ReadOptions(), db->DefaultColumnFamily(), key, &columns);
+    if (s.ok()) {
+      nlohmann::json pairs = nlohmann::json::array();
+      for (const rocksdb::WideColumn& c : columns.columns()) {
+        pairs.push_back({Hex(c.name().ToString()), Hex(c.value().ToString())});
+      }
+      answers.push_back({{"status", "ok"}, {"columns", pairs}});
+    } else if (s.IsNotFound()) {
+      answers.push_back({{"status", "not-found"}});
+    } else {
+      answers.push_back({{"status", "error"}, {"error", s.ToString()}});
+    }
+  }
+  return answers;
+}
+
 // What an iterator over the default family lists, at the read timestamp when there is one: each
 // live user key once (without its timestamp), its value and, with timestamps, the timestamp of
 // the version read (db/db_iter.cc).
@@ -376,6 +448,7 @@ nlohmann::json Answers(const Database& d, const fs::path& dir, const fs::path& s
     }
     out["answers_at_older_timestamps"] = older;
   }
+  if (d.entities) out["entities"] = EntityAnswers(db.get(), d);
   out["scan"] = ScanAnswer(db.get(), d);
   Close(&db, &families);
   return out;
@@ -419,6 +492,7 @@ void WriteDatabases(const fs::path& out_dir, const fs::path& scratch) {
   cases.push_back(Run(WalChainMissingMiddle(MiddleWal(out_dir / "wal-chain")), out_dir, scratch));
   cases.push_back(Run(WalRecycled(), out_dir, scratch));
   cases.push_back(Run(TimestampsInMemtableOnly(), out_dir, scratch));
+  cases.push_back(Run(BlobEntities(), out_dir, scratch));
   const nlohmann::json manifest = {
       {"format", "sstfilter-corpus/1"},
       {"section", "v11_db"},

@@ -24,14 +24,17 @@
 
 #include "databases.h"
 #include "db/dbformat.h"
+#include "db/wide/wide_column_serialization.h"
 #include "file/writable_file_writer.h"
 #include "options/cf_options.h"
 #include "rocksdb/db.h"
 #include "rocksdb/filter_policy.h"
 #include "rocksdb/slice_transform.h"
+#include "rocksdb/sst_file_reader.h"
 #include "rocksdb/sst_file_writer.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
+#include "rocksdb/wide_columns.h"
 #include "table/sst_file_writer_collectors.h"
 #include "table/table_builder.h"
 #include "util/random.h"
@@ -145,6 +148,27 @@ void MakeEntries(const Case& c, std::vector<std::string>* keys, std::vector<std:
   }
 }
 
+bool IsEntity(const Case& c, size_t i) { return c.entity_every != 0 && i % c.entity_every == 1; }
+
+// An entity's columns, sorted by name: the default one (`value`), "attr" (the value twice, so that
+// it reaches a blob threshold the value alone does not) and "tag" (a few bytes, always inline).
+rocksdb::WideColumns EntityColumns(const std::string& value, const std::string& attr,
+                                   const std::string& tag) {
+  return {{rocksdb::kDefaultWideColumnName, value}, {"attr", attr}, {"tag", tag}};
+}
+
+// What the table stores for entry i: its value, or for an entity the columns serialized as
+// PutEntity does (version 1; the builder moves large columns out and writes version 2).
+std::string StoredValue(const Case& c, size_t i, const std::string& value) {
+  if (!IsEntity(c, i)) return value;
+  const std::string attr = value + value;
+  const std::string tag = "t" + std::to_string(i);
+  std::string out;
+  Check(rocksdb::WideColumnSerialization::Serialize(EntityColumns(value, attr, tag), out),
+        "Serialize");
+  return out;
+}
+
 void WriteTable(const Case& c, const rocksdb::Options& options, const fs::path& path,
                 const std::vector<std::string>& keys, const std::vector<std::string>& values) {
   const rocksdb::ImmutableOptions ioptions(options);
@@ -179,8 +203,9 @@ void WriteTable(const Case& c, const rocksdb::Options& options, const fs::path& 
   std::unique_ptr<rocksdb::TableBuilder> builder(
       moptions.table_factory->NewTableBuilder(tbo, &writer));
   for (size_t i = 0; i < keys.size(); ++i) {
-    const rocksdb::InternalKey ikey(keys[i], 0, rocksdb::kTypeValue);
-    builder->Add(ikey.Encode(), values[i]);
+    const rocksdb::InternalKey ikey(
+        keys[i], 0, IsEntity(c, i) ? rocksdb::kTypeWideColumnEntity : rocksdb::kTypeValue);
+    builder->Add(ikey.Encode(), StoredValue(c, i, values[i]));
   }
   Check(builder->Finish(), "TableBuilder::Finish");
   Check(writer.Close(rocksdb::IOOptions()), "close");
@@ -232,6 +257,48 @@ nlohmann::json GetAnswer(rocksdb::DB* db, rocksdb::Statistics& st, const std::st
   if (Count(st, no) > no_before) return "no";
   if (Count(st, asked) > asked_before) return "maybe";
   return nullptr;
+}
+
+// GetEntity's columns, as [name, value] pairs in hex (a plain value: the default column alone).
+nlohmann::json EntityAnswer(rocksdb::DB* db, const std::string& key) {
+  rocksdb::PinnableWideColumns columns;
+  Check(db->GetEntity(rocksdb::ReadOptions(), db->DefaultColumnFamily(), key, &columns),
+        "GetEntity");
+  nlohmann::json out = nlohmann::json::array();
+  for (const rocksdb::WideColumn& column : columns.columns()) {
+    out.push_back({Hex(column.name().ToString()), Hex(column.value().ToString())});
+  }
+  return out;
+}
+
+// The table's entries as RocksDB's own table iterator gives them (SstFileReader::NewTableIterator,
+// which resolves same-file blob records: block_based_table_reader.cc MaybeResolveEmbeddedValue):
+// their values, and their value types in `types`. Fails unless the keys are the ones written and
+// every plain value the one written.
+std::vector<std::string> TableIteratorValues(const Case& c, const rocksdb::Options& options,
+                                             const fs::path& sst,
+                                             const std::vector<std::string>& keys,
+                                             const std::vector<std::string>& values,
+                                             nlohmann::json* types) {
+  rocksdb::SstFileReader reader(options);
+  Check(reader.Open(sst.string()), "SstFileReader::Open");
+  const std::unique_ptr<rocksdb::Iterator> it = reader.NewTableIterator();
+  std::vector<std::string> out;
+  *types = nlohmann::json::array();
+  for (it->SeekToFirst(); it->Valid(); it->Next()) {
+    rocksdb::ParsedInternalKey parsed;
+    Check(rocksdb::ParseInternalKey(it->key(), &parsed, false), "ParseInternalKey");
+    const size_t i = out.size();
+    if (i >= keys.size() || parsed.user_key.ToString() != keys[i]) Fail("table iterator: keys");
+    out.push_back(it->value().ToString());
+    types->push_back(static_cast<int>(parsed.type));
+    if (!IsEntity(c, i) && (parsed.type != rocksdb::kTypeValue || out.back() != values[i])) {
+      Fail("table iterator: entry " + std::to_string(i) + " is not the value written");
+    }
+  }
+  Check(it->status(), "table iterator");
+  if (out.size() != keys.size()) Fail("table iterator: entry count");
+  return out;
 }
 
 // The prefix filter's answer to a Seek (total_order_seek=false): RocksDB 11 counts it per level
@@ -315,7 +382,13 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
   const fs::path sst = out_dir / (c.id + ".sst");
   WriteTable(c, options, sst, keys, values);
   WriteRecords(out_dir / (c.id + ".keys"), keys);
-  WriteRecords(out_dir / (c.id + ".values"), values);
+  // With entities, the values are what RocksDB's table iterator reads (an entity's columns
+  // resolved and serialized again), and the manifest has each entry's type.
+  nlohmann::json entry_types;
+  WriteRecords(out_dir / (c.id + ".values"),
+               c.entity_every == 0
+                   ? values
+                   : TableIteratorValues(c, options, sst, keys, values, &entry_types));
 
   const fs::path db_dir = scratch / c.id;
   fs::remove_all(db_dir);
@@ -341,6 +414,7 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
     // must return. Only the embedded-blob cases record it, so that v11-kv and v11-meta keep their
     // bytes.
     if (c.embedded_min_blob_size) record["getValue"] = read_value;
+    if (c.entity_every != 0 && value != nullptr) record["getEntity"] = EntityAnswer(db.get(), key);
     probes.push_back(std::move(record));
   };
   for (size_t i = 0; i < keys.size(); i += 3) {
@@ -384,6 +458,10 @@ nlohmann::json RunCase(const Case& c, const fs::path& out_dir, const fs::path& s
       {"values", {{"path", c.id + ".values"}, {"count", values.size()}}},
       {"probes", probes}};
   if (c.embedded_min_blob_size) record["embeddedMinBlobSize"] = *c.embedded_min_blob_size;
+  if (c.entity_every != 0) {
+    record["entityEvery"] = c.entity_every;
+    record["entryTypes"] = entry_types;
+  }
   return record;
 }
 

@@ -32,6 +32,10 @@ struct Case {
   // Set: values of at least this many bytes go to same-file blob records, as
   // SstFileWriter::OpenWithEmbeddedBlobs writes them (11.6+); probes then record Get's value too.
   std::optional<uint64_t> embedded_min_blob_size;
+  // n > 0: every n-th key (index i % n == 1) is a wide-column entity (PutEntity) whose default
+  // column is the value MakeEntries made, beside a longer and a short column (generator.cc
+  // EntityColumns); probes then record GetEntity's columns too.
+  size_t entity_every = 0;
   // Options the fields above do not say (a compression manager, a user-defined index), set last.
   std::function<void(rocksdb::Options*, rocksdb::BlockBasedTableOptions*)> customize;
 };

@@ -40,6 +40,16 @@ std::vector<Case> EmbeddedBlobCases() {
                    .checksum = rocksdb::kxxHash64,
                    .keys = 300,
                    .embedded_min_blob_size = 32});
+  // Wide-column entities among the values (every odd-numbered key, so that half the probed keys,
+  // every third, are entities): each column of at least 32 bytes in its own record, the entity
+  // stored in version 2 with those columns typed as blob indexes (block_based_table_builder.cc
+  // BuildEmbeddedWideColumnEntity).
+  cases.push_back({.id = "blob-min32-entities",
+                   .filter = "bloom",
+                   .separate_key_value_in_data_block = false,
+                   .keys = 300,
+                   .embedded_min_blob_size = 32,
+                   .entity_every = 2});
   return cases;
 }
 

@@ -80,6 +80,10 @@ async function runDbDump(sf: NodeSstFilter, database: Database, dir: string, arg
   if (typeof decode === "string" && decode !== "auto" && !sf.decoderNames().includes(decode)) {
     throw usage(`--decode takes one of ${DUMP_DECODE_NAMES.join(", ")}, got ${JSON.stringify(decode)}`);
   }
+  const values = args.values.values;
+  if (values !== undefined && values !== "stored" && values !== "read") {
+    throw usage(`--values takes stored or read, got ${JSON.stringify(values)}`);
+  }
   const blobDir = await blobDirOf(dir, args);
   const blobs =
     blobDir === undefined
@@ -95,6 +99,7 @@ async function runDbDump(sf: NodeSstFilter, database: Database, dir: string, arg
         ? { columnFamily: args.values["column-family"] }
         : {}),
       ...(blobs === undefined ? {} : { blobs }),
+      ...(values === undefined ? {} : { values }),
     })) {
       text += l;
       if (text.length >= 1 << 20) {
@@ -147,7 +152,7 @@ export const dbCommand: Command = {
                         [--read-timestamp T] [--format F]
        sstfilter db verify <dir> [--jobs N] [--json] [--format F]
        sstfilter db dump <dir> [--decode D] [--json] [--blob-dir DIR] [--column-family NAME]
-                       [--format F]
+                       [--values stored|read] [--format F]
 
 Reads the database's CURRENT and the MANIFEST it names, applies every edit as the database does
 on open, and prints the live table files of each column family level by level: name, size, key
@@ -215,6 +220,9 @@ Text lines escape what a terminal cannot show (\\uXXXX).
   --explain             get: the route instead: one line per memtable or file consulted (the
                         filter's answer, the entry found, blocks read), then the result
   --column-family NAME  get: look in this column family (default: default); dump: dump it
+  --values V            dump: stored (the default: blob indexes and wide-column entities as
+                        stored) or read (as RocksDB's iterator reads them: a blob index's value
+                        from its blob file, an entity's default column)
   --read-timestamp T    get: with user-defined timestamps (a .u64ts comparator), read at timestamp
                         T, a decimal u64, as ldb get --read_timestamp (default: the newest)`,
   options: {
@@ -228,6 +236,7 @@ Text lines escape what a terminal cannot show (\\uXXXX).
     "column-family": { type: "string" },
     "read-timestamp": { type: "string" },
     decode: { type: "string" },
+    values: { type: "string" },
     "blob-dir": { type: "string" },
   },
   run: db,
