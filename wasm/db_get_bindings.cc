@@ -69,7 +69,8 @@ class DbGetHandle : public IoHandle {
     Status s = get_->SetTable(*reinterpret_cast<const TableReader*>(reader));
     return s.ok() || Fail(std::move(s));
   }
-  // GetResult, and valueInBlobFile: the value is a blob index (ts/api/db-blob.ts reads it).
+  // GetResult, and valueInBlobFile: the value is a blob index (ts/api/db-blob.ts reads it);
+  // entity: the deciding wide-column entity, or null.
   val Result() const {
     const DbGetResult& r = get_->result();
     val out = val::object();
@@ -79,6 +80,7 @@ class DbGetHandle : public IoHandle {
     out.set("operands", ArrayOf(r.operands, [](const Bytes& b) { return ToUint8Array(b); }));
     out.set("sequence", r.sequence ? BigIntOf(*r.sequence) : val::null());
     out.set("valueInBlobFile", r.value_is_blob_index);
+    out.set("entity", r.entity ? ToUint8Array(*r.entity) : val::null());
     return out;
   }
   // RouteStep[].

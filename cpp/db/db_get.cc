@@ -22,6 +22,7 @@ struct Version {
   uint64_t sequence = 0;
   ByteView value;
   bool in_blob_file = false;
+  std::optional<ByteView> entity;  // a wide-column entity's bytes; `value` its default column
 };
 
 // What one source (a log's records, a table) holds for the key.
@@ -54,6 +55,7 @@ Status InFile(const Status& s, const std::string& file) {
 Status DefaultColumn(ByteView entity, Version* out) {
   std::vector<WideColumn> columns;
   if (Status s = DecodeWideColumns(entity, &columns); !s.ok()) return s;
+  out->entity = entity;
   out->value = ByteView();
   if (columns.empty() || !columns.front().name.empty()) return Status::Ok();
   out->value = columns.front().value;
@@ -165,6 +167,7 @@ class Resolution {
       }
       Decide(v.entry == Entry::kValue ? &v.value : nullptr, v.sequence);
       result_.value_is_blob_index = v.in_blob_file;
+      if (v.entity) result_.entity.emplace(v.entity->begin(), v.entity->end());
       return {v.entry, v.sequence, i};
     }
     // Version::Get stops at the first source after a covering range deletion: every older entry

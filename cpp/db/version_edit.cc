@@ -212,7 +212,8 @@ class EditDecoder {
         return Status::Ok();
       }
       default:
-        // kSubcompactionProgress (a compaction's resumable state) is skipped like any unknown
+        // kSubcompactionProgress (a remote compaction's resumable state, written to its own
+        // progress file, never to a MANIFEST: docs/FORMATS.md 6.2) is skipped like any unknown
         // tag that is safe to ignore: its length comes first.
         if ((tag & kTagSafeIgnoreMask) != 0) {
           if (!in_.LengthPrefixed())

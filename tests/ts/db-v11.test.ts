@@ -3,15 +3,15 @@
 // track_and_verify_wals, MANIFESTs with kPersistUserDefinedTimestamps, kLastCompactedManifestFileSize
 // and NewFile4's kFileOpenMetadata, and one with user-defined timestamps kept out of its tables
 // (persist_user_defined_timestamps = false; its WAL also holds range deletions with timestamps and
-// writes at older timestamps than earlier ones), and one of wide-column entities whose large
-// columns a flush moved to a blob file. db.get (and `sstfilter db get`) equals RocksDB 11's Get for
+// writes at older timestamps than earlier ones), one of wide-column entities whose large columns a
+// flush moved to a blob file, and one that ingested a table with embedded blob records. db.get (and `sstfilter db get`) equals RocksDB 11's Get for
 // every probe (with timestamps: read at the newest, as RocksDB read them, and with readTimestamp
 // at each older timestamp RocksDB read them at), db.scan with values "read" (and `sstfilter db
 // dump --values read`) lists what RocksDB's iterator does, the entities stored decode to
 // GetEntity's columns, `sstfilter db verify` finds every file good, and the chain missing its
 // middle WAL is refused as DB::Open refuses it (db verify too).
 import { spawnSync } from "node:child_process";
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
 import { SstFilterError, type NodeSstFilter } from "sstfilter";
@@ -390,7 +390,7 @@ describe.each(OPENED.filter((c) => c.rocksdb.entities !== undefined))(
     // The flushed entities are stored in version 2, their large columns (the default one among
     // them) blob indexes into the live blob file; every column kept inline is GetEntity's, and the
     // default column kept in the blob file reads as RocksDB's Get (compared above for every probe).
-    test("db.scan (values stored) gives entities whose inline columns are GetEntity's and whose large ones name the blob file", async () => {
+    test("db.scan (values stored) gives entities whose inline columns are GetEntity's and whose columns kept in a blob file name a live one", async () => {
       const db = await sf.openDatabase(c.dirPath);
       try {
         const family = db.columnFamilies.find((cf) => cf.name === "default")!;
@@ -427,7 +427,49 @@ describe.each(OPENED.filter((c) => c.rocksdb.entities !== undefined))(
           });
         }
         expect(wrong).toEqual([]);
-        expect([inBlobFile > 0, defaultInBlobFile > 0]).toEqual([true, true]);
+        // Columns stay in the blob file only there; a table's own blob records were read already.
+        const blobFilesUsed = c.options["enable_blob_files"] === true;
+        expect([inBlobFile > 0, defaultInBlobFile > 0]).toEqual([blobFilesUsed, blobFilesUsed]);
+      } finally {
+        db.dispose();
+      }
+    });
+
+    test("the answers read some values and entity columns from blob records or a blob file", () => {
+      // As stored: blob indexes (whole values) and entities with blob-index columns, in the tables.
+      let entries = 0;
+      let columns = 0;
+      for (const name of c.files.filter((f) => f.endsWith(".sst"))) {
+        const t = sf.openTable(new Uint8Array(readFileSync(join(c.dirPath, name))));
+        for (const e of t.entries({ embeddedBlobs: "index" })) {
+          if (e.type === "blob-index") entries++;
+          if (e.type === "wide-column-entity")
+            columns += sf.decodeWideColumns(e.value).filter((col) => col.blobIndex !== undefined).length;
+        }
+        t.dispose();
+      }
+      expect([c.id, entries > 0, columns > 0]).toEqual([c.id, true, true]);
+    });
+
+    test("db.getEntity equals RocksDB 11's GetEntity for every probe", async () => {
+      const db = await sf.openDatabase(c.dirPath);
+      try {
+        const wrong: string[] = [];
+        let entities = 0;
+        for (const [i, key] of c.keys.entries()) {
+          const theirs = c.rocksdb.entities![i]!;
+          const columns = await db.getEntity(key);
+          const ours =
+            columns === null
+              ? { status: "not-found" }
+              : { columns: columns.map((col) => [hex(col.name), hex(col.value)]), status: "ok" };
+          if (JSON.stringify(ours) !== JSON.stringify(theirs)) {
+            wrong.push(`${c.probes[i]}: ${JSON.stringify(ours)}, RocksDB ${JSON.stringify(theirs)}`);
+          }
+          if ((columns?.length ?? 0) > 1) entities++;
+        }
+        expect(wrong).toEqual([]);
+        expect(entities).toBeGreaterThan(0);
       } finally {
         db.dispose();
       }

@@ -7,7 +7,7 @@
 import type { WasmHeap } from "../core/heap.js";
 import type { ColumnFamily, DatabaseSource } from "./db-types.js";
 import { inFile, SstFilterError } from "../core/errors.js";
-import { decodeBlobIndex, decodeWideColumns } from "./values.js";
+import { decodeBlobIndex, decodeWideColumns, type WideColumn } from "./values.js";
 import { blobFileName } from "./db-file-names.js";
 
 /** The header and the record's bytes of a file, by ranged reads where the source has them. */
@@ -123,4 +123,27 @@ export async function iteratorValue(
   if (first === undefined || first.name.length > 0) return new Uint8Array(0);
   if (first.blobIndex === undefined) return first.value;
   return (await readBlobValue(heap, source, family, key, first.value)).value;
+}
+
+/**
+ * @internal What GetEntity answers for `entity` (a wide-column entity, the entry of `key`): its
+ * columns, each kept in a blob file read from it (rocksdb db/wide/wide_columns_helper.h, the blob
+ * columns resolved as Version::Get resolves them).
+ */
+export async function entityColumns(
+  heap: WasmHeap,
+  source: DatabaseSource,
+  family: ColumnFamily,
+  key: Uint8Array,
+  entity: Uint8Array,
+): Promise<WideColumn[]> {
+  const columns: WideColumn[] = [];
+  for (const column of decodeWideColumns(heap, entity)) {
+    const value =
+      column.blobIndex === undefined
+        ? column.value
+        : (await readBlobValue(heap, source, family, key, column.value)).value;
+    columns.push({ name: column.name, value });
+  }
+  return columns;
 }

@@ -108,6 +108,12 @@ export interface GetExplanation {
   steps: RouteStep[];
   /** The table options every table was read with (the newest OPTIONS file's, or the tables' own). */
   tableOptions: DatabaseTableOptions;
+  /**
+   * Present when the deciding entry is a wide-column entity (result.value is then its default
+   * column): the entity's bytes (sf.decodeWideColumns), columns kept in a table's own blob records
+   * already read, those in blob files still blob indexes (db.getEntity reads them).
+   */
+  entity?: Uint8Array;
 }
 
 /** @internal The MANIFEST's state in wasm memory, which the core's Gets read the files of. */
@@ -194,7 +200,7 @@ export async function explainGet(
     size,
   );
   if (get === null) throw heap.lastError();
-  let result: GetResult & { valueInBlobFile?: boolean };
+  let result: GetResult & { valueInBlobFile?: boolean; entity?: Uint8Array | null };
   let steps: RouteStep[];
   try {
     let bytes = NO_BYTES;
@@ -219,20 +225,29 @@ export async function explainGet(
       bytes = reader.source;
       file = wanted.name;
     }
-    result = get.result() as GetResult & { valueInBlobFile: boolean };
+    result = get.result() as GetResult & { valueInBlobFile: boolean; entity: Uint8Array | null };
     steps = get.steps() as RouteStep[];
   } finally {
     get.delete();
   }
   const inBlobFile = result.valueInBlobFile === true;
+  const entity = result.entity ?? undefined;
   delete result.valueInBlobFile;
+  delete result.entity;
   if (inBlobFile && result.value !== null) {
     // Version::GetBlob: the value the index names, read when the index decides.
     const blob = await source.readBlob(family, key, result.value);
     result.value = blob.value;
     steps[steps.length - 1]!.blobFile = blob.file;
   }
-  return { key, columnFamily: name, result, steps, tableOptions };
+  return {
+    key,
+    columnFamily: name,
+    result,
+    steps,
+    tableOptions,
+    ...(entity === undefined ? {} : { entity }),
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { CompareFunction } from "./comparators.js";
 import type { ColumnFamily, DatabaseFile } from "./db-types.js";
 import type { EntryType } from "./entries.js";
 import type { AsyncTable } from "./table.js";
+import type { TablePropertyValue } from "./table-types.js";
 import type { WalRecordKind } from "./wal.js";
 import type { WalRecovery } from "./wal-recovery.js";
 
@@ -71,6 +72,36 @@ const WAL_TYPES: Record<WalRecordKind, EntryType> = {
 /** One stream of versions in internal-key order: user keys ascending, a key's newest first. */
 type Versions = Iterator<DatabaseRecord> | AsyncIterator<DatabaseRecord>;
 
+/** A little-endian fixed-width property's value (a {hex} property value), or null. */
+function fixedProperty(value: TablePropertyValue | undefined): bigint | null {
+  if (value === undefined || typeof value !== "object") return null;
+  let n = 0n;
+  for (let i = value.hex.length - 2; i >= 0; i -= 2)
+    n = (n << 8n) | BigInt(parseInt(value.hex.slice(i, i + 2), 16));
+  return n;
+}
+
+/**
+ * The sequence number every entry of an ingested table reads with (rocksdb
+ * table/block_based/block_based_table_reader.cc GetGlobalSequenceNumber): a table of
+ * rocksdb.external_sst_file.version 2 takes its global_seqno property or, when that is 0 (the
+ * ingestion did not write it into the file), the MANIFEST's largest sequence number of the file;
+ * null for any other table, whose entries keep their own. The two disagreeing is CORRUPT, as there.
+ */
+function globalSequenceOf(table: AsyncTable, file: DatabaseFile): bigint | null {
+  const version = fixedProperty(table.properties["rocksdb.external_sst_file.version"]);
+  if (version !== 2n) return null;
+  const stored = fixedProperty(table.properties["rocksdb.external_sst_file.global_seqno"]) ?? 0n;
+  if (file.largestSeqno === null) return stored;
+  if (stored !== 0n && stored !== file.largestSeqno) {
+    throw new SstFilterError(
+      "CORRUPT",
+      `${file.name}: an external sst file with version 2 has global seqno ${stored}, while the largest seqno of the file is ${file.largestSeqno}`,
+    );
+  }
+  return file.largestSeqno;
+}
+
 /**
  * The versions of `files` walked one after another, each table open only while it is walked: a
  * level below 0, whose files do not overlap and come in key order (docs/FORMATS.md 6.3), or one
@@ -80,9 +111,10 @@ async function* tableVersions(db: ScannedDatabase, files: DatabaseFile[]): Async
   for (const file of files) {
     const table = await db.openTable(file);
     try {
+      const global = globalSequenceOf(table, file);
       for await (const e of table.entries()) {
         if (e.type === "range-delete") continue;
-        yield { key: e.key, value: e.value, sequence: e.seq ?? 0n, type: e.type ?? "put" };
+        yield { key: e.key, value: e.value, sequence: global ?? e.seq ?? 0n, type: e.type ?? "put" };
       }
     } finally {
       table.dispose();

@@ -29,7 +29,8 @@ import {
 } from "./comparators.js";
 import { readWals, type WalFile } from "./wal.js";
 import type { MemtableLog, MemtableReplay, ReplayLog, WalRecovery, WalRecoveryMode } from "./wal-recovery.js";
-import { iteratorValue, readBlobValue } from "./db-blob.js";
+import { entityColumns, iteratorValue, readBlobValue } from "./db-blob.js";
+import type { WideColumn } from "./values.js";
 import { scanDatabase, type DatabaseRecord, type DatabaseScanOptions } from "./db-scan.js";
 import { detectDatabaseFormat, openSourceTable, readSourceFile } from "./db-source.js";
 import { DatabaseReplay, type SingleReplay } from "./db-replay.js";
@@ -315,6 +316,20 @@ export class Database {
   /** What DB::Get returns for `key`: the value, or null when deleted or absent (db-get.ts). */
   async get(key: Key, opts?: DatabaseGetOptions): Promise<Uint8Array | null> {
     return valueOf(await this.explainGet(key, opts));
+  }
+
+  /**
+   * What DB::GetEntity returns for `key`: a wide-column entity's columns in name order (each kept
+   * in a blob file read from it), a plain value as the one default column (the empty name), or
+   * null when deleted or absent. Throws as get() does.
+   */
+  async getEntity(key: Key, opts?: DatabaseGetOptions): Promise<WideColumn[] | null> {
+    const explanation = await this.explainGet(key, opts);
+    const value = valueOf(explanation);
+    if (value === null) return null;
+    if (explanation.entity === undefined) return [{ name: new Uint8Array(0), value }];
+    const family = this.columnFamilies.find((cf) => cf.name === explanation.columnFamily)!;
+    return entityColumns(this.#heap, this.#source, family, explanation.key, explanation.entity);
   }
 
   /**

@@ -35,6 +35,10 @@ struct DbGetResult {
   // The deciding value is a blob index (values.h): the value itself lies in a blob file, which
   // the driver reads (ReadBlobValue); `value` holds the index.
   bool value_is_blob_index = false;
+  // The deciding value is a wide-column entity's default column (empty when it has none); `entity`
+  // holds the whole entity (values.h DecodeWideColumns), its columns in a table's own blob records
+  // read, those in blob files still blob indexes: what GetEntity answers from.
+  std::optional<Bytes> entity;
   // kMergeOperands: the chain's operands, newest first. No merge operator runs here.
   std::vector<Bytes> operands;
   // The deciding entry's sequence number: the value's or the deletion's, the covering range

@@ -15,6 +15,8 @@
 // - wide-column entities flushed with enable_blob_files: their large columns go to the blob file
 //   and the entity is stored in version 2 with those columns as blob indexes
 //   (db/compaction/compaction_iterator.cc ExtractLargeColumnValuesIfNeeded).
+// - a table SstFileWriter::OpenWithEmbeddedBlobs wrote (values and entity columns in blob records
+//   of the table file itself), ingested under and over the database's own writes.
 #include "databases.h"
 
 #include <algorithm>
@@ -32,6 +34,8 @@
 #include "rocksdb/env.h"
 #include "rocksdb/file_system.h"
 #include "rocksdb/options.h"
+#include "rocksdb/sst_file_writer.h"
+#include "rocksdb/table.h"
 #include "rocksdb/wide_columns.h"
 
 namespace fs = std::filesystem;
@@ -342,6 +346,55 @@ Database BlobEntities() {
   return d;
 }
 
+// A table with embedded blob records ingested between a flushed table and newer writes in the WAL:
+// values and entity columns of at least 16 bytes in its own blob records.
+Database IngestedEmbeddedBlobs() {
+  Database d{.id = "ingested-embedded-blobs",
+             .description =
+                 "a table SstFileWriter::OpenWithEmbeddedBlobs wrote (min_blob_size 16: values "
+                 "and entity columns in its blob records) ingested over a flushed table, under "
+                 "newer writes in the WAL",
+             .options = BaseOptions(),
+             .options_json = BaseOptionsJson(),
+             .entities = true};
+  rocksdb::BlockBasedTableOptions table;
+  table.format_version = 7;  // what OpenWithEmbeddedBlobs requires
+  d.options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  d.options_json["format_version"] = 7;
+  d.options_json["ingested_embedded_min_blob_size"] = 16;
+  d.sessions.emplace_back([options = d.options](rocksdb::DB* db, rocksdb::ColumnFamilyHandle*) {
+    for (int i = 0; i < 10; ++i) Put(db, Key(i), Value(1, i));
+    Flush(db, db->DefaultColumnFamily());
+    const fs::path external = fs::temp_directory_path() / "sstfilter-v11-ingest.sst";
+    rocksdb::SstFileWriter writer(rocksdb::EnvOptions(), options);
+    rocksdb::SstFileWriterEmbeddedBlobOptions embedded;
+    embedded.min_blob_size = 16;
+    Require(writer.OpenWithEmbeddedBlobs(external.string(), embedded), "open embedded");
+    for (int i = 5; i < 25; ++i) {
+      // Even keys: a value, long enough for a blob record from key 10 on; odd keys: an entity
+      // whose default column is long and whose "tag" is short.
+      const std::string value = i < 10 ? "v" + std::to_string(i) : Value(2, i) + "-embedded";
+      if (i % 2 == 0) {
+        Require(writer.Put(Key(i), value), "put");
+      } else {
+        Require(writer.PutEntity(Key(i), {{rocksdb::kDefaultWideColumnName, value},
+                                          {"tag", "t" + std::to_string(i)}}),
+                "put entity");
+      }
+    }
+    Require(writer.Finish(), "finish");
+    rocksdb::IngestExternalFileOptions ingest;
+    ingest.move_files = false;
+    Require(db->IngestExternalFile({external.string()}, ingest), "ingest");
+    fs::remove(external);
+    Put(db, Key(7), Value(3, 7));
+    Delete(db, Key(12));
+    Put(db, Key(30), Value(3, 30));
+  });
+  for (int i = 0; i < 32; ++i) d.probes.push_back(Key(i));
+  return d;
+}
+
 std::vector<std::string> FileNames(const fs::path& dir) {
   std::vector<std::string> names;
   for (const fs::directory_entry& e : fs::directory_iterator(dir)) {
@@ -493,6 +546,7 @@ void WriteDatabases(const fs::path& out_dir, const fs::path& scratch) {
   cases.push_back(Run(WalRecycled(), out_dir, scratch));
   cases.push_back(Run(TimestampsInMemtableOnly(), out_dir, scratch));
   cases.push_back(Run(BlobEntities(), out_dir, scratch));
+  cases.push_back(Run(IngestedEmbeddedBlobs(), out_dir, scratch));
   const nlohmann::json manifest = {
       {"format", "sstfilter-corpus/1"},
       {"section", "v11_db"},
