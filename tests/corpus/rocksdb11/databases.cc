@@ -108,11 +108,15 @@ std::string Hex(const std::string& bytes) {
   return out;
 }
 
+rocksdb::Options BaseOptions();
+nlohmann::json BaseOptionsJson();
+
 struct Database {
   std::string id;
   std::string description;
-  rocksdb::Options options;
-  nlohmann::json options_json;
+  // The options every database shares (BaseOptions), each case adding its own.
+  rocksdb::Options options = BaseOptions();
+  nlohmann::json options_json = BaseOptionsJson();
   bool side_family = false;  // a second column family, "side"
   // Each session opens the database, writes, and closes it without a flush of its own; it gets
   // the "side" family's handle (null without it).
@@ -195,8 +199,6 @@ Database WalChain() {
              .description =
                  "three live WALs, each with a type 130 predecessor record, over a "
                  "flushed table; a second column family's flushes switch the WALs",
-             .options = BaseOptions(),
-             .options_json = BaseOptionsJson(),
              .side_family = true};
   d.sessions.emplace_back([](rocksdb::DB* db, rocksdb::ColumnFamilyHandle* side) {
     Require(db->Put(Synced(), side, "side0", "x"), "put side0");
@@ -233,9 +235,7 @@ Database WalChainMissingMiddle(const std::string& middle_wal) {
 // in the recyclable format (types 5 to 8, 131) and the older WAL's records behind them.
 Database WalRecycled() {
   Database d{.id = "wal-recycled",
-             .description = "a live WAL in a recycled file, with a type 131 predecessor record",
-             .options = BaseOptions(),
-             .options_json = BaseOptionsJson()};
+             .description = "a live WAL in a recycled file, with a type 131 predecessor record"};
   d.options.recycle_log_file_num = 2;
   d.options_json["recycle_log_file_num"] = 2;
   d.sessions.emplace_back([](rocksdb::DB* db, rocksdb::ColumnFamilyHandle*) {
@@ -257,9 +257,7 @@ Database TimestampsInMemtableOnly() {
   Database d{.id = "udt-memtable-only",
              .description =
                  "BytewiseComparatorWithU64Ts with persist_user_defined_timestamps = "
-                 "false: a flushed table and a WAL",
-             .options = BaseOptions(),
-             .options_json = BaseOptionsJson()};
+                 "false: a flushed table and a WAL"};
   d.options.comparator = rocksdb::BytewiseComparatorWithU64Ts();
   d.options.persist_user_defined_timestamps = false;
   d.options.allow_concurrent_memtable_write = false;
@@ -309,8 +307,6 @@ Database BlobEntities() {
                  "wide-column entities flushed with enable_blob_files (min_blob_size 20): "
                  "version 2 entities whose large columns, the default one among them, are "
                  "blob indexes; newer writes in the WAL",
-             .options = BaseOptions(),
-             .options_json = BaseOptionsJson(),
              .entities = true};
   d.options.enable_blob_files = true;
   d.options.min_blob_size = 20;
@@ -354,8 +350,6 @@ Database IngestedEmbeddedBlobs() {
                  "a table SstFileWriter::OpenWithEmbeddedBlobs wrote (min_blob_size 16: values "
                  "and entity columns in its blob records) ingested over a flushed table, under "
                  "newer writes in the WAL",
-             .options = BaseOptions(),
-             .options_json = BaseOptionsJson(),
              .entities = true};
   rocksdb::BlockBasedTableOptions table;
   table.format_version = 7;  // what OpenWithEmbeddedBlobs requires
