@@ -86,6 +86,13 @@ std::string Key(int i) {
   return buf;
 }
 
+// Key(0) to Key(n - 1): a database's probes.
+std::vector<std::string> Keys(int n) {
+  std::vector<std::string> keys;
+  for (int i = 0; i < n; ++i) keys.push_back(Key(i));
+  return keys;
+}
+
 // A value that names the session that wrote it, so an answer shows which write won.
 std::string Value(int session, int i) {
   return "session" + std::to_string(session) + "-value" + std::to_string(i);
@@ -217,7 +224,7 @@ Database WalChain() {
     for (int i = 0; i < 5; ++i) Put(db, Key(i), Value(4, i));
     Put(db, Key(22), Value(4, 22));
   });
-  for (int i = 0; i < 60; ++i) d.probes.push_back(Key(i));
+  d.probes = Keys(60);
   return d;
 }
 
@@ -247,7 +254,7 @@ Database WalRecycled() {
     for (int i = 5; i < 8; ++i) Delete(db, Key(i));
     Put(db, Key(45), Value(1, 45));
   });
-  for (int i = 0; i < 50; ++i) d.probes.push_back(Key(i));
+  d.probes = Keys(50);
   return d;
 }
 
@@ -293,7 +300,7 @@ Database TimestampsInMemtableOnly() {
     delete_range(6, 8, 95);
     delete_range(25, 27, 90);
   });
-  for (int i = 0; i < 35; ++i) d.probes.push_back(Key(i));
+  d.probes = Keys(35);
   d.read_timestamp = Timestamp(~uint64_t{0});
   d.older_read_timestamps = {Timestamp(105), Timestamp(255)};
   return d;
@@ -338,7 +345,7 @@ Database BlobEntities() {
     Delete(db, Key(5));
     put_entity(7, {{"only", "a column"}});
   });
-  for (int i = 0; i < 40; ++i) d.probes.push_back(Key(i));
+  d.probes = Keys(40);
   return d;
 }
 
@@ -385,7 +392,7 @@ Database IngestedEmbeddedBlobs() {
     Delete(db, Key(12));
     Put(db, Key(30), Value(3, 30));
   });
-  for (int i = 0; i < 32; ++i) d.probes.push_back(Key(i));
+  d.probes = Keys(32);
   return d;
 }
 
