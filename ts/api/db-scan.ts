@@ -202,8 +202,9 @@ export async function* scanDatabase(
     for (const file of level.files) {
       const table = await db.openTable(file);
       try {
+        const global = globalSequenceOf(table, file);
         for (const r of await table.rangeDeletions())
-          ranges.push({ start: r.start, end: r.end, sequence: r.seq });
+          ranges.push({ start: r.start, end: r.end, sequence: global ?? r.seq });
       } finally {
         table.dispose();
       }
