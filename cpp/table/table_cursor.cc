@@ -4,11 +4,11 @@
 #include <memory>
 #include <optional>
 
-#include "sstfilter/embedded_blobs.h"
 #include "sstfilter/table.h"
 #include "table/block_fetcher.h"
 #include "table/index_block.h"
 #include "table/internal_key.h"
+#include "table/table_cursor_walk.h"
 #include "table/table_reader.h"
 
 namespace sstfilter {
@@ -31,45 +31,6 @@ Status EnterIndex(const IndexBlock& block, const Bytes* start, uint64_t block_of
 }
 
 }  // namespace
-
-struct TableCursor::Walk {
-  explicit Walk(const OpenedTable& table)
-      : data_fetcher(&table.file),
-        index_fetcher(&table.file),
-        blob_fetcher(&table.file),
-        two_level(table.index_type == kTwoLevelIndexSearch),
-        bytewise_order(table.comparator_ref && table.comparator_ref->is_bytewise() &&
-                       table.comparator_ref->timestamp_size() == 0) {
-    // Data blocks, and the partitions of a partitioned index (written together after the data
-    // blocks), each lie one after another: each read reads ahead in its own window.
-    data_fetcher.EnableReadahead();
-    index_fetcher.EnableReadahead();
-    // Embedded blob records come in file order too (each written as its entry was added).
-    blob_fetcher.EnableReadahead();
-  }
-
-  BlockFetcher data_fetcher;
-  BlockFetcher index_fetcher;
-  BlockFetcher blob_fetcher;  // embedded blob records, between and before the data blocks
-  bool two_level;
-  // SetOrderCheck compares inline under this, the common order: it runs for every entry.
-  bool bytewise_order;
-  bool entered = false;  // the table's index (the top level, when partitioned) was entered
-  std::optional<IndexBlock::Iterator> top;  // over the partitions of a partitioned index
-  std::unique_ptr<IndexBlock> partition;
-  std::optional<IndexBlock::Iterator> blocks;  // over data-block handles
-  std::optional<BlockHandle> pending_partition;
-  std::optional<BlockHandle> pending_block;
-  // The block cache was asked for the pending block and did not hold it (it is being read).
-  bool pending_missed = false;
-  // SetOrderCheck: the separators of the pending block and of the block read before it, and the
-  // last entry read (stored user key and tag).
-  std::optional<IndexEntry> block_separator;
-  std::optional<IndexEntry> previous_separator;
-  bool has_last_entry = false;
-  Bytes last_key;
-  uint64_t last_tag = 0;
-};
 
 TableCursor::TableCursor(const TableReader& table, Content content, size_t batch_bytes)
     : table_(table.table_),
@@ -276,116 +237,6 @@ Status TableCursor::OnDataBlock(const Bytes& contents, bool compressed, bool fro
   key_blocks_.push_back(
       BatchBlock{handle, static_cast<uint32_t>(key_offsets_.size() - 1), from_cache});
   return Status::Ok();
-}
-
-Status TableCursor::NoteBlobRecord(ByteView value, size_t entry, EntryBudget* budget,
-                                   size_t entry_offset) {
-  BlobIndex index;
-  if (Status s = DecodeBlobIndex(value, &index); !s.ok()) {
-    return Status::Error(s.code(), s.message(), static_cast<int64_t>(entry_offset));
-  }
-  return NoteSameFileRecord(index, entry, std::nullopt, budget, entry_offset);
-}
-
-Status TableCursor::NoteEntityBlobRecords(ByteView value, size_t entry, EntryBudget* budget,
-                                          size_t entry_offset) {
-  // As WideColumnSerialization::HasBlobColumns: a version below 2 has no blob columns and is not
-  // decoded here (RocksDB passes it on as stored); a version 2 entity must decode.
-  size_t pos = 0;
-  const auto version = GetVarint32(value, &pos);
-  if (version && *version < 2) return Status::Ok();
-  std::vector<WideColumn> columns;
-  if (Status s = DecodeWideColumns(value, &columns); !s.ok()) {
-    return Status::Error(s.code(), s.message(), static_cast<int64_t>(entry_offset));
-  }
-  for (size_t i = 0; i < columns.size(); ++i) {
-    if (!columns[i].blob_index) continue;
-    if (Status s = NoteSameFileRecord(*columns[i].blob_index, entry, i, budget, entry_offset);
-        !s.ok()) {
-      return s;
-    }
-  }
-  return Status::Ok();
-}
-
-Status TableCursor::NoteSameFileRecord(BlobIndex index, size_t entry, std::optional<size_t> column,
-                                       EntryBudget* budget, size_t entry_offset) {
-  if (!IsSameFileBlobIndex(index)) return Status::Ok();  // names a blob file: left as it is
-  BlockHandle handle;
-  if (Status s = EmbeddedBlobRecordHandle(index, table_->file.blocks_end, &handle); !s.ok()) {
-    return Status::Error(s.code(), s.message(), static_cast<int64_t>(entry_offset));
-  }
-  // The payload joins the block's entries in what the batch holds: a hostile size fails here,
-  // before anything is read.
-  if (Status s = budget->Charge(index.size, entry_offset); !s.ok()) return s;
-  index.value = ByteView();  // points into the block, which does not stay
-  blob_reads_.push_back(BlobRead{entry, column, index, {}});
-  // Within the budget just charged (kMaxBlockBytes), so it fits a size_t.
-  if (content_ == Content::kEntries) blob_bytes_ += static_cast<size_t>(index.size);
-  return Status::Ok();
-}
-
-Status TableCursor::ReadBlobRecords() {
-  BlockFetcher& fetcher = walk_->blob_fetcher;
-  while (next_blob_read_ < blob_reads_.size()) {
-    BlobRead& read = blob_reads_[next_blob_read_];
-    const BlockHandle handle{read.index.offset, read.index.size};
-    std::optional<Bytes> payload;
-    Status s = fetcher.Fetch(handle, BlockKind::kMeta, &payload);
-    if (s.ok() && !payload) return s;  // the driver's turn
-    if (s.ok()) s = CheckEmbeddedBlobCompression(read.index, fetcher.trailer()[0]);
-    if (!s.ok()) {
-      const int64_t at = s.offset() < 0 ? static_cast<int64_t>(handle.offset) : s.offset();
-      return Status::Error(s.code(), s.message() + " (embedded blob record)", at);
-    }
-    if (content_ == Content::kEntries) {
-      read.payload = std::move(*payload);
-    } else {
-      fetcher.Recycle(std::move(*payload));
-    }
-    ++next_blob_read_;
-  }
-  if (content_ == Content::kEntries && !blob_reads_.empty()) SpliceBlobValues();
-  blob_reads_.clear();
-  next_blob_read_ = 0;
-  blob_bytes_ = 0;
-  return Status::Ok();
-}
-
-void TableCursor::SpliceBlobValues() {
-  Bytes values;
-  values.reserve(value_data_.size() + blob_bytes_);
-  std::vector<uint32_t> offsets;
-  offsets.reserve(value_offsets_.size());
-  offsets.push_back(0);
-  auto read = blob_reads_.begin();
-  for (size_t i = 0; i + 1 < value_offsets_.size(); ++i) {
-    const ByteView stored(value_data_.data() + value_offsets_[i],
-                          value_offsets_[i + 1] - value_offsets_[i]);
-    if (read != blob_reads_.end() && read->entry == i && !read->column) {
-      values.insert(values.end(), read->payload.begin(), read->payload.end());
-      // The entry reads as the Put it was written as (the resolving iterator's kTypeValue).
-      tags_[i] = (tags_[i] & ~uint64_t{0xff}) | static_cast<uint64_t>(EntryType::kPut);
-      ++read;
-    } else if (read != blob_reads_.end() && read->entry == i) {
-      // An entity: its same-file columns take their payloads, and it is encoded again, in
-      // version 1 when no column is left in a blob file (rocksdb block_based_table_reader.cc
-      // MaybeResolveEmbeddedValue). It decoded when its records were noted.
-      std::vector<WideColumn> columns;
-      DecodeWideColumns(stored, &columns);
-      for (; read != blob_reads_.end() && read->entry == i; ++read) {
-        WideColumn& column = columns[*read->column];
-        column.value = ByteView(read->payload);
-        column.blob_index.reset();
-      }
-      EncodeWideColumns(columns, &values);
-    } else {
-      values.insert(values.end(), stored.begin(), stored.end());
-    }
-    offsets.push_back(static_cast<uint32_t>(values.size()));
-  }
-  value_data_ = std::move(values);
-  value_offsets_ = std::move(offsets);
 }
 
 Status TableCursor::ReadDataBlock() {
