@@ -128,7 +128,8 @@ export async function iteratorValue(
 /**
  * @internal What GetEntity answers for `entity` (a wide-column entity, the entry of `key`): its
  * columns, each kept in a blob file read from it (rocksdb db/wide/wide_columns_helper.h, the blob
- * columns resolved as Version::Get resolves them).
+ * columns resolved as Version::Get resolves them). `defaultValue`: the default column's value,
+ * which the Get read already (from its blob file, where it is kept there).
  */
 export async function entityColumns(
   heap: WasmHeap,
@@ -136,13 +137,16 @@ export async function entityColumns(
   family: ColumnFamily,
   key: Uint8Array,
   entity: Uint8Array,
+  defaultValue: Uint8Array,
 ): Promise<WideColumn[]> {
   const columns: WideColumn[] = [];
   for (const column of decodeWideColumns(heap, entity)) {
     const value =
-      column.blobIndex === undefined
-        ? column.value
-        : (await readBlobValue(heap, source, family, key, column.value)).value;
+      column.name.length === 0
+        ? defaultValue
+        : column.blobIndex === undefined
+          ? column.value
+          : (await readBlobValue(heap, source, family, key, column.value)).value;
     columns.push({ name: column.name, value });
   }
   return columns;

@@ -329,7 +329,7 @@ export class Database {
     if (value === null) return null;
     if (explanation.entity === undefined) return [{ name: new Uint8Array(0), value }];
     const family = this.columnFamilies.find((cf) => cf.name === explanation.columnFamily)!;
-    return entityColumns(this.#heap, this.#source, family, explanation.key, explanation.entity);
+    return entityColumns(this.#heap, this.#source, family, explanation.key, explanation.entity, value);
   }
 
   /**
